@@ -1,0 +1,68 @@
+// SPDX-License-Identifier: MIT
+// CIFAR-10, binary version (Krizhevsky 2009; https://www.cs.toronto.edu/~kriz/cifar.html).
+// Layout of every batch file: 10,000 records of 3,073 bytes: 1 label byte (0-9), then 3,072
+// pixel bytes: 1,024 red, 1,024 green, 1,024 blue, each plane row-major 32x32.
+// Training split: data_batch_1.bin .. data_batch_5.bin (50,000 images); test split:
+// test_batch.bin (10,000 images).
+#pragma once
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+
+namespace devicebench {
+
+inline constexpr std::int64_t kCifarImageBytes = 3 * 32 * 32;              // 3,072
+inline constexpr std::int64_t kCifarRecordBytes = 1 + kCifarImageBytes;    // 3,073
+inline constexpr std::int64_t kCifarRecordsPerFile = 10000;
+inline constexpr std::int64_t kCifarTrainImages = 5 * kCifarRecordsPerFile; // 50,000
+inline constexpr std::int64_t kCifarTestImages = kCifarRecordsPerFile;      // 10,000
+inline constexpr int kCifarClasses = 10;
+
+// Any problem with the data folder or a batch file; what() names the path and what is wrong.
+class DataError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// One split held on the host as bytes.
+struct Split {
+    torch::Tensor images; // uint8, N x 3 x 32 x 32 (channel planes R, G, B), contiguous
+    torch::Tensor labels; // int64, N, each 0..9
+    std::int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
+};
+
+struct Cifar10 {
+    Split train;
+    Split test;
+    std::string source; // the folder read, or "synthetic"
+    bool synthetic = false;
+};
+
+// Reads one batch file. With `maxRecords` > 0 only the first maxRecords records are kept
+// (the file is still checked whole). Throws DataError naming `path` when the file is missing
+// or unreadable, its size is not a multiple of 3,073 bytes, it does not hold exactly 10,000
+// records, or a label byte is over 9 (the message gives the record index, from 0).
+Split readBatchFile(const std::string &path, std::int64_t maxRecords = 0);
+
+// Reads the training and test splits from `dir` (the folder cifar-10-binary.tar.gz unpacks
+// to, cifar-10-batches-bin). `trainImages` / `testImages` > 0 keep only the first N images of
+// a split (files past the last one needed are still checked for presence and size, not read).
+// Throws DataError naming the path: folder missing or not a folder; a batch file missing;
+// the Python pickle variant given (cifar-10-batches-py: "data_batch_1" without ".bin");
+// any readBatchFile() error; N beyond the split.
+Cifar10 loadCifar10(const std::string &dir, std::int64_t trainImages = 0,
+                    std::int64_t testImages = 0);
+
+// CIFAR-shaped generated data: uniform random bytes and labels 0..9 from a generator seeded
+// with `seed`. Timing on it is real; accuracy on it is meaningless.
+Cifar10 makeSyntheticCifar10(std::int64_t trainImages, std::int64_t testImages,
+                             std::uint64_t seed = 0);
+
+// A batch as the network takes it: float32 in [0, 1] (bytes / 255, as torchvision's ToTensor),
+// same shape as `images` (B x 3 x 32 x 32).
+torch::Tensor toUnitFloat(const torch::Tensor &images);
+
+} // namespace devicebench

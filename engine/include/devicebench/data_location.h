@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// Where the CIFAR-10 binary folder is looked for when the user names none. LibTorch-free.
+#pragma once
+
+#include <optional>
+#include <string>
+
+namespace devicebench {
+
+// Name of the environment variable that points at a cifar-10-batches-bin folder.
+inline constexpr const char *kDataEnvVar = "DEVICEBENCH_DATA";
+
+// The standard cache location: $XDG_CACHE_HOME/devicebench/cifar-10-batches-bin, or
+// $HOME/.cache/devicebench/cifar-10-batches-bin when XDG_CACHE_HOME is unset or empty
+// (XDG Base Directory Specification). Empty when neither variable is set.
+std::string standardDataDir();
+
+// The folder to use when none is given: $DEVICEBENCH_DATA if set and non-empty (even if it
+// does not exist, so that the reader's error names it), else standardDataDir() if it holds
+// test_batch.bin; std::nullopt when neither applies.
+std::optional<std::string> findDefaultDataDir();
+
+// Multi-line help: where to download the CIFAR-10 binary version and where to put it.
+std::string dataDirHelp();
+
+} // namespace devicebench

@@ -1,0 +1,26 @@
+// SPDX-License-Identifier: MIT
+// Summary statistics of a run's epoch times. Rule (MEASURING.md): keep every epoch, flag the
+// first `warmupEpochs` as warm-up and leave them out of the headline (the stable mean).
+#pragma once
+
+#include "devicebench/run_types.h"
+
+#include <vector>
+
+namespace devicebench {
+
+// `epochSeconds`: every epoch's seconds, in order (warm-up included).
+// `imagesPerEpoch`: images processed per epoch (training + test), for Summary::imagesPerSecond.
+// With fewer epochs than warmupEpochs + 1 the stable statistics are NaN and hasStable false.
+// Throws std::invalid_argument when warmupEpochs < 0.
+Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
+                  double imagesPerEpoch);
+
+// Convenience: summary of finished epochs (their `seconds`).
+Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs,
+                  double imagesPerEpoch);
+
+// Median of `values` (mean of the two middle values for an even count); NaN when empty.
+double median(std::vector<double> values);
+
+} // namespace devicebench

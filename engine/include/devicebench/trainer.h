@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// The training loop of the published experiment (../shared/docs/MEASURING.md), as a function
+// that the command-line runner and the dashboard's worker thread both call. LibTorch-free header.
+#pragma once
+
+#include "devicebench/run_types.h"
+
+#include <atomic>
+#include <string>
+#include <vector>
+
+namespace devicebench {
+
+// Checks every field of `config` without touching data or devices. Returns one message per
+// problem, each naming the field and the value (e.g. "batch size must be at least 1 (got 0)");
+// empty when the config is valid.
+std::vector<std::string> validateRunConfig(const RunConfig &config);
+
+// Runs the experiment described by `config`, on the calling thread:
+//  1. validates the config and the device (devices.h), loads CIFAR-10 from config.dataDir
+//     (or generates synthetic data), builds small-cnn on the CPU with the article's
+//     initialisation seeded by config.seed, then moves it to the device;
+//  2. for each epoch: synchronises the device, reads std::chrono::steady_clock, runs a training
+//     pass (SGD, no momentum, no shuffling, batches converted from uint8 to float in [0, 1]
+//     inside the epoch, as the article's ToTensor) and a test pass, synchronises, reads the
+//     clock again;
+//  3. checks `stopRequested` before every training and test step.
+// Events go to `observer` (see TrainingObserver for their order). The returned outcome is the
+// same object passed to observer.onRunEnded, which is called exactly once, also on errors:
+// bad config, missing data or an unusable device end as RunStatus::Failed with the reason;
+// a non-finite step loss ends as RunStatus::Diverged; a stop request ends as
+// RunStatus::Cancelled within one step. Finished epochs are kept in every case.
+// Sets the process-wide LibTorch intra-op thread count (at::set_num_threads) to config.threads.
+RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
+                       const std::atomic<bool> &stopRequested);
+
+} // namespace devicebench

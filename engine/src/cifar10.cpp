@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: MIT
+#include "devicebench/cifar10.h"
+
+#include <spdlog/spdlog.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <system_error>
+
+namespace fs = std::filesystem;
+
+namespace devicebench {
+namespace {
+
+std::string quoted(const fs::path &p) { return "'" + p.string() + "'"; }
+
+// Checks size and layout of a batch file without reading it.
+std::int64_t checkedRecordCount(const fs::path &path) {
+    std::error_code ec;
+    if (!fs::exists(path, ec)) {
+        throw DataError("CIFAR-10 batch file " + quoted(path) + " is missing");
+    }
+    if (!fs::is_regular_file(path, ec)) {
+        throw DataError("CIFAR-10 batch file " + quoted(path) + " is not a regular file");
+    }
+    const auto bytes = static_cast<std::int64_t>(fs::file_size(path, ec));
+    if (ec) {
+        throw DataError("cannot read the size of " + quoted(path) + ": " + ec.message());
+    }
+    if (bytes % (kCifarRecordBytes + 1) == 0 && bytes % kCifarRecordBytes != 0) {
+        throw DataError(quoted(path) + " has " + std::to_string(bytes) +
+                        " bytes, a multiple of 3,074: this looks like CIFAR-100 (2 label "
+                        "bytes per record); DeviceBench needs CIFAR-10 (3,073-byte records)");
+    }
+    if (bytes % kCifarRecordBytes != 0) {
+        throw DataError(quoted(path) + " has " + std::to_string(bytes) +
+                        " bytes, not a multiple of the 3,073-byte CIFAR-10 record "
+                        "(truncated or extra bytes; expected 30,730,000)");
+    }
+    const std::int64_t records = bytes / kCifarRecordBytes;
+    if (records != kCifarRecordsPerFile) {
+        throw DataError(quoted(path) + " holds " + std::to_string(records) +
+                        " records; a CIFAR-10 batch file holds exactly 10,000 (30,730,000 bytes)");
+    }
+    return records;
+}
+
+} // namespace
+
+Split readBatchFile(const std::string &pathString, std::int64_t maxRecords) {
+    const fs::path path(pathString);
+    const std::int64_t records = checkedRecordCount(path);
+    const std::int64_t keep = (maxRecords > 0 && maxRecords < records) ? maxRecords : records;
+
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw DataError("cannot open " + quoted(path) + " for reading (permission denied?)");
+    }
+    auto raw = torch::empty({keep, kCifarRecordBytes}, torch::kUInt8);
+    in.read(reinterpret_cast<char *>(raw.data_ptr<std::uint8_t>()),
+            static_cast<std::streamsize>(keep * kCifarRecordBytes));
+    if (in.gcount() != static_cast<std::streamsize>(keep * kCifarRecordBytes)) {
+        throw DataError("could not read " + std::to_string(keep) + " records from " +
+                        quoted(path) + " (file changed or read error)");
+    }
+    // Labels of the records we do not keep are checked too: the file is validated whole.
+    if (keep < records) {
+        std::vector<char> record(static_cast<std::size_t>(kCifarRecordBytes));
+        for (std::int64_t i = keep; i < records; ++i) {
+            in.read(record.data(), static_cast<std::streamsize>(record.size()));
+            const auto label = static_cast<unsigned char>(record[0]);
+            if (!in || label > 9) {
+                throw DataError(quoted(path) + ": record " + std::to_string(i) +
+                                " has label byte " + std::to_string(label) +
+                                "; CIFAR-10 labels are 0-9");
+            }
+        }
+    }
+
+    Split split;
+    split.labels = raw.select(1, 0).to(torch::kInt64);
+    const auto bad = (split.labels > 9).nonzero();
+    if (bad.size(0) > 0) {
+        const auto index = bad[0][0].item<std::int64_t>();
+        throw DataError(quoted(path) + ": record " + std::to_string(index) + " has label byte " +
+                        std::to_string(split.labels[index].item<std::int64_t>()) +
+                        "; CIFAR-10 labels are 0-9");
+    }
+    split.images = raw.narrow(1, 1, kCifarImageBytes).reshape({keep, 3, 32, 32}).contiguous();
+    return split;
+}
+
+namespace {
+
+Split readSplit(const fs::path &dir, const std::vector<std::string> &files, std::int64_t limit,
+                std::int64_t available, const char *splitName) {
+    if (limit > available) {
+        throw DataError(std::string("asked for ") + std::to_string(limit) + " " + splitName +
+                        " images, but " + quoted(dir) + " holds " + std::to_string(available));
+    }
+    const std::int64_t wanted = limit > 0 ? limit : available;
+    std::vector<torch::Tensor> images;
+    std::vector<torch::Tensor> labels;
+    std::int64_t have = 0;
+    for (const auto &name : files) {
+        const fs::path path = dir / name;
+        if (have >= wanted) {
+            checkedRecordCount(path); // present and well-formed, not read
+            continue;
+        }
+        Split part = readBatchFile(path.string(), wanted - have);
+        have += part.size();
+        images.push_back(part.images);
+        labels.push_back(part.labels);
+    }
+    Split split;
+    split.images = images.size() == 1 ? images[0] : torch::cat(images);
+    split.labels = labels.size() == 1 ? labels[0] : torch::cat(labels);
+    return split;
+}
+
+} // namespace
+
+Cifar10 loadCifar10(const std::string &dirString, std::int64_t trainImages,
+                    std::int64_t testImages) {
+    const fs::path dir(dirString);
+    std::error_code ec;
+    if (dirString.empty()) {
+        throw DataError("no CIFAR-10 data folder given");
+    }
+    if (!fs::exists(dir, ec)) {
+        throw DataError("CIFAR-10 data folder " + quoted(dir) + " does not exist");
+    }
+    if (!fs::is_directory(dir, ec)) {
+        throw DataError("CIFAR-10 data folder " + quoted(dir) + " is not a folder");
+    }
+    if (trainImages < 0 || testImages < 0) {
+        throw DataError("image counts must not be negative");
+    }
+    if (fs::exists(dir / "data_batch_1", ec) && !fs::exists(dir / "data_batch_1.bin", ec)) {
+        throw DataError(quoted(dir) + " holds the Python pickle variant of CIFAR-10 "
+                        "(cifar-10-batches-py); DeviceBench needs the binary version "
+                        "(cifar-10-binary.tar.gz, folder cifar-10-batches-bin)");
+    }
+    {
+        // Permission problems show up here rather than as a confusing "missing" later.
+        fs::directory_iterator probe(dir, ec);
+        if (ec) {
+            throw DataError("cannot read CIFAR-10 data folder " + quoted(dir) + ": " +
+                            ec.message());
+        }
+    }
+    const std::vector<std::string> trainFiles = {"data_batch_1.bin", "data_batch_2.bin",
+                                                 "data_batch_3.bin", "data_batch_4.bin",
+                                                 "data_batch_5.bin"};
+    for (const auto &name : trainFiles) {
+        if (!fs::exists(dir / name, ec)) {
+            throw DataError("CIFAR-10 batch file " + quoted(dir / name) +
+                            " is missing (expected data_batch_1..5.bin and test_batch.bin)");
+        }
+    }
+    if (!fs::exists(dir / "test_batch.bin", ec)) {
+        throw DataError("CIFAR-10 batch file " + quoted(dir / "test_batch.bin") +
+                        " is missing (expected data_batch_1..5.bin and test_batch.bin)");
+    }
+    Cifar10 data;
+    data.train = readSplit(dir, trainFiles, trainImages, kCifarTrainImages, "training");
+    data.test = readSplit(dir, {"test_batch.bin"}, testImages, kCifarTestImages, "test");
+    data.source = dir.string();
+    spdlog::debug("loaded CIFAR-10 from {}: {} training, {} test images", data.source,
+                  data.train.size(), data.test.size());
+    return data;
+}
+
+Cifar10 makeSyntheticCifar10(std::int64_t trainImages, std::int64_t testImages,
+                             std::uint64_t seed) {
+    if (trainImages <= 0 || testImages <= 0) {
+        throw DataError("synthetic data needs at least one training and one test image");
+    }
+    auto generator = at::detail::createCPUGenerator(seed);
+    auto make = [&](std::int64_t n) {
+        Split split;
+        split.images = torch::randint(0, 256, {n, 3, 32, 32}, generator,
+                                      torch::TensorOptions().dtype(torch::kUInt8));
+        split.labels = torch::randint(0, kCifarClasses, {n}, generator,
+                                      torch::TensorOptions().dtype(torch::kInt64));
+        return split;
+    };
+    Cifar10 data;
+    data.train = make(trainImages);
+    data.test = make(testImages);
+    data.source = "synthetic";
+    data.synthetic = true;
+    return data;
+}
+
+torch::Tensor toUnitFloat(const torch::Tensor &images) {
+    return images.to(torch::kFloat32).div_(255.0);
+}
+
+} // namespace devicebench

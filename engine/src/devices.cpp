@@ -1,0 +1,126 @@
+// SPDX-License-Identifier: MIT
+#include "devicebench/devices.h"
+
+#include <ATen/Version.h>
+#include <torch/cuda.h>
+#include <torch/torch.h>
+#include <torch/version.h>
+
+#include <sched.h>
+
+#include <fstream>
+#include <stdexcept>
+#include <thread>
+
+namespace devicebench {
+namespace {
+
+bool builtWithCuda() {
+    // at::show_config() lists the build settings of this LibTorch ("USE_CUDA=ON" or "OFF");
+    // it exists in 1.13 and 2.x alike and never touches a device.
+    return at::show_config().find("USE_CUDA=ON") != std::string::npos;
+}
+
+std::string cpuModel() {
+    std::ifstream in("/proc/cpuinfo");
+    std::string line;
+    while (std::getline(in, line)) {
+        if (line.rfind("model name", 0) == 0) {
+            const auto colon = line.find(':');
+            if (colon != std::string::npos && colon + 2 <= line.size()) {
+                return line.substr(colon + 2);
+            }
+        }
+    }
+    return "unknown CPU";
+}
+
+std::string existingDevicesText() {
+    std::string text = "devices that exist here: cpu";
+    if (torch::cuda::is_available()) {
+        const auto count = static_cast<int>(torch::cuda::device_count());
+        for (int i = 0; i < count; ++i) {
+            text += ", cuda:" + std::to_string(i);
+        }
+    } else {
+        text += " (no CUDA: " + cudaUnavailableReason() + ")";
+    }
+    return text;
+}
+
+} // namespace
+
+int availableCores() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        const int count = CPU_COUNT(&set);
+        if (count > 0) {
+            return count;
+        }
+    }
+    const unsigned hw = std::thread::hardware_concurrency();
+    return hw > 0 ? static_cast<int>(hw) : 1;
+}
+
+std::string cudaUnavailableReason() {
+    if (torch::cuda::is_available()) {
+        return {};
+    }
+    if (!builtWithCuda()) {
+        return std::string("this LibTorch (") + TORCH_VERSION +
+               ") was built without CUDA; install a CUDA build of LibTorch to train on a GPU";
+    }
+    return std::string("this LibTorch (") + TORCH_VERSION +
+           ") has CUDA, but no CUDA device is visible (no GPU, no driver, or "
+           "CUDA_VISIBLE_DEVICES hides it)";
+}
+
+std::vector<DeviceInfo> listDevices() {
+    std::vector<DeviceInfo> devices;
+    devices.push_back({"cpu", "CPU (" + cpuModel() + ")", true, {}});
+    if (torch::cuda::is_available()) {
+        const auto count = static_cast<int>(torch::cuda::device_count());
+        for (int i = 0; i < count; ++i) {
+            // The GPU's name needs the CUDA runtime API, which a CPU-only LibTorch lacks;
+            // the device probe (run on the device) is what proves it usable.
+            devices.push_back({"cuda:" + std::to_string(i), "CUDA device " + std::to_string(i),
+                               true, {}});
+        }
+    } else {
+        devices.push_back({"cuda", "CUDA", false, cudaUnavailableReason()});
+    }
+    return devices;
+}
+
+std::string resolveDevice(const std::string &device) {
+    if (device == "cpu") {
+        return "cpu";
+    }
+    std::string index;
+    if (device == "cuda") {
+        index = "0";
+    } else if (device.rfind("cuda:", 0) == 0) {
+        index = device.substr(5);
+    } else {
+        throw std::invalid_argument("unknown device '" + device +
+                                    "': use cpu, cuda or cuda:N; " + existingDevicesText());
+    }
+    if (index.empty() || index.size() > 4 ||
+        index.find_first_not_of("0123456789") != std::string::npos) {
+        throw std::invalid_argument("unknown device '" + device +
+                                    "': use cpu, cuda or cuda:N; " + existingDevicesText());
+    }
+    if (!torch::cuda::is_available()) {
+        throw std::invalid_argument("device '" + device + "' is not available: " +
+                                    cudaUnavailableReason() + "; " + existingDevicesText());
+    }
+    const int n = std::stoi(index);
+    if (n >= static_cast<int>(torch::cuda::device_count())) {
+        throw std::invalid_argument("device '" + device + "' does not exist; " +
+                                    existingDevicesText());
+    }
+    return "cuda:" + std::to_string(n);
+}
+
+} // namespace devicebench
