@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+#include "cli_run.h"
+
+#include "comparison_export.h"
+#include "run_store.h"
+
+#include "devicebench/data_location.h"
+#include "devicebench/devices.h"
+#include "devicebench/summary.h"
+#include "devicebench/trainer.h"
+#include "devicebench/version.h"
+
+#include <QApplication>
+#include <QString>
+
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <memory>
+#include <ostream>
+#include <sstream>
+#include <unistd.h>
+
+namespace devicebench::cli {
+namespace {
+
+constexpr const char *kSyntheticNote = "SYNTHETIC DATA: times are real, accuracy is meaningless";
+
+std::string fixed(double value, int decimals) {
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(decimals) << value;
+    return s.str();
+}
+
+std::string threadsText(int threads) {
+    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+// Prints a run's events as they come; stores them for the PNG/CSV export.
+class ConsoleObserver : public TrainingObserver {
+public:
+    ConsoleObserver(std::ostream &out, std::ostream &err, RunStore &store, int runId,
+                    const RunConfig &config)
+        : out_(out), err_(err), store_(store), runId_(runId), config_(config),
+          progress_(isatty(fileno(stderr)) != 0) {}
+
+    void onRunStarted(const RunStarted &info) override {
+        info_ = info;
+        store_.addRun(runId_, config_, info);
+        out_ << "run " << runId_ << ": " << info.device << ", " << threadsText(info.threads)
+             << ", batch size " << config_.batchSize << ", learning rate "
+             << config_.learningRate << ", " << config_.epochs
+             << (config_.epochs == 1 ? " epoch (first " : " epochs (first ")
+             << config_.warmupEpochs << " warm-up), seed " << config_.seed << "\n"
+             << "data: " << info.dataDescription << " (" << info.trainImages
+             << " training, " << info.testImages << " test images, " << info.stepsPerEpoch
+             << " steps per epoch)\n";
+        if (info.synthetic) {
+            out_ << kSyntheticNote << "\n";
+        }
+        out_.flush();
+    }
+
+    void onStepLosses(const std::vector<StepLoss> &losses) override {
+        store_.appendStepLosses(runId_, losses);
+        if (progress_ && !losses.empty() && info_.stepsPerEpoch > 0) {
+            const auto &last = losses.back();
+            const std::int64_t inEpoch = last.step - (last.epoch - 1) * info_.stepsPerEpoch;
+            err_ << "\r  epoch " << last.epoch << " step " << inEpoch << "/"
+                 << info_.stepsPerEpoch << " loss " << fixed(last.loss, 4) << "   "
+                 << std::flush;
+        }
+    }
+
+    void onEpochFinished(const EpochResult &e) override {
+        store_.addEpoch(runId_, e);
+        if (progress_) {
+            err_ << "\r" << std::string(60, ' ') << "\r" << std::flush;
+        }
+        out_ << "epoch " << std::setw(2) << e.epoch << "/" << config_.epochs << "  "
+             << fixed(e.seconds, 3) << " s  train loss " << fixed(e.trainLoss, 4)
+             << "  test loss " << fixed(e.testLoss, 4) << "  test accuracy "
+             << fixed(100.0 * e.testAccuracy, 2) << "%  " << fixed(e.imagesPerSecond, 0)
+             << " images/s" << (e.warmup ? "  (warm-up)" : "")
+             << (info_.synthetic ? "  [synthetic]" : "") << "\n";
+        out_.flush();
+    }
+
+    void onRunEnded(const RunOutcome &outcome) override {
+        if (progress_) {
+            err_ << "\r" << std::string(60, ' ') << "\r" << std::flush;
+        }
+        if (store_.hasRun(runId_)) {
+            store_.endRun(runId_, outcome);
+        }
+    }
+
+private:
+    std::ostream &out_;
+    std::ostream &err_;
+    RunStore &store_;
+    int runId_;
+    RunConfig config_;
+    RunStarted info_;
+    bool progress_;
+};
+
+void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig &config,
+                  const std::string &label, bool synthetic) {
+    const Summary &s = outcome.summary;
+    out << "summary of run " << label << " (" << toString(outcome.status) << ")"
+        << (synthetic ? "  [synthetic data]" : "") << ":\n";
+    out << "  epoch seconds:";
+    for (double v : s.epochSeconds) {
+        out << " " << fixed(v, 3);
+    }
+    out << "\n";
+    if (s.epochSeconds.empty()) {
+        out << "  no finished epoch\n";
+        return;
+    }
+    out << "  mean of all epochs: " << fixed(s.meanAll, 3) << " s\n";
+    if (s.hasStable) {
+        out << "  stable mean (epochs " << config.warmupEpochs + 1 << "-"
+            << s.epochSeconds.size() << ", after " << config.warmupEpochs
+            << " warm-up): " << fixed(s.stableMean, 3) << " s\n";
+        out << "  median " << fixed(s.median, 3) << " s, standard deviation "
+            << fixed(s.stddev, 3) << " s, " << fixed(s.imagesPerSecond, 0) << " images/s\n";
+    } else {
+        out << "  stable mean: none (all " << s.epochSeconds.size()
+            << " finished epochs are warm-up)\n";
+    }
+    out << "  final test accuracy " << fixed(100.0 * outcome.epochs.back().testAccuracy, 2)
+        << "%" << (synthetic ? " (meaningless on synthetic data)" : "") << "\n";
+}
+
+} // namespace
+
+int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
+               const std::atomic<bool> &stopRequested) {
+    RunConfig &base = options.base;
+    if (!base.synthetic && base.dataDir.empty()) {
+        if (auto dir = findDefaultDataDir()) {
+            base.dataDir = *dir;
+        } else {
+            err << "devicebench-cli: error: no data folder given.\n" << dataDirHelp() << "\n";
+            return kExitNoData;
+        }
+    }
+    if (options.devices.empty() || options.threads.empty()) {
+        err << "devicebench-cli: error: --device and --threads need at least one value\n";
+        return kExitUsage;
+    }
+    // Check every combination before the first run starts: nothing runs on a bad setting.
+    std::vector<RunConfig> runs;
+    for (const auto &device : options.devices) {
+        for (int threads : options.threads) {
+            RunConfig c = base;
+            c.device = device;
+            c.threads = threads;
+            auto errors = validateRunConfig(c);
+            try {
+                c.device = resolveDevice(device);
+            } catch (const std::invalid_argument &e) {
+                errors.emplace_back(e.what());
+            }
+            if (!errors.empty()) {
+                for (const auto &message : errors) {
+                    err << "devicebench-cli: error: " << message << "\n";
+                }
+                return kExitUsage;
+            }
+            runs.push_back(c);
+        }
+    }
+
+    // The PNG is drawn with Qt Charts, which needs a QApplication; the offscreen platform
+    // needs no display.
+    std::unique_ptr<QApplication> qtApp;
+    if (!options.pngPath.empty()) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        static int qtArgc = 1;
+        static char qtArg0[] = "devicebench-cli";
+        static char *qtArgv[] = {qtArg0, nullptr};
+        // Qt's own notices (e.g. about XDG_RUNTIME_DIR under the offscreen platform) are not
+        // the user's business here; real failures come back from the export functions.
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &msg) {
+            if (type == QtCriticalMsg || type == QtFatalMsg) {
+                std::fprintf(stderr, "Qt: %s\n", qPrintable(msg));
+            }
+        });
+        qtApp = std::make_unique<QApplication>(qtArgc, qtArgv);
+    }
+
+    out << "DeviceBench " << kVersion << ": small-cnn on CIFAR-10, " << runs.size()
+        << (runs.size() == 1 ? " run" : " runs") << "\n";
+    if (base.synthetic) {
+        out << kSyntheticNote << "\n";
+    }
+    RunStore store;
+    std::vector<RunOutcome> outcomes;
+    int exitCode = kExitOk;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        const int runId = static_cast<int>(i) + 1;
+        ConsoleObserver observer(out, err, store, runId, runs[i]);
+        RunOutcome outcome = runTraining(runs[i], observer, stopRequested);
+        const std::string label = "#" + std::to_string(runId) + " " + runs[i].device;
+        printSummary(out, outcome, runs[i], label, base.synthetic);
+        outcomes.push_back(outcome);
+        if (outcome.status == RunStatus::Cancelled) {
+            err << "devicebench-cli: run " << label << " cancelled: " << outcome.reason << "\n";
+            exitCode = kExitCancelled;
+            break;
+        }
+        if (outcome.status != RunStatus::Finished) {
+            err << "devicebench-cli: run " << label << " " << toString(outcome.status) << ": "
+                << outcome.reason << "\n";
+            exitCode = kExitRunFailed;
+        }
+    }
+
+    if (runs.size() > 1) {
+        double slowest = 0.0;
+        for (const auto &o : outcomes) {
+            if (o.summary.hasStable) {
+                slowest = std::max(slowest, o.summary.stableMean);
+            }
+        }
+        out << "comparison (stable mean seconds per epoch; speed-up against the slowest run):\n";
+        for (std::size_t i = 0; i < outcomes.size(); ++i) {
+            const auto &s = outcomes[i].summary;
+            out << "  #" << i + 1 << " " << runs[i].device << ", "
+                << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores())
+                << ": ";
+            if (s.hasStable) {
+                out << fixed(s.stableMean, 3) << " s  " << fixed(slowest / s.stableMean, 2)
+                    << "x\n";
+            } else {
+                out << "no stable epochs\n";
+            }
+        }
+    }
+
+    QString error;
+    if (!options.csvPath.empty()) {
+        if (exportComparisonCsv(store, QString::fromStdString(options.csvPath), &error)) {
+            out << "wrote " << options.csvPath << "\n";
+        } else {
+            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
+        }
+    }
+    if (!options.pngPath.empty()) {
+        if (exportComparisonPng(store, QString::fromStdString(options.pngPath), &error)) {
+            out << "wrote " << options.pngPath << "\n";
+        } else {
+            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
+        }
+    }
+    return exitCode;
+}
+
+int devicesCommand(std::ostream &out) {
+    out << "DeviceBench " << kVersion << ": devices\n";
+    for (const auto &d : listDevices()) {
+        out << "  " << std::left << std::setw(8) << d.id << (d.usable ? "usable    " : "UNUSABLE  ")
+            << d.name;
+        if (d.id == "cpu") {
+            out << ", " << availableCores() << " cores available to this process";
+        }
+        if (!d.usable) {
+            out << "\n            reason: " << d.reason;
+        }
+        out << "\n";
+    }
+    return kExitOk;
+}
+
+} // namespace devicebench::cli

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs what DeviceBench needs to build, test and run on Debian 12 (as root or with sudo).
+# Skips apt-get entirely when everything is already installed.
+set -euo pipefail
+
+packages=(
+  cmake ninja-build g++ pkg-config
+  libtorch-dev libopenblas0-openmp    # LibTorch 1.13.1 (CPU); OpenBLAS: ~7x faster matmuls
+  qt6-base-dev qt6-charts-dev libgl-dev
+  libspdlog-dev libcli11-dev
+  libgtest-dev libgmock-dev
+  xvfb xauth fonts-dejavu-core
+)
+if [ "${DEVICEBENCH_WITH_REFERENCE:-0}" = 1 ]; then
+  packages+=(python3-torch python3-torchvision python3-pil)   # bench/: the reference loop
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update
+$sudo apt-get install -y --no-install-recommends "${missing[@]}"
