@@ -7,7 +7,7 @@ set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libopenblas0-openmp    # LibTorch 1.13.1 (CPU); OpenBLAS: ~7x faster matmuls
-  qt6-base-dev qt6-charts-dev libgl-dev
+  qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev   # Charts needs Qt6OpenGL's CMake files
   libspdlog-dev libcli11-dev
   libgtest-dev libgmock-dev
   xvfb xauth fonts-dejavu-core

@@ -1,0 +1,141 @@
+// SPDX-License-Identifier: MIT
+#include "run_controller.h"
+
+#include "devicebench/trainer.h"
+
+#include <QMetaObject>
+#include <QThread>
+
+#include <exception>
+#include <utility>
+
+namespace devicebench {
+
+void registerRunMetaTypes() {
+    qRegisterMetaType<RunConfig>();
+    qRegisterMetaType<RunStarted>();
+    qRegisterMetaType<StepLoss>();
+    qRegisterMetaType<std::vector<StepLoss>>();
+    qRegisterMetaType<EpochResult>();
+    qRegisterMetaType<RunOutcome>();
+}
+
+// Lives on the worker thread for the duration of one run. It never touches the controller's
+// members: each event is copied into a queued call that runs on the controller's thread, so
+// no member is written from two threads (KDAB/hotspot's pattern).
+class RunController::Observer final : public TrainingObserver {
+public:
+    Observer(RunController *controller, int runId) : m_controller(controller), m_runId(runId) {}
+
+    void onRunStarted(const RunStarted &info) override {
+        post([c = m_controller, id = m_runId, info] { c->deliverStarted(id, info); });
+    }
+    void onStepLosses(const std::vector<StepLoss> &losses) override {
+        post([c = m_controller, id = m_runId, losses] { c->deliverStepLosses(id, losses); });
+    }
+    void onEpochFinished(const EpochResult &epoch) override {
+        post([c = m_controller, id = m_runId, epoch] { c->deliverEpoch(id, epoch); });
+    }
+    // The terminal event is posted by the worker after the train function has returned (with
+    // its return value), so that it is sent exactly once even if the function throws.
+    void onRunEnded(const RunOutcome & /*outcome*/) override {}
+
+private:
+    template <typename F> void post(F &&call) {
+        // The controller is the context object: if it were gone, Qt would drop the call.
+        QMetaObject::invokeMethod(m_controller, std::forward<F>(call), Qt::QueuedConnection);
+    }
+
+    RunController *m_controller;
+    int m_runId;
+};
+
+RunController::RunController(TrainFunction train, QObject *parent)
+    : QObject(parent), m_train(train ? std::move(train) : TrainFunction(&runTraining)) {
+    registerRunMetaTypes();
+}
+
+RunController::~RunController() {
+    m_stopRequested.store(true);
+    if (m_thread != nullptr) {
+        // The train function checks the flag every step; the posted events still queued for
+        // this object are discarded by QObject's destructor.
+        m_thread->wait();
+        delete m_thread;
+        m_thread = nullptr;
+    }
+}
+
+int RunController::startRun(const RunConfig &config) {
+    if (m_currentRunId != 0) {
+        Q_EMIT runRejected(QStringLiteral("Run #%1 is still going: stop it or wait for it to end.")
+                               .arg(m_currentRunId));
+        return 0;
+    }
+    const int runId = ++m_lastRunId;
+    m_currentRunId = runId;
+    m_config = config;
+    m_stopRequested.store(false);
+
+    m_thread = QThread::create([this, runId, config, train = m_train] {
+        Observer observer(this, runId);
+        RunOutcome outcome;
+        try {
+            outcome = train(config, observer, m_stopRequested);
+        } catch (const std::exception &e) {
+            outcome.status = RunStatus::Failed;
+            outcome.reason = std::string("training stopped with an error: ") + e.what();
+        } catch (...) {
+            outcome.status = RunStatus::Failed;
+            outcome.reason = "training stopped with an unknown error";
+        }
+        QMetaObject::invokeMethod(
+            this, [this, runId, outcome] { deliverEnded(runId, outcome); }, Qt::QueuedConnection);
+    });
+    m_thread->setObjectName(QStringLiteral("devicebench-run-%1").arg(runId));
+    m_thread->start();
+    return runId;
+}
+
+void RunController::stop() {
+    if (m_currentRunId != 0)
+        m_stopRequested.store(true);
+}
+
+bool RunController::isRunning() const { return m_currentRunId != 0; }
+
+int RunController::currentRunId() const { return m_currentRunId; }
+
+void RunController::deliverStarted(int runId, const RunStarted &info) {
+    if (runId != m_currentRunId)
+        return; // stale
+    Q_EMIT runStarted(runId, m_config, info);
+}
+
+void RunController::deliverStepLosses(int runId, const std::vector<StepLoss> &losses) {
+    if (runId != m_currentRunId)
+        return;
+    Q_EMIT stepLosses(runId, losses);
+}
+
+void RunController::deliverEpoch(int runId, const EpochResult &epoch) {
+    if (runId != m_currentRunId)
+        return;
+    Q_EMIT epochFinished(runId, epoch);
+}
+
+void RunController::deliverEnded(int runId, const RunOutcome &outcome) {
+    if (runId != m_currentRunId)
+        return;
+    // The worker posted this as its last act: the wait is only for the thread to unwind, and
+    // it makes the controller idle before runEnded, so a slot may start the next run at once.
+    if (m_thread != nullptr) {
+        m_thread->wait();
+        delete m_thread;
+        m_thread = nullptr;
+    }
+    m_currentRunId = 0;
+    Q_EMIT runEnded(runId, outcome);
+}
+
+} // namespace devicebench

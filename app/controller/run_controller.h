@@ -1,0 +1,97 @@
+// SPDX-License-Identifier: MIT
+// RunController: runs one training run at a time on a worker thread and turns the engine's
+// observer callbacks into Qt signals delivered on the controller's own (main) thread.
+// Qt Core + engine only; no LibTorch header may be included here (STYLE.md, point 2).
+#pragma once
+
+#include "devicebench/run_types.h"
+
+#include <QMetaType>
+#include <QObject>
+#include <QString>
+
+#include <atomic>
+#include <functional>
+#include <vector>
+
+class QThread;
+
+Q_DECLARE_METATYPE(devicebench::RunConfig)
+Q_DECLARE_METATYPE(devicebench::RunStarted)
+Q_DECLARE_METATYPE(devicebench::StepLoss)
+Q_DECLARE_METATYPE(std::vector<devicebench::StepLoss>)
+Q_DECLARE_METATYPE(devicebench::EpochResult)
+Q_DECLARE_METATYPE(devicebench::RunOutcome)
+
+namespace devicebench {
+
+// Registers the metric structs above with Qt's meta-type system, so they can travel through
+// queued connections and QSignalSpy. Idempotent; the RunController constructor calls it.
+void registerRunMetaTypes();
+
+// Owns the worker thread of the current run (at most one run at a time).
+//
+// Every signal is emitted on the thread the controller lives on (normally the GUI thread):
+// the worker posts each observer event with a queued call. For each accepted run the order
+// is runStarted (absent when loading fails), then stepLosses / epochFinished interleaved,
+// then exactly one runEnded. Events of a run that is no longer current, or that arrive after
+// the controller was destroyed, are dropped.
+class RunController : public QObject {
+    Q_OBJECT
+
+public:
+    // The training loop. It runs on the worker thread, must report to the observer in the
+    // order TrainingObserver documents, and must end soon after the stop flag becomes true.
+    using TrainFunction =
+        std::function<RunOutcome(const RunConfig &, TrainingObserver &, const std::atomic<bool> &)>;
+
+    // `train` defaults to devicebench::runTraining (trainer.h); tests inject a fake.
+    explicit RunController(TrainFunction train = {}, QObject *parent = nullptr);
+    // Requests a stop and waits for the worker thread to return (never terminates it).
+    // No runEnded is emitted for a run that is still going at that point.
+    ~RunController() override;
+
+    RunController(const RunController &) = delete;
+    RunController &operator=(const RunController &) = delete;
+
+    // Starts a run of `config` on a new worker thread and returns its id (1, 2, ...).
+    // When a run is already going, emits runRejected(reason) and returns 0.
+    // The config is not validated here: the train function reports a bad config as a Failed
+    // outcome (validate with validateRunConfig() first to show messages before starting).
+    int startRun(const RunConfig &config);
+
+    // Asks the current run to stop (sets its atomic stop flag); it then ends as cancelled
+    // through the usual runEnded. No effect when idle.
+    void stop();
+
+    // True from an accepted startRun() until its runEnded has been emitted.
+    bool isRunning() const;
+
+    // Id of the run that is going, or 0 when idle.
+    int currentRunId() const;
+
+Q_SIGNALS:
+    void runStarted(int runId, devicebench::RunConfig config, devicebench::RunStarted info);
+    void stepLosses(int runId, std::vector<devicebench::StepLoss> losses);
+    void epochFinished(int runId, devicebench::EpochResult epoch);
+    void runEnded(int runId, devicebench::RunOutcome outcome);
+    void runRejected(QString reason);
+
+private:
+    class Observer;
+
+    // Called on the controller's thread with the events posted by the worker.
+    void deliverStarted(int runId, const RunStarted &info);
+    void deliverStepLosses(int runId, const std::vector<StepLoss> &losses);
+    void deliverEpoch(int runId, const EpochResult &epoch);
+    void deliverEnded(int runId, const RunOutcome &outcome);
+
+    TrainFunction m_train;
+    QThread *m_thread = nullptr; // worker of the current run; owned
+    std::atomic<bool> m_stopRequested{false};
+    RunConfig m_config;     // of the current run
+    int m_currentRunId = 0; // 0 when idle
+    int m_lastRunId = 0;
+};
+
+} // namespace devicebench

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+// The DeviceBench dashboard: run the published CIFAR-10 experiment on the CPU and the GPU and
+// compare their stable seconds per epoch.
+//
+// Besides the interactive use, the dashboard can be scripted, for demonstrations and for
+// reproducing a comparison exactly: settings from the command line, a list of runs started
+// one after another (--run cpu:1 --run cpu:2 --run cuda), exports written when the last run
+// ends, and --quit to close afterwards. Everything goes through the same window, controller
+// and exports as a user's clicks.
+#include "main_window.h"
+#include "run_controller.h"
+
+#include "devicebench/run_types.h"
+#include "devicebench/version.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+#include <deque>
+
+namespace {
+
+struct ScriptedRun {
+    std::string device; // "cpu" or "cuda"
+    int threads = 0;    // 0: keep the window's setting
+};
+
+// "cpu", "cpu:N" (N threads), "cuda", "gpu" -> a run; false on anything else.
+bool parseRunSpec(const QString &spec, ScriptedRun *run) {
+    const QStringList parts = spec.split(QLatin1Char(':'));
+    const QString device = parts.value(0);
+    if (device == QLatin1String("cpu")) {
+        run->device = "cpu";
+        if (parts.size() == 2) {
+            bool ok = false;
+            run->threads = parts[1].toInt(&ok);
+            return ok && run->threads >= 1;
+        }
+        return parts.size() == 1;
+    }
+    if ((device == QLatin1String("cuda") || device == QLatin1String("gpu")) && parts.size() == 1) {
+        run->device = "cuda";
+        return true;
+    }
+    return false;
+}
+
+bool intOption(const QCommandLineParser &parser, const QString &name, int *value) {
+    if (!parser.isSet(name)) {
+        return true;
+    }
+    bool ok = false;
+    const int v = parser.value(name).toInt(&ok);
+    if (!ok) {
+        std::fprintf(stderr, "devicebench: --%s: '%s' is not a whole number\n",
+                     qPrintable(name), qPrintable(parser.value(name)));
+        return false;
+    }
+    *value = v;
+    return true;
+}
+
+} // namespace
+
+int main(int argc, char *argv[]) {
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("DeviceBench"));
+    QApplication::setOrganizationName(QStringLiteral("DeviceBench"));
+    QApplication::setApplicationVersion(QString::fromUtf8(devicebench::kVersion));
+    QApplication::setDesktopFileName(QStringLiteral("devicebench"));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(
+        QStringLiteral("How much faster does training run on this device than on that one?\n"
+                       "Trains one small CNN on CIFAR-10 on the CPU or a GPU and compares the "
+                       "stable mean seconds per epoch. For headless runs use devicebench-cli."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    const QString valueName = QStringLiteral("N");
+    parser.addOptions({
+        {QStringLiteral("data-dir"), QStringLiteral("CIFAR-10 binary folder."), QStringLiteral("DIR")},
+        {QStringLiteral("synthetic"), QStringLiteral("Use synthetic data (times are real, accuracy is meaningless).")},
+        {QStringLiteral("epochs"), QStringLiteral("Epochs."), valueName},
+        {QStringLiteral("warmup-epochs"), QStringLiteral("Warm-up epochs."), valueName},
+        {QStringLiteral("threads"), QStringLiteral("CPU threads."), valueName},
+        {QStringLiteral("train-images"), QStringLiteral("Use only the first N training images (0 = all)."), valueName},
+        {QStringLiteral("test-images"), QStringLiteral("Use only the first N test images (0 = all)."), valueName},
+        {QStringLiteral("run"), QStringLiteral("Start a run when the window opens: cpu, cpu:THREADS or cuda; repeat for several, run one after another."), QStringLiteral("SPEC")},
+        {QStringLiteral("export-png"), QStringLiteral("After the scripted runs, export the comparison PNG to FILE."), QStringLiteral("FILE")},
+        {QStringLiteral("export-csv"), QStringLiteral("After the scripted runs, export the comparison CSV to FILE."), QStringLiteral("FILE")},
+        {QStringLiteral("quit"), QStringLiteral("Quit after the scripted runs and exports.")},
+    });
+    parser.process(app);
+
+    std::deque<ScriptedRun> script;
+    for (const QString &spec : parser.values(QStringLiteral("run"))) {
+        ScriptedRun run;
+        if (!parseRunSpec(spec, &run)) {
+            std::fprintf(stderr, "devicebench: --run: '%s' is not cpu, cpu:THREADS or cuda\n",
+                         qPrintable(spec));
+            return 2;
+        }
+        script.push_back(run);
+    }
+
+    devicebench::RunController controller;
+    devicebench::MainWindow window(controller);
+
+    devicebench::RunConfig settings = window.runConfig("cpu");
+    if (parser.isSet(QStringLiteral("data-dir"))) {
+        settings.dataDir = parser.value(QStringLiteral("data-dir")).toStdString();
+    }
+    if (parser.isSet(QStringLiteral("synthetic"))) {
+        settings.synthetic = true;
+    }
+    int trainImages = static_cast<int>(settings.trainImages);
+    int testImages = static_cast<int>(settings.testImages);
+    if (!intOption(parser, QStringLiteral("epochs"), &settings.epochs) ||
+        !intOption(parser, QStringLiteral("warmup-epochs"), &settings.warmupEpochs) ||
+        !intOption(parser, QStringLiteral("threads"), &settings.threads) ||
+        !intOption(parser, QStringLiteral("train-images"), &trainImages) ||
+        !intOption(parser, QStringLiteral("test-images"), &testImages)) {
+        return 2;
+    }
+    settings.trainImages = trainImages;
+    settings.testImages = testImages;
+    window.setRunConfig(settings);
+    window.resize(1560, 960);
+    window.show();
+
+    int exitCode = 0;
+    auto startNext = [&]() {
+        if (!script.empty()) {
+            const ScriptedRun next = script.front();
+            script.pop_front();
+            devicebench::RunConfig c = window.runConfig(next.device);
+            if (next.threads > 0) {
+                c.threads = next.threads;
+                window.setRunConfig(c);
+            }
+            if (window.startRun(next.device) == 0) {
+                std::fprintf(stderr, "devicebench: scripted run on %s did not start\n",
+                             next.device.c_str());
+                exitCode = 1;
+                script.clear();
+            } else {
+                return;
+            }
+        }
+        // Script done: exports, then maybe quit.
+        QString error;
+        const QString png = parser.value(QStringLiteral("export-png"));
+        const QString csv = parser.value(QStringLiteral("export-csv"));
+        if (!png.isEmpty() && !window.exportPng(png, &error)) {
+            std::fprintf(stderr, "devicebench: %s\n", qPrintable(error));
+            exitCode = 1;
+        }
+        if (!csv.isEmpty() && !window.exportCsv(csv, &error)) {
+            std::fprintf(stderr, "devicebench: %s\n", qPrintable(error));
+            exitCode = 1;
+        }
+        if (parser.isSet(QStringLiteral("quit"))) {
+            QTimer::singleShot(0, &app, [&]() { QApplication::exit(exitCode); });
+        }
+    };
+    const bool scripted = !script.empty();
+    if (scripted) {
+        QObject::connect(&controller, &devicebench::RunController::runEnded, &app,
+                         [&](int, const devicebench::RunOutcome &) {
+                             // Let the window take the outcome first.
+                             QTimer::singleShot(0, &app, startNext);
+                         });
+        QTimer::singleShot(0, &app, startNext);
+    } else if (parser.isSet(QStringLiteral("quit"))) {
+        QTimer::singleShot(0, &app, startNext);
+    }
+    const int rc = QApplication::exec();
+    return rc != 0 ? rc : exitCode;
+}

@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// GoogleTest main for the Qt tests: one QApplication on the offscreen platform, whatever the
+// environment says, so the tests run the same on a desktop, over SSH and in CI.
+#include <gtest/gtest.h>
+
+#include <QApplication>
+#include <QFont>
+
+int main(int argc, char **argv) {
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    qputenv("QT_FONT_DPI", "96"); // deterministic pixel metrics
+    QApplication app(argc, argv);
+    ::testing::InitGoogleTest(&argc, argv);
+    return RUN_ALL_TESTS();
+}

@@ -1,0 +1,103 @@
+// SPDX-License-Identifier: MIT
+// The two comparison charts, as QChart subclasses that sync themselves from a RunStore.
+// The dashboard shows them in QChartViews; the PNG export builds fresh ones and renders them
+// without any window. Both are fed with QXYSeries::replace() / one rebuild per sync, with
+// animations off; call sync() from a coalescing timer, not per event.
+#pragma once
+
+#include <QChart>
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+
+#include <map>
+#include <vector>
+
+class QBarCategoryAxis;
+class QBarSeries;
+class QLineSeries;
+class QValueAxis;
+
+namespace devicebench {
+
+class RunStore;
+
+// Most points drawn per run and series; the store keeps every point.
+inline constexpr int kMaxDrawnPoints = 2000;
+
+// Colour of the run at store index `index` (a fixed, distinguishable cycle).
+QColor runColor(int index);
+
+// Min/max bucket decimation of a polyline ordered by x. Returns `points` unchanged when it has
+// at most `maxPoints` points; otherwise the first point, then for each of (maxPoints-2)/2
+// equal-count buckets of the interior its min-y and max-y points in x order, then the last
+// point, so at most `maxPoints` points and every spike stays visible. maxPoints < 4 counts as 4.
+QList<QPointF> decimateMinMax(const QList<QPointF> &points, int maxPoints);
+
+// Range of the finite y values of `points` (NaN and +-inf are ignored).
+struct ValueRange {
+    double min = 0.0;
+    double max = 0.0;
+    bool valid = false; // false when no y value is finite
+};
+ValueRange finiteYRange(const QList<QPointF> &points);
+
+// Loss chart. x = epochs (step / stepsPerEpoch, so x runs over [0, epochs]); y = loss in nats.
+// Per run: training loss per step as a line, test loss per epoch as dots joined by a line at
+// x = epoch, both in the run's colour; the legend names each run (label = run and device).
+// Non-finite losses are not drawn and never widen the axes.
+class LossChart : public QChart {
+    Q_OBJECT
+
+public:
+    explicit LossChart(QGraphicsItem *parent = nullptr);
+
+    // Brings series and axes up to date with `store` (adds/removes runs, replaces points).
+    void sync(const RunStore &store);
+
+    // For tests and the export; nullptr when the run is not shown.
+    QLineSeries *trainSeries(int runId) const;
+    QLineSeries *testSeries(int runId) const;
+    QValueAxis *xAxis() const { return m_axisX; }
+    QValueAxis *yAxis() const { return m_axisY; }
+
+private:
+    struct RunSeries {
+        QLineSeries *train = nullptr;
+        QLineSeries *test = nullptr;
+        std::size_t drawnSteps = static_cast<std::size_t>(-1);
+        std::size_t drawnEpochs = static_cast<std::size_t>(-1);
+        ValueRange trainRange;
+        ValueRange testRange;
+    };
+
+    QValueAxis *m_axisX;
+    QValueAxis *m_axisY;
+    std::map<int, RunSeries> m_series; // by run id
+};
+
+// Bar chart of each run's stable mean seconds per epoch (epochs after warm-up). Category label
+// (rich text, two lines joined by <br>): the run label, then "<mean> s · <speed-up>x" against
+// the slowest run; runs without a stable mean get a 0 bar and the note "no stable epochs".
+class SpeedChart : public QChart {
+    Q_OBJECT
+
+public:
+    explicit SpeedChart(QGraphicsItem *parent = nullptr);
+
+    void sync(const RunStore &store);
+
+    // For tests: the bar values (seconds, 0 when no stable mean) and category labels.
+    std::vector<double> barValues() const { return m_values; }
+    QStringList categories() const { return m_categories; }
+
+private:
+    QStringList m_categories;
+    std::vector<double> m_values;
+    QBarSeries *m_series = nullptr;
+    QBarCategoryAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
+};
+
+} // namespace devicebench

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+#include "epoch_table.h"
+
+#include "run_store.h"
+
+#include <QBrush>
+#include <QColor>
+
+#include <algorithm>
+#include <cmath>
+
+namespace devicebench {
+
+QString epochColumnKey(EpochColumn column) {
+    switch (column) {
+    case EpochColumn::Run:
+        return QStringLiteral("run");
+    case EpochColumn::Device:
+        return QStringLiteral("device");
+    case EpochColumn::Threads:
+        return QStringLiteral("threads");
+    case EpochColumn::Epoch:
+        return QStringLiteral("epoch");
+    case EpochColumn::Seconds:
+        return QStringLiteral("seconds");
+    case EpochColumn::Warmup:
+        return QStringLiteral("warmup");
+    case EpochColumn::TrainLoss:
+        return QStringLiteral("train_loss");
+    case EpochColumn::TestLoss:
+        return QStringLiteral("test_loss");
+    case EpochColumn::TestAccuracy:
+        return QStringLiteral("test_accuracy");
+    case EpochColumn::ImagesPerSecond:
+        return QStringLiteral("images_per_s");
+    case EpochColumn::Data:
+        return QStringLiteral("data");
+    case EpochColumn::Status:
+        return QStringLiteral("status");
+    }
+    return QString();
+}
+
+QString epochColumnTitle(EpochColumn column) {
+    switch (column) {
+    case EpochColumn::Seconds:
+        return QStringLiteral("seconds");
+    case EpochColumn::Warmup:
+        return QStringLiteral("warm-up");
+    case EpochColumn::TrainLoss:
+        return QStringLiteral("train loss");
+    case EpochColumn::TestLoss:
+        return QStringLiteral("test loss");
+    case EpochColumn::TestAccuracy:
+        return QStringLiteral("test accuracy");
+    case EpochColumn::ImagesPerSecond:
+        return QStringLiteral("images/s");
+    default:
+        return epochColumnKey(column);
+    }
+}
+
+std::vector<EpochRowRef> epochRows(const RunStore &store) {
+    std::vector<EpochRowRef> rows;
+    for (int r = 0; r < store.runCount(); ++r) {
+        const int epochs = static_cast<int>(store.run(r).epochs.size());
+        for (int e = 0; e < epochs; ++e)
+            rows.push_back({r, e});
+    }
+    return rows;
+}
+
+namespace {
+
+QString number(double value, int csvDecimals, int displayDecimals, CellFormat format) {
+    if (!std::isfinite(value)) {
+        if (format == CellFormat::Display)
+            return QStringLiteral("–");
+        if (std::isnan(value))
+            return QStringLiteral("nan");
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    }
+    // QString::number always uses the C locale: '.' as decimal point, no group separators.
+    return QString::number(value, 'f', format == CellFormat::Csv ? csvDecimals : displayDecimals);
+}
+
+} // namespace
+
+QString epochCell(const RunRecord &run, const EpochResult &epoch, EpochColumn column,
+                  CellFormat format) {
+    const bool csv = format == CellFormat::Csv;
+    switch (column) {
+    case EpochColumn::Run:
+        return run.label;
+    case EpochColumn::Device:
+        return QString::fromStdString(run.info.device.empty() ? run.config.device
+                                                              : run.info.device);
+    case EpochColumn::Threads:
+        return QString::number(run.info.threads);
+    case EpochColumn::Epoch:
+        return QString::number(epoch.epoch);
+    case EpochColumn::Seconds:
+        return number(epoch.seconds, 4, 2, format);
+    case EpochColumn::Warmup:
+        if (csv)
+            return epoch.warmup ? QStringLiteral("1") : QStringLiteral("0");
+        return epoch.warmup ? QStringLiteral("yes") : QString();
+    case EpochColumn::TrainLoss:
+        return number(epoch.trainLoss, 6, 4, format);
+    case EpochColumn::TestLoss:
+        return number(epoch.testLoss, 6, 4, format);
+    case EpochColumn::TestAccuracy:
+        if (csv)
+            return number(epoch.testAccuracy, 6, 6, format);
+        return std::isfinite(epoch.testAccuracy)
+                   ? QString::number(100.0 * epoch.testAccuracy, 'f', 1) + QStringLiteral(" %")
+                   : QStringLiteral("–");
+    case EpochColumn::ImagesPerSecond:
+        return number(epoch.imagesPerSecond, 2, 0, format);
+    case EpochColumn::Data:
+        return (run.info.synthetic || run.config.synthetic) ? QStringLiteral("synthetic")
+                                                            : QStringLiteral("cifar-10");
+    case EpochColumn::Status:
+        return runStateName(run.state);
+    }
+    return QString();
+}
+
+EpochTableModel::EpochTableModel(const RunStore &store, QObject *parent)
+    : QAbstractTableModel(parent), m_store(store) {
+    m_rows = epochRows(m_store);
+}
+
+void EpochTableModel::refresh() {
+    std::vector<EpochRowRef> rows = epochRows(m_store);
+    const bool grows =
+        rows.size() >= m_rows.size() && std::equal(m_rows.begin(), m_rows.end(), rows.begin());
+    if (!grows) {
+        beginResetModel();
+        m_rows = std::move(rows);
+        endResetModel();
+        return;
+    }
+    if (!m_rows.empty()) // labels or states may have changed
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    if (rows.size() > m_rows.size()) {
+        beginInsertRows(QModelIndex(), rowCount(), static_cast<int>(rows.size()) - 1);
+        m_rows = std::move(rows);
+        endInsertRows();
+    }
+}
+
+int EpochTableModel::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int EpochTableModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : kEpochTableShownColumns;
+}
+
+QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return QVariant();
+    const EpochRowRef ref = m_rows[static_cast<std::size_t>(index.row())];
+    if (ref.runIndex >= m_store.runCount())
+        return QVariant();
+    const RunRecord &run = m_store.run(ref.runIndex);
+    if (ref.epochIndex >= static_cast<int>(run.epochs.size()))
+        return QVariant();
+    const EpochResult &epoch = run.epochs[static_cast<std::size_t>(ref.epochIndex)];
+    const auto column = static_cast<EpochColumn>(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        return epochCell(run, epoch, column, CellFormat::Display);
+    case Qt::TextAlignmentRole:
+        if (column == EpochColumn::Run || column == EpochColumn::Device)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::ForegroundRole:
+        // Warm-up epochs are kept but left out of the headline: show them greyed.
+        if (epoch.warmup)
+            return QBrush(QColor(120, 120, 120));
+        return QVariant();
+    default:
+        return QVariant();
+    }
+}
+
+QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole)
+        return QVariant();
+    if (orientation == Qt::Horizontal && section >= 0 && section < kEpochColumnCount)
+        return epochColumnTitle(static_cast<EpochColumn>(section));
+    if (orientation == Qt::Vertical)
+        return section + 1;
+    return QVariant();
+}
+
+} // namespace devicebench

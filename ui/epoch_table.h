@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// The epoch table: one row per run and finished epoch. The same rows and cells feed the
+// window's QTableView and the CSV export (one source, two formats).
+#pragma once
+
+#include <QAbstractTableModel>
+#include <QString>
+
+#include <vector>
+
+namespace devicebench {
+
+class RunStore;
+struct RunRecord;
+struct EpochResult;
+
+// Columns in CSV order. The window's table shows the first kEpochTableShownColumns of them.
+enum class EpochColumn {
+    Run,             // run label
+    Device,          // canonical device ("cpu", "cuda:0")
+    Threads,         // intra-op threads in use
+    Epoch,           // from 1
+    Seconds,         // wall time of training + test pass (s)
+    Warmup,          // CSV 1/0; table "yes"/""
+    TrainLoss,       // nats
+    TestLoss,        // nats
+    TestAccuracy,    // CSV fraction 0..1; table percent
+    ImagesPerSecond, // (train + test images) / seconds
+    Data,            // "cifar-10" or "synthetic"
+    Status,          // run state: running/finished/cancelled/diverged/failed
+};
+inline constexpr int kEpochColumnCount = 12;
+inline constexpr int kEpochTableShownColumns = 10;
+
+enum class CellFormat {
+    Csv,     // C locale, enough digits (seconds %.4f, losses %.6f, accuracy %.6f fraction)
+    Display, // rounded for reading (seconds %.2f, losses %.4f, accuracy in percent)
+};
+
+// CSV header name ("run", "device", ..., "images_per_s", "data", "status").
+QString epochColumnKey(EpochColumn column);
+// Table header ("run", "device", ..., "images/s").
+QString epochColumnTitle(EpochColumn column);
+
+// One row: the run at store index `runIndex`, its epoch at `epochIndex` (0-based).
+struct EpochRowRef {
+    int runIndex = 0;
+    int epochIndex = 0;
+    bool operator==(const EpochRowRef &o) const {
+        return runIndex == o.runIndex && epochIndex == o.epochIndex;
+    }
+};
+
+// Every row of the store, runs in store order, epochs in order.
+std::vector<EpochRowRef> epochRows(const RunStore &store);
+
+// The text of one cell. Non-finite numbers: "nan"/"inf"/"-inf" in CSV, "–" in Display.
+QString epochCell(const RunRecord &run, const EpochResult &epoch, EpochColumn column,
+                  CellFormat format);
+
+// Read-only table model over a RunStore, refreshed explicitly (the window calls refresh()
+// from its coalescing timer). The store must outlive the model.
+class EpochTableModel : public QAbstractTableModel {
+    Q_OBJECT
+
+public:
+    explicit EpochTableModel(const RunStore &store, QObject *parent = nullptr);
+
+    // Re-reads the store: appends new rows with beginInsertRows, or resets when rows vanished.
+    void refresh();
+
+    int rowCount(const QModelIndex &parent = QModelIndex()) const override;
+    int columnCount(const QModelIndex &parent = QModelIndex()) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation,
+                        int role = Qt::DisplayRole) const override;
+
+private:
+    const RunStore &m_store;
+    std::vector<EpochRowRef> m_rows;
+};
+
+} // namespace devicebench

@@ -1,0 +1,528 @@
+// SPDX-License-Identifier: MIT
+#include "main_window.h"
+
+#include "charts.h"
+#include "comparison_export.h"
+#include "epoch_table.h"
+#include "run_controller.h"
+#include "run_store.h"
+
+#include "devicebench/data_location.h"
+#include "devicebench/devices.h"
+#include "devicebench/trainer.h"
+
+#include <QChartView>
+#include <QCheckBox>
+#include <QCloseEvent>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStatusBar>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace devicebench {
+
+namespace {
+
+constexpr int kRedrawIntervalMs = 40; // coalescing window: at most 25 redraws per second
+
+QString formatDuration(double seconds) {
+    const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+    const long long h = total / 3600;
+    const long long m = (total % 3600) / 60;
+    const long long s = total % 60;
+    if (h > 0)
+        return QStringLiteral("%1 h %2 min").arg(h).arg(m);
+    if (m > 0)
+        return QStringLiteral("%1 min %2 s").arg(m).arg(s);
+    return QStringLiteral("%1 s").arg(s);
+}
+
+QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int value,
+                   const QString &tip) {
+    auto *spin = new QSpinBox(parent);
+    spin->setObjectName(QString::fromUtf8(name));
+    spin->setRange(min, max);
+    spin->setValue(value);
+    spin->setToolTip(tip);
+    spin->setGroupSeparatorShown(true);
+    return spin;
+}
+
+int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 0, INT_MAX)); }
+
+} // namespace
+
+MainWindow::MainWindow(RunController &controller, QWidget *parent)
+    : QMainWindow(parent), m_controller(controller), m_store(new RunStore(this)) {
+    setWindowTitle(QStringLiteral("DeviceBench"));
+    m_cudaReason = QString::fromStdString(cudaUnavailableReason());
+    buildUi();
+    connectController();
+
+    m_redrawTimer.setSingleShot(true);
+    m_redrawTimer.setInterval(kRedrawIntervalMs);
+    connect(&m_redrawTimer, &QTimer::timeout, this, &MainWindow::redrawNow);
+    connect(m_store, &RunStore::changed, this, &MainWindow::scheduleRedraw);
+
+    updateButtons();
+    setStatus(QStringLiteral("Ready. Choose the settings, then run on the CPU or the GPU."), false);
+    resize(1500, 950);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::buildUi() {
+    // ---- left: run settings ------------------------------------------------------------
+    auto *settings = new QWidget;
+    auto *settingsLayout = new QVBoxLayout(settings);
+
+    auto *dataBox = new QGroupBox(QStringLiteral("Data"), settings);
+    auto *dataLayout = new QVBoxLayout(dataBox);
+    auto *dirRow = new QHBoxLayout;
+    m_dataDirEdit = new QLineEdit(dataBox);
+    m_dataDirEdit->setObjectName(QStringLiteral("dataDirEdit"));
+    m_dataDirEdit->setPlaceholderText(QStringLiteral("cifar-10-batches-bin folder"));
+    m_dataDirEdit->setToolTip(QString::fromStdString(dataDirHelp()));
+    if (const auto dir = findDefaultDataDir())
+        m_dataDirEdit->setText(QString::fromStdString(*dir));
+    m_browseButton = new QPushButton(QStringLiteral("Browse…"), dataBox);
+    m_browseButton->setObjectName(QStringLiteral("browseButton"));
+    dirRow->addWidget(m_dataDirEdit, 1);
+    dirRow->addWidget(m_browseButton);
+    dataLayout->addLayout(dirRow);
+    m_syntheticCheck = new QCheckBox(QStringLiteral("Synthetic data"), dataBox);
+    m_syntheticCheck->setObjectName(QStringLiteral("syntheticCheck"));
+    m_syntheticCheck->setToolTip(
+        QStringLiteral("CIFAR-shaped generated data: times are real, accuracy is meaningless"));
+    dataLayout->addWidget(m_syntheticCheck);
+    settingsLayout->addWidget(dataBox);
+
+    auto *trainBox = new QGroupBox(QStringLiteral("Training"), settings);
+    auto *form = new QFormLayout(trainBox);
+    m_epochsSpin = makeSpin(trainBox, "epochsSpin", 1, 1000, kDefaultEpochs,
+                            QStringLiteral("Epochs to train (article: 10)"));
+    m_batchSizeSpin = makeSpin(trainBox, "batchSizeSpin", 1, 65536, kDefaultBatchSize,
+                               QStringLiteral("Images per training step (article: 64)"));
+    m_learningRateSpin = new QDoubleSpinBox(trainBox);
+    m_learningRateSpin->setObjectName(QStringLiteral("learningRateSpin"));
+    m_learningRateSpin->setDecimals(4);
+    m_learningRateSpin->setRange(0.0001, 10.0);
+    m_learningRateSpin->setSingleStep(0.001);
+    m_learningRateSpin->setValue(kDefaultLearningRate);
+    m_learningRateSpin->setToolTip(QStringLiteral("SGD step size, no momentum (article: 0.01)"));
+    m_warmupSpin = makeSpin(trainBox, "warmupSpin", 0, 999, kDefaultWarmupEpochs,
+                            QStringLiteral("First epochs flagged warm-up and left out of the "
+                                           "stable mean (article: 2)"));
+    const int cores = availableCores();
+    m_threadsSpin =
+        makeSpin(trainBox, "threadsSpin", 1, std::max(256, cores), cores,
+                 QStringLiteral("CPU intra-op threads (this process may use %1 cores)").arg(cores));
+    m_seedSpin = makeSpin(trainBox, "seedSpin", 0, INT_MAX, static_cast<int>(kDefaultSeed),
+                          QStringLiteral("Seed of the initial weights (same on every device)"));
+    m_seedSpin->setGroupSeparatorShown(false);
+    m_trainImagesSpin = makeSpin(trainBox, "trainImagesSpin", 0, 50000, 0,
+                                 QStringLiteral("Use only the first N training images"));
+    m_trainImagesSpin->setSpecialValueText(QStringLiteral("all (50,000)"));
+    m_testImagesSpin = makeSpin(trainBox, "testImagesSpin", 0, 10000, 0,
+                                QStringLiteral("Use only the first N test images"));
+    m_testImagesSpin->setSpecialValueText(QStringLiteral("all (10,000)"));
+    form->addRow(QStringLiteral("Epochs"), m_epochsSpin);
+    form->addRow(QStringLiteral("Batch size"), m_batchSizeSpin);
+    form->addRow(QStringLiteral("Learning rate"), m_learningRateSpin);
+    form->addRow(QStringLiteral("Warm-up epochs"), m_warmupSpin);
+    form->addRow(QStringLiteral("CPU threads"), m_threadsSpin);
+    form->addRow(QStringLiteral("Seed"), m_seedSpin);
+    form->addRow(QStringLiteral("Training images"), m_trainImagesSpin);
+    form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
+    settingsLayout->addWidget(trainBox);
+
+    m_runCpuButton = new QPushButton(QStringLiteral("Run on CPU"), settings);
+    m_runCpuButton->setObjectName(QStringLiteral("runCpuButton"));
+    m_runGpuButton = new QPushButton(QStringLiteral("Run on GPU"), settings);
+    m_runGpuButton->setObjectName(QStringLiteral("runGpuButton"));
+    m_runGpuButton->setToolTip(
+        m_cudaReason.isEmpty() ? QStringLiteral("Train on the first CUDA device") : m_cudaReason);
+    m_stopButton = new QPushButton(QStringLiteral("Stop"), settings);
+    m_stopButton->setObjectName(QStringLiteral("stopButton"));
+    auto *runRow = new QHBoxLayout;
+    runRow->addWidget(m_runCpuButton);
+    runRow->addWidget(m_runGpuButton);
+    settingsLayout->addLayout(runRow);
+    settingsLayout->addWidget(m_stopButton);
+
+    m_validationLabel = new QLabel(settings);
+    m_validationLabel->setObjectName(QStringLiteral("validationLabel"));
+    m_validationLabel->setWordWrap(true);
+    m_validationLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_validationLabel->hide();
+    settingsLayout->addWidget(m_validationLabel);
+
+    settingsLayout->addSpacing(12);
+    m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), settings);
+    m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
+    m_exportCsvButton = new QPushButton(QStringLiteral("Export CSV…"), settings);
+    m_exportCsvButton->setObjectName(QStringLiteral("exportCsvButton"));
+    auto *exportRow = new QHBoxLayout;
+    exportRow->addWidget(m_exportPngButton);
+    exportRow->addWidget(m_exportCsvButton);
+    settingsLayout->addLayout(exportRow);
+    settingsLayout->addStretch(1);
+
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(settings);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(std::max(300, settings->sizeHint().width() + 24));
+
+    // ---- centre: charts and table ------------------------------------------------------
+    m_lossChart = new LossChart;
+    m_lossView = new QChartView(m_lossChart); // the view owns the chart
+    m_lossView->setObjectName(QStringLiteral("lossChartView"));
+    m_lossView->setRenderHint(QPainter::Antialiasing);
+    m_lossView->setMinimumHeight(280);
+
+    m_speedChart = new SpeedChart;
+    m_barView = new QChartView(m_speedChart);
+    m_barView->setObjectName(QStringLiteral("barChartView"));
+    m_barView->setRenderHint(QPainter::Antialiasing);
+    m_barView->setMinimumSize(480, 260);
+
+    m_tableModel = new EpochTableModel(*m_store, this);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("epochTable"));
+    m_table->setModel(m_tableModel);
+    m_table->setAlternatingRowColors(true);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+
+    auto *bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(m_barView);
+    bottom->addWidget(m_table);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({580, 620});
+
+    auto *centre = new QSplitter(Qt::Vertical);
+    centre->addWidget(m_lossView);
+    centre->addWidget(bottom);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 2);
+    centre->setSizes({520, 380});
+
+    auto *main = new QSplitter(Qt::Horizontal);
+    main->addWidget(scroll);
+    main->addWidget(centre);
+    main->setStretchFactor(0, 0);
+    main->setStretchFactor(1, 1);
+    main->setCollapsible(0, false);
+    setCentralWidget(main);
+
+    m_statusLabel = new QLabel;
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    statusBar()->addWidget(m_statusLabel, 1);
+
+    connect(m_browseButton, &QPushButton::clicked, this, &MainWindow::browseDataDir);
+    connect(m_syntheticCheck, &QCheckBox::toggled, this, [this](bool synthetic) {
+        m_dataDirEdit->setEnabled(!synthetic);
+        m_browseButton->setEnabled(!synthetic);
+    });
+    connect(m_runCpuButton, &QPushButton::clicked, this, [this] { startRun("cpu"); });
+    connect(m_runGpuButton, &QPushButton::clicked, this, [this] { startRun("cuda"); });
+    connect(m_stopButton, &QPushButton::clicked, this, [this] {
+        m_controller.stop();
+        setStatus(QStringLiteral("Stopping run #%1…").arg(m_controller.currentRunId()), false);
+    });
+    connect(m_exportPngButton, &QPushButton::clicked, this, &MainWindow::exportPngInteractive);
+    connect(m_exportCsvButton, &QPushButton::clicked, this, &MainWindow::exportCsvInteractive);
+}
+
+void MainWindow::connectController() {
+    connect(&m_controller, &RunController::runStarted, this, &MainWindow::onRunStarted);
+    connect(&m_controller, &RunController::stepLosses, this, &MainWindow::onStepLosses);
+    connect(&m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
+    connect(&m_controller, &RunController::runEnded, this, &MainWindow::onRunEnded);
+    connect(&m_controller, &RunController::runRejected, this, &MainWindow::onRunRejected);
+}
+
+RunConfig MainWindow::runConfig(const std::string &device) const {
+    RunConfig config;
+    config.device = device;
+    config.epochs = m_epochsSpin->value();
+    config.batchSize = m_batchSizeSpin->value();
+    config.learningRate = m_learningRateSpin->value();
+    config.warmupEpochs = m_warmupSpin->value();
+    config.threads = m_threadsSpin->value();
+    config.seed = static_cast<std::uint64_t>(m_seedSpin->value());
+    config.dataDir = m_dataDirEdit->text().trimmed().toStdString();
+    config.synthetic = m_syntheticCheck->isChecked();
+    config.trainImages = m_trainImagesSpin->value();
+    config.testImages = m_testImagesSpin->value();
+    return config;
+}
+
+void MainWindow::setRunConfig(const RunConfig &config) {
+    m_epochsSpin->setValue(config.epochs);
+    m_batchSizeSpin->setValue(config.batchSize);
+    m_learningRateSpin->setValue(config.learningRate);
+    m_warmupSpin->setValue(config.warmupEpochs);
+    m_threadsSpin->setValue(config.threads > 0 ? config.threads : availableCores());
+    m_seedSpin->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, INT_MAX)));
+    m_dataDirEdit->setText(QString::fromStdString(config.dataDir));
+    m_syntheticCheck->setChecked(config.synthetic);
+    m_trainImagesSpin->setValue(clampToInt(config.trainImages));
+    m_testImagesSpin->setValue(clampToInt(config.testImages));
+}
+
+int MainWindow::startRun(const std::string &device) {
+    if (m_controller.isRunning()) {
+        onRunRejected(QStringLiteral("Run #%1 is still going.").arg(m_controller.currentRunId()));
+        return 0;
+    }
+    const RunConfig config = runConfig(device);
+    QStringList problems;
+    for (const std::string &message : validateRunConfig(config))
+        problems.append(QString::fromStdString(message));
+    if (!config.synthetic && config.dataDir.empty())
+        problems.append(QStringLiteral("data folder is empty: choose the cifar-10-batches-bin "
+                                       "folder or tick \"Synthetic data\""));
+    if (!problems.isEmpty()) {
+        m_validationLabel->setText(problems.join(QLatin1Char('\n')));
+        m_validationLabel->show();
+        setStatus(QStringLiteral("Not started: %1").arg(problems.join(QStringLiteral("; "))), true);
+        return 0;
+    }
+    m_validationLabel->hide();
+    const int runId = m_controller.startRun(config);
+    if (runId == 0)
+        return 0;
+    m_activeRunId = runId;
+    m_activeDevice = QString::fromStdString(device);
+    m_activeEpochs = config.epochs;
+    m_stepsPerEpoch = 0;
+    m_lastEpoch = 0;
+    m_lastStep = 0;
+    m_finishedEpochs = 0;
+    setStatus(QStringLiteral("Run #%1 on %2: loading data and building the model…")
+                  .arg(runId)
+                  .arg(m_activeDevice),
+              false);
+    updateButtons();
+    return runId;
+}
+
+void MainWindow::onRunStarted(int runId, const RunConfig &config, const RunStarted &info) {
+    m_store->addRun(runId, config, info);
+    if (runId == m_activeRunId) {
+        m_activeDevice = QString::fromStdString(info.device);
+        m_stepsPerEpoch = info.stepsPerEpoch;
+        m_runClock.start();
+    }
+}
+
+void MainWindow::onStepLosses(int runId, const std::vector<StepLoss> &losses) {
+    m_store->appendStepLosses(runId, losses);
+    if (runId == m_activeRunId && !losses.empty()) {
+        m_lastEpoch = losses.back().epoch;
+        m_lastStep = losses.back().step;
+    }
+}
+
+void MainWindow::onEpochFinished(int runId, const EpochResult &epoch) {
+    m_store->addEpoch(runId, epoch);
+    if (runId == m_activeRunId)
+        m_finishedEpochs = std::max(m_finishedEpochs, epoch.epoch);
+}
+
+void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
+    m_store->endRun(runId, outcome); // false for a run that failed before it started
+    if (runId == m_activeRunId)
+        m_activeRunId = 0;
+    redrawNow();
+
+    const QString reason = QString::fromStdString(outcome.reason);
+    switch (outcome.status) {
+    case RunStatus::Finished: {
+        const RunRecord *run = m_store->findRun(runId);
+        if (run != nullptr && run->summary.hasStable) {
+            setStatus(
+                QStringLiteral("Run #%1 finished: stable mean %2 s/epoch")
+                    .arg(runId)
+                    .arg(run->summary.stableMean, 0, 'f', run->summary.stableMean < 10 ? 2 : 1),
+                false);
+        } else {
+            setStatus(QStringLiteral("Run #%1 finished (no epochs after warm-up: no stable mean)")
+                          .arg(runId),
+                      false);
+        }
+        break;
+    }
+    case RunStatus::Cancelled:
+        setStatus(QStringLiteral("Run #%1 cancelled%2")
+                      .arg(runId)
+                      .arg(reason.isEmpty() ? QString() : QStringLiteral(": ") + reason),
+                  false);
+        break;
+    case RunStatus::Diverged:
+    case RunStatus::Failed: {
+        const QString what = outcome.status == RunStatus::Diverged ? QStringLiteral("diverged")
+                                                                   : QStringLiteral("failed");
+        setStatus(QStringLiteral("Run #%1 %2: %3").arg(runId).arg(what, reason), true);
+        if (!m_closeRequested) {
+            // Non-blocking, so that the event loop (and any test driving it) keeps running.
+            auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("DeviceBench"),
+                                        QStringLiteral("Run #%1 %2.").arg(runId).arg(what),
+                                        QMessageBox::Ok, this);
+            box->setObjectName(QStringLiteral("runFailedBox"));
+            box->setInformativeText(reason);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        break;
+    }
+    }
+    updateButtons();
+    if (m_closeRequested)
+        QTimer::singleShot(0, this, &QWidget::close);
+}
+
+void MainWindow::onRunRejected(const QString &reason) {
+    setStatus(QStringLiteral("Not started: %1").arg(reason), true);
+}
+
+void MainWindow::scheduleRedraw() {
+    // Throttle, not debounce: a steady stream of changes still redraws every 40 ms.
+    if (!m_redrawTimer.isActive())
+        m_redrawTimer.start();
+}
+
+void MainWindow::redrawNow() {
+    m_redrawTimer.stop();
+    m_lossChart->sync(*m_store);
+    m_speedChart->sync(*m_store);
+    m_tableModel->refresh();
+    if (m_table->model()->rowCount() > 0)
+        m_table->scrollToBottom();
+    updateProgressText();
+    updateButtons();
+}
+
+void MainWindow::updateProgressText() {
+    if (m_activeRunId == 0 || m_stepsPerEpoch <= 0 || m_closeRequested)
+        return;
+    QString text = QStringLiteral("Run #%1 on %2").arg(m_activeRunId).arg(m_activeDevice);
+    const int epoch =
+        std::max(1, std::max(m_lastEpoch, std::min(m_finishedEpochs + 1, m_activeEpochs)));
+    const std::int64_t stepInEpoch =
+        m_lastEpoch == epoch ? m_lastStep - (epoch - 1) * m_stepsPerEpoch : 0;
+    text += QStringLiteral(" · epoch %1/%2 · step %3/%4")
+                .arg(epoch)
+                .arg(m_activeEpochs)
+                .arg(stepInEpoch)
+                .arg(m_stepsPerEpoch);
+    const double total = static_cast<double>(m_activeEpochs) * static_cast<double>(m_stepsPerEpoch);
+    const double done =
+        std::max(static_cast<double>(m_finishedEpochs) * static_cast<double>(m_stepsPerEpoch),
+                 static_cast<double>(m_lastStep));
+    if (done > 0.0 && total > 0.0 && m_runClock.isValid()) {
+        const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
+        const double left = elapsed * (total - done) / done;
+        text += QStringLiteral(" · about %1 left").arg(formatDuration(left));
+    }
+    setStatus(text, false);
+}
+
+void MainWindow::updateButtons() {
+    const bool running = m_controller.isRunning();
+    m_runCpuButton->setEnabled(!running);
+    m_runGpuButton->setEnabled(!running && m_cudaReason.isEmpty());
+    m_stopButton->setEnabled(running);
+    const bool haveResults = !epochRows(*m_store).empty();
+    m_exportPngButton->setEnabled(!running && haveResults);
+    m_exportCsvButton->setEnabled(!running && haveResults);
+}
+
+void MainWindow::setStatus(const QString &text, bool error) {
+    m_statusLabel->setText(text);
+    m_statusLabel->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+}
+
+void MainWindow::browseDataDir() {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, QStringLiteral("CIFAR-10 binary folder (cifar-10-batches-bin)"),
+        m_dataDirEdit->text().isEmpty() ? QDir::homePath() : m_dataDirEdit->text());
+    if (!dir.isEmpty())
+        m_dataDirEdit->setText(QDir::toNativeSeparators(dir));
+}
+
+bool MainWindow::exportPng(const QString &path, QString *error) const {
+    return exportComparisonPng(*m_store, path, error);
+}
+
+bool MainWindow::exportCsv(const QString &path, QString *error) const {
+    return exportComparisonCsv(*m_store, path, error);
+}
+
+void MainWindow::exportPngInteractive() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Export comparison as PNG"),
+        QDir::home().filePath(QStringLiteral("devicebench-comparison.png")),
+        QStringLiteral("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (exportPng(path, &error))
+        setStatus(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), false);
+    else
+        QMessageBox::warning(this, QStringLiteral("Export PNG"), error);
+}
+
+void MainWindow::exportCsvInteractive() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Export epochs as CSV"),
+        QDir::home().filePath(QStringLiteral("devicebench-epochs.csv")),
+        QStringLiteral("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (exportCsv(path, &error))
+        setStatus(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), false);
+    else
+        QMessageBox::warning(this, QStringLiteral("Export CSV"), error);
+}
+
+void MainWindow::closeEvent(QCloseEvent *event) {
+    if (m_controller.isRunning()) {
+        // Stop, and close once the run has ended (within one training step): the event loop
+        // keeps running meanwhile, so the window stays responsive and runEnded is delivered.
+        m_closeRequested = true;
+        m_controller.stop();
+        setStatus(
+            QStringLiteral("Stopping run #%1 before closing…").arg(m_controller.currentRunId()),
+            false);
+        event->ignore();
+        return;
+    }
+    event->accept();
+}
+
+} // namespace devicebench
