@@ -9,6 +9,27 @@
 
 namespace devicebench {
 
+double studentT975(int degreesOfFreedom) {
+    // Two-sided 95% quantiles t(0.975, df) for df = 1..30 (standard tables, e.g. NIST/SEMATECH
+    // e-Handbook 1.3.6.7.2); above 30 the Cornish-Fisher expansion around z = 1.959964 is
+    // accurate to 1e-4.
+    static constexpr double table[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646,
+                                       2.3060,  2.2622, 2.2281, 2.2010, 2.1788, 2.1604, 2.1448,
+                                       2.1314,  2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796,
+                                       2.0739,  2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484,
+                                       2.0452,  2.0423};
+    if (degreesOfFreedom < 1) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    if (degreesOfFreedom <= 30) {
+        return table[degreesOfFreedom - 1];
+    }
+    const double z = 1.959964;
+    const double n = degreesOfFreedom;
+    const double z3 = z * z * z, z5 = z3 * z * z;
+    return z + (z3 + z) / (4 * n) + (5 * z5 + 16 * z3 + 3 * z) / (96 * n * n);
+}
+
 double median(std::vector<double> values) {
     if (values.empty()) {
         return std::numeric_limits<double>::quiet_NaN();
@@ -36,6 +57,7 @@ Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
     if (epochSeconds.size() <= skip) {
         s.hasStable = false;
         s.stableMean = s.median = s.stddev = s.imagesPerSecond = nan;
+        s.min = s.max = s.cv = s.ciLow = s.ciHigh = nan;
         return s;
     }
     const std::vector<double> stable(epochSeconds.begin() + static_cast<std::ptrdiff_t>(skip),
@@ -50,6 +72,17 @@ Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
     }
     s.stddev = stable.size() > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
     s.imagesPerSecond = s.stableMean > 0.0 ? imagesPerEpoch / s.stableMean : nan;
+    s.stableCount = static_cast<int>(stable.size());
+    s.min = *std::min_element(stable.begin(), stable.end());
+    s.max = *std::max_element(stable.begin(), stable.end());
+    s.cv = s.stableMean > 0.0 ? s.stddev / s.stableMean : nan;
+    if (stable.size() > 1) {
+        const double half = studentT975(s.stableCount - 1) * s.stddev / std::sqrt(n);
+        s.ciLow = s.stableMean - half;
+        s.ciHigh = s.stableMean + half;
+    } else {
+        s.ciLow = s.ciHigh = nan;
+    }
     return s;
 }
 

@@ -52,3 +52,30 @@ TEST(Summary, SummarisesEpochResultsBySeconds) {
     EXPECT_DOUBLE_EQ(s.stableMean, 3.0);
     EXPECT_DOUBLE_EQ(s.meanAll, 3.0);
 }
+
+TEST(Summary, StableStatisticsIncludeMinMaxCvAndStudentTInterval) {
+    // Stable epochs {10, 12, 11, 13}: mean 11.5, sd sqrt(5/3), t(0.975, 3) = 3.1824.
+    const Summary s = summarize(std::vector<double>{30.0, 20.0, 10.0, 12.0, 11.0, 13.0}, 2, 1.0);
+    EXPECT_EQ(s.stableCount, 4);
+    EXPECT_DOUBLE_EQ(s.min, 10.0);
+    EXPECT_DOUBLE_EQ(s.max, 13.0);
+    EXPECT_NEAR(s.cv, std::sqrt(5.0 / 3.0) / 11.5, 1e-12);
+    const double half = 3.1824 * std::sqrt(5.0 / 3.0) / 2.0;
+    EXPECT_NEAR(s.ciLow, 11.5 - half, 1e-9);
+    EXPECT_NEAR(s.ciHigh, 11.5 + half, 1e-9);
+}
+
+TEST(Summary, OneStableEpochHasNoInterval) {
+    const Summary s = summarize(std::vector<double>{9.0, 4.0}, 1, 1.0);
+    EXPECT_TRUE(std::isnan(s.ciLow));
+    EXPECT_TRUE(std::isnan(s.ciHigh));
+    EXPECT_DOUBLE_EQ(s.min, 4.0);
+}
+
+TEST(Summary, StudentTQuantilesMatchTablesAndApproachTheNormal) {
+    EXPECT_NEAR(studentT975(1), 12.7062, 1e-4);
+    EXPECT_NEAR(studentT975(7), 2.3646, 1e-4);
+    EXPECT_NEAR(studentT975(40), 2.0211, 2e-4);  // table value
+    EXPECT_NEAR(studentT975(120), 1.9799, 2e-4); // table value
+    EXPECT_TRUE(std::isnan(studentT975(0)));
+}

@@ -83,6 +83,15 @@ struct Summary {
     double median = 0.0;         // median of the stable epochs
     double stddev = 0.0;         // sample standard deviation (n-1) of the stable epochs; 0 if n=1
     double imagesPerSecond = 0.0; // images per epoch / stableMean
+    int stableCount = 0;         // number of stable epochs
+    double min = 0.0;            // fastest stable epoch
+    double max = 0.0;            // slowest stable epoch
+    double cv = 0.0;             // coefficient of variation: stddev / stableMean (a fraction)
+    // 95% confidence interval of the stable mean, Student t with n-1 degrees of freedom:
+    // stableMean -+ t(0.975, n-1) * stddev / sqrt(n). With one stable epoch the interval is
+    // unknown: NaN.
+    double ciLow = 0.0;
+    double ciHigh = 0.0;
 };
 
 // Exactly one per run, delivered last.

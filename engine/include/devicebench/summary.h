@@ -20,6 +20,9 @@ Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
 Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs,
                   double imagesPerEpoch);
 
+// Two-sided 95% Student t quantile t(0.975, df); NaN for df < 1.
+double studentT975(int degreesOfFreedom);
+
 // Median of `values` (mean of the two middle values for an even count); NaN when empty.
 double median(std::vector<double> values);
 
