@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: MIT
+// Does live reporting to the dashboard change what it measures?
+// Runs the same training alternately (A B A B ...):
+//   A  engine alone: runTraining on a worker thread with an observer that does nothing;
+//   B  dashboard: the real MainWindow (offscreen) starts the run through RunController, with
+//      live loss chart, epoch table, bar chart and status bar redrawn from its timer;
+// and prints each run's stable mean seconds per epoch, the medians, and B / A. During B a
+// 10 ms probe timer on the main thread measures event-loop lateness (p50, p99, max).
+// usage: dashboard_overhead [--pairs N] [--epochs N] [--train-images N] [--test-images N]
+//                           [--threads N] [--data-dir DIR]
+#include "main_window.h"
+#include "run_controller.h"
+#include "run_store.h"
+
+#include "devicebench/devices.h"
+#include "devicebench/summary.h"
+#include "devicebench/trainer.h"
+
+#include <QApplication>
+#include <QElapsedTimer>
+#include <QEventLoop>
+#include <QTimer>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+using namespace devicebench;
+
+namespace {
+
+struct Options {
+    int pairs = 3;
+    RunConfig config;
+};
+
+class NullObserver : public TrainingObserver {
+public:
+    void onRunEnded(const RunOutcome &o) override { outcome = o; }
+    RunOutcome outcome;
+};
+
+double engineAlone(const RunConfig &config) {
+    NullObserver observer;
+    std::atomic<bool> stop{false};
+    RunOutcome outcome;
+    std::thread worker([&] { outcome = runTraining(config, observer, stop); });
+    worker.join();
+    if (outcome.status != RunStatus::Finished) {
+        std::fprintf(stderr, "engine run failed: %s\n", outcome.reason.c_str());
+        std::exit(1);
+    }
+    return outcome.summary.stableMean;
+}
+
+double percentile(std::vector<double> v, double p) {
+    if (v.empty()) {
+        return 0.0;
+    }
+    std::sort(v.begin(), v.end());
+    const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
+    return v[std::min(i, v.size() - 1)];
+}
+
+double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs) {
+    RunController controller;
+    MainWindow window(controller);
+    window.setRunConfig(config);
+    window.resize(1500, 950);
+    window.show();
+    QEventLoop loop;
+    RunOutcome outcome;
+    QObject::connect(&controller, &RunController::runEnded, &loop,
+                     [&](int, const RunOutcome &o) {
+                         outcome = o;
+                         loop.quit();
+                     });
+    QElapsedTimer clock;
+    QTimer probe;
+    probe.setTimerType(Qt::PreciseTimer);
+    probe.setInterval(10);
+    qint64 last = 0;
+    QObject::connect(&probe, &QTimer::timeout, [&] {
+        const qint64 now = clock.nsecsElapsed();
+        if (last > 0) {
+            latenessMs->push_back(std::max(0.0, static_cast<double>(now - last) / 1e6 - 10.0));
+        }
+        last = now;
+    });
+    clock.start();
+    probe.start();
+    if (window.startRun(config.device) == 0) {
+        std::fprintf(stderr, "the dashboard refused the run\n");
+        std::exit(1);
+    }
+    loop.exec();
+    probe.stop();
+    if (outcome.status != RunStatus::Finished) {
+        std::fprintf(stderr, "dashboard run failed: %s\n", outcome.reason.c_str());
+        std::exit(1);
+    }
+    return outcome.summary.stableMean;
+}
+
+Options parse(int argc, char **argv) {
+    Options o;
+    RunConfig &c = o.config;
+    c.synthetic = true;
+    c.epochs = 4;
+    c.warmupEpochs = 1;
+    c.trainImages = 12800;
+    c.testImages = 2000;
+    c.threads = availableCores();
+    for (int i = 1; i + 1 < argc; i += 2) {
+        const std::string flag = argv[i];
+        const char *value = argv[i + 1];
+        if (flag == "--pairs") {
+            o.pairs = std::atoi(value);
+        } else if (flag == "--epochs") {
+            c.epochs = std::atoi(value);
+        } else if (flag == "--train-images") {
+            c.trainImages = std::atoll(value);
+        } else if (flag == "--test-images") {
+            c.testImages = std::atoll(value);
+        } else if (flag == "--threads") {
+            c.threads = std::atoi(value);
+        } else if (flag == "--data-dir") {
+            c.dataDir = value;
+            c.synthetic = false;
+        } else {
+            std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
+            std::exit(2);
+        }
+    }
+    if (const auto errors = validateRunConfig(c); !errors.empty()) {
+        std::fprintf(stderr, "bad settings: %s\n", errors.front().c_str());
+        std::exit(2);
+    }
+    return o;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+    if (std::getenv("QT_QPA_PLATFORM") == nullptr) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
+    QApplication app(argc, argv);
+    const Options o = parse(argc, argv);
+    const RunConfig &c = o.config;
+    std::printf("# dashboard overhead: %s, %lld training + %lld test images, %d epochs "
+                "(%d warm-up), %d threads, %d pairs A B\n",
+                c.synthetic ? "synthetic data" : c.dataDir.c_str(),
+                static_cast<long long>(c.trainImages), static_cast<long long>(c.testImages),
+                c.epochs, c.warmupEpochs, c.threads, o.pairs);
+    std::printf("%-5s %-28s %14s\n", "pair", "mode", "stable mean s");
+    std::vector<double> a, b, lateness;
+    for (int p = 1; p <= o.pairs; ++p) {
+        a.push_back(engineAlone(c));
+        std::printf("%-5d %-28s %14.3f\n", p, "A engine, no observer", a.back());
+        std::fflush(stdout);
+        b.push_back(viaDashboard(c, &lateness));
+        std::printf("%-5d %-28s %14.3f\n", p, "B dashboard, live charts", b.back());
+        std::fflush(stdout);
+    }
+    const double ma = median(a), mb = median(b);
+    std::printf("median A %.3f s, median B %.3f s, B / A = %.4f (%+.2f%%)\n", ma, mb, mb / ma,
+                100.0 * (mb / ma - 1.0));
+    std::printf("event loop during B: %zu probe ticks, lateness p50 %.2f ms, p99 %.2f ms, "
+                "max %.2f ms\n",
+                lateness.size(), percentile(lateness, 0.5), percentile(lateness, 0.99),
+                percentile(lateness, 1.0));
+    return 0;
+}
