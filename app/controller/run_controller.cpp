@@ -51,7 +51,12 @@ private:
 };
 
 RunController::RunController(TrainFunction train, QObject *parent)
-    : QObject(parent), m_train(train ? std::move(train) : TrainFunction(&runTraining)) {
+    : QObject(parent),
+      m_train(train ? std::move(train)
+                    : TrainFunction(static_cast<RunOutcome (*)(const RunConfig &,
+                                                               TrainingObserver &,
+                                                               const std::atomic<bool> &)>(
+                          &runTraining))) {
     registerRunMetaTypes();
 }
 

@@ -150,6 +150,16 @@ Cifar10 loadCifar10(const std::string &dirString, std::int64_t trainImages,
             throw DataError("cannot read CIFAR-10 data folder " + quoted(dir) + ": " +
                             ec.message());
         }
+        if (probe == fs::directory_iterator()) {
+            throw DataError("CIFAR-10 data folder " + quoted(dir) +
+                            " is empty (expected data_batch_1..5.bin and test_batch.bin)");
+        }
+    }
+    if (fs::exists(dir / "train.bin", ec) && fs::exists(dir / "test.bin", ec) &&
+        !fs::exists(dir / "data_batch_1.bin", ec)) {
+        throw DataError(quoted(dir) + " holds CIFAR-100 (train.bin, test.bin, records of 3,074 "
+                        "bytes); DeviceBench needs CIFAR-10 (cifar-10-binary.tar.gz, folder "
+                        "cifar-10-batches-bin)");
     }
     const std::vector<std::string> trainFiles = {"data_batch_1.bin", "data_batch_2.bin",
                                                  "data_batch_3.bin", "data_batch_4.bin",

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/devices.h"
 
+#include "fingerprint_internal.h"
+
 #include <ATen/Version.h>
 #include <torch/cuda.h>
 #include <torch/torch.h>
@@ -13,13 +15,14 @@
 #include <thread>
 
 namespace devicebench {
-namespace {
 
-bool builtWithCuda() {
+bool detail::builtWithCuda() {
     // at::show_config() lists the build settings of this LibTorch ("USE_CUDA=ON" or "OFF");
     // it exists in 1.13 and 2.x alike and never touches a device.
     return at::show_config().find("USE_CUDA=ON") != std::string::npos;
 }
+
+namespace {
 
 std::string cpuModel() {
     std::ifstream in("/proc/cpuinfo");
@@ -67,7 +70,7 @@ std::string cudaUnavailableReason() {
     if (torch::cuda::is_available()) {
         return {};
     }
-    if (!builtWithCuda()) {
+    if (!detail::builtWithCuda()) {
         return std::string("this LibTorch (") + TORCH_VERSION +
                ") was built without CUDA; install a CUDA build of LibTorch to train on a GPU";
     }
@@ -76,19 +79,54 @@ std::string cudaUnavailableReason() {
            "CUDA_VISIBLE_DEVICES hides it)";
 }
 
-std::vector<DeviceInfo> listDevices() {
+std::vector<DeviceInfo> listDevices() { return listDevices(probeDevice); }
+
+std::vector<DeviceInfo> listDevices(const DeviceProbe &probe) {
+    // A device is offered only after its probe passed (MEASURING.md, lesson 3).
+    auto probed = [&probe](const std::string &id, std::string name) {
+        DeviceInfo info;
+        info.id = id;
+        info.name = std::move(name);
+        try {
+            info.probe = probe(id);
+        } catch (const c10::Error &e) {
+            info.probe = ProbeResult{};
+            info.probe.error = e.what_without_backtrace();
+        } catch (const std::exception &e) {
+            info.probe = ProbeResult{};
+            info.probe.error = e.what();
+        }
+        info.probe.device = id;
+        info.usable = info.probe.usable;
+        if (!info.usable) {
+            info.reason = info.probe.error.empty() ? "the device probe failed without a message"
+                                                   : info.probe.error;
+        }
+        return info;
+    };
     std::vector<DeviceInfo> devices;
-    devices.push_back({"cpu", "CPU (" + cpuModel() + ")", true, {}});
+    devices.push_back(probed("cpu", "CPU (" + cpuModel() + ")"));
     if (torch::cuda::is_available()) {
+        // GPU names come from the CUDA driver (the fingerprint), as LibTorch's C++ API has
+        // none; the device probe (run on the device) is what proves a GPU usable.
+        const Fingerprint fingerprint = collectFingerprint();
         const auto count = static_cast<int>(torch::cuda::device_count());
         for (int i = 0; i < count; ++i) {
-            // The GPU's name needs the CUDA runtime API, which a CPU-only LibTorch lacks;
-            // the device probe (run on the device) is what proves it usable.
-            devices.push_back({"cuda:" + std::to_string(i), "CUDA device " + std::to_string(i),
-                               true, {}});
+            std::string name = "CUDA device " + std::to_string(i);
+            for (const auto &gpu : fingerprint.gpus) {
+                if (gpu.index == i && !gpu.name.empty()) {
+                    name = gpu.name;
+                }
+            }
+            devices.push_back(probed("cuda:" + std::to_string(i), std::move(name)));
         }
     } else {
-        devices.push_back({"cuda", "CUDA", false, cudaUnavailableReason()});
+        DeviceInfo cuda;
+        cuda.id = "cuda";
+        cuda.name = "CUDA";
+        cuda.usable = false;
+        cuda.reason = cudaUnavailableReason();
+        devices.push_back(cuda);
     }
     return devices;
 }

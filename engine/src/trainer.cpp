@@ -3,6 +3,7 @@
 
 #include "devicebench/cifar10.h"
 #include "devicebench/devices.h"
+#include "devicebench/probe.h"
 #include "devicebench/small_cnn.h"
 #include "devicebench/summary.h"
 
@@ -117,6 +118,11 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
 
 RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                        const std::atomic<bool> &stopRequested) {
+    return runTraining(config, observer, stopRequested, probeDevice);
+}
+
+RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
+                       const std::atomic<bool> &stopRequested, const DeviceProbe &probe) {
     RunEnder ender(observer);
     RunOutcome outcome;
     double imagesPerEpoch = 0.0;
@@ -130,6 +136,15 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             return ender.end(outcome, 0, 0.0);
         }
         const torch::Device device(resolveDevice(config.device));
+        // No run starts on a device that cannot run and agree with the CPU (MEASURING.md,
+        // lesson 3).
+        if (const ProbeResult probed = probe(device.str()); !probed.usable) {
+            outcome.status = RunStatus::Failed;
+            outcome.reason = "device " + device.str() + " is unusable: " +
+                             (probed.error.empty() ? std::string("the device probe failed")
+                                                   : probed.error);
+            return ender.end(outcome, 0, 0.0);
+        }
         const int threads = config.threads > 0 ? config.threads : availableCores();
         at::set_num_threads(threads);
 

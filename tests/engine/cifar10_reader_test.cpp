@@ -165,6 +165,21 @@ TEST(Cifar10Reader, RecognisesCifar100RecordsByTheirSize) {
     EXPECT_NE(msg.find("CIFAR-100"), std::string::npos) << msg;
 }
 
+TEST(Cifar10Reader, SaysAnEmptyFolderIsEmpty) {
+    TempDir dir;
+    const std::string msg = errorOf([&] { loadCifar10(dir.path().string()); });
+    EXPECT_NE(msg.find("is empty"), std::string::npos) << msg;
+    EXPECT_NE(msg.find(dir.path().string()), std::string::npos) << msg;
+}
+
+TEST(Cifar10Reader, RecognisesACifar100Folder) {
+    TempDir dir;
+    std::ofstream(dir.path() / "train.bin", std::ios::binary) << std::string(3074 * 10, '\0');
+    std::ofstream(dir.path() / "test.bin", std::ios::binary) << std::string(3074 * 10, '\0');
+    const std::string msg = errorOf([&] { loadCifar10(dir.path().string()); });
+    EXPECT_NE(msg.find("holds CIFAR-100"), std::string::npos) << msg;
+}
+
 TEST(Cifar10Reader, ReportsAnUnreadableFolder) {
     if (geteuid() == 0) {
         GTEST_SKIP() << "running as root: permissions do not stop reading, nothing to test";

@@ -4,6 +4,9 @@
 // builds and runs against CPU-only and CUDA builds of LibTorch.
 #pragma once
 
+#include "devicebench/fingerprint.h"
+#include "devicebench/probe.h"
+
 #include <string>
 #include <vector>
 
@@ -14,12 +17,27 @@ struct DeviceInfo {
     std::string name;        // "CPU (Intel Xeon ...)" or the GPU's name
     bool usable = false;     // can a run start on it
     std::string reason;      // why not, when !usable
+    ProbeResult probe;       // the device probe's result (probe.h); not run (device "") when the
+                             // device could not be probed at all, e.g. "cuda" without CUDA
 };
 
 // Every device a run could ask for: the CPU first, then each CUDA device. When CUDA is not
 // usable, the list holds one entry with id "cuda", usable = false and the reason
 // (see cudaUnavailableReason()).
+// Each device is probed (probeDevice, probe.h) before it is offered: a device whose probe
+// fails is usable = false with reason = the probe's error.
 std::vector<DeviceInfo> listDevices();
+
+// Same, with an injected probe (tests; a cached probe). `probe` is called once per listed
+// device that exists ("cpu", "cuda:N"); a probe that throws counts as failed, with the
+// exception's text.
+std::vector<DeviceInfo> listDevices(const DeviceProbe &probe);
+
+// The document `devicebench-cli devices --json` prints: {"devices": [{"id", "name", "usable",
+// "reason", "probe": {...} or null when not probed}], "fingerprint": {...}}; the probe and
+// fingerprint objects are described in engine/src/json_fingerprint.h (same keys as the
+// structs' members). Pretty-printed, ends with a newline.
+std::string devicesJson(const std::vector<DeviceInfo> &devices, const Fingerprint &fingerprint);
 
 // Empty when at least one CUDA device is usable; otherwise a sentence saying why not
 // (e.g. "this LibTorch was built without CUDA (CPU-only build, LibTorch 1.13.1)").

@@ -3,6 +3,7 @@
 // that the command-line runner and the dashboard's worker thread both call. LibTorch-free header.
 #pragma once
 
+#include "devicebench/probe.h"
 #include "devicebench/run_types.h"
 
 #include <atomic>
@@ -33,5 +34,14 @@ std::vector<std::string> validateRunConfig(const RunConfig &config);
 // Sets the process-wide LibTorch intra-op thread count (at::set_num_threads) to config.threads.
 RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                        const std::atomic<bool> &stopRequested);
+
+// Same, with the device probe injected (tests; a probe result cached by the caller). Right
+// after the device is resolved, `probe` is called with its canonical id ("cpu", "cuda:0");
+// when the result is not usable, the run ends as RunStatus::Failed with the reason
+// "device <id> is unusable: <probe error>", before any data is loaded, with no epochs and
+// without onRunStarted. The overload above uses probeDevice (probe.h), which costs a few
+// milliseconds on the CPU.
+RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
+                       const std::atomic<bool> &stopRequested, const DeviceProbe &probe);
 
 } // namespace devicebench

@@ -1,0 +1,652 @@
+// SPDX-License-Identifier: MIT
+// Run records (docs/run-record.md): JSON text, strict reading, atomic writing, the recorder.
+#include "devicebench/run_record.h"
+
+#include "json_fingerprint.h"
+
+#include <nlohmann/json.hpp>
+#include <spdlog/spdlog.h>
+
+#include <array>
+#include <cerrno>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <fcntl.h>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace devicebench {
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json; // keeps the documented field order in files
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::size_t kHashPrefixBytes = 4096;
+constexpr std::array<const char *, 6> kBatchFiles = {"data_batch_1.bin", "data_batch_2.bin",
+                                                     "data_batch_3.bin", "data_batch_4.bin",
+                                                     "data_batch_5.bin", "test_batch.bin"};
+constexpr std::array<const char *, 5> kStatuses = {"running", "finished", "cancelled", "diverged",
+                                                   "failed"};
+
+double steadySeconds() {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
+        .count();
+}
+
+// The current UTC time, ISO 8601 ("2026-11-29T22:40:00Z") or compact ("20261129T224000Z").
+std::string utcTime(bool compact) {
+    const std::time_t now = std::time(nullptr);
+    std::tm tm{};
+    gmtime_r(&now, &tm);
+    std::array<char, 32> text{};
+    const std::size_t n = compact
+                              ? std::strftime(text.data(), text.size(), "%Y%m%dT%H%M%SZ", &tm)
+                              : std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
+    return std::string(text.data(), n);
+}
+
+std::string errnoText(int error) { return std::strerror(error); }
+
+// ---- writing ---------------------------------------------------------------------------------
+
+OrderedJson configJson(const RunConfig &c) {
+    OrderedJson j;
+    j["device"] = c.device;
+    j["epochs"] = c.epochs;
+    j["batchSize"] = c.batchSize;
+    j["learningRate"] = c.learningRate;
+    j["warmupEpochs"] = c.warmupEpochs;
+    j["threads"] = c.threads;
+    j["seed"] = c.seed;
+    j["dataDir"] = c.dataDir;
+    j["synthetic"] = c.synthetic;
+    j["trainImages"] = c.trainImages;
+    j["testImages"] = c.testImages;
+    j["lossFetchInterval"] = c.lossFetchInterval;
+    return j;
+}
+
+OrderedJson startedJson(const RunStarted &s) {
+    OrderedJson j;
+    j["device"] = s.device;
+    j["deviceName"] = s.deviceName;
+    j["threads"] = s.threads;
+    j["trainImages"] = s.trainImages;
+    j["testImages"] = s.testImages;
+    j["stepsPerEpoch"] = s.stepsPerEpoch;
+    j["dataDescription"] = s.dataDescription;
+    j["synthetic"] = s.synthetic;
+    return j;
+}
+
+OrderedJson dataJson(const DataIdentity &d) {
+    OrderedJson j;
+    j["path"] = d.path;
+    j["variant"] = d.variant;
+    j["trainImages"] = d.trainImages;
+    j["testImages"] = d.testImages;
+    j["contentHash"] = d.contentHash;
+    return j;
+}
+
+// ---- strict reading --------------------------------------------------------------------------
+
+// Reads typed fields out of parsed JSON; every error names the file and the field's path.
+class FieldReader {
+public:
+    explicit FieldReader(std::string source) : source_(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string &field, const std::string &problem) const {
+        throw RecordError(source_ + ": field '" + field + "' " + problem);
+    }
+
+    static std::string join(const std::string &prefix, const std::string &key) {
+        return prefix.empty() ? key : prefix + "." + key;
+    }
+
+    const Json &field(const Json &object, const char *key, const std::string &prefix) const {
+        const auto it = object.find(key);
+        if (it == object.end()) {
+            fail(join(prefix, key), "is missing");
+        }
+        return *it;
+    }
+
+    const Json &object(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_object()) {
+            fail(join(prefix, key), "must be an object");
+        }
+        return v;
+    }
+
+    const Json &array(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_array()) {
+            fail(join(prefix, key), "must be an array");
+        }
+        return v;
+    }
+
+    std::string string(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_string()) {
+            fail(join(prefix, key), "must be a string");
+        }
+        return v.get<std::string>();
+    }
+
+    bool boolean(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_boolean()) {
+            fail(join(prefix, key), "must be true or false");
+        }
+        return v.get<bool>();
+    }
+
+    std::int64_t int64(const Json &parent, const char *key, const std::string &prefix,
+                       std::int64_t min = std::numeric_limits<std::int64_t>::min(),
+                       std::int64_t max = std::numeric_limits<std::int64_t>::max()) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_number_integer()) {
+            fail(join(prefix, key), "must be a whole number");
+        }
+        if (v.is_number_unsigned() &&
+            v.get<std::uint64_t>() >
+                static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            fail(join(prefix, key), "is out of range (" + v.dump() + ")");
+        }
+        const auto value = v.get<std::int64_t>();
+        if (value < min || value > max) {
+            fail(join(prefix, key), "is out of range (" + v.dump() + ")");
+        }
+        return value;
+    }
+
+    int integer(const Json &parent, const char *key, const std::string &prefix) const {
+        return static_cast<int>(int64(parent, key, prefix, std::numeric_limits<int>::min(),
+                                      std::numeric_limits<int>::max()));
+    }
+
+    std::uint64_t uint64(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (v.is_number_unsigned()) {
+            return v.get<std::uint64_t>();
+        }
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 0) {
+            fail(join(prefix, key), "must be a whole number, 0 or more");
+        }
+        return static_cast<std::uint64_t>(v.get<std::int64_t>());
+    }
+
+    // A number that must be finite: null (how NaN and infinity are written) is refused.
+    double finite(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_number() || !std::isfinite(v.get<double>())) {
+            fail(join(prefix, key), "must be a finite number");
+        }
+        return v.get<double>();
+    }
+
+    // A number that may be unknown: null reads back as NaN (e.g. the loss of a diverged step).
+    double numberOrNull(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (v.is_null()) {
+            return kNaN;
+        }
+        if (!v.is_number()) {
+            fail(join(prefix, key), "must be a number or null");
+        }
+        return v.get<double>();
+    }
+
+private:
+    std::string source_;
+};
+
+RunConfig readConfig(const FieldReader &r, const Json &j) {
+    const std::string p = "config";
+    RunConfig c;
+    c.device = r.string(j, "device", p);
+    c.epochs = r.integer(j, "epochs", p);
+    c.batchSize = r.integer(j, "batchSize", p);
+    c.learningRate = r.finite(j, "learningRate", p);
+    c.warmupEpochs = r.integer(j, "warmupEpochs", p);
+    c.threads = r.integer(j, "threads", p);
+    c.seed = r.uint64(j, "seed", p);
+    c.dataDir = r.string(j, "dataDir", p);
+    c.synthetic = r.boolean(j, "synthetic", p);
+    c.trainImages = r.int64(j, "trainImages", p);
+    c.testImages = r.int64(j, "testImages", p);
+    c.lossFetchInterval = r.integer(j, "lossFetchInterval", p);
+    return c;
+}
+
+RunStarted readStarted(const FieldReader &r, const Json &j) {
+    const std::string p = "started";
+    RunStarted s;
+    s.device = r.string(j, "device", p);
+    s.deviceName = r.string(j, "deviceName", p);
+    s.threads = r.integer(j, "threads", p);
+    s.trainImages = r.int64(j, "trainImages", p);
+    s.testImages = r.int64(j, "testImages", p);
+    s.stepsPerEpoch = r.int64(j, "stepsPerEpoch", p);
+    s.dataDescription = r.string(j, "dataDescription", p);
+    s.synthetic = r.boolean(j, "synthetic", p);
+    return s;
+}
+
+DataIdentity readData(const FieldReader &r, const Json &j) {
+    const std::string p = "data";
+    DataIdentity d;
+    d.path = r.string(j, "path", p);
+    d.variant = r.string(j, "variant", p);
+    d.trainImages = r.int64(j, "trainImages", p);
+    d.testImages = r.int64(j, "testImages", p);
+    d.contentHash = r.string(j, "contentHash", p);
+    return d;
+}
+
+std::string indexed(const char *array, std::size_t i) {
+    return std::string(array) + "[" + std::to_string(i) + "]";
+}
+
+const Json &element(const FieldReader &r, const Json &array, std::size_t i, const char *name) {
+    const Json &e = array[i];
+    if (!e.is_object()) {
+        r.fail(indexed(name, i), "must be an object");
+    }
+    return e;
+}
+
+// ---- content hash ----------------------------------------------------------------------------
+
+class Fnv1a64 {
+public:
+    void add(const void *data, std::size_t size) {
+        const auto *bytes = static_cast<const unsigned char *>(data);
+        for (std::size_t i = 0; i < size; ++i) {
+            hash_ ^= static_cast<std::uint64_t>(bytes[i]);
+            hash_ *= 1099511628211ULL;
+        }
+    }
+    std::string hex() const {
+        std::ostringstream s;
+        s << std::hex << std::setw(16) << std::setfill('0') << hash_;
+        return s.str();
+    }
+
+private:
+    std::uint64_t hash_ = 14695981039346656037ULL;
+};
+
+} // namespace
+
+// ---- public functions ------------------------------------------------------------------------
+
+std::string toJson(const RunRecord &record) {
+    OrderedJson j;
+    j["schemaVersion"] = record.schemaVersion;
+    j["runId"] = record.runId;
+    j["createdUtc"] = record.createdUtc;
+    j["status"] = record.status;
+    j["reason"] = record.reason;
+    j["model"] = record.model;
+    j["precision"] = record.precision;
+    j["workload"] = record.workload;
+    j["config"] = configJson(record.config);
+    j["started"] = startedJson(record.started);
+    j["data"] = dataJson(record.data);
+    j["fingerprint"] = OrderedJson(toJson(record.fingerprint));
+    OrderedJson epochs = OrderedJson::array();
+    for (const auto &e : record.epochs) {
+        OrderedJson o;
+        o["epoch"] = e.epoch;
+        o["seconds"] = e.seconds;
+        o["warmup"] = e.warmup;
+        o["trainLoss"] = e.trainLoss; // NaN/inf are written as null
+        o["testLoss"] = e.testLoss;
+        o["testAccuracy"] = e.testAccuracy;
+        o["imagesPerSecond"] = e.imagesPerSecond;
+        epochs.push_back(std::move(o));
+    }
+    j["epochs"] = std::move(epochs);
+    OrderedJson steps = OrderedJson::array();
+    for (const auto &s : record.steps) {
+        OrderedJson o;
+        o["epoch"] = s.epoch;
+        o["step"] = s.step;
+        o["loss"] = s.loss;
+        o["seconds"] = s.seconds;
+        steps.push_back(std::move(o));
+    }
+    j["steps"] = std::move(steps);
+    // Host names and paths need not be UTF-8: replace what is not, rather than fail a run.
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+RunRecord parseRunRecord(const std::string &json, const std::string &source) {
+    Json j;
+    try {
+        j = Json::parse(json);
+    } catch (const Json::parse_error &e) {
+        std::string what = e.what();
+        if (const auto pos = what.find("] ");
+            what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
+            what.erase(0, pos + 2);
+        }
+        throw RecordError(source + " is not valid JSON (truncated?): byte " +
+                          std::to_string(e.byte) + " of " + std::to_string(json.size()) + ": " +
+                          what);
+    }
+    if (!j.is_object()) {
+        throw RecordError(source + " is not a run record: its JSON is not an object");
+    }
+    const FieldReader r(source);
+    RunRecord record;
+    record.schemaVersion = r.integer(j, "schemaVersion", "");
+    if (record.schemaVersion < kRunRecordSchemaVersion) {
+        throw RecordError(source + ": schema version " + std::to_string(record.schemaVersion) +
+                          " is older than this DeviceBench reads (" +
+                          std::to_string(kRunRecordSchemaVersion) + ")");
+    }
+    if (record.schemaVersion > kRunRecordSchemaVersion) {
+        throw RecordError(source + ": schema version " + std::to_string(record.schemaVersion) +
+                          " is newer than this DeviceBench reads (" +
+                          std::to_string(kRunRecordSchemaVersion) +
+                          "); update DeviceBench to read it");
+    }
+    record.runId = r.string(j, "runId", "");
+    record.createdUtc = r.string(j, "createdUtc", "");
+    record.status = r.string(j, "status", "");
+    bool knownStatus = false;
+    for (const char *s : kStatuses) {
+        knownStatus = knownStatus || record.status == s;
+    }
+    if (!knownStatus) {
+        r.fail("status", "must be running, finished, cancelled, diverged or failed (got '" +
+                             record.status + "')");
+    }
+    record.reason = r.string(j, "reason", "");
+    record.model = r.string(j, "model", "");
+    record.precision = r.string(j, "precision", "");
+    record.workload = r.string(j, "workload", "");
+    record.config = readConfig(r, r.object(j, "config", ""));
+    record.started = readStarted(r, r.object(j, "started", ""));
+    record.data = readData(r, r.object(j, "data", ""));
+    record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
+
+    const Json &epochs = r.array(j, "epochs", "");
+    for (std::size_t i = 0; i < epochs.size(); ++i) {
+        const Json &o = element(r, epochs, i, "epochs");
+        const std::string p = indexed("epochs", i);
+        EpochResult e;
+        e.epoch = r.integer(o, "epoch", p);
+        e.seconds = r.finite(o, "seconds", p);
+        e.warmup = r.boolean(o, "warmup", p);
+        e.trainLoss = r.numberOrNull(o, "trainLoss", p);
+        e.testLoss = r.numberOrNull(o, "testLoss", p);
+        e.testAccuracy = r.finite(o, "testAccuracy", p);
+        e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
+        record.epochs.push_back(e);
+    }
+    const Json &steps = r.array(j, "steps", "");
+    record.steps.reserve(steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const Json &o = element(r, steps, i, "steps");
+        const std::string p = indexed("steps", i);
+        TimedStepLoss s;
+        s.epoch = r.integer(o, "epoch", p);
+        s.step = r.int64(o, "step", p);
+        s.loss = r.numberOrNull(o, "loss", p);
+        s.seconds = r.finite(o, "seconds", p);
+        record.steps.push_back(s);
+    }
+    return record;
+}
+
+RunRecord readRunRecord(const std::string &path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) {
+        const int error = errno;
+        if (error == ENOENT) {
+            throw RecordError(path + " does not exist");
+        }
+        throw RecordError(path + " cannot be read: " + errnoText(error));
+    }
+    if (S_ISDIR(st.st_mode)) {
+        throw RecordError(path + " is a folder, not a run record file");
+    }
+    if (!S_ISREG(st.st_mode)) {
+        throw RecordError(path + " is not a regular file");
+    }
+    // Refused by its size before a byte is read.
+    if (static_cast<std::int64_t>(st.st_size) > kMaxRunRecordBytes) {
+        throw RecordError(path + " is " + std::to_string(st.st_size) + " bytes; run records over " +
+                          std::to_string(kMaxRunRecordBytes / (1024 * 1024)) + " MiB are refused");
+    }
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        throw RecordError(path + " cannot be read: " + errnoText(errno));
+    }
+    std::string text;
+    std::array<char, 65536> buffer{};
+    for (;;) {
+        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            const int error = errno;
+            ::close(fd);
+            throw RecordError(path + " cannot be read: " + errnoText(error));
+        }
+        if (n == 0) {
+            break;
+        }
+        text.append(buffer.data(), static_cast<std::size_t>(n));
+        if (static_cast<std::int64_t>(text.size()) > kMaxRunRecordBytes) {
+            ::close(fd);
+            throw RecordError(path + " grew over " +
+                              std::to_string(kMaxRunRecordBytes / (1024 * 1024)) +
+                              " MiB while being read; run records over that are refused");
+        }
+    }
+    ::close(fd);
+    return parseRunRecord(text, path);
+}
+
+void writeRunRecord(const std::string &path, const RunRecord &record) {
+    const std::string text = toJson(record);
+    const auto fail = [&path](const std::string &what, int error) {
+        throw RecordError("cannot write run record " + path + ": " + what + errnoText(error));
+    };
+    std::string temp = path + ".tmp-XXXXXX";
+    const int fd = ::mkstemp(temp.data());
+    if (fd < 0) {
+        fail("", errno);
+    }
+    const auto abandon = [&](const std::string &what, int error) {
+        ::close(fd);
+        ::unlink(temp.c_str());
+        fail(what, error);
+    };
+    // mkstemp makes the file private (0600); a record is an ordinary document.
+    if (::fchmod(fd, 0644) != 0) {
+        abandon("", errno);
+    }
+    std::size_t written = 0;
+    while (written < text.size()) {
+        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
+        if (n < 0) {
+            if (errno == EINTR) {
+                continue;
+            }
+            abandon("", errno);
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0) {
+        abandon("fsync: ", errno);
+    }
+    if (::close(fd) != 0) {
+        const int error = errno;
+        ::unlink(temp.c_str());
+        fail("", error);
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(temp.c_str());
+        fail("", error);
+    }
+    // Make the rename itself durable; a failure here leaves a complete file, so it is ignored.
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    if (dir.empty()) {
+        dir = ".";
+    }
+    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dirFd >= 0) {
+        static_cast<void>(::fsync(dirFd));
+        ::close(dirFd);
+    }
+}
+
+std::string newRunId() {
+    std::array<char, 256> host{};
+    if (::gethostname(host.data(), host.size() - 1) != 0) {
+        host[0] = '\0';
+    }
+    std::string hostName = host.data();
+    if (hostName.empty()) {
+        hostName = "unknown-host";
+    }
+    for (char &ch : hostName) {
+        const bool safe = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                          (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
+        if (!safe) {
+            ch = '-';
+        }
+    }
+    std::random_device random;
+    std::ostringstream hex;
+    hex << std::hex << std::setw(8) << std::setfill('0') << random();
+    return utcTime(true) + "-" + hostName + "-" + hex.str();
+}
+
+DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
+                          std::int64_t testImages) {
+    DataIdentity d;
+    d.trainImages = trainImages;
+    d.testImages = testImages;
+    if (config.synthetic) {
+        d.variant = "synthetic";
+        return d;
+    }
+    d.variant = "cifar-10-binary";
+    d.path = config.dataDir;
+    Fnv1a64 hash;
+    for (const char *name : kBatchFiles) {
+        hash.add(name, std::strlen(name));
+        const std::string file = (std::filesystem::path(config.dataDir) / name).string();
+        std::ifstream in(file, std::ios::binary);
+        std::error_code ec;
+        const auto size = std::filesystem::file_size(file, ec);
+        // A missing file hashes as size 2^64 - 1 and no bytes: still a different identity.
+        const std::uint64_t size64 = ec ? std::numeric_limits<std::uint64_t>::max() : size;
+        std::array<unsigned char, 8> sizeBytes{};
+        for (std::size_t i = 0; i < sizeBytes.size(); ++i) {
+            sizeBytes[i] = static_cast<unsigned char>((size64 >> (8 * i)) & 0xffU);
+        }
+        hash.add(sizeBytes.data(), sizeBytes.size());
+        if (in) {
+            std::array<char, kHashPrefixBytes> prefix{};
+            in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
+            hash.add(prefix.data(), static_cast<std::size_t>(in.gcount()));
+        }
+    }
+    d.contentHash = hash.hex();
+    return d;
+}
+
+// ---- RunRecorder -----------------------------------------------------------------------------
+
+RunRecorder::RunRecorder(const RunConfig &config, std::string path, TrainingObserver *next,
+                         std::string runId)
+    : path_(std::move(path)), next_(next), startSeconds_(steadySeconds()) {
+    record_.runId = runId.empty() ? newRunId() : std::move(runId);
+    record_.createdUtc = utcTime(false);
+    record_.config = config;
+    record_.status = "running";
+}
+
+void RunRecorder::onRunStarted(const RunStarted &info) {
+    record_.started = info;
+    // After the engine set its thread count, so the fingerprint's intra-op threads are the run's.
+    record_.fingerprint = collectFingerprint();
+    record_.data = identifyData(record_.config, info.trainImages, info.testImages);
+    save();
+    if (next_ != nullptr) {
+        next_->onRunStarted(info);
+    }
+}
+
+void RunRecorder::onStepLosses(const std::vector<StepLoss> &losses) {
+    const double seconds = steadySeconds() - startSeconds_;
+    for (const auto &l : losses) {
+        record_.steps.push_back({l.epoch, l.step, l.loss, seconds});
+    }
+    if (next_ != nullptr) {
+        next_->onStepLosses(losses);
+    }
+}
+
+void RunRecorder::onEpochFinished(const EpochResult &epoch) {
+    record_.epochs.push_back(epoch);
+    save();
+    if (next_ != nullptr) {
+        next_->onEpochFinished(epoch);
+    }
+}
+
+void RunRecorder::onRunEnded(const RunOutcome &outcome) {
+    if (record_.started.device.empty()) {
+        // Ended before it started (e.g. the data could not be read): still say on what.
+        record_.fingerprint = collectFingerprint();
+        record_.data =
+            identifyData(record_.config, record_.config.trainImages, record_.config.testImages);
+    }
+    record_.epochs = outcome.epochs;
+    record_.status = toString(outcome.status);
+    record_.reason = outcome.reason;
+    save();
+    if (next_ != nullptr) {
+        next_->onRunEnded(outcome);
+    }
+}
+
+void RunRecorder::save() {
+    if (path_.empty()) {
+        return;
+    }
+    try {
+        writeRunRecord(path_, record_);
+        writeError_.clear();
+    } catch (const std::exception &e) {
+        if (writeError_ != e.what()) {
+            spdlog::error("{}", e.what());
+        }
+        writeError_ = e.what();
+    }
+}
+
+} // namespace devicebench

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+// Comparability rules, speed-up with its interval, and the control check on test losses.
+#include "devicebench/comparison.h"
+
+#include "devicebench/summary.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+using namespace devicebench;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+RunRecord baseRecord() {
+    RunRecord r;
+    r.config.device = "cpu";
+    r.config.threads = 1;
+    r.started.device = "cpu";
+    r.started.threads = 1;
+    r.data = {"/data/cifar", "cifar-10-binary", 50000, 10000, "0123456789abcdef"};
+    r.fingerprint.hostName = "host-a";
+    r.fingerprint.cpuModel = "Intel(R) Xeon(R) CPU @ 2.20GHz";
+    return r;
+}
+
+std::vector<EpochResult> epochsWithTestLoss(const std::vector<double> &losses) {
+    std::vector<EpochResult> epochs;
+    for (std::size_t i = 0; i < losses.size(); ++i) {
+        EpochResult e;
+        e.epoch = static_cast<int>(i) + 1;
+        e.seconds = 1.0;
+        e.testLoss = losses[i];
+        epochs.push_back(e);
+    }
+    return epochs;
+}
+
+Summary stable(double mean, double low, double high) {
+    Summary s;
+    s.hasStable = true;
+    s.stableMean = mean;
+    s.ciLow = low;
+    s.ciHigh = high;
+    return s;
+}
+
+} // namespace
+
+TEST(WorkloadDifferences, BatchSizeDifferenceIsNamed) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    b.config.batchSize = a.config.batchSize * 2;
+    EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"batch size"});
+}
+
+TEST(WorkloadDifferences, HardwareThreadsSeedAndWarmupDoNotMatter) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    b.config.threads = 8;
+    b.started.threads = 8;
+    b.config.device = b.started.device = "cuda:0";
+    b.config.seed = 42;
+    b.config.warmupEpochs = 0;
+    b.fingerprint.hostName = "host-b";
+    b.data.path = "/elsewhere/cifar"; // same files in another folder
+    EXPECT_TRUE(workloadDifferences(a, b).empty());
+}
+
+TEST(WorkloadDifferences, EveryWorkloadFieldIsNamedInOrder) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    b.model = "deep-cnn";
+    b.config.batchSize = 128;
+    b.config.learningRate = 0.02;
+    b.config.epochs = 3;
+    b.data.contentHash = "fedcba9876543210";
+    b.data.trainImages = 1000;
+    b.data.testImages = 100;
+    b.precision = "float16";
+    b.workload = "tuned";
+    const std::vector<std::string> expected = {"model",       "batch size", "learning rate",
+                                               "epochs",      "data set",   "training images",
+                                               "test images", "precision",  "workload"};
+    EXPECT_EQ(workloadDifferences(a, b), expected);
+}
+
+TEST(WorkloadDifferences, SyntheticAgainstRealDataIsAnotherDataSet) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    b.data.variant = "synthetic";
+    b.data.path = "";
+    b.data.contentHash = "";
+    EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"data set"});
+}
+
+TEST(SpeedUp, RatioOfStableMeansWithTheOppositeEndsOfTheIntervals) {
+    const SpeedUp s = speedUp(stable(20.0, 18.0, 22.0), stable(10.0, 9.0, 11.0));
+    EXPECT_DOUBLE_EQ(s.ratio, 2.0);
+    EXPECT_DOUBLE_EQ(s.low, 18.0 / 11.0);
+    EXPECT_DOUBLE_EQ(s.high, 22.0 / 9.0);
+}
+
+TEST(SpeedUp, FromSummarizedEpochTimes) {
+    // Baseline stable epochs 10, 12, 14: mean 12, sd 2, half-width t(2) * 2 / sqrt(3).
+    const Summary base = summarize(std::vector<double>{30.0, 10.0, 12.0, 14.0}, 1, 1.0);
+    // Run stable epochs 5, 6, 7: mean 6, sd 1.
+    const Summary run = summarize(std::vector<double>{9.0, 5.0, 6.0, 7.0}, 1, 1.0);
+    const double t = 4.3027;
+    const double hb = t * 2.0 / std::sqrt(3.0), hr = t * 1.0 / std::sqrt(3.0);
+    const SpeedUp s = speedUp(base, run);
+    EXPECT_DOUBLE_EQ(s.ratio, 2.0);
+    EXPECT_NEAR(s.low, (12.0 - hb) / (6.0 + hr), 1e-12);
+    EXPECT_NEAR(s.high, (12.0 + hb) / (6.0 - hr), 1e-12);
+    EXPECT_LT(s.low, s.ratio);
+    EXPECT_GT(s.high, s.ratio);
+}
+
+TEST(SpeedUp, UnknownIntervalGivesNaNEndsButAKnownRatio) {
+    const SpeedUp s = speedUp(stable(20.0, kNaN, kNaN), stable(10.0, 9.0, 11.0));
+    EXPECT_DOUBLE_EQ(s.ratio, 2.0);
+    EXPECT_TRUE(std::isnan(s.low));
+    EXPECT_TRUE(std::isnan(s.high));
+}
+
+TEST(SpeedUp, IntervalReachingZeroLeavesTheEndUnbounded) {
+    const SpeedUp s = speedUp(stable(20.0, -1.0, 41.0), stable(10.0, -2.0, 22.0));
+    EXPECT_DOUBLE_EQ(s.low, 0.0);
+    EXPECT_TRUE(std::isinf(s.high));
+}
+
+TEST(SpeedUp, NoStableEpochsGivesNaN) {
+    Summary none;
+    none.hasStable = false;
+    const SpeedUp s = speedUp(stable(20.0, 18.0, 22.0), none);
+    EXPECT_TRUE(std::isnan(s.ratio));
+    EXPECT_TRUE(std::isnan(s.low));
+    EXPECT_TRUE(std::isnan(s.high));
+}
+
+TEST(MaxTestLossDifference, LargestOverTheEpochsBothFinished) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    a.epochs = epochsWithTestLoss({2.0, 1.5, 1.25});
+    b.epochs = epochsWithTestLoss({2.0005, 1.4});
+    EXPECT_NEAR(maxTestLossDifference(a, b), 0.1, 1e-12);
+    EXPECT_NEAR(maxTestLossDifference(b, a), 0.1, 1e-12);
+}
+
+TEST(MaxTestLossDifference, NaNWithoutACommonEpoch) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    a.epochs = epochsWithTestLoss({2.0});
+    EXPECT_TRUE(std::isnan(maxTestLossDifference(a, b)));
+}
+
+TEST(MaxTestLossDifference, DivergedEpochIsAnInfiniteDifference) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    a.epochs = epochsWithTestLoss({2.0, kNaN});
+    b.epochs = epochsWithTestLoss({2.0, 1.9});
+    const double d = maxTestLossDifference(a, b);
+    EXPECT_TRUE(std::isinf(d));
+    EXPECT_GT(d, kTestLossWarning);
+}
+
+TEST(RunLabel, IsTheMachineLabelOfTheDeviceAndThreadsTheRunUsed) {
+    RunRecord r = baseRecord();
+    r.config.threads = 0; // "all cores": the label shows what was used
+    r.started.threads = 4;
+    EXPECT_EQ(runLabel(r), machineLabel(r.fingerprint, "cpu", 4));
+    EXPECT_NE(runLabel(r).find("host-a"), std::string::npos) << runLabel(r);
+}

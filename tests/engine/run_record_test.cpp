@@ -1,0 +1,560 @@
+// SPDX-License-Identifier: MIT
+// Run records: the schema round trip, each way a file is refused, the atomic write, the
+// recorder that keeps the finished epochs of a run that is still going.
+#include "devicebench/run_record.h"
+
+#include "cifar_files.h"
+#include "devicebench/trainer.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <regex>
+#include <sstream>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using devicebench::testing::TempDir;
+using namespace devicebench;
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A record in which every field differs from its default.
+RunRecord fullRecord() {
+    RunRecord r;
+    r.runId = "20261129T224000Z-host-a-0123abcd";
+    r.createdUtc = "2026-11-29T22:40:00Z";
+    r.model = "deep-cnn";
+    r.precision = "float16";
+    r.workload = "tuned";
+    r.config.device = "cuda:1";
+    r.config.epochs = 7;
+    r.config.batchSize = 128;
+    r.config.learningRate = 0.1 / 3.0; // not a short decimal: needs full precision
+    r.config.warmupEpochs = 3;
+    r.config.threads = 6;
+    r.config.seed = 18446744073709551615ULL; // largest seed
+    r.config.dataDir = "/data/cifar 10 – ✓";
+    r.config.synthetic = true;
+    r.config.trainImages = 1234;
+    r.config.testImages = 567;
+    r.config.lossFetchInterval = 9;
+    r.started.device = "cuda:1";
+    r.started.deviceName = "Tesla T4";
+    r.started.threads = 5;
+    r.started.trainImages = 1230;
+    r.started.testImages = 560;
+    r.started.stepsPerEpoch = 10;
+    r.started.dataDescription = "synthetic data";
+    r.started.synthetic = true;
+    r.fingerprint.hostName = "host-a";
+    r.fingerprint.os = "Debian GNU/Linux 12 (bookworm) 6.1.0";
+    r.fingerprint.cpuModel = "Intel(R) Xeon(R) CPU @ 2.20GHz";
+    r.fingerprint.physicalCores = 2;
+    r.fingerprint.logicalCores = 4;
+    r.fingerprint.cpuQuota = "200000 100000";
+    r.fingerprint.cpuQuotaCores = 2.0;
+    r.fingerprint.affinity = "0-3";
+    r.fingerprint.affinityCount = 4;
+    r.fingerprint.ompNumThreads = "4";
+    r.fingerprint.intraOpThreads = 3;
+    r.fingerprint.blasLibrary = "/usr/lib/x86_64-linux-gnu/openblas-pthread/libblas.so.3";
+    r.fingerprint.libtorchVersion = "1.13.1";
+    r.fingerprint.cudaBuilt = true;
+    r.fingerprint.cudaRuntimeVersion = "11.8";
+    r.fingerprint.cudnnVersion = "8.7.0";
+    r.fingerprint.driverVersion = "12.2";
+    r.fingerprint.gpus = {{0, "Tesla T4", 7, 5, 15843721216LL}, {1, "RTX 3050", 8, 6, 4LL << 30}};
+    r.fingerprint.cudnnBenchmark = true;
+    r.fingerprint.appVersion = "9.8.7";
+    r.data = {"/data/cifar", "cifar-10-binary", 1230, 560, "0123456789abcdef"};
+    r.epochs = {{1, 12.5, true, 2.3, 2.2, 0.11, 500.25},
+                {2, 0.1 + 0.2, false, kNaN, kNaN, 0.5, 6000.0}}; // a diverged epoch's losses
+    r.steps = {{1, 1, 2.30258, 0.125}, {1, 2, kNaN, 0.25}, {2, 11, 1.5, 13.0}};
+    r.status = "diverged";
+    r.reason = "training loss became nan at step 2";
+    return r;
+}
+
+// NaN == NaN for the round trip.
+bool same(double a, double b) { return (std::isnan(a) && std::isnan(b)) || a == b; }
+
+void expectSameRecord(const RunRecord &a, const RunRecord &b) {
+    EXPECT_EQ(a.schemaVersion, b.schemaVersion);
+    EXPECT_EQ(a.runId, b.runId);
+    EXPECT_EQ(a.createdUtc, b.createdUtc);
+    EXPECT_EQ(a.model, b.model);
+    EXPECT_EQ(a.precision, b.precision);
+    EXPECT_EQ(a.workload, b.workload);
+    EXPECT_EQ(a.config.device, b.config.device);
+    EXPECT_EQ(a.config.epochs, b.config.epochs);
+    EXPECT_EQ(a.config.batchSize, b.config.batchSize);
+    EXPECT_EQ(a.config.learningRate, b.config.learningRate); // bit-exact
+    EXPECT_EQ(a.config.warmupEpochs, b.config.warmupEpochs);
+    EXPECT_EQ(a.config.threads, b.config.threads);
+    EXPECT_EQ(a.config.seed, b.config.seed);
+    EXPECT_EQ(a.config.dataDir, b.config.dataDir);
+    EXPECT_EQ(a.config.synthetic, b.config.synthetic);
+    EXPECT_EQ(a.config.trainImages, b.config.trainImages);
+    EXPECT_EQ(a.config.testImages, b.config.testImages);
+    EXPECT_EQ(a.config.lossFetchInterval, b.config.lossFetchInterval);
+    EXPECT_EQ(a.started.device, b.started.device);
+    EXPECT_EQ(a.started.deviceName, b.started.deviceName);
+    EXPECT_EQ(a.started.threads, b.started.threads);
+    EXPECT_EQ(a.started.trainImages, b.started.trainImages);
+    EXPECT_EQ(a.started.testImages, b.started.testImages);
+    EXPECT_EQ(a.started.stepsPerEpoch, b.started.stepsPerEpoch);
+    EXPECT_EQ(a.started.dataDescription, b.started.dataDescription);
+    EXPECT_EQ(a.started.synthetic, b.started.synthetic);
+    const Fingerprint &f = a.fingerprint, &g = b.fingerprint;
+    EXPECT_EQ(f.hostName, g.hostName);
+    EXPECT_EQ(f.os, g.os);
+    EXPECT_EQ(f.cpuModel, g.cpuModel);
+    EXPECT_EQ(f.physicalCores, g.physicalCores);
+    EXPECT_EQ(f.logicalCores, g.logicalCores);
+    EXPECT_EQ(f.cpuQuota, g.cpuQuota);
+    EXPECT_EQ(f.cpuQuotaCores, g.cpuQuotaCores);
+    EXPECT_EQ(f.affinity, g.affinity);
+    EXPECT_EQ(f.affinityCount, g.affinityCount);
+    EXPECT_EQ(f.ompNumThreads, g.ompNumThreads);
+    EXPECT_EQ(f.intraOpThreads, g.intraOpThreads);
+    EXPECT_EQ(f.blasLibrary, g.blasLibrary);
+    EXPECT_EQ(f.libtorchVersion, g.libtorchVersion);
+    EXPECT_EQ(f.cudaBuilt, g.cudaBuilt);
+    EXPECT_EQ(f.cudaRuntimeVersion, g.cudaRuntimeVersion);
+    EXPECT_EQ(f.cudnnVersion, g.cudnnVersion);
+    EXPECT_EQ(f.driverVersion, g.driverVersion);
+    ASSERT_EQ(f.gpus.size(), g.gpus.size());
+    for (std::size_t i = 0; i < f.gpus.size(); ++i) {
+        EXPECT_EQ(f.gpus[i].index, g.gpus[i].index);
+        EXPECT_EQ(f.gpus[i].name, g.gpus[i].name);
+        EXPECT_EQ(f.gpus[i].computeMajor, g.gpus[i].computeMajor);
+        EXPECT_EQ(f.gpus[i].computeMinor, g.gpus[i].computeMinor);
+        EXPECT_EQ(f.gpus[i].memoryBytes, g.gpus[i].memoryBytes);
+    }
+    EXPECT_EQ(f.cudnnBenchmark, g.cudnnBenchmark);
+    EXPECT_EQ(f.appVersion, g.appVersion);
+    EXPECT_EQ(a.data.path, b.data.path);
+    EXPECT_EQ(a.data.variant, b.data.variant);
+    EXPECT_EQ(a.data.trainImages, b.data.trainImages);
+    EXPECT_EQ(a.data.testImages, b.data.testImages);
+    EXPECT_EQ(a.data.contentHash, b.data.contentHash);
+    ASSERT_EQ(a.epochs.size(), b.epochs.size());
+    for (std::size_t i = 0; i < a.epochs.size(); ++i) {
+        const EpochResult &x = a.epochs[i], &y = b.epochs[i];
+        EXPECT_EQ(x.epoch, y.epoch);
+        EXPECT_EQ(x.seconds, y.seconds);
+        EXPECT_EQ(x.warmup, y.warmup);
+        EXPECT_TRUE(same(x.trainLoss, y.trainLoss)) << x.trainLoss << " vs " << y.trainLoss;
+        EXPECT_TRUE(same(x.testLoss, y.testLoss)) << x.testLoss << " vs " << y.testLoss;
+        EXPECT_EQ(x.testAccuracy, y.testAccuracy);
+        EXPECT_EQ(x.imagesPerSecond, y.imagesPerSecond);
+    }
+    ASSERT_EQ(a.steps.size(), b.steps.size());
+    for (std::size_t i = 0; i < a.steps.size(); ++i) {
+        EXPECT_EQ(a.steps[i].epoch, b.steps[i].epoch);
+        EXPECT_EQ(a.steps[i].step, b.steps[i].step);
+        EXPECT_TRUE(same(a.steps[i].loss, b.steps[i].loss));
+        EXPECT_EQ(a.steps[i].seconds, b.steps[i].seconds);
+    }
+    EXPECT_EQ(a.status, b.status);
+    EXPECT_EQ(a.reason, b.reason);
+}
+
+// Replaces the first occurrence of `from` in `text` (which must hold it).
+std::string replaced(std::string text, const std::string &from, const std::string &to) {
+    const auto pos = text.find(from);
+    EXPECT_NE(pos, std::string::npos) << from;
+    if (pos != std::string::npos) {
+        text.replace(pos, from.size(), to);
+    }
+    return text;
+}
+
+std::string messageOf(const std::string &json, const std::string &source) {
+    try {
+        parseRunRecord(json, source);
+    } catch (const RecordError &e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+std::string readMessageOf(const std::string &path) {
+    try {
+        readRunRecord(path);
+    } catch (const RecordError &e) {
+        return e.what();
+    }
+    return "(accepted)";
+}
+
+void writeText(const fs::path &path, const std::string &text) {
+    std::ofstream out(path, std::ios::binary);
+    out << text;
+}
+
+std::vector<std::string> namesIn(const fs::path &dir) {
+    std::vector<std::string> names;
+    for (const auto &entry : fs::directory_iterator(dir)) {
+        names.push_back(entry.path().filename().string());
+    }
+    return names;
+}
+
+RunConfig tinySyntheticConfig(int epochs) {
+    RunConfig c;
+    c.synthetic = true;
+    c.epochs = epochs;
+    c.warmupEpochs = 1;
+    c.threads = 1;
+    c.batchSize = 32;
+    c.trainImages = 96;
+    c.testImages = 32;
+    c.lossFetchInterval = 2;
+    return c;
+}
+
+} // namespace
+
+TEST(RunRecordJson, RoundTripKeepsEveryFieldAndNaNLosses) {
+    const RunRecord original = fullRecord();
+    const std::string json = toJson(original);
+    EXPECT_NE(json.find("\"trainLoss\": null"), std::string::npos) << "NaN is written as null";
+    expectSameRecord(parseRunRecord(json, "mem.json"), original);
+}
+
+TEST(RunRecordJson, StartsWithTheSchemaVersion) {
+    const std::string json = toJson(fullRecord());
+    EXPECT_EQ(json.rfind("{\n  \"schemaVersion\": 1,", 0), 0u) << json.substr(0, 60);
+}
+
+struct Rejection {
+    const char *name;
+    std::string (*mutate)(const std::string &json);
+    const char *expected; // in the message, after the file name
+};
+
+class RunRecordRejects : public ::testing::TestWithParam<Rejection> {};
+
+TEST_P(RunRecordRejects, WithTheFileNameAndTheProblem) {
+    const std::string json = GetParam().mutate(toJson(fullRecord()));
+    const std::string message = messageOf(json, "runs/a.json");
+    EXPECT_EQ(message.rfind("runs/a.json", 0), 0u) << message;
+    EXPECT_NE(message.find(GetParam().expected), std::string::npos) << message;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    BadRecords, RunRecordRejects,
+    ::testing::Values(
+        Rejection{"Truncated", [](const std::string &j) { return j.substr(0, j.size() / 2); },
+                  " is not valid JSON (truncated?): byte "},
+        Rejection{"Empty", [](const std::string &) { return std::string(); },
+                  " is not valid JSON (truncated?)"},
+        Rejection{"NotJson",
+                  [](const std::string &) { return std::string("epoch,seconds\n1,12.5\n"); },
+                  " is not valid JSON (truncated?)"},
+        Rejection{"NotAnObject", [](const std::string &) { return std::string("[1, 2]"); },
+                  " is not a run record"},
+        Rejection{"OlderSchema",
+                  [](const std::string &j) {
+                      return replaced(j, "\"schemaVersion\": 1", "\"schemaVersion\": 0");
+                  },
+                  ": schema version 0 is older than this DeviceBench reads (1)"},
+        Rejection{"NewerSchema",
+                  [](const std::string &j) {
+                      return replaced(j, "\"schemaVersion\": 1", "\"schemaVersion\": 99");
+                  },
+                  ": schema version 99 is newer than this DeviceBench reads (1)"},
+        Rejection{"NoSchemaVersion",
+                  [](const std::string &j) {
+                      return replaced(j, "\"schemaVersion\": 1", "\"schema\": 1");
+                  },
+                  ": field 'schemaVersion' is missing"},
+        Rejection{"MissingEpochField",
+                  [](const std::string &j) {
+                      return replaced(j, "\"seconds\": 0.30000000000000004",
+                                      "\"secs\": 0.30000000000000004");
+                  },
+                  ": field 'epochs[1].seconds' is missing"},
+        Rejection{"NullSeconds",
+                  [](const std::string &j) {
+                      return replaced(j, "\"seconds\": 12.5", "\"seconds\": null");
+                  },
+                  ": field 'epochs[0].seconds' must be a finite number"},
+        Rejection{"StringBatchSize",
+                  [](const std::string &j) {
+                      return replaced(j, "\"batchSize\": 128", "\"batchSize\": \"128\"");
+                  },
+                  ": field 'config.batchSize' must be a whole number"},
+        Rejection{
+            "FractionalEpochs",
+            [](const std::string &j) { return replaced(j, "\"epochs\": 7", "\"epochs\": 7.5"); },
+            ": field 'config.epochs' must be a whole number"},
+        Rejection{"NegativeSeed",
+                  [](const std::string &j) {
+                      return replaced(j, "\"seed\": 18446744073709551615", "\"seed\": -1");
+                  },
+                  ": field 'config.seed' must be a whole number, 0 or more"},
+        Rejection{
+            "StepLossAsText",
+            [](const std::string &j) { return replaced(j, "\"loss\": 1.5", "\"loss\": \"1.5\""); },
+            ": field 'steps[2].loss' must be a number or null"},
+        Rejection{"MissingConfig",
+                  [](const std::string &j) { return replaced(j, "\"config\":", "\"cfg\":"); },
+                  ": field 'config' is missing"},
+        Rejection{"UnknownStatus",
+                  [](const std::string &j) {
+                      return replaced(j, "\"status\": \"diverged\"", "\"status\": \"paused\"");
+                  },
+                  ": field 'status' must be running, finished, cancelled, diverged or failed"},
+        Rejection{"FingerprintFieldWrongType",
+                  [](const std::string &j) {
+                      return replaced(j, "\"hostName\": \"host-a\"", "\"hostName\": 7");
+                  },
+                  ": field 'fingerprint.hostName' must be a string"}),
+    [](const ::testing::TestParamInfo<Rejection> &p) { return std::string(p.param.name); });
+
+TEST(RunRecordFile, WriteThenReadGivesTheSameRecordAndLeavesNoTemporaryFile) {
+    TempDir dir;
+    const std::string path = (dir.path() / "run.json").string();
+    writeRunRecord(path, fullRecord());
+    expectSameRecord(readRunRecord(path), fullRecord());
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"run.json"});
+    EXPECT_EQ(fs::status(path).permissions() & fs::perms::others_read, fs::perms::others_read)
+        << "a record is an ordinary document, not a private temporary file";
+}
+
+TEST(RunRecordFile, MissingFileIsRefusedNamingIt) {
+    TempDir dir;
+    const std::string path = (dir.path() / "none.json").string();
+    EXPECT_EQ(readMessageOf(path), path + " does not exist");
+}
+
+TEST(RunRecordFile, FolderIsRefusedNamingIt) {
+    TempDir dir;
+    EXPECT_EQ(readMessageOf(dir.path().string()),
+              dir.path().string() + " is a folder, not a run record file");
+}
+
+TEST(RunRecordFile, HugeFileIsRefusedByItsSizeBeforeReading) {
+    TempDir dir;
+    const fs::path path = dir.path() / "huge.json";
+    writeText(path, "");
+    fs::resize_file(path, 200LL * 1024 * 1024); // sparse: no disk space, all zero bytes
+    // Read, the zeros would be refused as "not valid JSON"; the size message proves no read.
+    EXPECT_EQ(readMessageOf(path.string()),
+              path.string() + " is 209715200 bytes; run records over 64 MiB are refused");
+}
+
+TEST(RunRecordFile, TruncatedFileIsRefusedNamingTheFile) {
+    TempDir dir;
+    const fs::path path = dir.path() / "cut.json";
+    const std::string json = toJson(fullRecord());
+    writeText(path, json.substr(0, json.size() - 20));
+    const std::string message = readMessageOf(path.string());
+    EXPECT_EQ(message.rfind(path.string() + " is not valid JSON (truncated?)", 0), 0u) << message;
+}
+
+TEST(RunRecordFile, WriteIntoAMissingFolderThrowsNamingThePathAndLeavesNothing) {
+    TempDir dir;
+    const std::string path = (dir.path() / "no-such-folder" / "run.json").string();
+    try {
+        writeRunRecord(path, fullRecord());
+        FAIL() << "written into a missing folder";
+    } catch (const RecordError &e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(path), std::string::npos) << message;
+        EXPECT_NE(message.find("No such file or directory"), std::string::npos) << message;
+    }
+    EXPECT_TRUE(namesIn(dir.path()).empty());
+}
+
+TEST(RunRecordFile, FailedWriteIntoAReadOnlyFolderKeepsThePreviousVersionAndNoTemporary) {
+    if (::geteuid() == 0) {
+        GTEST_SKIP() << "running as root, which ignores folder permissions (the missing-folder "
+                        "test covers the failure path)";
+    }
+    TempDir dir;
+    const std::string path = (dir.path() / "run.json").string();
+    RunRecord first = fullRecord();
+    first.status = "running";
+    writeRunRecord(path, first);
+    fs::permissions(dir.path(), fs::perms::owner_read | fs::perms::owner_exec);
+    try {
+        writeRunRecord(path, fullRecord());
+        ADD_FAILURE() << "written into a read-only folder";
+    } catch (const RecordError &e) {
+        const std::string message = e.what();
+        EXPECT_NE(message.find(path), std::string::npos) << message;
+        EXPECT_NE(message.find("Permission denied"), std::string::npos) << message;
+    }
+    fs::permissions(dir.path(), fs::perms::owner_all);
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"run.json"});
+    EXPECT_EQ(readRunRecord(path).status, "running");
+}
+
+TEST(RunId, IsUniqueAndSafeAsAFileName) {
+    const std::string a = newRunId();
+    const std::string b = newRunId();
+    EXPECT_NE(a, b);
+    EXPECT_TRUE(std::regex_match(a, std::regex(R"(\d{8}T\d{6}Z-[A-Za-z0-9._-]+-[0-9a-f]{8})")))
+        << a;
+}
+
+TEST(DataIdentity, SyntheticDataHasNoPathAndNoHash) {
+    const RunConfig c = tinySyntheticConfig(1);
+    const DataIdentity d = identifyData(c, 96, 32);
+    EXPECT_EQ(d.variant, "synthetic");
+    EXPECT_EQ(d.path, "");
+    EXPECT_EQ(d.contentHash, "");
+    EXPECT_EQ(d.trainImages, 96);
+    EXPECT_EQ(d.testImages, 32);
+}
+
+TEST(DataIdentity, HashTellsCopiesFromChangedFilesApart) {
+    TempDir dir;
+    const fs::path a = dir.path() / "a";
+    const fs::path b = dir.path() / "b";
+    devicebench::testing::writeDataset(a);
+    fs::copy(a, b);
+    RunConfig c;
+    c.dataDir = a.string();
+    const DataIdentity first = identifyData(c, 100, 10);
+    EXPECT_EQ(first.variant, "cifar-10-binary");
+    EXPECT_EQ(first.path, a.string());
+    EXPECT_TRUE(std::regex_match(first.contentHash, std::regex("[0-9a-f]{16}")))
+        << first.contentHash;
+    c.dataDir = b.string();
+    EXPECT_EQ(identifyData(c, 100, 10).contentHash, first.contentHash) << "a copy is the same data";
+    {
+        std::fstream f(b / "test_batch.bin", std::ios::in | std::ios::out | std::ios::binary);
+        f.seekp(100);
+        f.put('\x7f');
+    }
+    EXPECT_NE(identifyData(c, 100, 10).contentHash, first.contentHash);
+}
+
+// Reads the record file from inside the run, as a process that died right then would leave it.
+class FileInspector : public TrainingObserver {
+public:
+    explicit FileInspector(std::string path) : path_(std::move(path)) {}
+    void onRunStarted(const RunStarted &) override { seenAtStart = readRunRecord(path_); }
+    void onEpochFinished(const EpochResult &e) override {
+        if (e.epoch == 2) {
+            seenAfterEpoch2 = readRunRecord(path_);
+        }
+    }
+    void onRunEnded(const RunOutcome &) override { ended = true; }
+    RunRecord seenAtStart;
+    RunRecord seenAfterEpoch2;
+    bool ended = false;
+
+private:
+    std::string path_;
+};
+
+TEST(RunRecorder, FileHoldsTheFinishedEpochsWhileTheRunIsStillGoing) {
+    TempDir dir;
+    const std::string path = (dir.path() / "run.json").string();
+    const RunConfig config = tinySyntheticConfig(3);
+    FileInspector inspector(path);
+    RunRecorder recorder(config, path, &inspector);
+    std::atomic<bool> stop{false};
+    const RunOutcome outcome = runTraining(config, recorder, stop);
+    ASSERT_EQ(outcome.status, RunStatus::Finished) << outcome.reason;
+    EXPECT_TRUE(inspector.ended) << "events are forwarded";
+    EXPECT_TRUE(recorder.writeError().empty()) << recorder.writeError();
+
+    EXPECT_EQ(inspector.seenAtStart.status, "running");
+    EXPECT_TRUE(inspector.seenAtStart.epochs.empty());
+    EXPECT_EQ(inspector.seenAtStart.started.threads, 1);
+    EXPECT_FALSE(inspector.seenAtStart.fingerprint.hostName.empty());
+
+    const RunRecord &mid = inspector.seenAfterEpoch2;
+    EXPECT_EQ(mid.status, "running");
+    ASSERT_EQ(mid.epochs.size(), 2u);
+    EXPECT_EQ(mid.epochs[0].epoch, 1);
+    EXPECT_EQ(mid.epochs[1].epoch, 2);
+    EXPECT_EQ(mid.epochs[1].seconds, outcome.epochs[1].seconds);
+
+    const RunRecord last = readRunRecord(path);
+    EXPECT_EQ(last.status, "finished");
+    EXPECT_EQ(last.reason, "");
+    EXPECT_EQ(last.runId, mid.runId);
+    ASSERT_EQ(last.epochs.size(), 3u);
+    EXPECT_TRUE(last.epochs[0].warmup);
+    EXPECT_EQ(last.data.variant, "synthetic");
+    EXPECT_EQ(last.data.trainImages, 96);
+    EXPECT_EQ(last.config.batchSize, 32);
+    // 3 steps per epoch, fetched every 2 steps and at each epoch's end.
+    ASSERT_EQ(last.steps.size(), 9u);
+    for (std::size_t i = 0; i < last.steps.size(); ++i) {
+        EXPECT_EQ(last.steps[i].step, static_cast<std::int64_t>(i) + 1);
+        EXPECT_EQ(last.steps[i].epoch, static_cast<int>(i / 3) + 1);
+        EXPECT_GT(last.steps[i].seconds, 0.0);
+        EXPECT_TRUE(std::isfinite(last.steps[i].loss));
+    }
+    EXPECT_LE(last.steps[0].seconds, last.steps[8].seconds);
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"run.json"});
+}
+
+// Asks the run to stop once epoch 1 is done.
+class StopAfterFirstEpoch : public TrainingObserver {
+public:
+    explicit StopAfterFirstEpoch(std::atomic<bool> &stop) : stop_(stop) {}
+    void onEpochFinished(const EpochResult &) override { stop_.store(true); }
+    void onRunEnded(const RunOutcome &) override {}
+
+private:
+    std::atomic<bool> &stop_;
+};
+
+TEST(RunRecorder, CancelledRunEndsWithStatusCancelledAndItsReason) {
+    TempDir dir;
+    const std::string path = (dir.path() / "run.json").string();
+    std::atomic<bool> stop{false};
+    StopAfterFirstEpoch stopper(stop);
+    RunRecorder recorder(tinySyntheticConfig(3), path, &stopper);
+    const RunOutcome outcome = runTraining(tinySyntheticConfig(3), recorder, stop);
+    ASSERT_EQ(outcome.status, RunStatus::Cancelled);
+    const RunRecord r = readRunRecord(path);
+    EXPECT_EQ(r.status, "cancelled");
+    EXPECT_EQ(r.reason, outcome.reason);
+    EXPECT_EQ(r.epochs.size(), 1u);
+}
+
+TEST(RunRecorder, RunThatFailsBeforeStartingStillLeavesARecordSayingWhy) {
+    TempDir dir;
+    const std::string path = (dir.path() / "run.json").string();
+    RunConfig config = tinySyntheticConfig(2);
+    config.synthetic = false;
+    config.dataDir = (dir.path() / "no-data").string();
+    RunRecorder recorder(config, path);
+    std::atomic<bool> stop{false};
+    runTraining(config, recorder, stop);
+    const RunRecord r = readRunRecord(path);
+    EXPECT_EQ(r.status, "failed");
+    EXPECT_NE(r.reason.find("no-data"), std::string::npos) << r.reason;
+    EXPECT_EQ(r.data.variant, "cifar-10-binary");
+    EXPECT_FALSE(r.fingerprint.hostName.empty());
+}
+
+TEST(RunRecorder, WriteFailureIsKeptAndTheRunGoesOn) {
+    TempDir dir;
+    const std::string path = (dir.path() / "missing" / "run.json").string();
+    const RunConfig config = tinySyntheticConfig(2);
+    RunRecorder recorder(config, path);
+    std::atomic<bool> stop{false};
+    const RunOutcome outcome = runTraining(config, recorder, stop);
+    EXPECT_EQ(outcome.status, RunStatus::Finished) << outcome.reason;
+    EXPECT_EQ(outcome.epochs.size(), 2u);
+    EXPECT_NE(recorder.writeError().find(path), std::string::npos) << recorder.writeError();
+    EXPECT_EQ(recorder.record().status, "finished");
+    EXPECT_EQ(recorder.record().epochs.size(), 2u);
+}
