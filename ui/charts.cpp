@@ -4,13 +4,17 @@
 #include "run_store.h"
 
 #include <QBarCategoryAxis>
-#include <QBarSeries>
 #include <QBarSet>
+#include <QBrush>
 #include <QFont>
+#include <QFontMetricsF>
+#include <QGraphicsItem>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPainter>
 #include <QPen>
+#include <QStackedBarSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -146,10 +150,11 @@ void LossChart::sync(const RunStore &store) {
     double maxEpochs = 1.0;
     ValueRange yRange;
     for (int index = 0; index < store.runCount(); ++index) {
-        const RunRecord &run = store.run(index);
-        maxEpochs = std::max(
-            maxEpochs,
-            static_cast<double>(std::max(run.config.epochs, static_cast<int>(run.epochs.size()))));
+        const StoredRun &run = store.run(index);
+        const RunRecord &record = run.record;
+        maxEpochs =
+            std::max(maxEpochs, static_cast<double>(std::max(
+                                    record.config.epochs, static_cast<int>(record.epochs.size()))));
 
         RunSeries &entry = m_series[run.id];
         const QColor colour = runColor(index);
@@ -184,28 +189,29 @@ void LossChart::sync(const RunStore &store) {
         entry.train->setName(run.label);
         entry.test->setName(run.label + QStringLiteral(" (test)"));
 
-        if (entry.drawnSteps != run.steps.size()) {
-            const double perEpoch =
-                run.info.stepsPerEpoch > 0 ? static_cast<double>(run.info.stepsPerEpoch) : 1.0;
+        if (entry.drawnSteps != record.steps.size()) {
+            const double perEpoch = record.started.stepsPerEpoch > 0
+                                        ? static_cast<double>(record.started.stepsPerEpoch)
+                                        : 1.0;
             QList<QPointF> points;
-            points.reserve(static_cast<qsizetype>(run.steps.size()));
-            for (const StepLoss &s : run.steps) {
+            points.reserve(static_cast<qsizetype>(record.steps.size()));
+            for (const TimedStepLoss &s : record.steps) {
                 if (std::isfinite(s.loss))
                     points.append(QPointF(static_cast<double>(s.step) / perEpoch, s.loss));
             }
             entry.trainRange = finiteYRange(points);
             entry.train->replace(decimateMinMax(points, kMaxDrawnPoints));
-            entry.drawnSteps = run.steps.size();
+            entry.drawnSteps = record.steps.size();
         }
-        if (entry.drawnEpochs != run.epochs.size()) {
+        if (entry.drawnEpochs != record.epochs.size()) {
             QList<QPointF> points;
-            for (const EpochResult &e : run.epochs) {
+            for (const EpochResult &e : record.epochs) {
                 if (std::isfinite(e.testLoss))
                     points.append(QPointF(e.epoch, e.testLoss));
             }
             entry.testRange = finiteYRange(points);
             entry.test->replace(points);
-            entry.drawnEpochs = run.epochs.size();
+            entry.drawnEpochs = record.epochs.size();
         }
         yRange = merge(merge(yRange, entry.trainRange), entry.testRange);
     }
@@ -232,51 +238,173 @@ void LossChart::sync(const RunStore &store) {
 
 // ---------------------------------------------------------------------------------------------
 
+// Error bars and mean labels over the bar chart's plot area (Qt Charts has no error bars).
+// A child item of the chart, so the dashboard's view and the exported PNG both draw it; it
+// maps values with QChart::mapToPosition at paint time, so it follows every resize.
+class ErrorBarItem : public QGraphicsItem {
+public:
+    struct Bar {
+        double mean = 0.0; // seconds; <= 0: nothing drawn
+        double low = std::nan("");
+        double high = std::nan("");
+    };
+
+    ErrorBarItem(QChart *chart, QAbstractSeries *series)
+        : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+        setZValue(100.0); // above the bars
+    }
+
+    void setBars(std::vector<Bar> bars) {
+        prepareGeometryChange();
+        m_bars = std::move(bars);
+        update();
+    }
+    void geometryChanged() {
+        prepareGeometryChange();
+        update();
+    }
+    const std::vector<Bar> &bars() const { return m_bars; }
+
+    QRectF boundingRect() const override { return m_chart->rect(); }
+
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
+               QWidget * /*widget*/) override {
+        if (m_bars.empty())
+            return;
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setClipRect(m_chart->plotArea().adjusted(-2, -40, 2, 2));
+        QFont font = m_chart->font();
+        font.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.95));
+        painter->setFont(font);
+        const QFontMetricsF metrics(font);
+        for (std::size_t i = 0; i < m_bars.size(); ++i) {
+            const Bar &bar = m_bars[i];
+            if (!(bar.mean > 0.0))
+                continue;
+            const double x = static_cast<double>(i);
+            const QPointF centre = m_chart->mapToPosition(QPointF(x, bar.mean), m_series);
+            const QPointF edge = m_chart->mapToPosition(QPointF(x + 0.5, bar.mean), m_series);
+            const double halfCategory = std::abs(edge.x() - centre.x());
+            const double cap = std::clamp(halfCategory * 0.25, 4.0, 16.0);
+            double top = centre.y();
+            if (std::isfinite(bar.low) && std::isfinite(bar.high)) {
+                const QPointF lo = m_chart->mapToPosition(QPointF(x, bar.low), m_series);
+                const QPointF hi = m_chart->mapToPosition(QPointF(x, bar.high), m_series);
+                QPen pen(QColor(20, 20, 20));
+                pen.setWidthF(1.6);
+                painter->setPen(pen);
+                painter->drawLine(QPointF(centre.x(), lo.y()), QPointF(centre.x(), hi.y()));
+                painter->drawLine(QPointF(centre.x() - cap, lo.y()),
+                                  QPointF(centre.x() + cap, lo.y()));
+                painter->drawLine(QPointF(centre.x() - cap, hi.y()),
+                                  QPointF(centre.x() + cap, hi.y()));
+                top = std::min(top, hi.y());
+            }
+            const QString text =
+                QStringLiteral("%1 s").arg(bar.mean, 0, 'f', bar.mean < 10.0 ? 2 : 1);
+            const double width = metrics.horizontalAdvance(text) + 6.0;
+            const QRectF box(centre.x() - width / 2.0, top - metrics.height() - 3.0, width,
+                             metrics.height());
+            painter->setPen(Qt::black);
+            painter->drawText(box, Qt::AlignCenter, text);
+        }
+        painter->restore();
+    }
+
+private:
+    QChart *m_chart;
+    QAbstractSeries *m_series;
+    std::vector<Bar> m_bars;
+};
+
 SpeedChart::SpeedChart(QGraphicsItem *parent)
-    : QChart(parent), m_series(new QBarSeries(this)), m_axisX(new QBarCategoryAxis(this)),
+    : QChart(parent), m_series(new QStackedBarSeries(this)), m_axisX(new QBarCategoryAxis(this)),
       m_axisY(new QValueAxis(this)) {
     setAnimationOptions(QChart::NoAnimation);
-    styleTitle(this, QStringLiteral("Stable mean seconds per epoch (epochs after warm-up)"), 1.0);
+    styleTitle(this,
+               QStringLiteral("Stable mean seconds per epoch (after warm-up), 95% interval as "
+                              "error bar"),
+               1.0);
     legend()->setVisible(false);
-    m_series->setLabelsVisible(true);
-    m_series->setLabelsFormat(QStringLiteral("@value s"));
-    m_series->setLabelsPosition(QAbstractBarSeries::LabelsOutsideEnd);
-    m_series->setLabelsPrecision(3);
+    m_series->setLabelsVisible(false); // the means are written above the error bars
     addSeries(m_series);
     m_axisY->setTitleText(QStringLiteral("seconds per epoch"));
     m_axisY->setLabelFormat(QStringLiteral("%.1f"));
     m_axisY->setRange(0.0, 1.0);
-    // Two-line category labels (run, then mean and speed-up) must not be elided to "#1 cpu...".
+    // Two-line category labels (run, then speed-up) must not be elided to "#1 cpu...".
     m_axisX->setTruncateLabels(false);
     addAxis(m_axisX, Qt::AlignBottom);
     addAxis(m_axisY, Qt::AlignLeft);
     m_series->attachAxis(m_axisX);
     m_series->attachAxis(m_axisY);
+    m_errorBars = new ErrorBarItem(this, m_series);
+    connect(this, &QChart::plotAreaChanged, this, [this] { m_errorBars->geometryChanged(); });
 }
+
+std::vector<std::pair<double, double>> SpeedChart::errorBars() const {
+    std::vector<std::pair<double, double>> bars;
+    for (const ErrorBarItem::Bar &bar : m_errorBars->bars()) {
+        if (bar.mean > 0.0 && std::isfinite(bar.low) && std::isfinite(bar.high))
+            bars.emplace_back(bar.low, bar.high);
+    }
+    return bars;
+}
+
+namespace {
+
+QString intervalText(double low, double high, int decimals) {
+    if (std::isnan(low) || std::isnan(high))
+        return QString();
+    if (std::isinf(high)) // the run's interval reaches zero: unbounded above
+        return QStringLiteral(" [%1, ∞]").arg(low, 0, 'f', decimals);
+    return QStringLiteral(" [%1, %2]").arg(low, 0, 'f', decimals).arg(high, 0, 'f', decimals);
+}
+
+} // namespace
 
 void SpeedChart::sync(const RunStore &store) {
     QStringList categories;
     std::vector<double> values;
+    std::vector<bool> flagged;
+    std::vector<ErrorBarItem::Bar> bars;
     for (int index = 0; index < store.runCount(); ++index) {
-        const RunRecord &run = store.run(index);
+        const StoredRun &run = store.run(index);
         const Summary &s = run.summary;
-        if (s.hasStable && std::isfinite(s.stableMean)) {
-            categories.append(QStringLiteral("%1<br>%2 s · %3x")
-                                  .arg(run.label.toHtmlEscaped())
-                                  .arg(s.stableMean, 0, 'f', s.stableMean < 10.0 ? 2 : 1)
-                                  .arg(store.speedUp(index), 0, 'f', 2));
-            values.push_back(s.stableMean);
-        } else {
-            categories.append(
-                run.label.toHtmlEscaped() + QStringLiteral("<br>no stable epochs") +
-                (run.state == RunState::Running ? QStringLiteral(" yet") : QString()));
-            values.push_back(0.0);
+        QString second;
+        ErrorBarItem::Bar bar;
+        if (!run.comparable()) {
+            QStringList fields;
+            for (const std::string &f : run.differences)
+                fields.append(QString::fromStdString(f));
+            // Two lines, so that the label fits under its bar (a wider one would be hidden).
+            second = QStringLiteral("<span style=\"color:#b00020\">⚠ not comparable:<br>%1</span>")
+                         .arg(fields.join(QStringLiteral(", ")).toHtmlEscaped());
+        } else if (!s.hasStable || !std::isfinite(s.stableMean)) {
+            second = QStringLiteral("no stable epochs") +
+                     (run.state == RunState::Running ? QStringLiteral(" yet") : QString());
+        } else if (run.isBaseline) {
+            second = QStringLiteral("baseline (1.00x)");
+        } else if (std::isfinite(run.speedUp.ratio)) {
+            second = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
+                     intervalText(run.speedUp.low, run.speedUp.high, 2);
         }
+        if (s.hasStable && std::isfinite(s.stableMean)) {
+            bar.mean = s.stableMean;
+            bar.low = s.ciLow;
+            bar.high = s.ciHigh;
+        }
+        categories.append(run.label.toHtmlEscaped() + QStringLiteral("<br>") + second);
+        values.push_back(bar.mean);
+        flagged.push_back(!run.comparable());
+        bars.push_back(bar);
     }
-    if (categories == m_categories && values == m_values)
+    m_errorBars->setBars(bars);
+    if (categories == m_categories && values == m_values && flagged == m_flagged)
         return; // nothing new: keep the bars as they are
     m_categories = categories;
     m_values = values;
+    m_flagged = flagged;
 
     m_series->clear();
     m_axisX->clear();
@@ -284,15 +412,26 @@ void SpeedChart::sync(const RunStore &store) {
         m_axisY->setRange(0.0, 1.0);
         return;
     }
-    auto *set = new QBarSet(QStringLiteral("stable mean s/epoch"));
-    set->setColor(runColor(0));
-    set->setLabelColor(Qt::black);
-    for (const double v : values)
-        set->append(v);
-    m_series->append(set);
+    // Two stacked sets, each bar in exactly one of them: comparable runs in colour, runs whose
+    // workload differs from the baseline's grey and hatched.
+    auto *comparableSet = new QBarSet(QStringLiteral("stable mean s/epoch"));
+    comparableSet->setColor(runColor(0));
+    comparableSet->setBorderColor(runColor(0).darker(130));
+    auto *flaggedSet = new QBarSet(QStringLiteral("not comparable"));
+    flaggedSet->setBrush(QBrush(QColor(120, 120, 120), Qt::BDiagPattern));
+    flaggedSet->setBorderColor(QColor(120, 120, 120));
+    double top = 0.0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        comparableSet->append(flagged[i] ? 0.0 : values[i]);
+        flaggedSet->append(flagged[i] ? values[i] : 0.0);
+        top = std::max(top, values[i]);
+        if (std::isfinite(bars[i].high))
+            top = std::max(top, bars[i].high);
+    }
+    m_series->append(comparableSet);
+    m_series->append(flaggedSet);
     m_axisX->append(categories);
-    const double top = *std::max_element(values.begin(), values.end());
-    m_axisY->setRange(0.0, top > 0.0 ? top * 1.15 : 1.0);
+    m_axisY->setRange(0.0, top > 0.0 ? top * 1.2 : 1.0);
     m_axisY->setTickCount(6);
     m_axisY->applyNiceNumbers();
     const double tick = (m_axisY->max() - m_axisY->min()) / 5.0;

@@ -12,10 +12,12 @@
 #include <QString>
 
 #include <map>
+#include <utility>
 #include <vector>
 
 class QBarCategoryAxis;
-class QBarSeries;
+class QBarSet;
+class QStackedBarSeries;
 class QLineSeries;
 class QValueAxis;
 
@@ -77,9 +79,15 @@ private:
     std::map<int, RunSeries> m_series; // by run id
 };
 
-// Bar chart of each run's stable mean seconds per epoch (epochs after warm-up). Category label
-// (rich text, two lines joined by <br>): the run label, then "<mean> s · <speed-up>x" against
-// the slowest run; runs without a stable mean get a 0 bar and the note "no stable epochs".
+class ErrorBarItem;
+
+// Bar chart of each run's stable mean seconds per epoch (epochs after warm-up, the store's
+// warm-up setting), with the 95% interval of the mean drawn as an error bar and the mean
+// written above it. Category label (rich text, two lines joined by <br>): the run label
+// ("#1 CPU x1 @ host"), then the speed-up against the store's baseline with its interval
+// ("2.31x [2.20, 2.43]"), "baseline", or, in red, "not comparable: <fields>" for a run whose
+// workload differs from the baseline's (its bar is grey and hatched); runs without a stable
+// mean get a 0 bar and the note "no stable epochs".
 class SpeedChart : public QChart {
     Q_OBJECT
 
@@ -88,14 +96,18 @@ public:
 
     void sync(const RunStore &store);
 
-    // For tests: the bar values (seconds, 0 when no stable mean) and category labels.
+    // For tests: the bar values (seconds, 0 when no stable mean), category labels, and the
+    // error bars drawn (one per run with a known interval: {low, high} seconds).
     std::vector<double> barValues() const { return m_values; }
     QStringList categories() const { return m_categories; }
+    std::vector<std::pair<double, double>> errorBars() const;
 
 private:
     QStringList m_categories;
     std::vector<double> m_values;
-    QBarSeries *m_series = nullptr;
+    std::vector<bool> m_flagged;
+    QStackedBarSeries *m_series = nullptr;
+    ErrorBarItem *m_errorBars = nullptr;
     QBarCategoryAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
 };

@@ -5,6 +5,7 @@
 
 #include <QBrush>
 #include <QColor>
+#include <QStringList>
 
 #include <algorithm>
 #include <cmath>
@@ -37,8 +38,21 @@ QString epochColumnKey(EpochColumn column) {
         return QStringLiteral("data");
     case EpochColumn::Status:
         return QStringLiteral("status");
+    case EpochColumn::Host:
+        return QStringLiteral("host");
+    case EpochColumn::Comparable:
+        return QStringLiteral("comparable");
+    case EpochColumn::Differences:
+        return QStringLiteral("differences");
     }
     return QString();
+}
+
+EpochColumn epochTableColumn(int section) {
+    // The comparability right after the run, where it is seen without scrolling.
+    if (section == 1)
+        return EpochColumn::Comparable;
+    return static_cast<EpochColumn>(section < 1 ? section : section - 1);
 }
 
 QString epochColumnTitle(EpochColumn column) {
@@ -63,7 +77,7 @@ QString epochColumnTitle(EpochColumn column) {
 std::vector<EpochRowRef> epochRows(const RunStore &store) {
     std::vector<EpochRowRef> rows;
     for (int r = 0; r < store.runCount(); ++r) {
-        const int epochs = static_cast<int>(store.run(r).epochs.size());
+        const int epochs = static_cast<int>(store.run(r).record.epochs.size());
         for (int e = 0; e < epochs; ++e)
             rows.push_back({r, e});
     }
@@ -86,25 +100,33 @@ QString number(double value, int csvDecimals, int displayDecimals, CellFormat fo
 
 } // namespace
 
-QString epochCell(const RunRecord &run, const EpochResult &epoch, EpochColumn column,
+QString differencesText(const StoredRun &run, const QString &separator) {
+    QStringList fields;
+    for (const std::string &field : run.differences)
+        fields.append(QString::fromStdString(field));
+    return fields.join(separator);
+}
+
+QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column,
                   CellFormat format) {
     const bool csv = format == CellFormat::Csv;
+    const RunRecord &record = run.record;
     switch (column) {
     case EpochColumn::Run:
         return run.label;
     case EpochColumn::Device:
-        return QString::fromStdString(run.info.device.empty() ? run.config.device
-                                                              : run.info.device);
+        return QString::fromStdString(record.started.device.empty() ? record.config.device
+                                                                    : record.started.device);
     case EpochColumn::Threads:
-        return QString::number(run.info.threads);
+        return QString::number(record.started.threads);
     case EpochColumn::Epoch:
         return QString::number(epoch.epoch);
     case EpochColumn::Seconds:
         return number(epoch.seconds, 4, 2, format);
     case EpochColumn::Warmup:
         if (csv)
-            return epoch.warmup ? QStringLiteral("1") : QStringLiteral("0");
-        return epoch.warmup ? QStringLiteral("yes") : QString();
+            return run.isWarmup(epoch.epoch) ? QStringLiteral("1") : QStringLiteral("0");
+        return run.isWarmup(epoch.epoch) ? QStringLiteral("yes") : QString();
     case EpochColumn::TrainLoss:
         return number(epoch.trainLoss, 6, 4, format);
     case EpochColumn::TestLoss:
@@ -118,10 +140,22 @@ QString epochCell(const RunRecord &run, const EpochResult &epoch, EpochColumn co
     case EpochColumn::ImagesPerSecond:
         return number(epoch.imagesPerSecond, 2, 0, format);
     case EpochColumn::Data:
-        return (run.info.synthetic || run.config.synthetic) ? QStringLiteral("synthetic")
-                                                            : QStringLiteral("cifar-10");
+        return (record.started.synthetic || record.config.synthetic) ? QStringLiteral("synthetic")
+                                                                     : QStringLiteral("cifar-10");
     case EpochColumn::Status:
         return runStateName(run.state);
+    case EpochColumn::Host:
+        return QString::fromStdString(record.fingerprint.hostName);
+    case EpochColumn::Comparable:
+        if (csv)
+            return run.comparable() ? QStringLiteral("1") : QStringLiteral("0");
+        if (run.isBaseline)
+            return QStringLiteral("baseline");
+        return run.comparable()
+                   ? QStringLiteral("yes")
+                   : QStringLiteral("no: ") + differencesText(run, QStringLiteral(", "));
+    case EpochColumn::Differences:
+        return differencesText(run, QStringLiteral(";"));
     }
     return QString();
 }
@@ -164,22 +198,33 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
     const EpochRowRef ref = m_rows[static_cast<std::size_t>(index.row())];
     if (ref.runIndex >= m_store.runCount())
         return QVariant();
-    const RunRecord &run = m_store.run(ref.runIndex);
-    if (ref.epochIndex >= static_cast<int>(run.epochs.size()))
+    const StoredRun &run = m_store.run(ref.runIndex);
+    if (ref.epochIndex >= static_cast<int>(run.record.epochs.size()))
         return QVariant();
-    const EpochResult &epoch = run.epochs[static_cast<std::size_t>(ref.epochIndex)];
-    const auto column = static_cast<EpochColumn>(index.column());
+    const EpochResult &epoch = run.record.epochs[static_cast<std::size_t>(ref.epochIndex)];
+    const auto column = epochTableColumn(index.column());
     switch (role) {
     case Qt::DisplayRole:
         return epochCell(run, epoch, column, CellFormat::Display);
     case Qt::TextAlignmentRole:
-        if (column == EpochColumn::Run || column == EpochColumn::Device)
+        if (column == EpochColumn::Run || column == EpochColumn::Device ||
+            column == EpochColumn::Comparable)
             return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ForegroundRole:
+        // A run that is not comparable with the baseline: its comparability cell in red.
+        if (column == EpochColumn::Comparable && !run.comparable())
+            return QBrush(QColor(176, 0, 32));
         // Warm-up epochs are kept but left out of the headline: show them greyed.
-        if (epoch.warmup)
+        if (run.isWarmup(epoch.epoch))
             return QBrush(QColor(120, 120, 120));
+        return QVariant();
+    case Qt::ToolTipRole:
+        if (column == EpochColumn::Run)
+            return QStringLiteral("%1\nfrom %2").arg(run.label, run.origin);
+        if (column == EpochColumn::Comparable && !run.comparable())
+            return QStringLiteral("The workload differs from the baseline's in: %1")
+                .arg(differencesText(run, QStringLiteral(", ")));
         return QVariant();
     default:
         return QVariant();
@@ -189,8 +234,8 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
 QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
     if (role != Qt::DisplayRole)
         return QVariant();
-    if (orientation == Qt::Horizontal && section >= 0 && section < kEpochColumnCount)
-        return epochColumnTitle(static_cast<EpochColumn>(section));
+    if (orientation == Qt::Horizontal && section >= 0 && section < kEpochTableShownColumns)
+        return epochColumnTitle(epochTableColumn(section));
     if (orientation == Qt::Vertical)
         return section + 1;
     return QVariant();

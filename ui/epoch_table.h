@@ -11,10 +11,12 @@
 namespace devicebench {
 
 class RunStore;
-struct RunRecord;
+struct StoredRun;
 struct EpochResult;
 
-// Columns in CSV order. The window's table shows the first kEpochTableShownColumns of them.
+// Columns in CSV order (the first twelve are the original export's, unchanged; new columns
+// come after them). The window's table shows kEpochTableShownColumns of them, see
+// epochTableColumn().
 enum class EpochColumn {
     Run,             // run label
     Device,          // canonical device ("cpu", "cuda:0")
@@ -27,10 +29,17 @@ enum class EpochColumn {
     TestAccuracy,    // CSV fraction 0..1; table percent
     ImagesPerSecond, // (train + test images) / seconds
     Data,            // "cifar-10" or "synthetic"
-    Status,          // run state: running/finished/cancelled/diverged/failed
+    Status,          // run state: running/finished/cancelled/diverged/failed/interrupted
+    Host,            // host name of the machine the run ran on (fingerprint)
+    Comparable,      // same workload as the baseline: CSV 1/0; table "baseline"/"yes"/"no: <fields>"
+    Differences,     // workload fields differing from the baseline, joined by ';' (comparison.h)
 };
-inline constexpr int kEpochColumnCount = 12;
-inline constexpr int kEpochTableShownColumns = 10;
+inline constexpr int kEpochColumnCount = 15;
+inline constexpr int kEpochTableShownColumns = 11;
+
+// Column shown in table section `section` (0 <= section < kEpochTableShownColumns): run (whose
+// label names device and host), comparable, then device ... images/s.
+EpochColumn epochTableColumn(int section);
 
 enum class CellFormat {
     Csv,     // C locale, enough digits (seconds %.4f, losses %.6f, accuracy %.6f fraction)
@@ -54,8 +63,12 @@ struct EpochRowRef {
 // Every row of the store, runs in store order, epochs in order.
 std::vector<EpochRowRef> epochRows(const RunStore &store);
 
+// The workload fields in which `run` differs from the baseline, joined by `separator`.
+QString differencesText(const StoredRun &run, const QString &separator);
+
 // The text of one cell. Non-finite numbers: "nan"/"inf"/"-inf" in CSV, "–" in Display.
-QString epochCell(const RunRecord &run, const EpochResult &epoch, EpochColumn column,
+// Warm-up follows the store's warm-up setting (StoredRun::isWarmup), not the recorded flag.
+QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column,
                   CellFormat format);
 
 // Read-only table model over a RunStore, refreshed explicitly (the window calls refresh()

@@ -7,29 +7,42 @@
 #include "run_controller.h"
 #include "run_store.h"
 
+#include "devicebench/comparison.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/fingerprint.h"
+#include "devicebench/run_record.h"
 #include "devicebench/trainer.h"
 
 #include <QChartView>
 #include <QCheckBox>
 #include <QCloseEvent>
+#include <QComboBox>
+#include <QDialog>
+#include <QDialogButtonBox>
 #include <QDir>
 #include <QDoubleSpinBox>
 #include <QFileDialog>
+#include <QFileInfo>
 #include <QFormLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
+#include <QMenuBar>
 #include <QMessageBox>
+#include <QPair>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTableView>
+#include <QTextBrowser>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -65,12 +78,92 @@ QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int valu
     return spin;
 }
 
+QString html(const std::string &text) { return QString::fromStdString(text).toHtmlEscaped(); }
+
+QString orDash(const std::string &text) { return text.empty() ? QStringLiteral("–") : html(text); }
+
+// This machine's fingerprint and the device list with each probe's result, as one HTML page.
+QString diagnosticsHtml() {
+    const Fingerprint f = collectFingerprint();
+    QString page = QStringLiteral("<h3>This machine</h3><table cellspacing=\"0\" "
+                                  "cellpadding=\"3\">");
+    auto row = [&page](const QString &name, const QString &value) {
+        page += QStringLiteral("<tr><td><b>%1</b></td><td>%2</td></tr>").arg(name, value);
+    };
+    row(QStringLiteral("host"), orDash(f.hostName));
+    row(QStringLiteral("OS"), orDash(f.os));
+    row(QStringLiteral("CPU"), orDash(f.cpuModel));
+    row(QStringLiteral("cores"),
+        QStringLiteral("%1 physical, %2 logical").arg(f.physicalCores).arg(f.logicalCores));
+    row(QStringLiteral("CPU quota (cgroup cpu.max)"),
+        f.cpuQuota.empty()
+            ? QStringLiteral("none found")
+            : html(f.cpuQuota) +
+                  (f.cpuQuotaCores > 0.0
+                       ? QStringLiteral(" (%1 cores)").arg(f.cpuQuotaCores, 0, 'f', 2)
+                       : QStringLiteral(" (unlimited)")));
+    row(QStringLiteral("affinity"),
+        QStringLiteral("%1 (%2 CPUs)").arg(orDash(f.affinity)).arg(f.affinityCount));
+    row(QStringLiteral("OMP_NUM_THREADS"),
+        f.ompNumThreads.empty() ? QStringLiteral("unset") : html(f.ompNumThreads));
+    row(QStringLiteral("intra-op threads"), QString::number(f.intraOpThreads));
+    row(QStringLiteral("BLAS"), orDash(f.blasLibrary));
+    row(QStringLiteral("LibTorch"), orDash(f.libtorchVersion));
+    row(QStringLiteral("CUDA built"), f.cudaBuilt ? QStringLiteral("yes") : QStringLiteral("no"));
+    row(QStringLiteral("CUDA runtime"), orDash(f.cudaRuntimeVersion));
+    row(QStringLiteral("cuDNN"), orDash(f.cudnnVersion));
+    row(QStringLiteral("driver"), orDash(f.driverVersion));
+    row(QStringLiteral("cuDNN benchmark"),
+        f.cudnnBenchmark ? QStringLiteral("on") : QStringLiteral("off"));
+    if (f.gpus.empty())
+        row(QStringLiteral("GPUs"), QStringLiteral("none reported by a CUDA driver"));
+    for (const GpuInfo &gpu : f.gpus)
+        row(QStringLiteral("GPU %1").arg(gpu.index),
+            QStringLiteral("%1, compute capability %2.%3, %4 GiB")
+                .arg(html(gpu.name))
+                .arg(gpu.computeMajor)
+                .arg(gpu.computeMinor)
+                .arg(static_cast<double>(gpu.memoryBytes) / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1));
+    row(QStringLiteral("DeviceBench"), orDash(f.appVersion));
+    page += QStringLiteral("</table>");
+
+    page +=
+        QStringLiteral(
+            "<h3>Devices</h3><p>Each device runs a real convolution forward and backward and is "
+            "compared with the CPU (relative error under %1) before a run may use it.</p>"
+            "<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\"><tr><th>device</th>"
+            "<th>name</th><th>probe</th><th>time</th><th>relative error</th><th>reason</th></tr>")
+            .arg(kProbeTolerance);
+    for (const DeviceInfo &d : listDevices()) {
+        const bool probed = !d.probe.device.empty();
+        page +=
+            QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td>"
+                           "<td>%6</td></tr>")
+                .arg(html(d.id), html(d.name),
+                     d.usable ? QStringLiteral("<span style=\"color:#007a3d\">usable</span>")
+                              : QStringLiteral("<span style=\"color:#b00020\"><b>unusable"
+                                               "</b></span>"),
+                     probed ? QStringLiteral("%1 ms").arg(d.probe.seconds * 1000.0, 0, 'f', 1)
+                            : QStringLiteral("not run"),
+                     probed ? QString::number(d.probe.relativeError, 'g', 2) : QStringLiteral("–"),
+                     d.usable ? QString() : html(d.reason));
+    }
+    page += QStringLiteral("</table>");
+    return page;
+}
+
 int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 0, INT_MAX)); }
 
 } // namespace
 
-MainWindow::MainWindow(RunController &controller, QWidget *parent)
-    : QMainWindow(parent), m_controller(controller), m_store(new RunStore(this)) {
+QString MainWindow::defaultRunsFolder() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/runs");
+}
+
+MainWindow::MainWindow(RunController &controller, QWidget *parent, const QString &runsFolder)
+    : QMainWindow(parent), m_controller(controller), m_store(new RunStore(this)),
+      m_runsFolder(runsFolder) {
     setWindowTitle(QStringLiteral("DeviceBench"));
     m_cudaReason = QString::fromStdString(cudaUnavailableReason());
     buildUi();
@@ -81,8 +174,9 @@ MainWindow::MainWindow(RunController &controller, QWidget *parent)
     connect(&m_redrawTimer, &QTimer::timeout, this, &MainWindow::redrawNow);
     connect(m_store, &RunStore::changed, this, &MainWindow::scheduleRedraw);
 
-    updateButtons();
     setStatus(QStringLiteral("Ready. Choose the settings, then run on the CPU or the GPU."), false);
+    loadSavedRuns();
+    redrawNow();
     resize(1500, 950);
 }
 
@@ -179,11 +273,62 @@ void MainWindow::buildUi() {
     m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
     m_exportCsvButton = new QPushButton(QStringLiteral("Export CSV…"), settings);
     m_exportCsvButton->setObjectName(QStringLiteral("exportCsvButton"));
+    m_exportCsvButton->setToolTip(
+        QStringLiteral("Writes FILE.csv (one row per epoch) and FILE-summary.csv beside it "
+                       "(one row per run: statistics, speed-up, comparability, fingerprint)"));
     auto *exportRow = new QHBoxLayout;
     exportRow->addWidget(m_exportPngButton);
     exportRow->addWidget(m_exportCsvButton);
-    settingsLayout->addLayout(exportRow);
+
+    auto *compareBox = new QGroupBox(QStringLiteral("Compare"), settings);
+    auto *compareLayout = new QVBoxLayout(compareBox);
+    m_importButton = new QPushButton(QStringLiteral("Import runs…"), compareBox);
+    m_importButton->setObjectName(QStringLiteral("importButton"));
+    m_importButton->setToolTip(QStringLiteral(
+        "Add run records (JSON) made elsewhere, e.g. by devicebench-cli run --record on a "
+        "cloud GPU box"));
+    compareLayout->addWidget(m_importButton);
+    auto *compareForm = new QFormLayout;
+    m_compareWarmupSpin = makeSpin(compareBox, "compareWarmupSpin", -1, 999, -1,
+                                   QStringLiteral("Warm-up epochs left out of every run's stable "
+                                                  "mean; re-derives everything without "
+                                                  "re-running"));
+    m_compareWarmupSpin->setSpecialValueText(QStringLiteral("each run's own"));
+    m_baselineCombo = new QComboBox(compareBox);
+    m_baselineCombo->setObjectName(QStringLiteral("baselineCombo"));
+    m_baselineCombo->setToolTip(
+        QStringLiteral("Speed-ups are this run's stable mean over each run's; runs whose "
+                       "workload differs from it are flagged not comparable"));
+    m_baselineCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_baselineCombo->setMinimumContentsLength(14);
+    m_baselineCombo->addItem(QStringLiteral("slowest run"), 0);
+    compareForm->addRow(QStringLiteral("Warm-up epochs"), m_compareWarmupSpin);
+    compareForm->addRow(QStringLiteral("Baseline"), m_baselineCombo);
+    compareLayout->addLayout(compareForm);
+    compareLayout->addLayout(exportRow);
+    auto *exportNote = new QLabel(
+        QStringLiteral("Export CSV writes FILE.csv (per epoch) and FILE-summary.csv (per run)."),
+        compareBox);
+    exportNote->setWordWrap(true);
+    exportNote->setStyleSheet(QStringLiteral("color: #555;"));
+    compareLayout->addWidget(exportNote);
+    m_diagnosticsButton = new QPushButton(QStringLiteral("Diagnostics…"), compareBox);
+    m_diagnosticsButton->setObjectName(QStringLiteral("diagnosticsButton"));
+    m_diagnosticsButton->setToolTip(
+        QStringLiteral("This machine's fingerprint and every device with its probe result"));
+    compareLayout->addWidget(m_diagnosticsButton);
+    settingsLayout->addWidget(compareBox);
     settingsLayout->addStretch(1);
+
+    QMenu *fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
+    fileMenu->addAction(QStringLiteral("&Import runs…"), this, &MainWindow::importInteractive);
+    fileMenu->addAction(QStringLiteral("Export &PNG…"), this, &MainWindow::exportPngInteractive);
+    fileMenu->addAction(QStringLiteral("Export &CSV (+ summary)…"), this,
+                        &MainWindow::exportCsvInteractive);
+    fileMenu->addSeparator();
+    fileMenu->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
+    QMenu *toolsMenu = menuBar()->addMenu(QStringLiteral("&Tools"));
+    toolsMenu->addAction(QStringLiteral("&Diagnostics…"), this, &MainWindow::showDiagnostics);
 
     auto *scroll = new QScrollArea;
     scroll->setWidget(settings);
@@ -209,17 +354,31 @@ void MainWindow::buildUi() {
     m_table->setObjectName(QStringLiteral("epochTable"));
     m_table->setModel(m_tableModel);
     m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false); // labels stay on one line
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_table->verticalHeader()->hide();
     m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     m_table->horizontalHeader()->setStretchLastSection(false);
 
+    m_controlLabel = new QLabel;
+    m_controlLabel->setObjectName(QStringLiteral("controlLabel"));
+    m_controlLabel->setWordWrap(true);
+    m_controlLabel->setTextFormat(Qt::RichText);
+    m_controlLabel->setToolTip(QStringLiteral(
+        "Runs with the same config and seed start from identical weights and data order: "
+        "their test losses should differ only by float rounding"));
+    auto *barPane = new QWidget;
+    auto *barLayout = new QVBoxLayout(barPane);
+    barLayout->setContentsMargins(0, 0, 0, 0);
+    barLayout->addWidget(m_barView, 1);
+    barLayout->addWidget(m_controlLabel);
+
     auto *bottom = new QSplitter(Qt::Horizontal);
-    bottom->addWidget(m_barView);
+    bottom->addWidget(barPane);
     bottom->addWidget(m_table);
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
-    bottom->setSizes({580, 620});
+    bottom->setSizes({680, 560});
 
     auto *centre = new QSplitter(Qt::Vertical);
     centre->addWidget(m_lossView);
@@ -239,6 +398,9 @@ void MainWindow::buildUi() {
     m_statusLabel = new QLabel;
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
     m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long message (e.g. every rejected file of an import) must not widen the window.
+    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_statusLabel->setMinimumWidth(1);
     statusBar()->addWidget(m_statusLabel, 1);
 
     connect(m_browseButton, &QPushButton::clicked, this, &MainWindow::browseDataDir);
@@ -254,6 +416,15 @@ void MainWindow::buildUi() {
     });
     connect(m_exportPngButton, &QPushButton::clicked, this, &MainWindow::exportPngInteractive);
     connect(m_exportCsvButton, &QPushButton::clicked, this, &MainWindow::exportCsvInteractive);
+    connect(m_importButton, &QPushButton::clicked, this, &MainWindow::importInteractive);
+    connect(m_diagnosticsButton, &QPushButton::clicked, this, &MainWindow::showDiagnostics);
+    connect(m_compareWarmupSpin, qOverload<int>(&QSpinBox::valueChanged), this,
+            [this](int value) { m_store->setWarmupEpochs(value); });
+    connect(m_baselineCombo, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int index) {
+                if (index >= 0)
+                    m_store->setBaseline(m_baselineCombo->itemData(index).toInt());
+            });
 }
 
 void MainWindow::connectController() {
@@ -332,6 +503,7 @@ int MainWindow::startRun(const std::string &device) {
 
 void MainWindow::onRunStarted(int runId, const RunConfig &config, const RunStarted &info) {
     m_store->addRun(runId, config, info);
+    saveRun(runId);
     if (runId == m_activeRunId) {
         m_activeDevice = QString::fromStdString(info.device);
         m_stepsPerEpoch = info.stepsPerEpoch;
@@ -349,12 +521,14 @@ void MainWindow::onStepLosses(int runId, const std::vector<StepLoss> &losses) {
 
 void MainWindow::onEpochFinished(int runId, const EpochResult &epoch) {
     m_store->addEpoch(runId, epoch);
+    saveRun(runId);
     if (runId == m_activeRunId)
         m_finishedEpochs = std::max(m_finishedEpochs, epoch.epoch);
 }
 
 void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
-    m_store->endRun(runId, outcome); // false for a run that failed before it started
+    if (m_store->endRun(runId, outcome)) // false for a run that failed before it started
+        saveRun(runId);
     if (runId == m_activeRunId)
         m_activeRunId = 0;
     redrawNow();
@@ -362,7 +536,7 @@ void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
     const QString reason = QString::fromStdString(outcome.reason);
     switch (outcome.status) {
     case RunStatus::Finished: {
-        const RunRecord *run = m_store->findRun(runId);
+        const StoredRun *run = m_store->findRun(runId);
         if (run != nullptr && run->summary.hasStable) {
             setStatus(
                 QStringLiteral("Run #%1 finished: stable mean %2 s/epoch")
@@ -419,9 +593,14 @@ void MainWindow::redrawNow() {
     m_redrawTimer.stop();
     m_lossChart->sync(*m_store);
     m_speedChart->sync(*m_store);
+    const int rowsBefore = m_tableModel->rowCount();
     m_tableModel->refresh();
-    if (m_table->model()->rowCount() > 0)
+    if (m_tableModel->rowCount() != rowsBefore)
+        m_table->resizeColumnsToContents(); // new labels (e.g. imported runs) are seen whole
+    if (m_table->model()->rowCount() > 0 && m_controller.isRunning())
         m_table->scrollToBottom();
+    updateBaselineCombo();
+    updateControlText();
     updateProgressText();
     updateButtons();
 }
@@ -482,6 +661,183 @@ bool MainWindow::exportCsv(const QString &path, QString *error) const {
     return exportComparisonCsv(*m_store, path, error);
 }
 
+namespace {
+
+// A run id as a file name: anything but letters, digits, '.', '_' and '-' becomes '_'.
+QString fileNameFor(const std::string &runId) {
+    QString name;
+    for (const QChar ch : QString::fromStdString(runId))
+        name += (ch.isLetterOrNumber() && ch.unicode() < 128) || ch == QLatin1Char('.') ||
+                        ch == QLatin1Char('_') || ch == QLatin1Char('-')
+                    ? ch
+                    : QLatin1Char('_');
+    return (name.isEmpty() || name.startsWith(QLatin1Char('.')) ? QStringLiteral("run") + name
+                                                                : name) +
+           QStringLiteral(".json");
+}
+
+} // namespace
+
+void MainWindow::saveRun(int runId) {
+    const StoredRun *run = m_store->findRun(runId);
+    if (run == nullptr || m_runsFolder.isEmpty())
+        return;
+    const QString path = QDir(m_runsFolder).filePath(fileNameFor(run->record.runId));
+    try {
+        if (!QDir().mkpath(m_runsFolder))
+            throw RecordError(QDir::toNativeSeparators(m_runsFolder).toStdString() +
+                              ": cannot create the folder");
+        writeRunRecord(path.toStdString(), run->record);
+    } catch (const std::exception &e) {
+        const QString message = QString::fromStdString(e.what());
+        if (message != m_saveError) { // once per problem, not once per epoch
+            m_saveError = message;
+            setStatus(QStringLiteral("Run #%1 is not saved: %2").arg(runId).arg(message), true);
+        }
+    }
+}
+
+void MainWindow::loadSavedRuns() {
+    if (m_runsFolder.isEmpty())
+        return;
+    const QDir dir(m_runsFolder);
+    QStringList paths;
+    for (const QString &name : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+        paths.append(dir.filePath(name));
+    if (paths.isEmpty())
+        return;
+    int loaded = 0;
+    QStringList rejected;
+    for (const QString &path : paths) {
+        try {
+            m_store->addRecord(readRunRecord(path.toStdString()), path);
+            ++loaded;
+        } catch (const std::exception &e) {
+            rejected.append(QString::fromStdString(e.what()));
+        }
+    }
+    QString text = QStringLiteral("Loaded %1 saved run(s) from %2.")
+                       .arg(loaded)
+                       .arg(QDir::toNativeSeparators(m_runsFolder));
+    if (!rejected.isEmpty())
+        text += QStringLiteral(" Could not read %1: %2")
+                    .arg(rejected.size())
+                    .arg(rejected.join(QStringLiteral("; ")));
+    setStatus(text, !rejected.isEmpty());
+}
+
+MainWindow::ImportReport MainWindow::importRecords(const QStringList &paths, bool showDialog) {
+    ImportReport report;
+    for (const QString &path : paths) {
+        RunRecord record;
+        try {
+            record = readRunRecord(path.toStdString());
+        } catch (const std::exception &e) {
+            report.rejected.append(QString::fromStdString(e.what()));
+            continue;
+        }
+        const int index = m_store->addRecord(record, path);
+        ++report.loaded;
+        // Keep it with the dashboard's own runs, so it is there after a restart.
+        if (!m_runsFolder.isEmpty() &&
+            QFileInfo(path).absolutePath() != QFileInfo(m_runsFolder).absoluteFilePath())
+            saveRun(m_store->run(index).id);
+    }
+    redrawNow();
+    QString text = QStringLiteral("Imported %1 run(s)").arg(report.loaded);
+    if (!report.rejected.isEmpty())
+        text += QStringLiteral("; rejected %1 file(s): %2")
+                    .arg(report.rejected.size())
+                    .arg(report.rejected.join(QStringLiteral("; ")));
+    setStatus(text, !report.rejected.isEmpty());
+    m_statusLabel->setToolTip(text);
+    if (showDialog && !report.rejected.isEmpty()) {
+        auto *box = new QMessageBox(
+            QMessageBox::Warning, QStringLiteral("Import runs"),
+            QStringLiteral("%1 of %2 file(s) could not be imported; the others were loaded.")
+                .arg(report.rejected.size())
+                .arg(paths.size()),
+            QMessageBox::Ok, this);
+        box->setObjectName(QStringLiteral("importRejectedBox"));
+        box->setInformativeText(report.rejected.join(QStringLiteral("\n\n")));
+        box->setAttribute(Qt::WA_DeleteOnClose);
+        box->open();
+    }
+    return report;
+}
+
+void MainWindow::importInteractive() {
+    const QStringList paths =
+        QFileDialog::getOpenFileNames(this, QStringLiteral("Import run records"), QDir::homePath(),
+                                      QStringLiteral("Run records (*.json);;All files (*)"));
+    if (!paths.isEmpty())
+        importRecords(paths);
+}
+
+void MainWindow::updateBaselineCombo() {
+    // Rebuild only when the runs or their labels changed; keep the chosen baseline.
+    QList<QPair<int, QString>> items;
+    for (const StoredRun &run : m_store->runs())
+        items.append({run.id, run.label});
+    bool same = m_baselineCombo->count() == items.size() + 1;
+    for (qsizetype i = 0; same && i < items.size(); ++i) {
+        const int comboIndex = static_cast<int>(i) + 1;
+        same = m_baselineCombo->itemData(comboIndex).toInt() == items[i].first &&
+               m_baselineCombo->itemText(comboIndex) == items[i].second;
+    }
+    if (same)
+        return;
+    const QSignalBlocker blocker(m_baselineCombo);
+    m_baselineCombo->clear();
+    m_baselineCombo->addItem(QStringLiteral("slowest run"), 0);
+    for (const auto &item : items)
+        m_baselineCombo->addItem(item.second, item.first);
+    const int chosen = m_baselineCombo->findData(m_store->baselineSetting());
+    m_baselineCombo->setCurrentIndex(chosen >= 0 ? chosen : 0);
+}
+
+void MainWindow::updateControlText() {
+    QStringList lines;
+    for (const ControlPair &pair : m_store->controlPairs()) {
+        const QString a = QStringLiteral("#%1").arg(m_store->run(pair.indexA).number);
+        const QString b = QStringLiteral("#%1").arg(m_store->run(pair.indexB).number);
+        if (!std::isfinite(pair.maxTestLossDiff))
+            continue;
+        QString line = QStringLiteral("%1 vs %2: max test-loss difference %3")
+                           .arg(a, b, QString::number(pair.maxTestLossDiff, 'g', 3));
+        if (pair.warning)
+            line = QStringLiteral("<span style=\"color:#b00020\"><b>WARNING</b> ") + line +
+                   QStringLiteral(" (above %1: the runs did not compute the same thing)</span>")
+                       .arg(kTestLossWarning);
+        lines.append(line);
+    }
+    m_controlLabel->setText(lines.isEmpty()
+                                ? QString()
+                                : QStringLiteral("<b>Control</b> (comparable runs, same seed): ") +
+                                      lines.join(QStringLiteral(" · ")));
+    m_controlLabel->setVisible(!lines.isEmpty());
+}
+
+void MainWindow::showDiagnostics() {
+    if (m_diagnosticsDialog == nullptr) {
+        m_diagnosticsDialog = new QDialog(this);
+        m_diagnosticsDialog->setObjectName(QStringLiteral("diagnosticsDialog"));
+        m_diagnosticsDialog->setWindowTitle(QStringLiteral("DeviceBench diagnostics"));
+        auto *layout = new QVBoxLayout(m_diagnosticsDialog);
+        auto *text = new QTextBrowser(m_diagnosticsDialog);
+        text->setObjectName(QStringLiteral("diagnosticsText"));
+        layout->addWidget(text);
+        auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, m_diagnosticsDialog);
+        connect(buttons, &QDialogButtonBox::rejected, m_diagnosticsDialog, &QDialog::close);
+        layout->addWidget(buttons);
+        m_diagnosticsDialog->resize(820, 640);
+    }
+    auto *text = m_diagnosticsDialog->findChild<QTextBrowser *>(QStringLiteral("diagnosticsText"));
+    text->setHtml(diagnosticsHtml());
+    m_diagnosticsDialog->show();
+    m_diagnosticsDialog->raise();
+}
+
 void MainWindow::exportPngInteractive() {
     const QString path = QFileDialog::getSaveFileName(
         this, QStringLiteral("Export comparison as PNG"),
@@ -498,14 +854,18 @@ void MainWindow::exportPngInteractive() {
 
 void MainWindow::exportCsvInteractive() {
     const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Export epochs as CSV"),
+        this,
+        QStringLiteral("Export CSV: FILE.csv per epoch, and FILE-summary.csv per run beside it"),
         QDir::home().filePath(QStringLiteral("devicebench-epochs.csv")),
         QStringLiteral("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;
     if (exportCsv(path, &error))
-        setStatus(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), false);
+        setStatus(QStringLiteral("Saved %1 and %2")
+                      .arg(QDir::toNativeSeparators(path),
+                           QDir::toNativeSeparators(summaryCsvPath(path))),
+                  false);
     else
         QMessageBox::warning(this, QStringLiteral("Export CSV"), error);
 }

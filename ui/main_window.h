@@ -8,6 +8,7 @@
 #include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
+#include <QStringList>
 #include <QTimer>
 
 #include <string>
@@ -15,6 +16,8 @@
 
 class QCheckBox;
 class QChartView;
+class QComboBox;
+class QDialog;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -34,14 +37,24 @@ class SpeedChart;
 //   dataDirEdit, browseButton, syntheticCheck, epochsSpin, batchSizeSpin, learningRateSpin,
 //   warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin, runCpuButton,
 //   runGpuButton, stopButton, exportPngButton, exportCsvButton, validationLabel,
-//   lossChartView, barChartView, epochTable, statusLabel.
+//   lossChartView, barChartView, epochTable, statusLabel, importButton, diagnosticsButton,
+//   compareWarmupSpin, baselineCombo, controlLabel; dialogs: importRejectedBox,
+//   diagnosticsDialog (with diagnosticsText).
+//
+// Runs are kept as run records (run_record.h) in a folder, by default
+// QStandardPaths::AppDataLocation + "/runs": each live run is written there as <runId>.json
+// when it starts, after every epoch and when it ends; imported records are copied there; and
+// the window shows every record of the folder again when it opens (a record left "running" by
+// a process that died shows as interrupted, with its finished epochs).
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
     // `controller` must outlive the window. The window fills its own RunStore from the
     // controller's signals.
-    explicit MainWindow(RunController &controller, QWidget *parent = nullptr);
+    // `runsFolder`: where run records are kept and reloaded from; empty: none kept.
+    explicit MainWindow(RunController &controller, QWidget *parent = nullptr,
+                        const QString &runsFolder = defaultRunsFolder());
     ~MainWindow() override;
 
     // The settings as the widgets show them, for a run on `device` ("cpu" or "cuda").
@@ -56,7 +69,25 @@ public:
 
     // Export without a file dialog; false with *error set on failure (see comparison_export.h).
     bool exportPng(const QString &path, QString *error) const;
+    // Writes `path` (per epoch) and summaryCsvPath(path) (per run) beside it.
     bool exportCsv(const QString &path, QString *error) const;
+
+    // QStandardPaths::AppDataLocation + "/runs".
+    static QString defaultRunsFolder();
+    const QString &runsFolder() const { return m_runsFolder; }
+
+    // Reads each file as a run record and adds the good ones (copying them into the runs
+    // folder); every rejected file is listed with its reason ("<file>: <problem>"), and with
+    // `showDialog` all of them in one non-blocking dialog (importRejectedBox).
+    struct ImportReport {
+        int loaded = 0;
+        QStringList rejected;
+    };
+    ImportReport importRecords(const QStringList &paths, bool showDialog = true);
+
+    // Opens the diagnostics dialog: this machine's fingerprint and every device with its
+    // probe result, time and reason.
+    void showDiagnostics();
 
     const RunStore &store() const { return *m_store; }
     LossChart *lossChart() const { return m_lossChart; }
@@ -78,6 +109,11 @@ private:
     void browseDataDir();
     void exportPngInteractive();
     void exportCsvInteractive();
+    void importInteractive();
+    void loadSavedRuns();
+    void saveRun(int runId);
+    void updateBaselineCombo();
+    void updateControlText();
 
     void onRunStarted(int runId, const RunConfig &config, const RunStarted &info);
     void onStepLosses(int runId, const std::vector<StepLoss> &losses);
@@ -92,6 +128,8 @@ private:
     SpeedChart *m_speedChart = nullptr;
     QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s)
     QString m_cudaReason; // empty when a GPU is usable
+    QString m_runsFolder; // run records; empty: not kept
+    QString m_saveError;  // last failure to write a record (shown once)
 
     // Progress of the current run (status bar).
     int m_activeRunId = 0;
@@ -125,6 +163,12 @@ private:
     QChartView *m_lossView = nullptr;
     QChartView *m_barView = nullptr;
     QTableView *m_table = nullptr;
+    QPushButton *m_importButton = nullptr;
+    QPushButton *m_diagnosticsButton = nullptr;
+    QSpinBox *m_compareWarmupSpin = nullptr;
+    QComboBox *m_baselineCombo = nullptr;
+    QLabel *m_controlLabel = nullptr;
+    QDialog *m_diagnosticsDialog = nullptr;
 };
 
 } // namespace devicebench

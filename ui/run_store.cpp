@@ -3,7 +3,11 @@
 
 #include "devicebench/summary.h"
 
+#include <QDateTime>
+#include <QRandomGenerator>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 
@@ -21,11 +25,15 @@ QString runStateName(RunState state) {
         return QStringLiteral("diverged");
     case RunState::Failed:
         return QStringLiteral("failed");
+    case RunState::Interrupted:
+        return QStringLiteral("interrupted");
     }
     return QStringLiteral("unknown");
 }
 
 namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 RunState stateOf(RunStatus status) {
     switch (status) {
@@ -41,75 +49,150 @@ RunState stateOf(RunStatus status) {
     return RunState::Failed;
 }
 
+// A record's status as read from a file; "running" there means its process is gone.
+RunState stateOfRecord(const std::string &status) {
+    if (status == "finished")
+        return RunState::Finished;
+    if (status == "cancelled")
+        return RunState::Cancelled;
+    if (status == "diverged")
+        return RunState::Diverged;
+    if (status == "failed")
+        return RunState::Failed;
+    return RunState::Interrupted;
+}
+
+// The fingerprint is a fact of this process and machine: collect it once.
+const Fingerprint &thisMachine() {
+    static const Fingerprint fingerprint = collectFingerprint();
+    return fingerprint;
+}
+
+std::string newRunId(const std::string &host) {
+    const QString time =
+        QDateTime::currentDateTimeUtc().toString(QStringLiteral("yyyyMMdd'T'HHmmss'Z'"));
+    const QString hex = QString::number(QRandomGenerator::global()->generate(), 16)
+                            .rightJustified(8, QLatin1Char('0'));
+    std::string safeHost;
+    for (const char ch : host)
+        safeHost += (std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '.' || ch == '_')
+                        ? ch
+                        : '-';
+    return time.toStdString() + "-" + (safeHost.empty() ? "host" : safeHost) + "-" +
+           hex.toStdString();
+}
+
 } // namespace
 
 RunStore::RunStore(QObject *parent) : QObject(parent) {}
 
-QString RunStore::defaultLabel(int id, const RunStarted &info) {
-    const QString device = QString::fromStdString(info.device);
-    if (info.device.rfind("cpu", 0) == 0) {
-        return QStringLiteral("#%1 %2 x%3 %4")
-            .arg(id)
-            .arg(device)
-            .arg(info.threads)
-            .arg(info.threads == 1 ? QStringLiteral("thread") : QStringLiteral("threads"));
-    }
-    const QString name = QString::fromStdString(info.deviceName);
-    return name.isEmpty() ? QStringLiteral("#%1 %2").arg(id).arg(device)
-                          : QStringLiteral("#%1 %2 %3").arg(id).arg(device, name);
+QString RunStore::defaultLabel(int number, const RunRecord &record) {
+    return QStringLiteral("#%1 ").arg(number) + QString::fromStdString(runLabel(record));
 }
 
 int RunStore::addRun(int id, const RunConfig &config, const RunStarted &info) {
-    RunRecord record;
-    record.id = id;
-    record.label = defaultLabel(id, info);
-    record.config = config;
-    record.info = info;
-    resummarize(record);
+    StoredRun run;
+    run.id = id;
+    run.origin = QStringLiteral("live");
+    run.liveStart = std::chrono::steady_clock::now();
+    RunRecord &r = run.record;
+    r.config = config;
+    r.started = info;
+    r.fingerprint = thisMachine();
+    r.fingerprint.intraOpThreads = info.threads;
+    r.runId = newRunId(r.fingerprint.hostName);
+    r.createdUtc = QDateTime::currentDateTimeUtc()
+                       .toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss'Z'"))
+                       .toStdString();
+    try {
+        r.data = identifyData(config, info.trainImages, info.testImages);
+    } catch (const std::exception &) {
+        // The identity is informative; a run whose files vanished meanwhile still shows.
+        r.data.path = config.synthetic ? std::string() : config.dataDir;
+        r.data.variant = config.synthetic ? "synthetic" : "cifar-10-binary";
+        r.data.trainImages = info.trainImages;
+        r.data.testImages = info.testImages;
+    }
+    r.status = "running";
 
     int index = indexOf(id);
     if (index >= 0) {
-        m_runs[static_cast<std::size_t>(index)] = std::move(record);
+        run.number = m_runs[static_cast<std::size_t>(index)].number;
+        run.label = defaultLabel(run.number, r);
+        m_runs[static_cast<std::size_t>(index)] = std::move(run);
     } else {
-        m_runs.push_back(std::move(record));
+        run.number = m_nextNumber++;
+        run.label = defaultLabel(run.number, r);
+        m_runs.push_back(std::move(run));
         index = runCount() - 1;
     }
+    rederive();
     Q_EMIT changed();
     return index;
 }
 
 void RunStore::appendStepLosses(int id, const std::vector<StepLoss> &losses) {
-    RunRecord *run = find(id);
+    StoredRun *run = find(id);
     if (run == nullptr || losses.empty())
         return;
-    run->steps.insert(run->steps.end(), losses.begin(), losses.end());
+    const double seconds =
+        std::chrono::duration<double>(std::chrono::steady_clock::now() - run->liveStart).count();
+    run->record.steps.reserve(run->record.steps.size() + losses.size());
+    for (const StepLoss &s : losses)
+        run->record.steps.push_back(TimedStepLoss{s.epoch, s.step, s.loss, seconds});
     Q_EMIT changed();
 }
 
 void RunStore::addEpoch(int id, const EpochResult &epoch) {
-    RunRecord *run = find(id);
+    StoredRun *run = find(id);
     if (run == nullptr)
         return;
-    run->epochs.push_back(epoch);
-    resummarize(*run);
+    run->record.epochs.push_back(epoch);
+    rederive();
     Q_EMIT changed();
 }
 
 bool RunStore::endRun(int id, const RunOutcome &outcome) {
-    RunRecord *run = find(id);
+    StoredRun *run = find(id);
     if (run == nullptr)
         return false;
     run->state = stateOf(outcome.status);
     run->reason = QString::fromStdString(outcome.reason);
-    if (outcome.epochs.size() >= run->epochs.size())
-        run->epochs = outcome.epochs;
-    resummarize(*run);
+    run->record.status = toString(outcome.status);
+    run->record.reason = outcome.reason;
+    if (outcome.epochs.size() >= run->record.epochs.size())
+        run->record.epochs = outcome.epochs;
+    rederive();
     Q_EMIT changed();
     return true;
 }
 
+int RunStore::addRecord(const RunRecord &record, const QString &origin) {
+    if (!record.runId.empty()) {
+        for (std::size_t i = 0; i < m_runs.size(); ++i) {
+            if (m_runs[i].record.runId == record.runId)
+                return static_cast<int>(i);
+        }
+    }
+    StoredRun run;
+    run.id = m_nextImportId--;
+    run.number = m_nextNumber++;
+    run.origin = origin;
+    run.record = record;
+    run.state = stateOfRecord(record.status);
+    run.reason = QString::fromStdString(record.reason);
+    if (run.state == RunState::Interrupted && run.reason.isEmpty())
+        run.reason = QStringLiteral("the process that ran it ended during epoch %1")
+                         .arg(record.epochs.size() + 1);
+    run.label = defaultLabel(run.number, record);
+    m_runs.push_back(std::move(run));
+    rederive();
+    Q_EMIT changed();
+    return runCount() - 1;
+}
+
 void RunStore::setLabel(int id, const QString &label) {
-    RunRecord *run = find(id);
+    StoredRun *run = find(id);
     if (run == nullptr)
         return;
     run->label = label;
@@ -118,49 +201,120 @@ void RunStore::setLabel(int id, const QString &label) {
 
 void RunStore::clear() {
     m_runs.clear();
+    m_nextNumber = 1;
     Q_EMIT changed();
 }
 
-const RunRecord &RunStore::run(int index) const {
+void RunStore::setWarmupEpochs(int warmupEpochs) {
+    const int value = std::max(-1, warmupEpochs);
+    if (value == m_warmupOverride)
+        return;
+    m_warmupOverride = value;
+    rederive();
+    Q_EMIT changed();
+}
+
+void RunStore::setBaseline(int id) {
+    if (id == m_baselineId)
+        return;
+    m_baselineId = id;
+    rederive();
+    Q_EMIT changed();
+}
+
+int RunStore::baselineIndex() const {
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        if (m_runs[i].isBaseline)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+const StoredRun &RunStore::run(int index) const {
     return m_runs.at(static_cast<std::size_t>(index));
 }
 
-const RunRecord *RunStore::findRun(int id) const {
+const StoredRun *RunStore::findRun(int id) const {
     const int index = indexOf(id);
     return index < 0 ? nullptr : &m_runs[static_cast<std::size_t>(index)];
 }
 
 int RunStore::indexOf(int id) const {
     const auto it =
-        std::find_if(m_runs.begin(), m_runs.end(), [id](const RunRecord &r) { return r.id == id; });
+        std::find_if(m_runs.begin(), m_runs.end(), [id](const StoredRun &r) { return r.id == id; });
     return it == m_runs.end() ? -1 : static_cast<int>(it - m_runs.begin());
 }
 
-RunRecord *RunStore::find(int id) {
+StoredRun *RunStore::find(int id) {
     const int index = indexOf(id);
     return index < 0 ? nullptr : &m_runs[static_cast<std::size_t>(index)];
 }
 
-double RunStore::speedUp(int index) const {
-    const RunRecord &self = run(index);
-    if (!self.summary.hasStable || !(self.summary.stableMean > 0.0))
-        return std::numeric_limits<double>::quiet_NaN();
-    double slowest = 0.0;
-    for (const RunRecord &r : m_runs) {
-        if (r.summary.hasStable && std::isfinite(r.summary.stableMean))
-            slowest = std::max(slowest, r.summary.stableMean);
+double RunStore::speedUp(int index) const { return run(index).speedUp.ratio; }
+
+std::vector<ControlPair> RunStore::controlPairs() const {
+    std::vector<ControlPair> pairs;
+    for (std::size_t a = 0; a < m_runs.size(); ++a) {
+        for (std::size_t b = a + 1; b < m_runs.size(); ++b) {
+            if (!workloadDifferences(m_runs[a].record, m_runs[b].record).empty())
+                continue;
+            ControlPair pair;
+            pair.indexA = static_cast<int>(a);
+            pair.indexB = static_cast<int>(b);
+            pair.maxTestLossDiff = maxTestLossDifference(m_runs[a].record, m_runs[b].record);
+            pair.warning = pair.maxTestLossDiff > kTestLossWarning; // false for NaN
+            pairs.push_back(pair);
+        }
     }
-    return slowest / self.summary.stableMean;
+    return pairs;
 }
 
 bool RunStore::anySynthetic() const {
-    return std::any_of(m_runs.begin(), m_runs.end(),
-                       [](const RunRecord &r) { return r.info.synthetic || r.config.synthetic; });
+    return std::any_of(m_runs.begin(), m_runs.end(), [](const StoredRun &r) {
+        return r.record.started.synthetic || r.record.config.synthetic ||
+               r.record.data.variant == "synthetic";
+    });
 }
 
-void RunStore::resummarize(RunRecord &run) {
-    const double imagesPerEpoch = static_cast<double>(run.info.trainImages + run.info.testImages);
-    run.summary = summarize(run.epochs, std::max(0, run.config.warmupEpochs), imagesPerEpoch);
+void RunStore::rederive() {
+    // 1. Summaries under the warm-up setting in effect.
+    for (StoredRun &run : m_runs) {
+        const RunRecord &r = run.record;
+        run.warmupEpochs =
+            m_warmupOverride >= 0 ? m_warmupOverride : std::max(0, r.config.warmupEpochs);
+        const double imagesPerEpoch =
+            static_cast<double>(r.started.trainImages + r.started.testImages);
+        run.summary = summarize(r.epochs, run.warmupEpochs, imagesPerEpoch);
+    }
+    // 2. The baseline: the chosen run, else the slowest run with a stable mean, else the first.
+    int baseline = m_baselineId != 0 ? indexOf(m_baselineId) : -1;
+    if (baseline < 0) {
+        double slowest = -1.0;
+        for (std::size_t i = 0; i < m_runs.size(); ++i) {
+            const Summary &s = m_runs[i].summary;
+            if (s.hasStable && std::isfinite(s.stableMean) && s.stableMean > slowest) {
+                slowest = s.stableMean;
+                baseline = static_cast<int>(i);
+            }
+        }
+    }
+    if (baseline < 0 && !m_runs.empty())
+        baseline = 0;
+    // 3. Against the baseline: speed-up, workload differences, control.
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        StoredRun &run = m_runs[i];
+        run.isBaseline = static_cast<int>(i) == baseline;
+        const StoredRun &base = m_runs[static_cast<std::size_t>(baseline)];
+        run.differences = run.isBaseline ? std::vector<std::string>()
+                                         : workloadDifferences(base.record, run.record);
+        if (base.summary.hasStable && run.summary.hasStable && run.summary.stableMean > 0.0) {
+            run.speedUp = devicebench::speedUp(base.summary, run.summary);
+        } else {
+            run.speedUp = SpeedUp{kNaN, kNaN, kNaN};
+        }
+        run.maxTestLossDiff =
+            run.isBaseline ? kNaN : maxTestLossDifference(base.record, run.record);
+    }
 }
 
 } // namespace devicebench

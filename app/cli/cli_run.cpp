@@ -6,6 +6,7 @@
 
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/run_record.h"
 #include "devicebench/summary.h"
 #include "devicebench/trainer.h"
 #include "devicebench/version.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 #include <iomanip>
 #include <memory>
 #include <ostream>
@@ -174,6 +176,31 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
         }
     }
 
+    if (!options.recordPath.empty() && runs.size() > 1) {
+        err << "devicebench-cli: error: --record FILE holds one run, but this command makes "
+            << runs.size() << " runs; use --out-dir DIR for one record per run\n";
+        return kExitUsage;
+    }
+    if (!options.recordPath.empty()) {
+        // Refuse before training rather than lose the record at the end.
+        const auto folder = std::filesystem::path(options.recordPath).parent_path();
+        std::error_code ec;
+        if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+            err << "devicebench-cli: error: cannot write run record " << options.recordPath
+                << ": folder '" << folder.string() << "' does not exist\n";
+            return kExitUsage;
+        }
+    }
+    if (!options.outDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(options.outDir, ec);
+        if (ec || !std::filesystem::is_directory(options.outDir)) {
+            err << "devicebench-cli: error: cannot create the record folder " << options.outDir
+                << ": " << (ec ? ec.message() : std::string("not a folder")) << "\n";
+            return kExitRunFailed;
+        }
+    }
+
     // The PNG is drawn with Qt Charts, which needs a QApplication; the offscreen platform
     // needs no display.
     std::unique_ptr<QApplication> qtApp;
@@ -203,10 +230,30 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const int runId = static_cast<int>(i) + 1;
         ConsoleObserver observer(out, err, store, runId, runs[i]);
-        RunOutcome outcome = runTraining(runs[i], observer, stopRequested);
+        // The recorder sees every event first and passes it on to the console.
+        std::unique_ptr<RunRecorder> recorder;
+        std::string recordPath = options.recordPath;
+        if (!options.outDir.empty()) {
+            const std::string id = newRunId();
+            recordPath = (std::filesystem::path(options.outDir) / (id + ".json")).string();
+            recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &observer, id);
+        } else if (!recordPath.empty()) {
+            recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &observer);
+        }
+        TrainingObserver &target =
+            recorder ? static_cast<TrainingObserver &>(*recorder) : observer;
+        RunOutcome outcome = runTraining(runs[i], target, stopRequested);
         const std::string label = "#" + std::to_string(runId) + " " + runs[i].device;
         printSummary(out, outcome, runs[i], label, base.synthetic);
         outcomes.push_back(outcome);
+        if (recorder) {
+            if (recorder->writeError().empty()) {
+                out << "wrote record " << recordPath << "\n";
+            } else {
+                err << "devicebench-cli: error: " << recorder->writeError() << "\n";
+                exitCode = kExitRunFailed;
+            }
+        }
         if (outcome.status == RunStatus::Cancelled) {
             err << "devicebench-cli: run " << label << " cancelled: " << outcome.reason << "\n";
             exitCode = kExitCancelled;
@@ -259,22 +306,6 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
         }
     }
     return exitCode;
-}
-
-int devicesCommand(std::ostream &out) {
-    out << "DeviceBench " << kVersion << ": devices\n";
-    for (const auto &d : listDevices()) {
-        out << "  " << std::left << std::setw(8) << d.id << (d.usable ? "usable    " : "UNUSABLE  ")
-            << d.name;
-        if (d.id == "cpu") {
-            out << ", " << availableCores() << " cores available to this process";
-        }
-        if (!d.usable) {
-            out << "\n            reason: " << d.reason;
-        }
-        out << "\n";
-    }
-    return kExitOk;
 }
 
 } // namespace devicebench::cli

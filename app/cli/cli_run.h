@@ -28,6 +28,8 @@ struct RunOptions {
     bool dataDirGiven = false;
     std::string csvPath;  // empty: no CSV
     std::string pngPath;  // empty: no PNG
+    std::string recordPath; // run record (docs/run-record.md) of the only run; empty: none
+    std::string outDir;     // one run record per run, "<runId>.json"; created if missing
 };
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the
@@ -35,7 +37,26 @@ struct RunOptions {
 int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
                const std::atomic<bool> &stopRequested);
 
-// Lists the devices (usable or not, with the reason). Returns kExitOk.
-int devicesCommand(std::ostream &out);
+// Lists the devices, each probed (usable or not, probe time and relative error, the reason),
+// then this machine's fingerprint, one "key: value" line each; with `json`, prints
+// devicesJson() instead (devices.h). Returns kExitOk. Defined in cli_devices.cpp.
+int devicesCommand(std::ostream &out, bool json = false);
+
+struct CompareOptions {
+    std::vector<std::string> records; // run record files (docs/run-record.md)
+    std::string csvPath;    // per-epoch CSV; the summary goes beside it as FILE-summary.csv
+    std::string pngPath;    // the comparison picture
+    int baseline = 0;       // 1-based position in `records`; 0 = the slowest run
+    int warmupEpochs = -1;  // warm-up epochs for every run; -1 = each run's own
+};
+
+// Loads every record (a bad one: "skipped <file>: <reason>" on `err`, the others load),
+// prints the comparison table (run label, status, stable mean, 95% interval, speed-up against
+// the baseline with its interval, comparable or the differing fields) and the control line
+// (largest test-loss difference per comparable pair, WARNING above kTestLossWarning), and
+// writes the PNG and CSVs of the runs that loaded. Returns kExitOk; kExitRunFailed when a
+// record was skipped or an output could not be written; kExitUsage when no record loaded or
+// --baseline is out of range. Defined in cli_compare.cpp.
+int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err);
 
 } // namespace devicebench::cli

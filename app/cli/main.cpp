@@ -76,8 +76,35 @@ int main(int argc, char **argv) {
                   "CIFAR-shaped generated data: times are real, accuracy is meaningless");
     run->add_option("--csv", options.csvPath, "Write the per-epoch comparison CSV to FILE");
     run->add_option("--png", options.pngPath, "Write the comparison picture (PNG) to FILE");
+    auto *recordOption = run->add_option(
+        "--record", options.recordPath,
+        "Write the run record (JSON, docs/run-record.md) to FILE, rewritten after every epoch; "
+        "one run only");
+    run->add_option("--out-dir", options.outDir,
+                    "Write one run record per run to DIR/<run id>.json (DIR created if missing)")
+        ->excludes(recordOption);
 
-    app.add_subcommand("devices", "List the devices and whether a run can use them");
+    bool devicesAsJson = false;
+    auto *devices = app.add_subcommand(
+        "devices", "List the devices, each probed, and this machine's fingerprint");
+    devices->add_flag("--json", devicesAsJson,
+                      "Print {\"devices\": [...], \"fingerprint\": {...}} as JSON");
+
+    CompareOptions compareOptions;
+    auto *compare = app.add_subcommand(
+        "compare", "Compare run records (made here or elsewhere): table, PNG and CSV");
+    compare->add_option("records", compareOptions.records, "Run record files (JSON)")
+        ->required();
+    compare->add_option("--csv", compareOptions.csvPath,
+                        "Write the per-epoch CSV to FILE and the per-run summary to "
+                        "FILE-summary.csv beside it");
+    compare->add_option("--png", compareOptions.pngPath, "Write the comparison picture to FILE");
+    compare->add_option("--baseline", compareOptions.baseline,
+                        "Speed-ups against the N-th record given (default: the slowest run)")
+        ->check(CLI::NonNegativeNumber);
+    compare->add_option("--warmup-epochs", compareOptions.warmupEpochs,
+                        "Warm-up epochs for every run (default: each run's own)")
+        ->check(CLI::NonNegativeNumber);
 
     try {
         app.parse(argc, argv);
@@ -99,8 +126,11 @@ int main(int argc, char **argv) {
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
 
+    if (app.got_subcommand("compare")) {
+        return compareCommand(compareOptions, std::cout, std::cerr);
+    }
     if (app.got_subcommand("devices")) {
-        return devicesCommand(std::cout);
+        return devicesCommand(std::cout, devicesAsJson);
     }
     return runCommand(std::move(options), std::cout, std::cerr, g_stopRequested);
 }

@@ -90,6 +90,7 @@ int main(int argc, char *argv[]) {
         {QStringLiteral("run"), QStringLiteral("Start a run when the window opens: cpu, cpu:THREADS or cuda; repeat for several, run one after another."), QStringLiteral("SPEC")},
         {QStringLiteral("export-png"), QStringLiteral("After the scripted runs, export the comparison PNG to FILE."), QStringLiteral("FILE")},
         {QStringLiteral("export-csv"), QStringLiteral("After the scripted runs, export the comparison CSV to FILE."), QStringLiteral("FILE")},
+        {QStringLiteral("import"), QStringLiteral("Import a run record (JSON) when the window opens, as \"Import runs…\" does; repeat for several."), QStringLiteral("FILE")},
         {QStringLiteral("quit"), QStringLiteral("Quit after the scripted runs and exports.")},
     });
     parser.process(app);
@@ -129,6 +130,12 @@ int main(int argc, char *argv[]) {
     window.setRunConfig(settings);
     window.resize(1560, 960);
     window.show();
+    if (parser.isSet(QStringLiteral("import"))) {
+        const auto report = window.importRecords(parser.values(QStringLiteral("import")));
+        for (const QString &message : report.rejected) {
+            std::fprintf(stderr, "devicebench: skipped %s\n", qPrintable(message));
+        }
+    }
 
     int exitCode = 0;
     auto startNext = [&]() {

@@ -2,15 +2,24 @@
 // devicebench-cli as a user runs it: a child process, its exit code, its output and files.
 #include "cifar_files.h"
 
+#include "devicebench/run_record.h"
+
 #include <QImage>
 
 #include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
 
 #include <cstdlib>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
+#include <chrono>
+#include <csignal>
+#include <fcntl.h>
 #include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
 
 namespace fs = std::filesystem;
 using devicebench::testing::TempDir;
@@ -131,9 +140,10 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
 
     const auto rows = parseCsv(csv);
     ASSERT_EQ(rows.size(), 3u) << "header + one row per epoch";
-    const std::vector<std::string> header = {"run", "device", "threads", "epoch", "seconds",
-                                             "warmup", "train_loss", "test_loss",
-                                             "test_accuracy", "images_per_s", "data", "status"};
+    const std::vector<std::string> header = {
+        "run",  "device",       "threads", "epoch", "seconds", "warmup",     "train_loss",
+        "test_loss", "test_accuracy", "images_per_s", "data", "status", "host", "comparable",
+        "differences"};
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());
@@ -218,10 +228,48 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(Cli, DevicesListsTheCpuAndSaysWhyCudaIsNotUsable) {
     const CliResult r = runCli({"devices"});
-    EXPECT_EQ(r.exitCode, 0);
-    EXPECT_NE(r.out.find("cpu"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("usable"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("cuda"), std::string::npos) << r.out;
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    // The first word of each device line is its id, the second its state.
+    std::map<std::string, std::string> state;
+    std::istringstream lines(r.out);
+    for (std::string line; std::getline(lines, line);) {
+        std::istringstream words(line);
+        std::string id;
+        std::string usable;
+        if (line.rfind("  ", 0) == 0 && words >> id >> usable &&
+            (usable == "USABLE" || usable == "UNUSABLE")) {
+            state[id] = usable;
+        }
+    }
+    EXPECT_EQ(state["cpu"], "USABLE") << r.out;
+    EXPECT_NE(r.out.find(" ms, relative error "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("logicalCores: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("blasLibrary: "), std::string::npos) << r.out;
+    if (state["cuda:0"] == "USABLE") {
+        GTEST_SKIP() << "a CUDA device is usable here; the no-GPU message is not shown";
+    }
+    EXPECT_TRUE(state["cuda"] == "UNUSABLE" || state["cuda:0"] == "UNUSABLE") << r.out;
+    EXPECT_NE(r.out.find("reason: "), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("No CUDA device is usable here: "), std::string::npos) << r.out;
+}
+
+TEST(Cli, DevicesJsonParsesAndHoldsDevicesAndFingerprint) {
+    const CliResult r = runCli({"devices", "--json"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto j = nlohmann::json::parse(r.out); // throws (fails the test) if not JSON
+    ASSERT_TRUE(j.at("devices").is_array());
+    ASSERT_FALSE(j.at("devices").empty());
+    EXPECT_EQ(j["devices"][0].at("id"), "cpu");
+    EXPECT_EQ(j["devices"][0].at("usable"), true);
+    EXPECT_GT(j["devices"][0].at("probe").at("seconds").get<double>(), 0.0);
+    EXPECT_GE(j.at("fingerprint").at("logicalCores").get<int>(), 1);
+    EXPECT_FALSE(j.at("fingerprint").at("hostName").get<std::string>().empty());
+    for (const auto &d : j["devices"]) {
+        if (d.at("id") == "cuda") {
+            EXPECT_EQ(d.at("usable"), false);
+            EXPECT_FALSE(d.at("reason").get<std::string>().empty());
+        }
+    }
 }
 
 TEST(Cli, ExportToAnUnwritablePathFailsNamingItAndLeavesNoFile) {
@@ -246,4 +294,298 @@ TEST(Cli, ComparesEveryThreadCountInOneInvocation) {
     ASSERT_EQ(rows.size(), 5u);
     EXPECT_EQ(rows[1][2], "1");
     EXPECT_EQ(rows[3][2], "2");
+}
+
+namespace {
+
+// devicebench-cli started in the background, for tests that signal it mid-run.
+class CliChild {
+public:
+    explicit CliChild(const std::vector<std::string> &args) {
+        std::vector<std::string> argv = {DEVICEBENCH_CLI};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::vector<char *> cargv;
+        for (auto &a : argv) {
+            cargv.push_back(a.data());
+        }
+        cargv.push_back(nullptr);
+        pid_ = ::fork();
+        if (pid_ == 0) {
+            const int devNull = ::open("/dev/null", O_RDWR);
+            ::dup2(devNull, STDIN_FILENO);
+            ::dup2(devNull, STDOUT_FILENO);
+            ::dup2(devNull, STDERR_FILENO);
+            ::execv(cargv[0], cargv.data());
+            ::_exit(127);
+        }
+    }
+    ~CliChild() {
+        if (pid_ > 0 && !reaped_) {
+            ::kill(pid_, SIGKILL);
+            wait();
+        }
+    }
+    CliChild(const CliChild &) = delete;
+    CliChild &operator=(const CliChild &) = delete;
+
+    bool started() const { return pid_ > 0; }
+    void signal(int sig) const { ::kill(pid_, sig); }
+    bool exited() {
+        int status = 0;
+        if (!reaped_ && ::waitpid(pid_, &status, WNOHANG) == pid_) {
+            reaped_ = true;
+            status_ = status;
+        }
+        return reaped_;
+    }
+    // The wait status (waitpid).
+    int wait() {
+        if (!reaped_) {
+            ::waitpid(pid_, &status_, 0);
+            reaped_ = true;
+        }
+        return status_;
+    }
+
+private:
+    pid_t pid_ = -1;
+    bool reaped_ = false;
+    int status_ = 0;
+};
+
+// Polls `path` until its record holds `epochs` finished epochs. Every version seen must parse:
+// the file is only ever replaced whole. Returns "" or what went wrong.
+std::string waitForEpochs(CliChild &child, const fs::path &path, std::size_t epochs) {
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (fs::exists(path)) {
+            try {
+                const auto record = devicebench::readRunRecord(path.string());
+                if (record.epochs.size() >= epochs) {
+                    return record.epochs.size() == epochs
+                               ? ""
+                               : "epochs went by too fast to catch: " +
+                                     std::to_string(record.epochs.size());
+                }
+            } catch (const devicebench::RecordError &e) {
+                return std::string("a version of the record did not parse: ") + e.what();
+            }
+        }
+        if (child.exited()) {
+            return "devicebench-cli ended before epoch " + std::to_string(epochs);
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return "timed out";
+}
+
+const std::vector<std::string> kFiveEpochs = {
+    "run", "--synthetic", "--epochs", "5", "--warmup-epochs", "0", "--train-images", "2000",
+    "--test-images", "200", "--threads", "1"};
+
+} // namespace
+
+TEST(CliRecord, RunKilledWithSigkillDuringEpoch3LeavesARecordWithEpochs1And2) {
+    TempDir dir;
+    const fs::path record = dir.path() / "killed.json";
+    auto args = kFiveEpochs;
+    args.insert(args.end(), {"--record", record.string()});
+    CliChild child(args);
+    ASSERT_TRUE(child.started());
+    const std::string problem = waitForEpochs(child, record, 2);
+    child.signal(SIGKILL); // now in epoch 3
+    const int status = child.wait();
+    ASSERT_EQ(problem, "");
+    ASSERT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) << status;
+
+    const auto r = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(r.status, "running") << "the process died: nobody wrote an end";
+    ASSERT_EQ(r.epochs.size(), 2u);
+    EXPECT_EQ(r.epochs[0].epoch, 1);
+    EXPECT_EQ(r.epochs[1].epoch, 2);
+    EXPECT_GT(r.epochs[1].seconds, 0.0);
+    EXPECT_FALSE(r.steps.empty());
+    EXPECT_EQ(r.config.epochs, 5);
+    std::vector<std::string> names;
+    for (const auto &entry : fs::directory_iterator(dir.path())) {
+        names.push_back(entry.path().filename().string());
+    }
+    EXPECT_EQ(names, std::vector<std::string>{"killed.json"}) << "no temporary file left";
+}
+
+TEST(CliRecord, SigintEndsTheRunWithACancelledRecord) {
+    TempDir dir;
+    const fs::path record = dir.path() / "stopped.json";
+    auto args = kFiveEpochs;
+    args.insert(args.end(), {"--record", record.string()});
+    CliChild child(args);
+    ASSERT_TRUE(child.started());
+    const std::string problem = waitForEpochs(child, record, 1);
+    child.signal(SIGINT);
+    const int status = child.wait();
+    ASSERT_EQ(problem, "");
+    ASSERT_TRUE(WIFEXITED(status)) << status;
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const auto r = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(r.status, "cancelled");
+    EXPECT_NE(r.reason.find("stopped"), std::string::npos) << r.reason;
+    EXPECT_GE(r.epochs.size(), 1u);
+    EXPECT_LT(r.epochs.size(), 5u);
+}
+
+TEST(CliRecord, RecordFlagWritesTheFinishedRunAndSaysWhere) {
+    TempDir dir;
+    const fs::path record = dir.path() / "run.json";
+    auto args = kTinySynthetic;
+    args.insert(args.end(), {"--record", record.string()});
+    const CliResult r = runCli(args);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("wrote record " + record.string()), std::string::npos) << r.out;
+    const auto rec = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(rec.status, "finished");
+    EXPECT_EQ(rec.epochs.size(), 2u);
+    EXPECT_EQ(rec.config.batchSize, 32);
+    EXPECT_EQ(rec.started.threads, 1);
+    EXPECT_EQ(rec.data.variant, "synthetic");
+    EXPECT_FALSE(rec.fingerprint.hostName.empty());
+}
+
+TEST(CliRecord, OutDirGetsOneRecordPerRunNamedByItsRunId) {
+    TempDir dir;
+    const fs::path outDir = dir.path() / "new" / "records";
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1",
+                                "--train-images", "128", "--test-images", "64", "--threads",
+                                "1,2", "--out-dir", outDir.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    std::set<int> threads;
+    int files = 0;
+    for (const auto &entry : fs::directory_iterator(outDir)) {
+        ++files;
+        const auto rec = devicebench::readRunRecord(entry.path().string());
+        EXPECT_EQ(entry.path().filename().string(), rec.runId + ".json");
+        EXPECT_EQ(rec.status, "finished");
+        threads.insert(rec.started.threads);
+        EXPECT_NE(r.out.find("wrote record " + entry.path().string()), std::string::npos)
+            << r.out;
+    }
+    EXPECT_EQ(files, 2);
+    EXPECT_EQ(threads, (std::set<int>{1, 2}));
+}
+
+TEST(CliRecord, RecordWithSeveralRunsIsRefusedBeforeAnyRun) {
+    TempDir dir;
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0",
+                                "--threads", "1,2", "--record",
+                                (dir.path() / "x.json").string()});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--out-dir"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("epoch "), std::string::npos) << r.out;
+}
+
+TEST(CliRecord, RecordInAMissingFolderIsRefusedBeforeAnyRun) {
+    const std::string path = "/nonexistent-dir/run.json";
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0",
+                                "--threads", "1", "--record", path});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find(path), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("epoch "), std::string::npos) << r.out;
+}
+
+// Three records made by three CLI runs: threads 1 and 2 (comparable), and batch size 32.
+class CliCompare : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new TempDir("devicebench-compare");
+        const std::vector<std::vector<std::string>> variants = {
+            {"--threads", "1"}, {"--threads", "2"}, {"--threads", "1", "--batch-size", "32"}};
+        for (std::size_t i = 0; i < variants.size(); ++i) {
+            const fs::path record = dir_->path() / ("r" + std::to_string(i + 1) + ".json");
+            std::vector<std::string> args = {"run",           "--synthetic", "--epochs", "3",
+                                             "--warmup-epochs", "1", "--train-images", "192",
+                                             "--test-images", "64"};
+            args.insert(args.end(), variants[i].begin(), variants[i].end());
+            args.insert(args.end(), {"--record", record.string()});
+            const CliResult r = runCli(args);
+            ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+            records_.push_back(record.string());
+        }
+    }
+    static void TearDownTestSuite() {
+        delete dir_;
+        dir_ = nullptr;
+        records_.clear();
+    }
+    static TempDir *dir_;
+    static std::vector<std::string> records_;
+};
+TempDir *CliCompare::dir_ = nullptr;
+std::vector<std::string> CliCompare::records_;
+
+// The output line of the run whose label starts with "#<n> ".
+std::string lineOfRun(const std::string &out, int n) {
+    std::istringstream lines(out);
+    std::string line;
+    while (std::getline(lines, line)) {
+        if (line.rfind("  #" + std::to_string(n) + " ", 0) == 0 &&
+            line.find(" vs ") == std::string::npos) {
+            return line;
+        }
+    }
+    return "";
+}
+
+TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
+    ASSERT_EQ(records_.size(), 3u);
+    const fs::path csv = dir_->path() / "cmp.csv";
+    const fs::path png = dir_->path() / "cmp.png";
+    const CliResult r = runCli({"compare", records_[0], records_[1], records_[2], "--baseline",
+                                "1", "--csv", csv.string(), "--png", png.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const std::string first = lineOfRun(r.out, 1);
+    const std::string second = lineOfRun(r.out, 2);
+    const std::string third = lineOfRun(r.out, 3);
+    EXPECT_NE(first.find("baseline"), std::string::npos) << r.out;
+    EXPECT_NE(second.find("CPU x2 @ "), std::string::npos) << r.out;
+    EXPECT_NE(second.find("x ["), std::string::npos) << "speed-up with interval: " << r.out;
+    EXPECT_NE(second.find("yes"), std::string::npos) << r.out;
+    EXPECT_NE(third.find("not comparable: batch size"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("#1 vs #2: max test-loss difference"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("#1 vs #3"), std::string::npos) << "no control across workloads";
+
+    const auto rows = parseCsv(csv);
+    ASSERT_EQ(rows.size(), 1u + 3u * 3u) << "header + 3 epochs of 3 runs";
+    EXPECT_EQ(rows[0][13], "comparable");
+    EXPECT_EQ(rows[1][13], "1");
+    EXPECT_EQ(rows[7][13], "0");
+    EXPECT_EQ(rows[7][14], "batch size");
+    const auto summary = parseCsv(dir_->path() / "cmp-summary.csv");
+    ASSERT_EQ(summary.size(), 4u) << "header + one row per run";
+    EXPECT_EQ(summary[0][0], "run");
+    EXPECT_EQ(summary[0][17], "speedup");
+    for (std::size_t i = 1; i < summary.size(); ++i) {
+        EXPECT_EQ(summary[i].size(), summary[0].size());
+    }
+    QImage image;
+    ASSERT_TRUE(image.load(QString::fromStdString(png.string())));
+    EXPECT_GT(distinctColours(image), 10) << "the PNG must not be blank";
+}
+
+TEST_F(CliCompare, NamesEachBadFileOnStderrAndComparesTheGoodOnes) {
+    ASSERT_EQ(records_.size(), 3u);
+    const fs::path truncated = dir_->path() / "truncated.json";
+    const fs::path notJson = dir_->path() / "notes.txt";
+    const std::string text = slurp(records_[0]);
+    std::ofstream(truncated) << text.substr(0, text.size() / 2);
+    std::ofstream(notJson) << "epoch 1: 2.3 s\n";
+    const fs::path csv = dir_->path() / "good.csv";
+    const CliResult r = runCli({"compare", records_[0], truncated.string(), records_[1],
+                                notJson.string(), "--csv", csv.string()});
+    EXPECT_EQ(r.exitCode, 1) << "a record was skipped: " << r.out << r.err;
+    EXPECT_NE(r.err.find("skipped " + truncated.string() + ": "), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("skipped " + notJson.string() + ": "), std::string::npos) << r.err;
+    EXPECT_NE(lineOfRun(r.out, 2).find("x"), std::string::npos) << r.out;
+    EXPECT_EQ(parseCsv(csv).size(), 1u + 2u * 3u) << "the good ones are written";
+
+    const CliResult none = runCli({"compare", truncated.string(), notJson.string()});
+    EXPECT_EQ(none.exitCode, 2) << none.out << none.err;
 }

@@ -50,11 +50,20 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
     const QStringList lines = comparisonCsv(*store).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3);
     EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
-                                       "test_loss,test_accuracy,images_per_s,data,status"));
-    EXPECT_TRUE(lines[1].startsWith(QStringLiteral("\"#1 cuda:0 Tesla, T4\",cuda:0,1,1,1.5000,1,")))
-        << lines[1].toStdString();
+                                       "test_loss,test_accuracy,images_per_s,data,status,"
+                                       "host,comparable,differences"));
+    // The label names the run's GPU as the fingerprint reports it; quoted for its comma.
+    store->setLabel(1, QStringLiteral("#1 Tesla, T4 @ host"));
+    const QStringList relabelled =
+        comparisonCsv(*store).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    EXPECT_TRUE(
+        relabelled[1].startsWith(QStringLiteral("\"#1 Tesla, T4 @ host\",cuda:0,1,1,1.5000,1,")))
+        << relabelled[1].toStdString();
     EXPECT_TRUE(lines[2].contains(QStringLiteral(",0.125000,")));
-    EXPECT_TRUE(lines[2].endsWith(QStringLiteral(",cifar-10,running")));
+    const QString host = QString::fromStdString(store->run(0).record.fingerprint.hostName);
+    EXPECT_TRUE(lines[2].endsWith(QStringLiteral(",cifar-10,running,") + csvField(host) +
+                                  QStringLiteral(",1,")))
+        << lines[2].toStdString();
 }
 
 TEST(CsvExport, TableAndCsvShareOneCellSource) {
@@ -63,16 +72,19 @@ TEST(CsvExport, TableAndCsvShareOneCellSource) {
     EpochTableModel model(*store);
     ASSERT_EQ(model.rowCount(), 2);
     ASSERT_EQ(model.columnCount(), kEpochTableShownColumns);
-    const RunRecord &run = store->run(0);
+    const StoredRun &run = store->run(0);
     for (int c = 0; c < model.columnCount(); ++c) {
-        const auto column = static_cast<EpochColumn>(c);
+        const auto column = epochTableColumn(c);
         EXPECT_EQ(model.data(model.index(1, c)).toString(),
-                  epochCell(run, run.epochs[1], column, CellFormat::Display));
+                  epochCell(run, run.record.epochs[1], column, CellFormat::Display));
     }
-    EXPECT_EQ(model.data(model.index(0, static_cast<int>(EpochColumn::Warmup))).toString(),
+    EXPECT_EQ(epochTableColumn(1), EpochColumn::Comparable);
+    EXPECT_EQ(model.data(model.index(1, 1)).toString(), QStringLiteral("baseline"));
+    EXPECT_EQ(model.data(model.index(0, static_cast<int>(EpochColumn::Warmup) + 1)).toString(),
               QStringLiteral("yes"));
-    EXPECT_EQ(model.data(model.index(0, static_cast<int>(EpochColumn::TestAccuracy))).toString(),
-              QStringLiteral("12.5 %"));
+    EXPECT_EQ(
+        model.data(model.index(0, static_cast<int>(EpochColumn::TestAccuracy) + 1)).toString(),
+        QStringLiteral("12.5 %"));
 }
 
 TEST(Export, UnwritablePathFailsWithAMessageNamingThePathAndLeavesNoFile) {
@@ -116,6 +128,110 @@ TEST(Export, CaptionWarnsAboutSyntheticData) {
     EXPECT_TRUE(comparisonCaption(*store).contains(
         QStringLiteral("synthetic data: times are real, accuracy is meaningless")));
     EXPECT_TRUE(comparisonCaption(*store).startsWith(QStringLiteral("DeviceBench ")));
+}
+
+// Splits one CSV line (RFC 4180 quotes) into fields.
+QStringList csvFields(const QString &line) {
+    QStringList fields;
+    QString field;
+    bool quoted = false;
+    for (qsizetype i = 0; i < line.size(); ++i) {
+        const QChar ch = line[i];
+        if (quoted) {
+            if (ch == QLatin1Char('"') && i + 1 < line.size() && line[i + 1] == QLatin1Char('"')) {
+                field += ch;
+                ++i;
+            } else if (ch == QLatin1Char('"')) {
+                quoted = false;
+            } else {
+                field += ch;
+            }
+        } else if (ch == QLatin1Char('"')) {
+            quoted = true;
+        } else if (ch == QLatin1Char(',')) {
+            fields.append(field);
+            field.clear();
+        } else {
+            field += ch;
+        }
+    }
+    fields.append(field);
+    return fields;
+}
+
+TEST(SummaryCsv, HasOneRowPerRunWithStatisticsSpeedUpComparabilityAndFingerprint) {
+    QObject owner;
+    RunStore *store = storeWithOneRun(&owner, "Tesla T4");
+    RunConfig config;
+    config.epochs = 2;
+    config.warmupEpochs = 1;
+    config.batchSize = 32; // differs from run 1's 64
+    RunStarted info;
+    info.device = "cpu";
+    info.threads = 2;
+    info.trainImages = 100;
+    info.testImages = 10;
+    store->addRun(2, config, info);
+    for (int n = 1; n <= 2; ++n) {
+        EpochResult e;
+        e.epoch = n;
+        e.seconds = 3.0 / n;
+        e.warmup = n == 1;
+        store->addEpoch(2, e);
+    }
+
+    const QStringList lines = summaryCsv(*store).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    ASSERT_EQ(lines.size(), 3) << "header + one row per run";
+    const QStringList header = csvFields(lines[0]);
+    ASSERT_EQ(header.size(), kSummaryColumnCount);
+    const QStringList expected = {
+        QStringLiteral("run"),           QStringLiteral("device"),
+        QStringLiteral("host"),          QStringLiteral("threads"),
+        QStringLiteral("status"),        QStringLiteral("epochs"),
+        QStringLiteral("warmup_epochs"), QStringLiteral("mean_all_s"),
+        QStringLiteral("stable_mean_s"), QStringLiteral("median_s"),
+        QStringLiteral("stddev_s"),      QStringLiteral("min_s"),
+        QStringLiteral("max_s"),         QStringLiteral("cv"),
+        QStringLiteral("ci95_low_s"),    QStringLiteral("ci95_high_s"),
+        QStringLiteral("images_per_s"),  QStringLiteral("speedup"),
+        QStringLiteral("speedup_low"),   QStringLiteral("speedup_high"),
+        QStringLiteral("baseline"),      QStringLiteral("comparable"),
+        QStringLiteral("differences"),   QStringLiteral("max_test_loss_diff")};
+    EXPECT_EQ(header.mid(0, expected.size()), expected);
+    for (const char *name : {"cpu_model", "logical_cores", "cpu_quota", "affinity", "blas",
+                             "libtorch", "cuda_built", "gpu_name", "gpu_cc", "app_version", "os"})
+        EXPECT_TRUE(header.contains(QString::fromLatin1(name))) << name;
+
+    const QStringList first = csvFields(lines[1]);
+    const QStringList second = csvFields(lines[2]);
+    ASSERT_EQ(first.size(), kSummaryColumnCount);
+    ASSERT_EQ(second.size(), kSummaryColumnCount);
+    const auto col = [&header](const char *name) {
+        return static_cast<int>(header.indexOf(QString::fromLatin1(name)));
+    };
+    // Run 2 (stable mean 1.5 s) is the slowest, so the baseline; run 1's stable mean is 0.75 s.
+    EXPECT_EQ(first[col("stable_mean_s")].toDouble(), 0.75);
+    EXPECT_EQ(second[col("stable_mean_s")].toDouble(), 1.5);
+    EXPECT_EQ(first[col("speedup")].toDouble(), 2.0);
+    EXPECT_EQ(first[col("baseline")], store->run(1).label);
+    EXPECT_EQ(first[col("comparable")], QStringLiteral("0"));
+    EXPECT_EQ(first[col("differences")], QStringLiteral("batch size"));
+    EXPECT_EQ(second[col("comparable")], QStringLiteral("1"));
+    EXPECT_EQ(second[col("device")], QStringLiteral("cpu"));
+    EXPECT_EQ(second[col("threads")], QStringLiteral("2"));
+    EXPECT_EQ(second[col("intra_op_threads")], QStringLiteral("2"));
+    EXPECT_EQ(second[col("epochs")], QStringLiteral("2"));
+    EXPECT_EQ(second[col("warmup_epochs")], QStringLiteral("1"));
+    EXPECT_EQ(second[col("ci95_low_s")], QStringLiteral("nan")) << "one stable epoch";
+
+    // The export writes both files.
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString csv = dir.filePath(QStringLiteral("cmp.csv"));
+    QString error;
+    ASSERT_TRUE(exportComparisonCsv(*store, csv, &error)) << error.toStdString();
+    EXPECT_EQ(summaryCsvPath(csv), dir.filePath(QStringLiteral("cmp-summary.csv")));
+    EXPECT_TRUE(QFileInfo::exists(dir.filePath(QStringLiteral("cmp-summary.csv"))));
 }
 
 } // namespace

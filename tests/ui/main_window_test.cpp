@@ -7,17 +7,22 @@
 #include "test_support.h"
 
 #include "devicebench/devices.h"
+#include "devicebench/run_record.h"
 
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QFile>
 #include <QImage>
 #include <QLabel>
 #include <QLineSeries>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QTextBrowser>
 
 #include <set>
 
@@ -31,7 +36,7 @@ TEST(MainWindow, GpuButtonIsDisabledWithTheReasonAsTooltipWhenCudaIsUnusable) {
     if (reason.empty())
         GTEST_SKIP() << "a CUDA device is usable here: the button is enabled";
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller);
+    MainWindow window(controller, nullptr, test::scratchRunsFolder());
     auto *gpu = window.findChild<QPushButton *>(QStringLiteral("runGpuButton"));
     ASSERT_NE(gpu, nullptr);
     EXPECT_FALSE(gpu->isEnabled());
@@ -44,7 +49,7 @@ TEST(MainWindow, InvalidSettingsShowTheMessagesAndStartNoRun) {
     test::FakeTrainer fake;
     fake.calls = &calls;
     RunController controller(fake);
-    MainWindow window(controller);
+    MainWindow window(controller, nullptr, test::scratchRunsFolder());
     RunConfig config;
     config.synthetic = true;
     config.epochs = 2;
@@ -63,7 +68,7 @@ TEST(MainWindow, ClosingDuringARunStopsItAndClosesWhenItHasEnded) {
     test::FakeTrainer fake;
     fake.untilStopped = true;
     RunController controller(fake);
-    MainWindow window(controller);
+    MainWindow window(controller, nullptr, test::scratchRunsFolder());
     RunConfig config;
     config.synthetic = true;
     config.epochs = 3;
@@ -88,7 +93,7 @@ TEST(MainWindow, ARunThatFailsBeforeStartingShowsTheReasonInRed) {
             observer.onRunEnded(outcome);
             return outcome;
         });
-    MainWindow window(controller);
+    MainWindow window(controller, nullptr, test::scratchRunsFolder());
     RunConfig config;
     config.dataDir = "/nowhere";
     config.epochs = 2;
@@ -108,7 +113,7 @@ TEST(MainWindow, ARunThatFailsBeforeStartingShowsTheReasonInRed) {
 // One tiny real training run (LibTorch, synthetic data) through the controller and the window.
 TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     RunController controller; // devicebench::runTraining
-    MainWindow window(controller);
+    MainWindow window(controller, nullptr, test::scratchRunsFolder());
     window.resize(1400, 900);
     window.show();
 
@@ -166,10 +171,11 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
         QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3);
     EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
-                                       "test_loss,test_accuracy,images_per_s,data,status"));
+                                       "test_loss,test_accuracy,images_per_s,data,status,"
+                                       "host,comparable,differences"));
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
-        ASSERT_EQ(fields.size(), 12) << lines[row].toStdString();
+        ASSERT_EQ(fields.size(), 15) << lines[row].toStdString();
         EXPECT_EQ(fields[1], QStringLiteral("cpu"));
         EXPECT_EQ(fields[2], QStringLiteral("1"));
         EXPECT_EQ(fields[3].toInt(), row);
@@ -183,7 +189,148 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
         EXPECT_LE(fields[8].toDouble(), 1.0) << "accuracy is a fraction";
         EXPECT_EQ(fields[10], QStringLiteral("synthetic"));
         EXPECT_EQ(fields[11], QStringLiteral("finished"));
+        EXPECT_EQ(fields[13], QStringLiteral("1"));
     }
+    QFile summary(summaryCsvPath(csv));
+    ASSERT_TRUE(summary.open(QIODevice::ReadOnly | QIODevice::Text)) << "written beside it";
+    EXPECT_EQ(QString::fromUtf8(summary.readAll()).count(QLatin1Char('\n')), 2);
+
+    // The finished run is kept as a run record in the window's folder.
+    const QStringList saved = QDir(window.runsFolder()).entryList({QStringLiteral("*.json")});
+    ASSERT_EQ(saved.size(), 1);
+    const RunRecord record =
+        readRunRecord(QDir(window.runsFolder()).filePath(saved[0]).toStdString());
+    EXPECT_EQ(record.status, "finished");
+    EXPECT_EQ(record.epochs.size(), 2U);
+    EXPECT_EQ(record.config.batchSize, 32);
+    EXPECT_EQ(record.steps.size(), 16U);
+}
+
+RunRecord savedRecord(const std::string &runId, const std::string &status, int epochs,
+                      int batchSize = 64) {
+    RunRecord r;
+    r.runId = runId;
+    r.createdUtc = "2026-11-29T22:40:00Z";
+    r.config.epochs = 4;
+    r.config.warmupEpochs = 1;
+    r.config.batchSize = batchSize;
+    r.config.synthetic = true;
+    r.started.device = "cpu";
+    r.started.deviceName = "CPU";
+    r.started.threads = 1;
+    r.started.trainImages = 320;
+    r.started.testImages = 50;
+    r.started.stepsPerEpoch = 5;
+    r.started.synthetic = true;
+    r.fingerprint.hostName = "elsewhere";
+    r.data.variant = "synthetic";
+    r.data.trainImages = 320;
+    r.data.testImages = 50;
+    for (int n = 1; n <= epochs; ++n) {
+        EpochResult e;
+        e.epoch = n;
+        e.seconds = 2.0 + 0.1 * n;
+        e.warmup = n == 1;
+        e.trainLoss = 2.2;
+        e.testLoss = 2.1;
+        e.testAccuracy = 0.1;
+        e.imagesPerSecond = 370.0 / e.seconds;
+        r.epochs.push_back(e);
+    }
+    r.status = status;
+    return r;
+}
+
+void writeText(const QString &path, const QByteArray &bytes) {
+    QFile file(path);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write(bytes);
+}
+
+TEST(MainWindow, ARunLeftRunningByAKilledProcessShowsAsInterruptedWithItsEpochs) {
+    QTemporaryDir folder;
+    ASSERT_TRUE(folder.isValid());
+    writeRunRecord(folder.filePath(QStringLiteral("r1.json")).toStdString(),
+                   savedRecord("r1", "running", 2));
+    RunController controller(test::FakeTrainer{});
+    MainWindow window(controller, nullptr, folder.path());
+    ASSERT_EQ(window.store().runCount(), 1);
+    const StoredRun &run = window.store().run(0);
+    EXPECT_EQ(run.state, RunState::Interrupted);
+    EXPECT_EQ(run.record.epochs.size(), 2U);
+    EXPECT_TRUE(run.label.contains(QStringLiteral("@ elsewhere"))) << run.label.toStdString();
+    auto *table = window.findChild<QTableView *>(QStringLiteral("epochTable"));
+    ASSERT_NE(table, nullptr);
+    EXPECT_EQ(table->model()->rowCount(), 2);
+    ASSERT_EQ(window.speedChart()->barValues().size(), 1U);
+    EXPECT_DOUBLE_EQ(window.speedChart()->barValues()[0], 2.2) << "epoch 2, after 1 warm-up";
+}
+
+TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString good1 = dir.filePath(QStringLiteral("good-1.json"));
+    const QString good2 = dir.filePath(QStringLiteral("good-2.json"));
+    const QString truncated = dir.filePath(QStringLiteral("truncated.json"));
+    const QString notJson = dir.filePath(QStringLiteral("notes.txt"));
+    const QString old = dir.filePath(QStringLiteral("old-schema.json"));
+    writeRunRecord(good1.toStdString(), savedRecord("g1", "finished", 4));
+    writeRunRecord(good2.toStdString(), savedRecord("g2", "finished", 4, 32));
+    const std::string text = toJson(savedRecord("t", "finished", 4));
+    writeText(truncated, QByteArray::fromStdString(text.substr(0, text.size() / 2)));
+    writeText(notJson, QByteArrayLiteral("epoch 1: 2.3 s\nepoch 2: 2.1 s\n"));
+    RunRecord oldRecord = savedRecord("o", "finished", 4);
+    oldRecord.schemaVersion = kRunRecordSchemaVersion - 1;
+    writeText(old, QByteArray::fromStdString(toJson(oldRecord)));
+
+    const QString runs = test::scratchRunsFolder();
+    RunController controller(test::FakeTrainer{});
+    MainWindow window(controller, nullptr, runs);
+    const auto report = window.importRecords({good1, truncated, notJson, old, good2});
+    EXPECT_EQ(report.loaded, 2);
+    ASSERT_EQ(report.rejected.size(), 3);
+    EXPECT_TRUE(report.rejected[0].contains(QStringLiteral("truncated.json")))
+        << report.rejected[0].toStdString();
+    EXPECT_TRUE(report.rejected[1].contains(QStringLiteral("notes.txt")))
+        << report.rejected[1].toStdString();
+    EXPECT_TRUE(report.rejected[2].contains(QStringLiteral("old-schema.json")))
+        << report.rejected[2].toStdString();
+    for (const QString &message : report.rejected)
+        EXPECT_GT(message.size(), 40) << "names the problem too: " << message.toStdString();
+    auto *box = window.findChild<QMessageBox *>(QStringLiteral("importRejectedBox"));
+    ASSERT_NE(box, nullptr) << "one dialog lists every rejected file";
+    for (const QString &name : {QStringLiteral("truncated.json"), QStringLiteral("notes.txt"),
+                                QStringLiteral("old-schema.json")})
+        EXPECT_TRUE(box->informativeText().contains(name)) << name.toStdString();
+
+    ASSERT_EQ(window.store().runCount(), 2);
+    EXPECT_EQ(window.store().run(1).differences, std::vector<std::string>{"batch size"});
+    window.redrawNow();
+    EXPECT_TRUE(QString(window.speedChart()->categories()[1])
+                    .replace(QStringLiteral("<br>"), QStringLiteral(" "))
+                    .contains(QStringLiteral("not comparable: batch size")));
+    EXPECT_EQ(QDir(runs).entryList({QStringLiteral("*.json")}).size(), 2)
+        << "imported records are kept with the dashboard's runs";
+
+    // The warm-up control re-derives every run's stable mean.
+    auto *warmup = window.findChild<QSpinBox *>(QStringLiteral("compareWarmupSpin"));
+    ASSERT_NE(warmup, nullptr);
+    warmup->setValue(2);
+    EXPECT_DOUBLE_EQ(window.store().run(0).summary.stableMean, (2.3 + 2.4) / 2.0);
+}
+
+TEST(MainWindow, DiagnosticsShowTheFingerprintAndEveryDeviceWithItsProbe) {
+    RunController controller(test::FakeTrainer{});
+    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    window.showDiagnostics();
+    auto *text = window.findChild<QTextBrowser *>(QStringLiteral("diagnosticsText"));
+    ASSERT_NE(text, nullptr);
+    const QString page = text->toPlainText();
+    EXPECT_TRUE(page.contains(QString::fromStdString(collectFingerprint().hostName)));
+    EXPECT_TRUE(page.contains(QStringLiteral("BLAS")));
+    EXPECT_TRUE(page.contains(QStringLiteral("cpu")));
+    EXPECT_TRUE(page.contains(QStringLiteral("usable")));
+    EXPECT_TRUE(page.contains(QStringLiteral(" ms"))) << "the probe's time";
 }
 
 } // namespace

@@ -8,6 +8,8 @@
 #include <QSignalSpy>
 #include <QValueAxis>
 
+#include "devicebench/summary.h"
+
 #include <cmath>
 #include <limits>
 
@@ -44,11 +46,24 @@ RunConfig configWithWarmup(int epochs, int warmup) {
     return config;
 }
 
-TEST(RunStore, LabelsNameTheRunAndTheDevice) {
-    EXPECT_EQ(RunStore::defaultLabel(1, startedOn("cpu", 2)), QStringLiteral("#1 cpu x2 threads"));
-    EXPECT_EQ(RunStore::defaultLabel(1, startedOn("cpu", 1)), QStringLiteral("#1 cpu x1 thread"));
-    EXPECT_EQ(RunStore::defaultLabel(2, startedOn("cuda:0", 1)),
-              QStringLiteral("#2 cuda:0 Tesla T4"));
+TEST(RunStore, LabelsNameTheRunTheDeviceAndTheMachine) {
+    RunRecord record;
+    record.fingerprint.hostName = "host-a";
+    record.fingerprint.gpus.push_back(GpuInfo{0, "Tesla T4", 7, 5, 16LL << 30});
+    record.started = startedOn("cuda:0", 1);
+    EXPECT_EQ(RunStore::defaultLabel(2, record), QStringLiteral("#2 Tesla T4 @ host-a"));
+    record.started = startedOn("cpu", 8);
+    EXPECT_EQ(RunStore::defaultLabel(1, record), QStringLiteral("#1 CPU x8 @ host-a"));
+
+    // A live run is labelled with this machine's host name, numbered in order of arrival.
+    RunStore store;
+    store.addRecord(record, QStringLiteral("a.json"));
+    store.addRun(5, configWithWarmup(2, 1), startedOn("cpu", 2));
+    const QString host = QString::fromStdString(collectFingerprint().hostName);
+    EXPECT_EQ(store.findRun(5)->label, QStringLiteral("#2 CPU x2 @ ") + host);
+    EXPECT_EQ(store.run(0).origin, QStringLiteral("a.json"));
+    EXPECT_EQ(store.findRun(5)->record.fingerprint.intraOpThreads, 2);
+    EXPECT_FALSE(store.findRun(5)->record.runId.empty());
 }
 
 TEST(RunStore, KeepsEveryPointSummarizesAndEmitsChanged) {
@@ -68,10 +83,12 @@ TEST(RunStore, KeepsEveryPointSummarizesAndEmitsChanged) {
     EXPECT_TRUE(store.endRun(7, outcome)); // fewer epochs in the outcome: stored ones are kept
     EXPECT_FALSE(store.endRun(99, outcome));
 
-    const RunRecord *run = store.findRun(7);
+    const StoredRun *run = store.findRun(7);
     ASSERT_NE(run, nullptr);
-    EXPECT_EQ(run->steps.size(), 5000U);
-    EXPECT_EQ(run->epochs.size(), 3U);
+    EXPECT_EQ(run->record.steps.size(), 5000U);
+    EXPECT_EQ(run->record.epochs.size(), 3U);
+    EXPECT_EQ(run->record.status, "cancelled");
+    EXPECT_EQ(run->record.reason, "stopped");
     EXPECT_EQ(run->state, RunState::Cancelled);
     EXPECT_EQ(run->reason, QStringLiteral("stopped"));
     EXPECT_TRUE(run->summary.hasStable);
@@ -138,11 +155,11 @@ TEST(LossChart, DrawsADecimatedCopyAndKeepsAllPointsInTheStore) {
     ASSERT_NE(chart.trainSeries(1), nullptr);
     EXPECT_LE(chart.trainSeries(1)->count(), kMaxDrawnPoints);
     EXPECT_GT(chart.trainSeries(1)->count(), 100);
-    EXPECT_EQ(store.findRun(1)->steps.size(), 10000U);
+    EXPECT_EQ(store.findRun(1)->record.steps.size(), 10000U);
     // x is in epochs: the last step of epoch 10 sits at x = 10.
     EXPECT_DOUBLE_EQ(chart.trainSeries(1)->points().back().x(), 10.0);
     EXPECT_DOUBLE_EQ(chart.xAxis()->max(), 10.0);
-    EXPECT_EQ(chart.trainSeries(1)->name(), QStringLiteral("#1 cpu x1 thread"));
+    EXPECT_EQ(chart.trainSeries(1)->name(), store.findRun(1)->label);
 }
 
 TEST(LossChart, AxisRangesIgnoreNaNAndInfinity) {
@@ -170,7 +187,147 @@ TEST(LossChart, AxisRangesIgnoreNaNAndInfinity) {
     EXPECT_LT(chart.yAxis()->max(), 3.0);
     EXPECT_EQ(chart.trainSeries(1)->count(), 2) << "non-finite losses are not drawn";
     EXPECT_EQ(chart.testSeries(1)->count(), 0);
-    EXPECT_EQ(store.findRun(1)->steps.size(), 4U) << "but they are kept";
+    EXPECT_EQ(store.findRun(1)->record.steps.size(), 4U) << "but they are kept";
+}
+
+// A finished record as another machine would have written it: same workload unless changed.
+RunRecord recordOf(const std::string &host, int threads, const std::vector<double> &seconds,
+                   int warmup, double testLossOffset = 0.0, int batchSize = 64) {
+    RunRecord r;
+    r.runId = host + "-" + std::to_string(threads) + "-" + std::to_string(batchSize) + "-" +
+              std::to_string(seconds.size()) + "-" + std::to_string(testLossOffset);
+    r.config.epochs = static_cast<int>(seconds.size());
+    r.config.warmupEpochs = warmup;
+    r.config.batchSize = batchSize;
+    r.config.threads = threads;
+    r.config.synthetic = true;
+    r.started.device = "cpu";
+    r.started.deviceName = "CPU";
+    r.started.threads = threads;
+    r.started.trainImages = 900;
+    r.started.testImages = 100;
+    r.started.synthetic = true;
+    r.fingerprint.hostName = host;
+    r.data.variant = "synthetic";
+    r.data.trainImages = 900;
+    r.data.testImages = 100;
+    for (std::size_t i = 0; i < seconds.size(); ++i) {
+        EpochResult e = epochOf(static_cast<int>(i) + 1, seconds[i], static_cast<int>(i) < warmup);
+        e.testLoss = 2.0 - 0.1 * static_cast<double>(i) + testLossOffset;
+        r.epochs.push_back(e);
+    }
+    r.status = "finished";
+    return r;
+}
+
+TEST(RunStore, FlagsABatchSizeDifferenceWithTheFieldNamed) {
+    RunStore store;
+    store.addRecord(recordOf("host-a", 1, {12.0, 8.0, 10.0, 12.0}, 1), QStringLiteral("a"));
+    store.addRecord(recordOf("host-a", 2, {7.0, 4.0, 5.0, 6.0}, 1), QStringLiteral("b"));
+    store.addRecord(recordOf("host-b", 1, {9.0, 3.0, 3.0, 3.0}, 1, 0.0, 32), QStringLiteral("c"));
+    ASSERT_EQ(store.runCount(), 3);
+    EXPECT_EQ(store.baselineIndex(), 0) << "the slowest run is the default baseline";
+    EXPECT_TRUE(store.run(0).isBaseline);
+    EXPECT_TRUE(store.run(1).comparable());
+    ASSERT_FALSE(store.run(2).comparable());
+    EXPECT_EQ(store.run(2).differences, std::vector<std::string>{"batch size"});
+
+    SpeedChart chart;
+    chart.sync(store);
+    ASSERT_EQ(chart.categories().size(), 3);
+    EXPECT_TRUE(chart.categories()[0].contains(QStringLiteral("baseline")));
+    EXPECT_TRUE(chart.categories()[1].contains(QStringLiteral("CPU x2 @ host-a")));
+    EXPECT_TRUE(chart.categories()[1].contains(QStringLiteral("2.00x [")))
+        << chart.categories()[1].toStdString();
+    EXPECT_TRUE(QString(chart.categories()[2])
+                    .replace(QStringLiteral("<br>"), QStringLiteral(" "))
+                    .contains(QStringLiteral("not comparable: batch size")))
+        << chart.categories()[2].toStdString();
+    EXPECT_FALSE(chart.categories()[2].contains(QStringLiteral("x [")))
+        << "no speed-up for a different workload";
+    EXPECT_EQ(chart.errorBars().size(), 3U) << "one error bar per run with an interval";
+
+    // Choosing the third run as baseline flags the other two, naming the field.
+    store.setBaseline(store.run(2).id);
+    EXPECT_EQ(store.baselineIndex(), 2);
+    EXPECT_EQ(store.run(0).differences, std::vector<std::string>{"batch size"});
+    EXPECT_TRUE(store.run(2).comparable());
+}
+
+TEST(RunStore, WarmupSettingReDerivesTheStableMeanWithoutReRunning) {
+    RunStore store;
+    store.addRecord(recordOf("h", 1, {10.0, 4.0, 5.0, 6.0}, 1), QStringLiteral("a"));
+    const StoredRun &run = store.run(0);
+    EXPECT_EQ(run.warmupEpochs, 1) << "default: the run's own setting";
+    EXPECT_DOUBLE_EQ(run.summary.stableMean, (4.0 + 5.0 + 6.0) / 3.0);
+    EXPECT_EQ(run.summary.stableCount, 3);
+
+    store.setWarmupEpochs(2);
+    EXPECT_EQ(store.run(0).warmupEpochs, 2);
+    EXPECT_DOUBLE_EQ(store.run(0).summary.stableMean, (5.0 + 6.0) / 2.0);
+    EXPECT_TRUE(store.run(0).isWarmup(2));
+    EXPECT_FALSE(store.run(0).isWarmup(3));
+
+    store.setWarmupEpochs(0);
+    EXPECT_DOUBLE_EQ(store.run(0).summary.stableMean, (10.0 + 4.0 + 5.0 + 6.0) / 4.0);
+    EXPECT_DOUBLE_EQ(store.run(0).summary.min, 4.0);
+    EXPECT_DOUBLE_EQ(store.run(0).summary.max, 10.0);
+
+    store.setWarmupEpochs(-1);
+    EXPECT_DOUBLE_EQ(store.run(0).summary.stableMean, 5.0);
+    EXPECT_EQ(store.run(0).record.epochs.size(), 4U) << "every epoch is kept";
+}
+
+TEST(RunStore, SpeedUpAndItsIntervalOnKnownRecords) {
+    RunStore store;
+    store.addRecord(recordOf("a", 1, {20.0, 8.0, 10.0, 12.0}, 1), QStringLiteral("slow"));
+    store.addRecord(recordOf("b", 2, {20.0, 4.0, 5.0, 6.0}, 1), QStringLiteral("fast"));
+    // Stable epochs: slow {8, 10, 12} (mean 10, sd 2), fast {4, 5, 6} (mean 5, sd 1); n = 3.
+    const double half = studentT975(2) / std::sqrt(3.0);
+    const Summary &slow = store.run(0).summary;
+    EXPECT_NEAR(slow.ciLow, 10.0 - 2.0 * half, 1e-9);
+    EXPECT_NEAR(slow.ciHigh, 10.0 + 2.0 * half, 1e-9);
+    const SpeedUp s = store.run(1).speedUp;
+    EXPECT_DOUBLE_EQ(s.ratio, 2.0);
+    EXPECT_NEAR(s.low, (10.0 - 2.0 * half) / (5.0 + 1.0 * half), 1e-9);
+    EXPECT_NEAR(s.high, (10.0 + 2.0 * half) / (5.0 - 1.0 * half), 1e-9);
+    EXPECT_DOUBLE_EQ(store.speedUp(1), 2.0);
+    EXPECT_DOUBLE_EQ(store.speedUp(0), 1.0);
+
+    // The other run as baseline: the ratio inverts.
+    store.setBaseline(store.run(1).id);
+    EXPECT_DOUBLE_EQ(store.speedUp(0), 0.5);
+}
+
+TEST(RunStore, ControlWarnsWhenComparableRunsDisagreeOnTestLoss) {
+    RunStore store;
+    store.addRecord(recordOf("a", 1, {3.0, 2.0, 2.0}, 1), QStringLiteral("a"));
+    store.addRecord(recordOf("a", 2, {2.0, 1.0, 1.0}, 1, 1e-7), QStringLiteral("b"));
+    store.addRecord(recordOf("b", 4, {2.0, 1.0, 1.1}, 1, 0.25), QStringLiteral("c"));
+    store.addRecord(recordOf("b", 1, {2.0, 1.0, 1.1}, 1, 0.0, 32), QStringLiteral("d"));
+    const std::vector<ControlPair> pairs = store.controlPairs();
+    ASSERT_EQ(pairs.size(), 3U) << "run d differs in batch size: in no pair";
+    EXPECT_EQ(pairs[0].indexA, 0);
+    EXPECT_EQ(pairs[0].indexB, 1);
+    EXPECT_NEAR(pairs[0].maxTestLossDiff, 1e-7, 1e-12);
+    EXPECT_FALSE(pairs[0].warning);
+    EXPECT_NEAR(pairs[1].maxTestLossDiff, 0.25, 1e-12);
+    EXPECT_TRUE(pairs[1].warning);
+    EXPECT_TRUE(pairs[2].warning);
+}
+
+TEST(RunStore, ARecordLeftRunningIsInterruptedAndAddedOnce) {
+    RunRecord r = recordOf("a", 1, {3.0, 2.0}, 1);
+    r.config.epochs = 5;
+    r.status = "running";
+    RunStore store;
+    EXPECT_EQ(store.addRecord(r, QStringLiteral("x.json")), 0);
+    EXPECT_EQ(store.addRecord(r, QStringLiteral("y.json")), 0) << "same runId: not added twice";
+    ASSERT_EQ(store.runCount(), 1);
+    EXPECT_EQ(store.run(0).state, RunState::Interrupted);
+    EXPECT_EQ(runStateName(store.run(0).state), QStringLiteral("interrupted"));
+    EXPECT_EQ(store.run(0).record.epochs.size(), 2U);
+    EXPECT_LT(store.run(0).id, 0) << "imported ids never clash with the controller's";
 }
 
 } // namespace

@@ -7,14 +7,25 @@
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QEventLoop>
+#include <QTemporaryDir>
 #include <QThread>
 
 #include <atomic>
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <thread>
+#include <vector>
 
 namespace devicebench::test {
+
+// A new empty folder for a window's run records, removed when the test program ends, so that
+// no test writes into the user's data location or sees another test's runs.
+inline QString scratchRunsFolder() {
+    static std::vector<std::unique_ptr<QTemporaryDir>> folders;
+    folders.push_back(std::make_unique<QTemporaryDir>());
+    return folders.back()->path();
+}
 
 // Processes events until `done()` is true or `timeoutMs` passed; returns done().
 inline bool waitUntil(const std::function<bool()> &done, int timeoutMs = 5000) {

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+// `devicebench-cli compare RECORD...`: runs recorded here or elsewhere, side by side, with the
+// same store, PNG and CSVs as the dashboard's "Import runs…".
+#include "cli_run.h"
+
+#include "comparison_export.h"
+#include "run_store.h"
+
+#include "devicebench/comparison.h"
+#include "devicebench/run_record.h"
+#include "devicebench/version.h"
+
+#include <QApplication>
+#include <QString>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iomanip>
+#include <memory>
+#include <ostream>
+#include <sstream>
+
+namespace devicebench::cli {
+namespace {
+
+std::string fixed(double value, int decimals) {
+    if (!std::isfinite(value))
+        return "–";
+    std::ostringstream s;
+    s << std::fixed << std::setprecision(decimals) << value;
+    return s.str();
+}
+
+std::string interval(double low, double high, int decimals) {
+    if (std::isnan(low) || std::isnan(high))
+        return "";
+    if (std::isinf(high)) // a speed-up whose run interval reaches zero: unbounded above
+        return "[" + fixed(low, decimals) + ", inf]";
+    return "[" + fixed(low, decimals) + ", " + fixed(high, decimals) + "]";
+}
+
+std::string joined(const std::vector<std::string> &fields, const char *separator) {
+    std::string text;
+    for (const auto &f : fields)
+        text += (text.empty() ? "" : separator) + f;
+    return text;
+}
+
+// Width in terminal columns of UTF-8 text (counts code points; labels are mostly ASCII).
+std::size_t columns(const std::string &text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U;
+    }));
+}
+
+std::string pad(const std::string &text, std::size_t width) {
+    const std::size_t w = columns(text);
+    return text + std::string(w < width ? width - w : 0, ' ');
+}
+
+} // namespace
+
+int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err) {
+    const int recordCount = static_cast<int>(options.records.size());
+    if (options.baseline < 0 || options.baseline > recordCount) {
+        err << "devicebench-cli: error: --baseline " << options.baseline << ": "
+            << recordCount << (recordCount == 1 ? " record was" : " records were")
+            << " given (choose 1-" << recordCount << ")\n";
+        return kExitUsage;
+    }
+
+    // The PNG is drawn with Qt Charts, which needs a QApplication; the offscreen platform
+    // needs no display.
+    std::unique_ptr<QApplication> qtApp;
+    if (!options.pngPath.empty()) {
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+        static int qtArgc = 1;
+        static char qtArg0[] = "devicebench-cli";
+        static char *qtArgv[] = {qtArg0, nullptr};
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &msg) {
+            if (type == QtCriticalMsg || type == QtFatalMsg)
+                std::fprintf(stderr, "Qt: %s\n", qPrintable(msg));
+        });
+        qtApp = std::make_unique<QApplication>(qtArgc, qtArgv);
+    }
+
+    RunStore store;
+    store.setWarmupEpochs(options.warmupEpochs);
+    int exitCode = kExitOk;
+    int baselineId = 0;
+    for (int i = 0; i < recordCount; ++i) {
+        const std::string &path = options.records[static_cast<std::size_t>(i)];
+        try {
+            const RunRecord record = readRunRecord(path);
+            const int index = store.addRecord(record, QString::fromStdString(path));
+            if (i + 1 == options.baseline)
+                baselineId = store.run(index).id;
+        } catch (const std::exception &e) {
+            // The reason usually names the file already ("<file>: <problem>"): once is enough.
+            std::string reason = e.what();
+            if (reason.rfind(path + ": ", 0) == 0)
+                reason.erase(0, path.size() + 2);
+            err << "devicebench-cli: skipped " << path << ": " << reason << "\n";
+            exitCode = kExitRunFailed;
+        }
+    }
+    if (store.runCount() == 0) {
+        err << "devicebench-cli: error: no run record could be read\n";
+        return kExitUsage;
+    }
+    if (options.baseline > 0 && baselineId == 0) {
+        err << "devicebench-cli: --baseline " << options.baseline
+            << ": that record was skipped; the baseline is the slowest run\n";
+    }
+    store.setBaseline(baselineId);
+
+    const int baselineIndex = store.baselineIndex();
+    const StoredRun &baseline = store.run(baselineIndex);
+    out << "DeviceBench " << kVersion << ": " << store.runCount()
+        << (store.runCount() == 1 ? " run" : " runs")
+        << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t)\n";
+    if (store.anySynthetic())
+        out << "SYNTHETIC DATA in some runs: times are real, accuracy is meaningless\n";
+
+    // The table, columns sized to their contents.
+    struct Row {
+        std::string label, status, mean, interval, speedUp, comparable;
+    };
+    std::vector<Row> rows;
+    rows.push_back({"run", "status", "stable mean", "95% interval",
+                    "speed-up vs #" + std::to_string(baseline.number), "comparable"});
+    for (const StoredRun &run : store.runs()) {
+        const Summary &s = run.summary;
+        Row row;
+        row.label = run.label.toStdString();
+        row.status = runStateName(run.state).toStdString();
+        row.mean = s.hasStable ? fixed(s.stableMean, 3) + " s" : "no stable epochs";
+        row.interval = s.hasStable ? interval(s.ciLow, s.ciHigh, 3) : "";
+        if (!row.interval.empty())
+            row.interval += " s";
+        if (run.isBaseline) {
+            row.speedUp = "baseline";
+        } else if (std::isfinite(run.speedUp.ratio)) {
+            row.speedUp = fixed(run.speedUp.ratio, 2) + "x";
+            const std::string i = interval(run.speedUp.low, run.speedUp.high, 2);
+            if (!i.empty())
+                row.speedUp += " " + i;
+        } else {
+            row.speedUp = "–";
+        }
+        row.comparable =
+            run.comparable() ? "yes" : "not comparable: " + joined(run.differences, ", ");
+        rows.push_back(row);
+    }
+    std::size_t w[5] = {0, 0, 0, 0, 0};
+    for (const Row &row : rows) {
+        w[0] = std::max(w[0], columns(row.label));
+        w[1] = std::max(w[1], columns(row.status));
+        w[2] = std::max(w[2], columns(row.mean));
+        w[3] = std::max(w[3], columns(row.interval));
+        w[4] = std::max(w[4], columns(row.speedUp));
+    }
+    for (const Row &row : rows) {
+        out << "  " << pad(row.label, w[0]) << "  " << pad(row.status, w[1]) << "  "
+            << pad(row.mean, w[2]) << "  " << pad(row.interval, w[3]) << "  "
+            << pad(row.speedUp, w[4]) << "  " << row.comparable << "\n";
+    }
+
+    const std::vector<ControlPair> pairs = store.controlPairs();
+    out << "control (comparable runs, same seed: test losses should agree up to float "
+           "rounding):\n";
+    bool anyPair = false;
+    for (const ControlPair &pair : pairs) {
+        const StoredRun &a = store.run(pair.indexA);
+        const StoredRun &b = store.run(pair.indexB);
+        anyPair = true;
+        out << "  " << (pair.warning ? "WARNING " : "") << "#" << a.number << " vs #" << b.number
+            << ": max test-loss difference ";
+        if (std::isfinite(pair.maxTestLossDiff)) {
+            std::ostringstream v;
+            v << std::setprecision(3) << pair.maxTestLossDiff;
+            out << v.str();
+        } else {
+            out << "– (no epoch in common)";
+        }
+        if (pair.warning)
+            out << " (above " << kTestLossWarning << ": the runs did not compute the same thing)";
+        out << "\n";
+    }
+    if (!anyPair)
+        out << "  no two runs share a workload\n";
+
+    QString error;
+    if (!options.csvPath.empty()) {
+        const QString csv = QString::fromStdString(options.csvPath);
+        if (exportComparisonCsv(store, csv, &error)) {
+            out << "wrote " << options.csvPath << " and " << summaryCsvPath(csv).toStdString()
+                << "\n";
+        } else {
+            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            exitCode = kExitRunFailed;
+        }
+    }
+    if (!options.pngPath.empty()) {
+        if (exportComparisonPng(store, QString::fromStdString(options.pngPath), &error)) {
+            out << "wrote " << options.pngPath << "\n";
+        } else {
+            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            exitCode = kExitRunFailed;
+        }
+    }
+    return exitCode;
+}
+
+} // namespace devicebench::cli
