@@ -10,6 +10,7 @@
 #include "devicebench/comparison.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/probe.h"
 #include "devicebench/fingerprint.h"
 #include "devicebench/run_record.h"
 #include "devicebench/trainer.h"
@@ -166,6 +167,16 @@ MainWindow::MainWindow(RunController &controller, QWidget *parent, const QString
       m_runsFolder(runsFolder) {
     setWindowTitle(QStringLiteral("DeviceBench"));
     m_cudaReason = QString::fromStdString(cudaUnavailableReason());
+    if (m_cudaReason.isEmpty()) {
+        // "CUDA is available" is not enough (MEASURING.md, lesson 3): offer the GPU only after
+        // a real convolution forward and backward on it agreed with the CPU.
+        const ProbeResult probe = probeDevice("cuda");
+        if (!probe.usable) {
+            m_cudaReason = QStringLiteral("The GPU failed its probe (a convolution forward and "
+                                          "backward checked against the CPU): ") +
+                           QString::fromStdString(probe.error);
+        }
+    }
     buildUi();
     connectController();
 
