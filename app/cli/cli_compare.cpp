@@ -2,6 +2,7 @@
 // `devicebench-cli compare RECORD...`: runs recorded here or elsewhere, side by side, with the
 // same store, PNG and CSVs as the dashboard's "Import runs…".
 #include "cli_run.h"
+#include "cli_support.h"
 
 #include "comparison_export.h"
 #include "run_store.h"
@@ -23,14 +24,6 @@
 
 namespace devicebench::cli {
 namespace {
-
-std::string fixed(double value, int decimals) {
-    if (!std::isfinite(value))
-        return "–";
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(decimals) << value;
-    return s.str();
-}
 
 std::string interval(double low, double high, int decimals) {
     if (std::isnan(low) || std::isnan(high))
@@ -70,19 +63,10 @@ int compareCommand(const CompareOptions &options, std::ostream &out, std::ostrea
         return kExitUsage;
     }
 
-    // The PNG is drawn with Qt Charts, which needs a QApplication; the offscreen platform
-    // needs no display.
+    // The PNG is drawn with Qt Charts, which needs a QApplication.
     std::unique_ptr<QApplication> qtApp;
     if (!options.pngPath.empty()) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        static int qtArgc = 1;
-        static char qtArg0[] = "devicebench-cli";
-        static char *qtArgv[] = {qtArg0, nullptr};
-        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &msg) {
-            if (type == QtCriticalMsg || type == QtFatalMsg)
-                std::fprintf(stderr, "Qt: %s\n", qPrintable(msg));
-        });
-        qtApp = std::make_unique<QApplication>(qtArgc, qtArgv);
+        qtApp = makeOffscreenApplication();
     }
 
     RunStore store;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli_run.h"
+#include "cli_support.h"
 
 #include "comparison_export.h"
 #include "run_store.h"
@@ -27,12 +28,6 @@ namespace devicebench::cli {
 namespace {
 
 constexpr const char *kSyntheticNote = "SYNTHETIC DATA: times are real, accuracy is meaningless";
-
-std::string fixed(double value, int decimals) {
-    std::ostringstream s;
-    s << std::fixed << std::setprecision(decimals) << value;
-    return s.str();
-}
 
 std::string threadsText(int threads) {
     return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
@@ -201,22 +196,10 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
         }
     }
 
-    // The PNG is drawn with Qt Charts, which needs a QApplication; the offscreen platform
-    // needs no display.
+    // The PNG is drawn with Qt Charts, which needs a QApplication.
     std::unique_ptr<QApplication> qtApp;
     if (!options.pngPath.empty()) {
-        qputenv("QT_QPA_PLATFORM", "offscreen");
-        static int qtArgc = 1;
-        static char qtArg0[] = "devicebench-cli";
-        static char *qtArgv[] = {qtArg0, nullptr};
-        // Qt's own notices (e.g. about XDG_RUNTIME_DIR under the offscreen platform) are not
-        // the user's business here; real failures come back from the export functions.
-        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &msg) {
-            if (type == QtCriticalMsg || type == QtFatalMsg) {
-                std::fprintf(stderr, "Qt: %s\n", qPrintable(msg));
-            }
-        });
-        qtApp = std::make_unique<QApplication>(qtArgc, qtArgv);
+        qtApp = makeOffscreenApplication();
     }
 
     out << "DeviceBench " << kVersion << ": small-cnn on CIFAR-10, " << runs.size()
