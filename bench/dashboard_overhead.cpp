@@ -7,8 +7,10 @@
 // and prints each run's stable mean seconds per epoch, the medians, and B / A. In both modes
 // a 10 ms probe timer ticks on the main thread; during B its lateness measures how
 // responsive the window stays (p50, p99, max).
+// With --controller-only a third run per round, C, goes through RunController alone (events
+// posted to the main thread, no window), to tell event traffic from drawing.
 // usage: dashboard_overhead [--pairs N] [--epochs N] [--train-images N] [--test-images N]
-//                           [--threads N] [--data-dir DIR]
+//                           [--threads N] [--data-dir DIR] [--controller-only]
 #include "main_window.h"
 #include "run_controller.h"
 #include "run_store.h"
@@ -36,6 +38,7 @@ namespace {
 
 struct Options {
     int pairs = 3;
+    bool withControllerOnly = false; // --controller-only: a third mode, C
     RunConfig config;
 };
 
@@ -90,6 +93,27 @@ double engineAlone(const RunConfig &config) {
     return outcome.summary.stableMean;
 }
 
+// The controller alone: the worker posts every event to the main thread as the dashboard's
+// does, but no window takes them. Separates the cost of the event traffic from drawing.
+double viaControllerOnly(const RunConfig &config) {
+    RunController controller;
+    QEventLoop loop;
+    RunOutcome outcome;
+    LatenessProbe probe(nullptr);
+    QObject::connect(&controller, &RunController::runEnded, &loop,
+                     [&](int, const RunOutcome &o) {
+                         outcome = o;
+                         loop.quit();
+                     });
+    controller.startRun(config);
+    loop.exec();
+    if (outcome.status != RunStatus::Finished) {
+        std::fprintf(stderr, "controller run failed: %s\n", outcome.reason.c_str());
+        std::exit(1);
+    }
+    return outcome.summary.stableMean;
+}
+
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) {
         return 0.0;
@@ -134,8 +158,17 @@ Options parse(int argc, char **argv) {
     c.trainImages = 12800;
     c.testImages = 2000;
     c.threads = availableCores();
-    for (int i = 1; i + 1 < argc; i += 2) {
+    for (int i = 1; i < argc; i += 2) {
         const std::string flag = argv[i];
+        if (flag == "--controller-only") {
+            o.withControllerOnly = true;
+            --i;
+            continue;
+        }
+        if (i + 1 >= argc) {
+            std::fprintf(stderr, "%s needs a value\n", flag.c_str());
+            std::exit(2);
+        }
         const char *value = argv[i + 1];
         if (flag == "--pairs") {
             o.pairs = std::atoi(value);
@@ -182,7 +215,7 @@ int main(int argc, char **argv) {
                 static_cast<long long>(c.trainImages), static_cast<long long>(c.testImages),
                 c.epochs, c.warmupEpochs, c.threads, o.pairs);
     std::printf("%-5s %-28s %14s\n", "pair", "mode", "stable mean s");
-    std::vector<double> a, b, lateness;
+    std::vector<double> a, b, cOnly, lateness;
     for (int p = 1; p <= o.pairs; ++p) {
         a.push_back(engineAlone(c));
         std::printf("%-5d %-28s %14.3f\n", p, "A engine, no observer", a.back());
@@ -190,6 +223,15 @@ int main(int argc, char **argv) {
         b.push_back(viaDashboard(c, &lateness));
         std::printf("%-5d %-28s %14.3f\n", p, "B dashboard, live charts", b.back());
         std::fflush(stdout);
+        if (o.withControllerOnly) {
+            cOnly.push_back(viaControllerOnly(c));
+            std::printf("%-5d %-28s %14.3f\n", p, "C controller, no window", cOnly.back());
+            std::fflush(stdout);
+        }
+    }
+    if (!cOnly.empty()) {
+        std::printf("median C %.3f s, C / A = %.4f (%+.2f%%)\n", median(cOnly),
+                    median(cOnly) / median(a), 100.0 * (median(cOnly) / median(a) - 1.0));
     }
     const double ma = median(a), mb = median(b);
     std::printf("median A %.3f s, median B %.3f s, B / A = %.4f (%+.2f%%)\n", ma, mb, mb / ma,

@@ -256,6 +256,18 @@ void MainWindow::buildUi() {
     form->addRow(QStringLiteral("Seed"), m_seedSpin);
     form->addRow(QStringLiteral("Training images"), m_trainImagesSpin);
     form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
+    m_workloadCombo = new QComboBox(trainBox);
+    m_workloadCombo->setObjectName(QStringLiteral("workloadCombo"));
+    m_workloadCombo->addItem(QStringLiteral("faithful (the article's)"),
+                             QString::fromUtf8(toString(Workload::Faithful)));
+    m_workloadCombo->addItem(QStringLiteral("tuned (fastest measured)"),
+                             QString::fromUtf8(toString(Workload::Tuned)));
+    m_workloadCombo->setToolTip(
+        QStringLiteral("faithful: the article's computation. tuned: the same training, same "
+                       "results within float tolerance, computed the fastest way measured "
+                       "(channels-last, no per-step allocation, ...). Runs of different "
+                       "workloads are flagged as not comparable."));
+    form->addRow(QStringLiteral("Workload"), m_workloadCombo);
     settingsLayout->addWidget(trainBox);
 
     m_runCpuButton = new QPushButton(QStringLiteral("Run on CPU"), settings);
@@ -459,6 +471,7 @@ RunConfig MainWindow::runConfig(const std::string &device) const {
     config.synthetic = m_syntheticCheck->isChecked();
     config.trainImages = m_trainImagesSpin->value();
     config.testImages = m_testImagesSpin->value();
+    parseWorkload(m_workloadCombo->currentData().toString().toStdString(), &config.workload);
     return config;
 }
 
@@ -472,6 +485,8 @@ void MainWindow::setRunConfig(const RunConfig &config) {
     m_dataDirEdit->setText(QString::fromStdString(config.dataDir));
     m_syntheticCheck->setChecked(config.synthetic);
     m_trainImagesSpin->setValue(clampToInt(config.trainImages));
+    m_workloadCombo->setCurrentIndex(
+        m_workloadCombo->findData(QString::fromUtf8(toString(config.workload))));
     m_testImagesSpin->setValue(clampToInt(config.testImages));
 }
 

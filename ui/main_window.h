@@ -167,6 +167,7 @@ private:
     QPushButton *m_diagnosticsButton = nullptr;
     QSpinBox *m_compareWarmupSpin = nullptr;
     QComboBox *m_baselineCombo = nullptr;
+    QComboBox *m_workloadCombo = nullptr;
     QLabel *m_controlLabel = nullptr;
     QDialog *m_diagnosticsDialog = nullptr;
 };

@@ -97,6 +97,7 @@ int RunStore::addRun(int id, const RunConfig &config, const RunStarted &info) {
     run.liveStart = std::chrono::steady_clock::now();
     RunRecord &r = run.record;
     r.config = config;
+    r.workload = toString(config.workload);
     r.started = info;
     r.fingerprint = thisMachine();
     r.fingerprint.intraOpThreads = info.threads;

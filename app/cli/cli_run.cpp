@@ -48,7 +48,8 @@ public:
              << ", batch size " << config_.batchSize << ", learning rate "
              << config_.learningRate << ", " << config_.epochs
              << (config_.epochs == 1 ? " epoch (first " : " epochs (first ")
-             << config_.warmupEpochs << " warm-up), seed " << config_.seed << "\n"
+             << config_.warmupEpochs << " warm-up), seed " << config_.seed << ", workload "
+             << toString(config_.workload) << "\n"
              << "data: " << info.dataDescription << " (" << info.trainImages
              << " training, " << info.testImages << " test images, " << info.stepsPerEpoch
              << " steps per epoch)\n";

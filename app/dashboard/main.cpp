@@ -87,6 +87,7 @@ int main(int argc, char *argv[]) {
         {QStringLiteral("threads"), QStringLiteral("CPU threads."), valueName},
         {QStringLiteral("train-images"), QStringLiteral("Use only the first N training images (0 = all)."), valueName},
         {QStringLiteral("test-images"), QStringLiteral("Use only the first N test images (0 = all)."), valueName},
+        {QStringLiteral("workload"), QStringLiteral("faithful or tuned."), QStringLiteral("NAME")},
         {QStringLiteral("run"), QStringLiteral("Start a run when the window opens: cpu, cpu:THREADS or cuda; repeat for several, run one after another."), QStringLiteral("SPEC")},
         {QStringLiteral("export-png"), QStringLiteral("After the scripted runs, export the comparison PNG to FILE."), QStringLiteral("FILE")},
         {QStringLiteral("export-csv"), QStringLiteral("After the scripted runs, export the comparison CSV to FILE."), QStringLiteral("FILE")},
@@ -126,6 +127,13 @@ int main(int argc, char *argv[]) {
         return 2;
     }
     settings.trainImages = trainImages;
+    if (parser.isSet(QStringLiteral("workload")) &&
+        !devicebench::parseWorkload(parser.value(QStringLiteral("workload")).toStdString(),
+                                    &settings.workload)) {
+        std::fprintf(stderr, "devicebench: --workload: '%s' is not faithful or tuned\n",
+                     qPrintable(parser.value(QStringLiteral("workload"))));
+        return 2;
+    }
     settings.testImages = testImages;
     window.setRunConfig(settings);
     window.resize(1560, 960);

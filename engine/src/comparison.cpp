@@ -67,8 +67,14 @@ double maxTestLossDifference(const RunRecord &a, const RunRecord &b) {
 
 std::string runLabel(const RunRecord &record) {
     const bool started = !record.started.device.empty();
-    return machineLabel(record.fingerprint, started ? record.started.device : record.config.device,
-                        started ? record.started.threads : record.config.threads);
+    std::string label =
+        machineLabel(record.fingerprint, started ? record.started.device : record.config.device,
+                     started ? record.started.threads : record.config.threads);
+    // The article's computation is the default; any other workload is named in the label.
+    if (!record.workload.empty() && record.workload != "faithful") {
+        label += " (" + record.workload + ")";
+    }
+    return label;
 }
 
 } // namespace devicebench

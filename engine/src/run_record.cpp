@@ -382,6 +382,9 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     record.precision = r.string(j, "precision", "");
     record.workload = r.string(j, "workload", "");
     record.config = readConfig(r, r.object(j, "config", ""));
+    // The workload is recorded once, at the top level; records from other tools may name one
+    // this version does not know: it stays as text (and makes them not comparable).
+    parseWorkload(record.workload, &record.config.workload);
     record.started = readStarted(r, r.object(j, "started", ""));
     record.data = readData(r, r.object(j, "data", ""));
     record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
@@ -586,6 +589,7 @@ RunRecorder::RunRecorder(const RunConfig &config, std::string path, TrainingObse
     record_.runId = runId.empty() ? newRunId() : std::move(runId);
     record_.createdUtc = utcTime(false);
     record_.config = config;
+    record_.workload = toString(config.workload);
     record_.status = "running";
 }
 

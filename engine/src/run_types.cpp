@@ -17,4 +17,20 @@ const char *toString(RunStatus status) {
     return "failed";
 }
 
+const char *toString(Workload workload) {
+    return workload == Workload::Tuned ? "tuned" : "faithful";
+}
+
+bool parseWorkload(const std::string &text, Workload *workload) {
+    if (text == "faithful") {
+        *workload = Workload::Faithful;
+        return true;
+    }
+    if (text == "tuned") {
+        *workload = Workload::Tuned;
+        return true;
+    }
+    return false;
+}
+
 } // namespace devicebench

@@ -57,3 +57,27 @@ TEST(RealCifar10, OneEpochOnFiveThousandImagesClearlyBeatsChance) {
     EXPECT_GT(out.epochs[0].testAccuracy, 0.13) << "accuracy " << out.epochs[0].testAccuracy;
     EXPECT_LT(out.epochs[0].testLoss, 2.30) << "test loss " << out.epochs[0].testLoss;
 }
+
+TEST(RealCifar10, TunedAndFaithfulEndEpochOneWithinHalfAPointOfAccuracy) {
+    const std::string dir = dataDir();
+    if (dir.empty()) {
+        GTEST_SKIP() << "real CIFAR-10 not found (set DEVICEBENCH_TEST_DATA to a "
+                        "cifar-10-batches-bin folder)";
+    }
+    RunConfig c;
+    c.dataDir = dir;
+    c.epochs = 1;
+    c.warmupEpochs = 0;
+    c.trainImages = 5000;
+    c.testImages = 2000;
+    std::atomic<bool> stop{false};
+    EndOnly faithfulObserver, tunedObserver;
+    const RunOutcome faithful = runTraining(c, faithfulObserver, stop);
+    c.workload = Workload::Tuned;
+    const RunOutcome tuned = runTraining(c, tunedObserver, stop);
+    ASSERT_EQ(faithful.status, RunStatus::Finished) << faithful.reason;
+    ASSERT_EQ(tuned.status, RunStatus::Finished) << tuned.reason;
+    EXPECT_NEAR(tuned.epochs[0].testAccuracy, faithful.epochs[0].testAccuracy, 0.005);
+    EXPECT_NEAR(tuned.epochs[0].testLoss, faithful.epochs[0].testLoss,
+                1e-3 * faithful.epochs[0].testLoss);
+}

@@ -236,3 +236,37 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfigCase{"EmptyDevice", [](RunConfig &c) { c.device = ""; }, "device must not be empty"},
         BadConfigCase{"NoDataFolder", [](RunConfig &c) { c.synthetic = false; c.dataDir.clear(); }, "no data folder given"}),
     [](const ::testing::TestParamInfo<BadConfigCase> &caseInfo) { return std::string(caseInfo.param.name); });
+
+namespace {
+RunOutcome runWith(Workload workload, RecordingObserver &obs) {
+    std::atomic<bool> stop{false};
+    RunConfig c = tinyConfig();
+    c.workload = workload;
+    c.lossFetchInterval = 1;
+    return runTraining(c, obs, stop);
+}
+} // namespace
+
+TEST(Workloads, TunedComputesTheSameTrainingAsFaithfulWithinFloatTolerance) {
+    RecordingObserver faithful, tuned;
+    ASSERT_EQ(runWith(Workload::Faithful, faithful).status, RunStatus::Finished);
+    ASSERT_EQ(runWith(Workload::Tuned, tuned).status, RunStatus::Finished);
+    ASSERT_EQ(faithful.steps.size(), tuned.steps.size());
+    for (std::size_t i = 0; i < faithful.steps.size(); ++i) {
+        EXPECT_NEAR(tuned.steps[i].loss, faithful.steps[i].loss, 1e-4) << "step " << i + 1;
+    }
+    ASSERT_EQ(tuned.epochs.size(), 2u);
+    EXPECT_NEAR(tuned.epochs[1].testLoss, faithful.epochs[1].testLoss, 1e-4);
+    EXPECT_NEAR(tuned.epochs[1].testAccuracy, faithful.epochs[1].testAccuracy, 0.03);
+}
+
+TEST(Workloads, NamesParseBothWaysAndUnknownNamesAreRefused) {
+    Workload w = Workload::Faithful;
+    EXPECT_TRUE(parseWorkload("tuned", &w));
+    EXPECT_EQ(w, Workload::Tuned);
+    EXPECT_STREQ(toString(w), "tuned");
+    EXPECT_TRUE(parseWorkload("faithful", &w));
+    EXPECT_EQ(w, Workload::Faithful);
+    EXPECT_FALSE(parseWorkload("fast", &w));
+    EXPECT_EQ(w, Workload::Faithful);
+}

@@ -37,7 +37,8 @@ double maxTestLossDifference(const RunRecord &a, const RunRecord &b);
 // thing (float rounding across devices stays orders of magnitude below it).
 inline constexpr double kTestLossWarning = 1e-2;
 
-// "Tesla T4 @ host-a", "CPU x8 @ laptop" (machineLabel of the record's fingerprint).
+// "Tesla T4 @ host-a", "CPU x8 @ laptop" (machineLabel of the record's fingerprint), with
+// " (tuned)" appended for a workload other than "faithful".
 std::string runLabel(const RunRecord &record);
 
 } // namespace devicebench

@@ -18,6 +18,24 @@ inline constexpr int kDefaultWarmupEpochs = 2;       // article: "drop the first
 inline constexpr std::uint64_t kDefaultSeed = 0;     // article: torch.manual_seed(0)
 inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of step losses
 
+// What the run computes, and how (speed issue; MEASURING.md rule 1: a comparison must say
+// when the workload differs).
+//  - Faithful: the article's computation: NCHW tensors, a new float batch converted from the
+//    uint8 images every step, gradients zeroed, the test pass under NoGradGuard.
+//  - Tuned: the same model, hyper-parameters, data order and initial weights, so the same
+//    results within float tolerance, computed the fastest way measured on the device:
+//    channels-last memory format for the model and the batches, one preallocated batch
+//    buffer filled in place (no per-step allocation of the input), gradients set to none
+//    instead of zeroed, the test pass under InferenceMode; on CUDA the images sit in pinned
+//    host memory and are copied non-blocking.
+enum class Workload { Faithful, Tuned };
+
+// "faithful" or "tuned".
+const char *toString(Workload workload);
+
+// Parses "faithful" / "tuned"; false for anything else.
+bool parseWorkload(const std::string &text, Workload *workload);
+
 // One training run's settings. Every field is validated by validateRunConfig() (trainer.h).
 struct RunConfig {
     std::string device = "cpu";      // "cpu", "cuda" or "cuda:N" (devices.h)
@@ -32,6 +50,7 @@ struct RunConfig {
     std::int64_t trainImages = 0;    // use only the first N training images; 0 = all 50,000
     std::int64_t testImages = 0;     // use only the first N test images; 0 = all 10,000
     int lossFetchInterval = kDefaultLossFetchInterval; // K: step losses fetched every K steps
+    Workload workload = Workload::Faithful;      // how the same training is computed
 };
 
 // Training loss of one step. `step` counts from 1 across the whole run (epoch 2's first
