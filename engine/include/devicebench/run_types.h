@@ -24,7 +24,8 @@ inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of
 //    uint8 images every step, gradients zeroed, the test pass under NoGradGuard.
 //  - Tuned: the same model, hyper-parameters, data order and initial weights, so the same
 //    results within float tolerance, computed the fastest way measured on the device:
-//    channels-last memory format for the model and the batches, one preallocated batch
+//    channels-last memory format for the model, the images (laid out once, with the data)
+//    and the batches, one preallocated batch
 //    buffer filled in place (no per-step allocation of the input), gradients set to none
 //    instead of zeroed, the test pass under InferenceMode; on CUDA the images sit in pinned
 //    host memory and are copied non-blocking.
