@@ -4,7 +4,8 @@
 //   A  engine alone: runTraining on a worker thread with an observer that does nothing;
 //   B  dashboard: the real MainWindow (offscreen) starts the run through RunController, with
 //      live loss chart, epoch table, bar chart and status bar redrawn from its timer;
-// and prints each run's stable mean seconds per epoch, the medians, and B / A. In both modes
+// and prints each run's stable mean seconds per epoch, the medians, and B / A, and the CPU
+// time the main thread (the window) used during B as a share of one core. In both modes
 // a 10 ms probe timer ticks on the main thread; during B its lateness measures how
 // responsive the window stays (p50, p99, max).
 // With --controller-only a third run per round, C, goes through RunController alone (events
@@ -23,6 +24,8 @@
 #include <QElapsedTimer>
 #include <QEventLoop>
 #include <QTimer>
+
+#include <time.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -114,6 +117,13 @@ double viaControllerOnly(const RunConfig &config) {
     return outcome.summary.stableMean;
 }
 
+// CPU seconds used so far by the calling thread (the main thread: the window's own work).
+double threadCpuSeconds() {
+    timespec ts{};
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
+}
+
 double percentile(std::vector<double> v, double p) {
     if (v.empty()) {
         return 0.0;
@@ -123,7 +133,11 @@ double percentile(std::vector<double> v, double p) {
     return v[std::min(i, v.size() - 1)];
 }
 
-double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs) {
+double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,
+                    std::vector<double> *mainThreadShare) {
+    const double cpu0 = threadCpuSeconds();
+    QElapsedTimer wall;
+    wall.start();
     RunController controller;
     MainWindow window(controller);
     window.setRunConfig(config);
@@ -142,6 +156,8 @@ double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs) {
         std::exit(1);
     }
     loop.exec();
+    mainThreadShare->push_back((threadCpuSeconds() - cpu0) /
+                               (static_cast<double>(wall.nsecsElapsed()) / 1e9));
     if (outcome.status != RunStatus::Finished) {
         std::fprintf(stderr, "dashboard run failed: %s\n", outcome.reason.c_str());
         std::exit(1);
@@ -215,12 +231,12 @@ int main(int argc, char **argv) {
                 static_cast<long long>(c.trainImages), static_cast<long long>(c.testImages),
                 c.epochs, c.warmupEpochs, c.threads, o.pairs);
     std::printf("%-5s %-28s %14s\n", "pair", "mode", "stable mean s");
-    std::vector<double> a, b, cOnly, lateness;
+    std::vector<double> a, b, cOnly, lateness, mainShare;
     for (int p = 1; p <= o.pairs; ++p) {
         a.push_back(engineAlone(c));
         std::printf("%-5d %-28s %14.3f\n", p, "A engine, no observer", a.back());
         std::fflush(stdout);
-        b.push_back(viaDashboard(c, &lateness));
+        b.push_back(viaDashboard(c, &lateness, &mainShare));
         std::printf("%-5d %-28s %14.3f\n", p, "B dashboard, live charts", b.back());
         std::fflush(stdout);
         if (o.withControllerOnly) {
@@ -236,6 +252,8 @@ int main(int argc, char **argv) {
     const double ma = median(a), mb = median(b);
     std::printf("median A %.3f s, median B %.3f s, B / A = %.4f (%+.2f%%)\n", ma, mb, mb / ma,
                 100.0 * (mb / ma - 1.0));
+    std::printf("main thread (the window) during B: median %.2f%% of one core's time\n",
+                100.0 * median(mainShare));
     std::printf("event loop during B: %zu probe ticks, lateness p50 %.2f ms, p99 %.2f ms, "
                 "max %.2f ms\n",
                 lateness.size(), percentile(lateness, 0.5), percentile(lateness, 0.99),

@@ -53,9 +53,6 @@ public:
              << "data: " << info.dataDescription << " (" << info.trainImages
              << " training, " << info.testImages << " test images, " << info.stepsPerEpoch
              << " steps per epoch)\n";
-        if (info.synthetic) {
-            out_ << kSyntheticNote << "\n";
-        }
         out_.flush();
     }
 
@@ -149,6 +146,27 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
         err << "devicebench-cli: error: --device and --threads need at least one value\n";
         return kExitUsage;
     }
+    // The data and the output paths are checked before the first run, so that a mistake there
+    // does not cost a whole run.
+    if (!base.synthetic) {
+        if (const std::string problem = checkCifar10Folder(base.dataDir); !problem.empty()) {
+            err << "devicebench-cli: error: " << problem << "\n";
+            return kExitNoData;
+        }
+    }
+    for (const std::string *path : {&options.csvPath, &options.pngPath}) {
+        if (path->empty()) {
+            continue;
+        }
+        const std::filesystem::path parent =
+            std::filesystem::absolute(std::filesystem::path(*path)).parent_path();
+        std::error_code ec;
+        if (!std::filesystem::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
+            err << "devicebench-cli: error: cannot write " << *path << ": folder "
+                << parent.string() << " does not exist or is not writable\n";
+            return kExitUsage;
+        }
+    }
     // Check every combination before the first run starts: nothing runs on a bad setting.
     std::vector<RunConfig> runs;
     for (const auto &device : options.devices) {
@@ -157,10 +175,12 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
             c.device = device;
             c.threads = threads;
             auto errors = validateRunConfig(c);
-            try {
-                c.device = resolveDevice(device);
-            } catch (const std::invalid_argument &e) {
-                errors.emplace_back(e.what());
+            if (!device.empty()) { // an empty one is already named by validateRunConfig
+                try {
+                    c.device = resolveDevice(device);
+                } catch (const std::invalid_argument &e) {
+                    errors.emplace_back(e.what());
+                }
             }
             if (!errors.empty()) {
                 for (const auto &message : errors) {

@@ -17,7 +17,8 @@ enum ExitCode : int {
     kExitOk = 0,
     kExitRunFailed = 1,    // a run failed or diverged, or an export could not be written
     kExitUsage = 2,        // bad flags or values
-    kExitNoData = 3,       // no CIFAR-10 folder found and --synthetic not given
+    kExitNoData = 3,       // no usable CIFAR-10 folder (none found, or it is missing, empty,
+                           // the wrong variant, or a batch file is missing or of the wrong size)
     kExitCancelled = 130,  // stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it)
 };
 

@@ -36,7 +36,8 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
         ->default_str("warn");
     app.footer("Exit codes: 0 ok; 1 a run failed or diverged, or an export failed; 2 bad "
-               "usage; 3 no data set found; 130 stopped by SIGINT/SIGTERM.");
+               "usage; 3 no usable data set (none found, or a bad folder or batch file); 130 stopped "
+               "by SIGINT/SIGTERM.");
 
     RunOptions options;
     RunConfig &c = options.base;
@@ -59,7 +60,9 @@ int main(int argc, char **argv) {
                     "CPU threads; 0 = all cores; a comma-separated list runs each in turn")
         ->delimiter(',')
         ->default_str("0");
-    run->add_option("--seed", c.seed, "Seed of the initial weights")->default_val(kDefaultSeed);
+    run->add_option("--seed", c.seed, "Seed of the initial weights (0 or more)")
+        ->check(CLI::NonNegativeNumber)
+        ->default_val(kDefaultSeed);
     run->add_option("--data-dir", c.dataDir,
                     "CIFAR-10 binary folder (default: $DEVICEBENCH_DATA, then "
                     "~/.cache/devicebench/cifar-10-batches-bin)");

@@ -11,13 +11,16 @@
 #include "run_controller.h"
 
 #include "devicebench/run_types.h"
+#include "devicebench/trainer.h"
 #include "devicebench/version.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QTimer>
 
+#include <algorithm>
 #include <cstdio>
+#include <string>
 #include <deque>
 
 namespace {
@@ -65,6 +68,28 @@ bool intOption(const QCommandLineParser &parser, const QString &name, int *value
 } // namespace
 
 int main(int argc, char *argv[]) {
+    // Without a display QApplication aborts: --help and --version still work (offscreen), and
+    // anything else gets a clear message instead of Qt's abort.
+    const bool noDisplay = qEnvironmentVariableIsEmpty("DISPLAY") &&
+                           qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY") &&
+                           qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM");
+    if (noDisplay) {
+        bool infoOnly = false;
+        for (int i = 1; i < argc; ++i) {
+            const std::string arg = argv[i];
+            infoOnly = infoOnly || arg == "--help" || arg == "-h" || arg == "--help-all" ||
+                       arg == "--version" || arg == "-v";
+        }
+        if (!infoOnly) {
+            std::fprintf(stderr,
+                         "devicebench: no display (DISPLAY and WAYLAND_DISPLAY are unset).\n"
+                         "  Run the same experiment headless with devicebench-cli (see "
+                         "devicebench-cli run --help),\n  or start the dashboard under a "
+                         "virtual display: xvfb-run -a devicebench\n");
+            return 1;
+        }
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("DeviceBench"));
     QApplication::setOrganizationName(QStringLiteral("DeviceBench"));
@@ -127,6 +152,11 @@ int main(int argc, char *argv[]) {
         return 2;
     }
     settings.trainImages = trainImages;
+    if (parser.isSet(QStringLiteral("epochs")) && !parser.isSet(QStringLiteral("warmup-epochs"))) {
+        // As the CLI: the article's 2 warm-up epochs, but never all of them.
+        settings.warmupEpochs =
+            std::max(0, std::min(devicebench::kDefaultWarmupEpochs, settings.epochs - 1));
+    }
     if (parser.isSet(QStringLiteral("workload")) &&
         !devicebench::parseWorkload(parser.value(QStringLiteral("workload")).toStdString(),
                                     &settings.workload)) {
@@ -138,14 +168,15 @@ int main(int argc, char *argv[]) {
     window.setRunConfig(settings);
     window.resize(1560, 960);
     window.show();
+    int exitCode = 0;
     if (parser.isSet(QStringLiteral("import"))) {
         const auto report = window.importRecords(parser.values(QStringLiteral("import")));
         for (const QString &message : report.rejected) {
-            std::fprintf(stderr, "devicebench: skipped %s\n", qPrintable(message));
+            std::fprintf(stderr, "devicebench: skipped: %s\n", qPrintable(message));
+            exitCode = 1;
         }
     }
 
-    int exitCode = 0;
     auto startNext = [&]() {
         if (!script.empty()) {
             const ScriptedRun next = script.front();
@@ -156,8 +187,12 @@ int main(int argc, char *argv[]) {
                 window.setRunConfig(c);
             }
             if (window.startRun(next.device) == 0) {
-                std::fprintf(stderr, "devicebench: scripted run on %s did not start\n",
-                             next.device.c_str());
+                std::string why;
+                for (const std::string &e : devicebench::validateRunConfig(c)) {
+                    why += "\n  " + e;
+                }
+                std::fprintf(stderr, "devicebench: scripted run on %s did not start%s\n",
+                             next.device.c_str(), why.empty() ? "" : why.c_str());
                 exitCode = 1;
                 script.clear();
             } else {
@@ -183,7 +218,13 @@ int main(int argc, char *argv[]) {
     const bool scripted = !script.empty();
     if (scripted) {
         QObject::connect(&controller, &devicebench::RunController::runEnded, &app,
-                         [&](int, const devicebench::RunOutcome &) {
+                         [&](int, const devicebench::RunOutcome &outcome) {
+                             if (outcome.status != devicebench::RunStatus::Finished) {
+                                 std::fprintf(stderr, "devicebench: run %s: %s\n",
+                                              devicebench::toString(outcome.status),
+                                              outcome.reason.c_str());
+                                 exitCode = 1; // a script must be able to tell
+                             }
                              // Let the window take the outcome first.
                              QTimer::singleShot(0, &app, startNext);
                          });

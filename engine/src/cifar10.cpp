@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/cifar10.h"
+#include "devicebench/data_location.h"
 
 #include <spdlog/spdlog.h>
 
@@ -122,8 +123,15 @@ Split readSplit(const fs::path &dir, const std::vector<std::string> &files, std:
 
 } // namespace
 
-Cifar10 loadCifar10(const std::string &dirString, std::int64_t trainImages,
-                    std::int64_t testImages) {
+namespace {
+
+const std::vector<std::string> kTrainFiles = {"data_batch_1.bin", "data_batch_2.bin",
+                                              "data_batch_3.bin", "data_batch_4.bin",
+                                              "data_batch_5.bin"};
+
+// The folder-level checks: it exists, is a readable folder of the binary version with every
+// batch file present. Throws DataError naming the path.
+fs::path checkFolderLayout(const std::string &dirString) {
     const fs::path dir(dirString);
     std::error_code ec;
     if (dirString.empty()) {
@@ -134,9 +142,6 @@ Cifar10 loadCifar10(const std::string &dirString, std::int64_t trainImages,
     }
     if (!fs::is_directory(dir, ec)) {
         throw DataError("CIFAR-10 data folder " + quoted(dir) + " is not a folder");
-    }
-    if (trainImages < 0 || testImages < 0) {
-        throw DataError("image counts must not be negative");
     }
     if (fs::exists(dir / "data_batch_1", ec) && !fs::exists(dir / "data_batch_1.bin", ec)) {
         throw DataError(quoted(dir) + " holds the Python pickle variant of CIFAR-10 "
@@ -161,10 +166,7 @@ Cifar10 loadCifar10(const std::string &dirString, std::int64_t trainImages,
                         "bytes); DeviceBench needs CIFAR-10 (cifar-10-binary.tar.gz, folder "
                         "cifar-10-batches-bin)");
     }
-    const std::vector<std::string> trainFiles = {"data_batch_1.bin", "data_batch_2.bin",
-                                                 "data_batch_3.bin", "data_batch_4.bin",
-                                                 "data_batch_5.bin"};
-    for (const auto &name : trainFiles) {
+    for (const auto &name : kTrainFiles) {
         if (!fs::exists(dir / name, ec)) {
             throw DataError("CIFAR-10 batch file " + quoted(dir / name) +
                             " is missing (expected data_batch_1..5.bin and test_batch.bin)");
@@ -174,8 +176,32 @@ Cifar10 loadCifar10(const std::string &dirString, std::int64_t trainImages,
         throw DataError("CIFAR-10 batch file " + quoted(dir / "test_batch.bin") +
                         " is missing (expected data_batch_1..5.bin and test_batch.bin)");
     }
+    return dir;
+}
+
+} // namespace
+
+std::string checkCifar10Folder(const std::string &dirString) {
+    try {
+        const fs::path dir = checkFolderLayout(dirString);
+        for (const auto &name : kTrainFiles) {
+            checkedRecordCount(dir / name);
+        }
+        checkedRecordCount(dir / "test_batch.bin");
+    } catch (const DataError &e) {
+        return e.what();
+    }
+    return {};
+}
+
+Cifar10 loadCifar10(const std::string &dirString, std::int64_t trainImages,
+                    std::int64_t testImages) {
+    if (trainImages < 0 || testImages < 0) {
+        throw DataError("image counts must not be negative");
+    }
+    const fs::path dir = checkFolderLayout(dirString);
     Cifar10 data;
-    data.train = readSplit(dir, trainFiles, trainImages, kCifarTrainImages, "training");
+    data.train = readSplit(dir, kTrainFiles, trainImages, kCifarTrainImages, "training");
     data.test = readSplit(dir, {"test_batch.bin"}, testImages, kCifarTestImages, "test");
     data.source = dir.string();
     spdlog::debug("loaded CIFAR-10 from {}: {} training, {} test images", data.source,

@@ -151,7 +151,8 @@ std::string resolveDevice(const std::string &device) {
     }
     if (!torch::cuda::is_available()) {
         throw std::invalid_argument("device '" + device + "' is not available: " +
-                                    cudaUnavailableReason() + "; " + existingDevicesText());
+                                    cudaUnavailableReason() +
+                                    "; devices that exist here: cpu");
     }
     const int n = std::stoi(index);
     if (n >= static_cast<int>(torch::cuda::device_count())) {

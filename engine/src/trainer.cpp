@@ -43,7 +43,8 @@ public:
         if (outcome.status == RunStatus::Finished) {
             spdlog::info("run finished: {} epochs", outcome.epochs.size());
         } else {
-            spdlog::warn("run {}: {}", toString(outcome.status), outcome.reason);
+            // info, not warn: the caller reports the outcome to the user (CLI, dashboard).
+            spdlog::info("run {}: {}", toString(outcome.status), outcome.reason);
         }
         try {
             observer_.onRunEnded(outcome);

@@ -47,9 +47,10 @@ std::string shellQuote(const std::string &s) {
     return q + "'";
 }
 
-// Runs devicebench-cli with `args` and `env` prefixed (e.g. "HOME=/x"), in a clean data
+// Runs `program` with `args` and `env` prefixed (e.g. "HOME=/x"), in a clean data
 // environment: no DEVICEBENCH_DATA and an empty cache unless the caller sets them.
-CliResult runCli(const std::vector<std::string> &args, const std::string &env = "") {
+CliResult runProgram(const std::string &program, const std::vector<std::string> &args,
+                     const std::string &env) {
     static TempDir io("devicebench-cli-io");
     static TempDir home("devicebench-cli-home");
     static int counter = 0;
@@ -57,7 +58,7 @@ CliResult runCli(const std::vector<std::string> &args, const std::string &env = 
     const fs::path err = io.path() / ("err" + std::to_string(counter++));
     std::string cmd = "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" +
                       shellQuote(home.path().string()) + " " + env + " " +
-                      shellQuote(DEVICEBENCH_CLI);
+                      shellQuote(program);
     for (const auto &a : args) {
         cmd += " " + shellQuote(a);
     }
@@ -68,6 +69,17 @@ CliResult runCli(const std::vector<std::string> &args, const std::string &env = 
     r.out = slurp(out);
     r.err = slurp(err);
     return r;
+}
+
+CliResult runCli(const std::vector<std::string> &args, const std::string &env = "") {
+    return runProgram(DEVICEBENCH_CLI, args, env);
+}
+
+// The dashboard, scripted, without a display (offscreen), keeping its runs in a temp folder.
+CliResult runDashboard(const std::vector<std::string> &args) {
+    static TempDir data("devicebench-dashboard-data");
+    return runProgram(DEVICEBENCH_DASHBOARD, args,
+                      "QT_QPA_PLATFORM=offscreen XDG_DATA_HOME=" + shellQuote(data.path().string()));
 }
 
 std::vector<std::vector<std::string>> parseCsv(const fs::path &p) {
@@ -179,7 +191,7 @@ TEST(Cli, RunsOnFilesInTheBinaryLayoutWithImageLimits) {
 TEST(Cli, DataFolderFromTheEnvironmentVariableIsUsed) {
     const CliResult r = runCli({"run", "--epochs", "1", "--warmup-epochs", "0"},
                                "DEVICEBENCH_DATA=/env/points/here");
-    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
     EXPECT_NE(r.err.find("'/env/points/here' does not exist"), std::string::npos) << r.err;
 }
 
@@ -191,11 +203,23 @@ TEST(Cli, NoDataFoundSaysWhereToGetAndPutCifar10) {
     EXPECT_NE(r.err.find("--synthetic"), std::string::npos) << r.err;
 }
 
-TEST(Cli, MissingDataFolderFailsNamingIt) {
+TEST(Cli, MissingDataFolderFailsNamingItBeforeAnyRun) {
     const CliResult r = runCli({"run", "--data-dir", "/nonexistent/cifar", "--epochs", "1",
-                                "--warmup-epochs", "0"});
-    EXPECT_EQ(r.exitCode, 1);
+                                "--threads", "1,2"});
+    EXPECT_EQ(r.exitCode, 3);
     EXPECT_NE(r.err.find("'/nonexistent/cifar' does not exist"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("run 1"), std::string::npos) << "no run may start: " << r.out;
+}
+
+TEST(Cli, ATruncatedBatchFileIsFoundBeforeAnyRunStarts) {
+    TempDir dir;
+    devicebench::testing::writeDataset(dir.path());
+    fs::resize_file(dir.path() / "data_batch_4.bin", 30730000 - 1);
+    const CliResult r = runCli({"run", "--data-dir", dir.path().string(), "--epochs", "1",
+                                "--train-images", "100", "--test-images", "100"});
+    EXPECT_EQ(r.exitCode, 3);
+    EXPECT_NE(r.err.find("data_batch_4.bin' has 30729999 bytes"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("run 1"), std::string::npos) << r.out;
 }
 
 struct BadArgs {
@@ -272,12 +296,13 @@ TEST(Cli, DevicesJsonParsesAndHoldsDevicesAndFingerprint) {
     }
 }
 
-TEST(Cli, ExportToAnUnwritablePathFailsNamingItAndLeavesNoFile) {
+TEST(Cli, ExportToAFolderThatDoesNotExistIsRefusedBeforeTheRun) {
     const std::string png = "/nonexistent-dir/out.png";
     const std::vector<std::string> args = {"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0", "--train-images",
             "64", "--test-images", "64", "--threads", "1", "--png", png};
     const CliResult r = runCli(args);
-    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_EQ(r.out.find("epoch "), std::string::npos) << "no run may start: " << r.out;
     EXPECT_NE(r.err.find(png), std::string::npos) << r.err;
     EXPECT_FALSE(fs::exists(png));
 }
@@ -588,4 +613,38 @@ TEST_F(CliCompare, NamesEachBadFileOnStderrAndComparesTheGoodOnes) {
 
     const CliResult none = runCli({"compare", truncated.string(), notJson.string()});
     EXPECT_EQ(none.exitCode, 2) << none.out << none.err;
+}
+
+TEST(Dashboard, HelpWorksWithoutADisplay) {
+    const CliResult r =
+        runProgram(DEVICEBENCH_DASHBOARD, {"--help"}, "DISPLAY= WAYLAND_DISPLAY= QT_QPA_PLATFORM=");
+    EXPECT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_NE(r.out.find("--run"), std::string::npos) << r.out;
+}
+
+TEST(Dashboard, WithoutADisplaySaysSoAndPointsAtTheCli) {
+    const CliResult r =
+        runProgram(DEVICEBENCH_DASHBOARD, {}, "DISPLAY= WAYLAND_DISPLAY= QT_QPA_PLATFORM=");
+    EXPECT_EQ(r.exitCode, 1);
+    EXPECT_NE(r.err.find("no display"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("devicebench-cli"), std::string::npos) << r.err;
+}
+
+TEST(Dashboard, AScriptedRunThatFailsMakesTheExitCodeNonZero) {
+    const CliResult r = runDashboard({"--data-dir", "/nonexistent/cifar", "--epochs", "1",
+                                      "--run", "cpu:1", "--quit"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("'/nonexistent/cifar' does not exist"), std::string::npos) << r.err;
+}
+
+TEST(Dashboard, AScriptedOneEpochRunDefaultsToNoWarmupAndExports) {
+    TempDir dir;
+    const fs::path csv = dir.path() / "d.csv";
+    const CliResult r = runDashboard({"--synthetic", "--epochs", "1", "--train-images", "128",
+                                      "--test-images", "64", "--run", "cpu:1", "--export-csv",
+                                      csv.string(), "--quit"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = parseCsv(csv);
+    ASSERT_EQ(rows.size(), 2u);
+    EXPECT_EQ(rows[1][5], "0") << "the only epoch is not warm-up";
 }
