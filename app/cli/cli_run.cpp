@@ -295,7 +295,8 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
     QString error;
     if (!options.csvPath.empty()) {
         if (exportComparisonCsv(store, QString::fromStdString(options.csvPath), &error)) {
-            out << "wrote " << options.csvPath << "\n";
+            out << "wrote " << options.csvPath << " and "
+                << summaryCsvPath(QString::fromStdString(options.csvPath)).toStdString() << "\n";
         } else {
             err << "devicebench-cli: error: " << error.toStdString() << "\n";
             exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;

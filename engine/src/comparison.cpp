@@ -74,6 +74,10 @@ std::string runLabel(const RunRecord &record) {
     if (!record.workload.empty() && record.workload != "faithful") {
         label += " (" + record.workload + ")";
     }
+    // Times on generated data are real, accuracy is not: every view of the run says so.
+    if (record.data.variant == "synthetic") {
+        label += " [synthetic]";
+    }
     return label;
 }
 

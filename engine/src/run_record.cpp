@@ -337,6 +337,10 @@ std::string toJson(const RunRecord &record) {
 
 RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     Json j;
+    if (json.find_first_not_of(" \t\r\n") == std::string::npos) {
+        throw RecordError(source + " is empty (" + std::to_string(json.size()) +
+                          " bytes): not a run record");
+    }
     try {
         j = Json::parse(json);
     } catch (const Json::parse_error &e) {

@@ -227,6 +227,13 @@ struct BadArgs {
     const char *expected; // in stderr
 };
 
+// Readable test names in ctest output: the arguments.
+void PrintTo(const BadArgs &b, std::ostream *os) {
+    for (const auto &a : b.args) {
+        *os << a << ' ';
+    }
+}
+
 class CliRejects : public ::testing::TestWithParam<BadArgs> {};
 
 TEST_P(CliRejects, WithExitCodeTwoAndAMessageNamingTheValue) {

@@ -240,6 +240,9 @@ struct Rejection {
     const char *expected; // in the message, after the file name
 };
 
+// Readable test names in ctest output instead of the struct's bytes.
+void PrintTo(const Rejection &r, std::ostream *os) { *os << r.name; }
+
 class RunRecordRejects : public ::testing::TestWithParam<Rejection> {};
 
 TEST_P(RunRecordRejects, WithTheFileNameAndTheProblem) {
@@ -255,7 +258,7 @@ INSTANTIATE_TEST_SUITE_P(
         Rejection{"Truncated", [](const std::string &j) { return j.substr(0, j.size() / 2); },
                   " is not valid JSON (truncated?): byte "},
         Rejection{"Empty", [](const std::string &) { return std::string(); },
-                  " is not valid JSON (truncated?)"},
+                  " is empty (0 bytes): not a run record"},
         Rejection{"NotJson",
                   [](const std::string &) { return std::string("epoch,seconds\n1,12.5\n"); },
                   " is not valid JSON (truncated?)"},

@@ -38,7 +38,8 @@ double maxTestLossDifference(const RunRecord &a, const RunRecord &b);
 inline constexpr double kTestLossWarning = 1e-2;
 
 // "Tesla T4 @ host-a", "CPU x8 @ laptop" (machineLabel of the record's fingerprint), with
-// " (tuned)" appended for a workload other than "faithful".
+// " (tuned)" appended for a workload other than "faithful", and " [synthetic]" for a run on
+// synthetic data.
 std::string runLabel(const RunRecord &record);
 
 } // namespace devicebench
