@@ -15,6 +15,20 @@ using namespace devicebench;
 namespace {
 std::string dataDir() { return devicebench::testing::realDataDir(DEVICEBENCH_TEST_DATA_DIR); }
 
+constexpr const char *kNoRealData =
+    "real CIFAR-10 not found (set DEVICEBENCH_TEST_DATA to a cifar-10-batches-bin folder)";
+
+// One epoch, no warm-up, on the first 5,000 training and 2,000 test images of `dir`.
+RunConfig oneEpochOnFiveThousandImages(const std::string &dir) {
+    RunConfig c;
+    c.dataDir = dir;
+    c.epochs = 1;
+    c.warmupEpochs = 0;
+    c.trainImages = 5000;
+    c.testImages = 2000;
+    return c;
+}
+
 struct EndOnly : TrainingObserver {
     void onRunEnded(const RunOutcome &o) override { outcome = o; }
     RunOutcome outcome;
@@ -24,8 +38,7 @@ struct EndOnly : TrainingObserver {
 TEST(RealCifar10, LoadsTheFullDataSetWithBalancedClasses) {
     const std::string dir = dataDir();
     if (dir.empty()) {
-        GTEST_SKIP() << "real CIFAR-10 not found (set DEVICEBENCH_TEST_DATA to a "
-                        "cifar-10-batches-bin folder)";
+        GTEST_SKIP() << kNoRealData;
     }
     const Cifar10 data = loadCifar10(dir);
     EXPECT_EQ(data.train.size(), 50000);
@@ -39,15 +52,9 @@ TEST(RealCifar10, LoadsTheFullDataSetWithBalancedClasses) {
 TEST(RealCifar10, OneEpochOnFiveThousandImagesClearlyBeatsChance) {
     const std::string dir = dataDir();
     if (dir.empty()) {
-        GTEST_SKIP() << "real CIFAR-10 not found (set DEVICEBENCH_TEST_DATA to a "
-                        "cifar-10-batches-bin folder)";
+        GTEST_SKIP() << kNoRealData;
     }
-    RunConfig c;
-    c.dataDir = dir;
-    c.epochs = 1;
-    c.warmupEpochs = 0;
-    c.trainImages = 5000;
-    c.testImages = 2000;
+    RunConfig c = oneEpochOnFiveThousandImages(dir);
     EndOnly observer;
     std::atomic<bool> stop{false};
     const RunOutcome out = runTraining(c, observer, stop);
@@ -61,15 +68,9 @@ TEST(RealCifar10, OneEpochOnFiveThousandImagesClearlyBeatsChance) {
 TEST(RealCifar10, TunedAndFaithfulEndEpochOneWithinHalfAPointOfAccuracy) {
     const std::string dir = dataDir();
     if (dir.empty()) {
-        GTEST_SKIP() << "real CIFAR-10 not found (set DEVICEBENCH_TEST_DATA to a "
-                        "cifar-10-batches-bin folder)";
+        GTEST_SKIP() << kNoRealData;
     }
-    RunConfig c;
-    c.dataDir = dir;
-    c.epochs = 1;
-    c.warmupEpochs = 0;
-    c.trainImages = 5000;
-    c.testImages = 2000;
+    RunConfig c = oneEpochOnFiveThousandImages(dir);
     std::atomic<bool> stop{false};
     EndOnly faithfulObserver, tunedObserver;
     const RunOutcome faithful = runTraining(c, faithfulObserver, stop);
