@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Does live reporting to the dashboard change what it measures?
-// Runs the same training alternately (A B A B ...):
+// Runs the same training alternately (A B, B A, A B ...):
 //   A  engine alone: runTraining on a worker thread with an observer that does nothing;
 //   B  dashboard: the real MainWindow (offscreen) starts the run through RunController, with
 //      live loss chart, epoch table, bar chart and status bar redrawn from its timer;
@@ -28,6 +28,7 @@
 #include <time.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -232,13 +233,26 @@ int main(int argc, char **argv) {
                 c.epochs, c.warmupEpochs, c.threads, o.pairs);
     std::printf("%-5s %-28s %14s\n", "pair", "mode", "stable mean s");
     std::vector<double> a, b, cOnly, lateness, mainShare;
+    // A B, then B A, and so on: neither mode always runs second, after the other has warmed
+    // the caches or heated the machine.
     for (int p = 1; p <= o.pairs; ++p) {
-        a.push_back(engineAlone(c));
-        std::printf("%-5d %-28s %14.3f\n", p, "A engine, no observer", a.back());
-        std::fflush(stdout);
-        b.push_back(viaDashboard(c, &lateness, &mainShare));
-        std::printf("%-5d %-28s %14.3f\n", p, "B dashboard, live charts", b.back());
-        std::fflush(stdout);
+        const auto runA = [&] {
+            a.push_back(engineAlone(c));
+            std::printf("%-5d %-28s %14.3f\n", p, "A engine, no observer", a.back());
+            std::fflush(stdout);
+        };
+        const auto runB = [&] {
+            b.push_back(viaDashboard(c, &lateness, &mainShare));
+            std::printf("%-5d %-28s %14.3f\n", p, "B dashboard, live charts", b.back());
+            std::fflush(stdout);
+        };
+        if (p % 2 == 1) {
+            runA();
+            runB();
+        } else {
+            runB();
+            runA();
+        }
         if (o.withControllerOnly) {
             cOnly.push_back(viaControllerOnly(c));
             std::printf("%-5d %-28s %14.3f\n", p, "C controller, no window", cOnly.back());
@@ -252,6 +266,28 @@ int main(int argc, char **argv) {
     const double ma = median(a), mb = median(b);
     std::printf("median A %.3f s, median B %.3f s, B / A = %.4f (%+.2f%%)\n", ma, mb, mb / ma,
                 100.0 * (mb / ma - 1.0));
+    // Per pair: B / A of the two runs made next to each other. Their geometric mean with a 95%
+    // Student-t interval (on the log ratios) says how sure the difference is.
+    std::vector<double> logRatios;
+    for (std::size_t i = 0; i < a.size() && i < b.size(); ++i)
+        logRatios.push_back(std::log(b[i] / a[i]));
+    if (logRatios.size() >= 2) {
+        const double n = static_cast<double>(logRatios.size());
+        double mean = 0.0;
+        for (double r : logRatios)
+            mean += r / n;
+        double var = 0.0;
+        for (double r : logRatios)
+            var += (r - mean) * (r - mean) / (n - 1.0);
+        const double half = studentT975(static_cast<int>(logRatios.size()) - 1) * std::sqrt(var / n);
+        std::vector<double> ratios;
+        for (double r : logRatios)
+            ratios.push_back(std::exp(r));
+        std::printf("per pair B / A: median %.4f, geometric mean %.4f (%+.2f%%), "
+                    "95%% interval [%.4f, %.4f]\n",
+                    median(ratios), std::exp(mean), 100.0 * (std::exp(mean) - 1.0),
+                    std::exp(mean - half), std::exp(mean + half));
+    }
     std::printf("main thread (the window) during B: median %.2f%% of one core's time\n",
                 100.0 * median(mainShare));
     std::printf("event loop during B: %zu probe ticks, lateness p50 %.2f ms, p99 %.2f ms, "

@@ -174,20 +174,28 @@ void LossChart::sync(const RunStore &store) {
             for (QLegendMarker *marker : legend()->markers(entry.test))
                 marker->setVisible(false);
         }
-        // Slightly translucent: runs with the same seed and data overlay exactly (that is the
-        // control that only the hardware changed), and both should stay visible.
-        QColor trainColour = colour;
-        trainColour.setAlpha(200);
-        QPen trainPen(trainColour);
-        trainPen.setWidthF(1.5);
-        entry.train->setPen(trainPen);
-        QPen testPen(colour.darker(130));
-        testPen.setWidthF(2.0);
-        testPen.setStyle(Qt::DashLine);
-        entry.test->setPen(testPen);
-        entry.test->setColor(colour.darker(130));
-        entry.train->setName(run.label);
-        entry.test->setName(run.label + QStringLiteral(" (test)"));
+        // Pens and names only when they change: setting them marks the series dirty and
+        // repaints it, and this runs several times a second during a run.
+        if (entry.colourIndex != index) {
+            // Slightly translucent: runs with the same seed and data overlay exactly (that is
+            // the control that only the hardware changed), and both should stay visible.
+            QColor trainColour = colour;
+            trainColour.setAlpha(200);
+            QPen trainPen(trainColour);
+            trainPen.setWidthF(1.5);
+            entry.train->setPen(trainPen);
+            QPen testPen(colour.darker(130));
+            testPen.setWidthF(2.0);
+            testPen.setStyle(Qt::DashLine);
+            entry.test->setPen(testPen);
+            entry.test->setColor(colour.darker(130));
+            entry.colourIndex = index;
+        }
+        if (entry.name != run.label) {
+            entry.train->setName(run.label);
+            entry.test->setName(run.label + QStringLiteral(" (test)"));
+            entry.name = run.label;
+        }
 
         if (entry.drawnSteps != record.steps.size()) {
             const double perEpoch = record.started.stepsPerEpoch > 0
@@ -233,7 +241,9 @@ void LossChart::sync(const RunStore &store) {
     const double tick = (m_axisY->max() - m_axisY->min()) / std::max(1, m_axisY->tickCount() - 1);
     const int decimals =
         tick > 0.0 ? std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 6) : 2;
-    m_axisY->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    const QString format = QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f");
+    if (m_axisY->labelFormat() != format)
+        m_axisY->setLabelFormat(format);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -255,9 +265,21 @@ public:
     }
 
     void setBars(std::vector<Bar> bars) {
+        if (sameBars(bars, m_bars))
+            return;
         prepareGeometryChange();
         m_bars = std::move(bars);
         update();
+    }
+    // NaN-safe: an interval that is not known (NaN) equals another one that is not known.
+    static bool sameBars(const std::vector<Bar> &a, const std::vector<Bar> &b) {
+        const auto same = [](double x, double y) {
+            return x == y || (std::isnan(x) && std::isnan(y));
+        };
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [&](const Bar &p, const Bar &q) {
+                   return same(p.mean, q.mean) && same(p.low, q.low) && same(p.high, q.high);
+               });
     }
     void geometryChanged() {
         prepareGeometryChange();
@@ -399,7 +421,7 @@ void SpeedChart::sync(const RunStore &store) {
         flagged.push_back(!run.comparable());
         bars.push_back(bar);
     }
-    m_errorBars->setBars(bars);
+    m_errorBars->setBars(bars); // repaints only when a bar changed
     if (categories == m_categories && values == m_values && flagged == m_flagged)
         return; // nothing new: keep the bars as they are
     m_categories = categories;

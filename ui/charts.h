@@ -72,6 +72,8 @@ private:
         std::size_t drawnEpochs = static_cast<std::size_t>(-1);
         ValueRange trainRange;
         ValueRange testRange;
+        int colourIndex = -1; // the palette index the pens were made from
+        QString name;         // the legend name last set
     };
 
     QValueAxis *m_axisX;

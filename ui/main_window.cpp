@@ -54,7 +54,12 @@ namespace devicebench {
 
 namespace {
 
-constexpr int kRedrawIntervalMs = 40; // coalescing window: at most 25 redraws per second
+// Coalescing windows. Idle (imports, warm-up control): at most 25 redraws a second, so the
+// window answers at once. During a run: at most 5 a second. A live curve needs no more, and
+// every redraw is main-thread work on the machine whose speed is being measured
+// (docs/PERFORMANCE.md, "Dashboard overhead").
+constexpr int kRedrawIntervalMs = 40;
+constexpr int kRunningRedrawIntervalMs = 200;
 
 QString formatDuration(double seconds) {
     const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
@@ -610,9 +615,10 @@ void MainWindow::onRunRejected(const QString &reason) {
 }
 
 void MainWindow::scheduleRedraw() {
-    // Throttle, not debounce: a steady stream of changes still redraws every 40 ms.
+    // Throttle, not debounce: a steady stream of changes still redraws every interval.
     if (!m_redrawTimer.isActive())
-        m_redrawTimer.start();
+        m_redrawTimer.start(m_controller.isRunning() ? kRunningRedrawIntervalMs
+                                                     : kRedrawIntervalMs);
 }
 
 void MainWindow::redrawNow() {

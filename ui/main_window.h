@@ -126,7 +126,7 @@ private:
     EpochTableModel *m_tableModel = nullptr;
     LossChart *m_lossChart = nullptr;
     SpeedChart *m_speedChart = nullptr;
-    QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s)
+    QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s, 5 during a run)
     QString m_cudaReason; // empty when a GPU is usable
     QString m_runsFolder; // run records; empty: not kept
     QString m_saveError;  // last failure to write a record (shown once)
