@@ -23,6 +23,7 @@
 #include <QApplication>
 #include <QElapsedTimer>
 #include <QEventLoop>
+#include <QTemporaryDir>
 #include <QTimer>
 
 #include <time.h>
@@ -140,7 +141,10 @@ double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,
     QElapsedTimer wall;
     wall.start();
     RunController controller;
-    MainWindow window(controller);
+    // A fresh runs folder each time: the window saves its record after every epoch as a user's
+    // would, but starts with no earlier runs in view (the user's own folder is not touched).
+    QTemporaryDir runsFolder;
+    MainWindow window(controller, nullptr, runsFolder.path());
     window.setRunConfig(config);
     window.resize(1500, 950);
     window.show();
