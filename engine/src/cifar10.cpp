@@ -4,10 +4,13 @@
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <system_error>
+#include <vector>
 
 namespace fs = std::filesystem;
 
@@ -47,6 +50,22 @@ std::int64_t checkedRecordCount(const fs::path &path) {
     return records;
 }
 
+// Labels and images out of N x 3,073 raw record bytes; `where` names the source in errors.
+Split splitFromRecords(const torch::Tensor &raw, const std::string &where) {
+    Split split;
+    split.labels = raw.select(1, 0).to(torch::kInt64);
+    const auto bad = (split.labels > 9).nonzero();
+    if (bad.size(0) > 0) {
+        const auto index = bad[0][0].item<std::int64_t>();
+        throw DataError(where + ": record " + std::to_string(index) + " has label byte " +
+                        std::to_string(split.labels[index].item<std::int64_t>()) +
+                        "; CIFAR-10 labels are 0-9");
+    }
+    split.images =
+        raw.narrow(1, 1, kCifarImageBytes).reshape({raw.size(0), 3, 32, 32}).contiguous();
+    return split;
+}
+
 } // namespace
 
 Split readBatchFile(const std::string &pathString, std::int64_t maxRecords) {
@@ -79,17 +98,28 @@ Split readBatchFile(const std::string &pathString, std::int64_t maxRecords) {
         }
     }
 
-    Split split;
-    split.labels = raw.select(1, 0).to(torch::kInt64);
-    const auto bad = (split.labels > 9).nonzero();
-    if (bad.size(0) > 0) {
-        const auto index = bad[0][0].item<std::int64_t>();
-        throw DataError(quoted(path) + ": record " + std::to_string(index) + " has label byte " +
-                        std::to_string(split.labels[index].item<std::int64_t>()) +
-                        "; CIFAR-10 labels are 0-9");
+    return splitFromRecords(raw, quoted(path));
+}
+
+Split parseBatchRecords(const std::uint8_t *bytes, std::size_t size, const std::string &source) {
+    const std::string where = quoted(fs::path(source));
+    const auto count = static_cast<std::int64_t>(size);
+    if (count == 0) {
+        throw DataError(where + " holds no CIFAR-10 records (0 bytes)");
     }
-    split.images = raw.narrow(1, 1, kCifarImageBytes).reshape({keep, 3, 32, 32}).contiguous();
-    return split;
+    if (count % (kCifarRecordBytes + 1) == 0 && count % kCifarRecordBytes != 0) {
+        throw DataError(where + " has " + std::to_string(count) +
+                        " bytes, a multiple of 3,074: this looks like CIFAR-100 (2 label "
+                        "bytes per record); DeviceBench needs CIFAR-10 (3,073-byte records)");
+    }
+    if (count % kCifarRecordBytes != 0) {
+        throw DataError(where + " has " + std::to_string(count) +
+                        " bytes, not a whole number of 3,073-byte CIFAR-10 records");
+    }
+    const std::int64_t records = count / kCifarRecordBytes;
+    auto raw = torch::empty({records, kCifarRecordBytes}, torch::kUInt8);
+    std::memcpy(raw.data_ptr<std::uint8_t>(), bytes, size);
+    return splitFromRecords(raw, where);
 }
 
 namespace {
@@ -179,15 +209,50 @@ fs::path checkFolderLayout(const std::string &dirString) {
     return dir;
 }
 
+// Reads the file in chunks of whole records and checks each record's label byte (0-9), so
+// that a bad label is found before any run, not when the run loads the data.
+void checkLabelBytes(const fs::path &path, std::int64_t records) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        throw DataError("cannot open " + quoted(path) + " for reading (permission denied?)");
+    }
+    constexpr std::int64_t kChunkRecords = 1000;
+    std::vector<char> chunk(static_cast<std::size_t>(kChunkRecords * kCifarRecordBytes));
+    for (std::int64_t first = 0; first < records; first += kChunkRecords) {
+        const std::int64_t n = std::min(kChunkRecords, records - first);
+        in.read(chunk.data(), static_cast<std::streamsize>(n * kCifarRecordBytes));
+        if (in.gcount() != static_cast<std::streamsize>(n * kCifarRecordBytes)) {
+            throw DataError("could not read " + quoted(path) + " (file changed or read error)");
+        }
+        for (std::int64_t i = 0; i < n; ++i) {
+            const auto label = static_cast<unsigned char>(
+                chunk[static_cast<std::size_t>(i * kCifarRecordBytes)]);
+            if (label > 9) {
+                throw DataError(quoted(path) + ": record " + std::to_string(first + i) +
+                                " has label byte " + std::to_string(label) +
+                                "; CIFAR-10 labels are 0-9");
+            }
+        }
+    }
+}
+
 } // namespace
 
 std::string checkCifar10Folder(const std::string &dirString) {
     try {
         const fs::path dir = checkFolderLayout(dirString);
+        std::vector<fs::path> files;
         for (const auto &name : kTrainFiles) {
-            checkedRecordCount(dir / name);
+            files.push_back(dir / name);
         }
-        checkedRecordCount(dir / "test_batch.bin");
+        files.push_back(dir / "test_batch.bin");
+        std::vector<std::int64_t> records;
+        for (const auto &file : files) { // every size first: cheap, and the usual problem
+            records.push_back(checkedRecordCount(file));
+        }
+        for (std::size_t i = 0; i < files.size(); ++i) {
+            checkLabelBytes(files[i], records[i]);
+        }
     } catch (const DataError &e) {
         return e.what();
     }

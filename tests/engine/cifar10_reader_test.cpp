@@ -199,3 +199,45 @@ TEST(Cifar10Reader, MakesSyntheticDataOfTheSameShapeDeterministically) {
     EXPECT_LE(a.train.labels.max().item<std::int64_t>(), 9);
     EXPECT_GE(a.train.labels.min().item<std::int64_t>(), 0);
 }
+
+// parseBatchRecords: the bytes-only part of the reader (also what tests/fuzz drives).
+namespace {
+std::vector<std::uint8_t> recordBytes(const std::vector<int> &labels) {
+    std::vector<std::uint8_t> bytes;
+    for (std::size_t i = 0; i < labels.size(); ++i) {
+        bytes.push_back(static_cast<std::uint8_t>(labels[i]));
+        for (std::int64_t j = 0; j < kCifarImageBytes; ++j) {
+            bytes.push_back(static_cast<std::uint8_t>((static_cast<std::int64_t>(i) + j) % 256));
+        }
+    }
+    return bytes;
+}
+} // namespace
+
+TEST(Cifar10Records, ParsesAnyWholeNumberOfRecordsHeldInMemoryInPlanarLayout) {
+    const auto bytes = recordBytes({7, 0, 9});
+    const Split split = parseBatchRecords(bytes.data(), bytes.size(), "three records");
+    ASSERT_EQ(split.images.sizes(), (std::vector<std::int64_t>{3, 3, 32, 32}));
+    EXPECT_EQ(split.labels[0].item<std::int64_t>(), 7);
+    EXPECT_EQ(split.labels[2].item<std::int64_t>(), 9);
+    // Record 2, byte j = (2 + j) % 256: red (0,1) is byte 1, green (0,0) is byte 1024.
+    EXPECT_EQ(split.images[2][0][0][1].item<int>(), 3);
+    EXPECT_EQ(split.images[2][1][0][0].item<int>(), (2 + 1024) % 256);
+}
+
+TEST(Cifar10Records, RejectsNoBytesAndAPartialRecordNamingTheSource) {
+    const auto bytes = recordBytes({1, 2});
+    const std::string empty = errorOf([&] { parseBatchRecords(bytes.data(), 0, "in.bin"); });
+    EXPECT_NE(empty.find("'in.bin' holds no CIFAR-10 records"), std::string::npos) << empty;
+    const std::string partial =
+        errorOf([&] { parseBatchRecords(bytes.data(), bytes.size() - 1, "in.bin"); });
+    EXPECT_NE(partial.find("'in.bin' has 6145 bytes, not a whole number"), std::string::npos)
+        << partial;
+}
+
+TEST(Cifar10Records, GiveTheRecordIndexOfALabelByteOverNine) {
+    const auto bytes = recordBytes({1, 2, 200});
+    const std::string msg =
+        errorOf([&] { parseBatchRecords(bytes.data(), bytes.size(), "in.bin"); });
+    EXPECT_NE(msg.find("'in.bin': record 2 has label byte 200"), std::string::npos) << msg;
+}

@@ -3,6 +3,7 @@
 // (1 label byte + 3,072 pixel bytes per record; 10,000 records per batch file).
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
@@ -49,7 +50,9 @@ private:
 inline void writeBatchFile(const std::filesystem::path &path, std::int64_t records,
                            const std::function<int(std::int64_t)> &labelOf,
                            std::int64_t extraBytes = 0) {
-    std::vector<char> bytes(static_cast<std::size_t>(records * kRecordBytes + extraBytes), 0);
+    // extraBytes < 0 truncates the file: fill whole records, then write fewer bytes.
+    const std::int64_t total = records * kRecordBytes + extraBytes;
+    std::vector<char> bytes(static_cast<std::size_t>(std::max(records * kRecordBytes, total)), 0);
     for (std::int64_t i = 0; i < records; ++i) {
         char *record = bytes.data() + i * kRecordBytes;
         record[0] = static_cast<char>(static_cast<unsigned char>(labelOf(i)));
@@ -58,7 +61,7 @@ inline void writeBatchFile(const std::filesystem::path &path, std::int64_t recor
         }
     }
     std::ofstream out(path, std::ios::binary);
-    out.write(bytes.data(), static_cast<std::streamsize>(bytes.size()));
+    out.write(bytes.data(), static_cast<std::streamsize>(total));
 }
 
 inline int cyclicLabel(std::int64_t i) { return static_cast<int>(i % 10); }

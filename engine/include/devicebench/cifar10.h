@@ -8,6 +8,7 @@
 
 #include <torch/torch.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <stdexcept>
 #include <string>
@@ -46,6 +47,14 @@ struct Cifar10 {
 // or unreadable, its size is not a multiple of 3,073 bytes, it does not hold exactly 10,000
 // records, or a label byte is over 9 (the message gives the record index, from 0).
 Split readBatchFile(const std::string &path, std::int64_t maxRecords = 0);
+
+// Parses CIFAR-10 records held in memory: `size` bytes at `bytes`, any whole, non-zero number
+// of 3,073-byte records (unlike readBatchFile(), not necessarily 10,000). The bytes are copied;
+// the result owns its memory. Throws DataError naming `source` when there are no bytes, the
+// size is not a multiple of 3,073 (a multiple of 3,074 is named as CIFAR-100), or a label byte
+// is over 9 (the message gives the record index, from 0). The fuzz target
+// tests/fuzz/fuzz_cifar10_reader.cpp drives the reader through it.
+Split parseBatchRecords(const std::uint8_t *bytes, std::size_t size, const std::string &source);
 
 // Reads the training and test splits from `dir` (the folder cifar-10-binary.tar.gz unpacks
 // to, cifar-10-batches-bin). `trainImages` / `testImages` > 0 keep only the first N images of
