@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include "cli_json.h"
+
+#include "run_store.h"
+
+#include "devicebench/version.h"
+
+namespace devicebench::cli {
+
+OrderedJson summaryJson(const Summary &s) {
+    OrderedJson j;
+    j["epochSeconds"] = s.epochSeconds;
+    j["warmupEpochs"] = s.warmupEpochs;
+    j["meanAll"] = s.meanAll;
+    j["hasStable"] = s.hasStable;
+    j["stableMean"] = s.stableMean;
+    j["median"] = s.median;
+    j["stddev"] = s.stddev;
+    j["imagesPerSecond"] = s.imagesPerSecond;
+    j["stableCount"] = s.stableCount;
+    j["min"] = s.min;
+    j["max"] = s.max;
+    j["cv"] = s.cv;
+    j["ciLow"] = s.ciLow;
+    j["ciHigh"] = s.ciHigh;
+    return j;
+}
+
+OrderedJson recordJson(const RunRecord &record) { return OrderedJson::parse(toJson(record)); }
+
+OrderedJson compareJson(const RunStore &store, const std::vector<ControlPair> &pairs,
+                        int exitCode, OrderedJson skipped, OrderedJson files) {
+    OrderedJson runs = OrderedJson::array();
+    for (const StoredRun &run : store.runs()) {
+        const OrderedJson record = recordJson(run.record);
+        OrderedJson j;
+        j["number"] = run.number;
+        j["label"] = run.label.toStdString();
+        j["file"] = run.origin.toStdString();
+        j["runId"] = run.record.runId;
+        j["status"] = runStateName(run.state).toStdString();
+        j["reason"] = run.reason.toStdString();
+        j["comparable"] = run.comparable();
+        j["differences"] = run.differences;
+        j["isBaseline"] = run.isBaseline;
+        j["speedUp"] = {{"ratio", run.speedUp.ratio},
+                        {"low", run.speedUp.low},
+                        {"high", run.speedUp.high}};
+        j["warmupEpochs"] = run.warmupEpochs;
+        j["summary"] = summaryJson(run.summary);
+        j["config"] = record["config"];
+        j["started"] = record["started"];
+        runs.push_back(std::move(j));
+    }
+    OrderedJson control = OrderedJson::array();
+    for (const ControlPair &pair : pairs) {
+        control.push_back({{"a", store.run(pair.indexA).number},
+                           {"b", store.run(pair.indexB).number},
+                           {"maxTestLossDiff", pair.maxTestLossDiff},
+                           {"warning", pair.warning}});
+    }
+    OrderedJson document;
+    document["command"] = "compare";
+    document["version"] = kVersion;
+    document["exitCode"] = exitCode;
+    document["baseline"] = store.run(store.baselineIndex()).number;
+    document["runs"] = std::move(runs);
+    document["control"] = std::move(control);
+    document["skipped"] = std::move(skipped);
+    document["files"] = std::move(files);
+    return document;
+}
+
+std::string dumpJson(const OrderedJson &document) {
+    return document.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
+}
+
+} // namespace devicebench::cli

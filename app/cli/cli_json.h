@@ -1,0 +1,46 @@
+// SPDX-License-Identifier: MIT
+// `--json` output of `devicebench-cli run` and `compare`: one JSON document on stdout at the
+// end, for scripts (issue #6, item 5). The shapes are documented in README.md ("JSON output").
+// NaN and infinity are written as null (JSON has neither); text that is not UTF-8 gets U+FFFD.
+#pragma once
+
+#include "devicebench/run_record.h"
+#include "devicebench/run_types.h"
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace devicebench {
+class RunStore;
+struct ControlPair;
+} // namespace devicebench
+
+namespace devicebench::cli {
+
+using OrderedJson = nlohmann::ordered_json;
+
+// {"epochSeconds": [...], "warmupEpochs", "meanAll", "hasStable", "stableMean", "median",
+//  "stddev", "imagesPerSecond", "stableCount", "min", "max", "cv", "ciLow", "ciHigh"}: the
+// members of Summary (run_types.h), seconds and images per second.
+OrderedJson summaryJson(const Summary &summary);
+
+// The run record's JSON (docs/run-record.md) as an object.
+OrderedJson recordJson(const RunRecord &record);
+
+// The document of `compare --json`:
+//   {"command": "compare", "version", "exitCode", "baseline": <number of the baseline run>,
+//    "runs": [{"number", "label", "file", "runId", "status", "reason", "comparable",
+//              "differences": [field names], "isBaseline", "speedUp": {"ratio", "low", "high"},
+//              "warmupEpochs", "summary": summaryJson, "config": <record config>,
+//              "started": <record started>}],
+//    "control": [{"a": number, "b": number, "maxTestLossDiff", "warning": bool}],
+//    "skipped": [{"file", "reason"}], "files": [written paths]}
+OrderedJson compareJson(const RunStore &store, const std::vector<ControlPair> &pairs,
+                        int exitCode, OrderedJson skipped, OrderedJson files);
+
+// `document` pretty-printed with two spaces and a final newline.
+std::string dumpJson(const OrderedJson &document);
+
+} // namespace devicebench::cli
