@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Installs a build into a scratch root (DESTDIR) and validates what a desktop needs there:
+# desktop-file-validate on the .desktop file, appstreamcli validate on the metainfo, the icon,
+# both programs and both man pages. Any failure, or a missing validator, fails (exit 1).
+#   packaging/validate-install.sh BUILD_DIR APP_ID STAGE_DIR
+set -euo pipefail
+build="$1" id="$2" stage="$3"
+fail() { echo "validate-install: $*" >&2; exit 1; }
+for tool in desktop-file-validate appstreamcli; do
+  command -v "$tool" >/dev/null ||
+    fail "$tool is not installed (scripts/install-deps.sh installs desktop-file-utils and appstream)"
+done
+
+rm -rf "$stage"
+DESTDIR="$stage" cmake --install "$build" --prefix /usr >/dev/null
+root="$stage/usr"
+for f in bin/devicebench bin/devicebench-cli \
+         "share/applications/$id.desktop" \
+         "share/icons/hicolor/scalable/apps/$id.svg" \
+         "share/metainfo/$id.metainfo.xml" \
+         share/man/man1/devicebench.1 share/man/man1/devicebench-cli.1; do
+  [ -s "$root/$f" ] || fail "not installed (or empty): /usr/$f"
+done
+
+echo "$ desktop-file-validate /usr/share/applications/$id.desktop"
+desktop-file-validate "$root/share/applications/$id.desktop" || fail "desktop-file-validate failed"
+echo "(exit status 0)"
+echo "$ appstreamcli validate --no-net --strict /usr/share/metainfo/$id.metainfo.xml"
+appstreamcli validate --no-net --strict "$root/share/metainfo/$id.metainfo.xml" ||
+  fail "appstreamcli validate failed"
+# The metainfo's launchable and icon must name the files that are really installed.
+grep -q "<launchable type=\"desktop-id\">$id.desktop</launchable>" \
+  "$root/share/metainfo/$id.metainfo.xml" || fail "metainfo: launchable is not $id.desktop"
+grep -qx "Icon=$id" "$root/share/applications/$id.desktop" || fail "desktop file: Icon is not $id"
+grep -q "<svg" "$root/share/icons/hicolor/scalable/apps/$id.svg" || fail "icon: not an SVG"
+# The man pages hold the real options, not an empty shell.
+grep -q 'log\\-level' "$root/share/man/man1/devicebench-cli.1" || fail "devicebench-cli.1 lacks --log-level"
+grep -q 'train\\-images' "$root/share/man/man1/devicebench-cli.1" || fail "devicebench-cli.1 lacks the run command's flags"
+grep -q 'log\\-level' "$root/share/man/man1/devicebench.1" || fail "devicebench.1 lacks --log-level"
+echo "validate-install: all installed files valid"

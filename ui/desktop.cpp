@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include "desktop.h"
+
+#include "devicebench/version.h"
+
+#include <QChart>
+#include <QDir>
+#include <QFont>
+#include <QPalette>
+#include <QStandardPaths>
+#include <QStringList>
+#include <QtGlobal>
+
+#include <spdlog/sinks/rotating_file_sink.h>
+#include <spdlog/sinks/stdout_color_sinks.h>
+#include <spdlog/spdlog.h>
+
+#include <cstdlib>
+#include <exception>
+#include <memory>
+#include <vector>
+
+namespace devicebench {
+
+QString defaultLogFolder() {
+#if QT_VERSION >= QT_VERSION_CHECK(6, 7, 0)
+    const auto location = QStandardPaths::StateLocation;
+#else
+    const auto location = QStandardPaths::CacheLocation; // Qt < 6.7 has no state location
+#endif
+    return QStandardPaths::writableLocation(location) + QStringLiteral("/logs");
+}
+
+bool isLogLevelName(const QString &name) {
+    static const QStringList kNames = {QStringLiteral("trace"), QStringLiteral("debug"),
+                                       QStringLiteral("info"),  QStringLiteral("warn"),
+                                       QStringLiteral("error"), QStringLiteral("off")};
+    return kNames.contains(name);
+}
+
+bool setUpLogging(const QString &level, const QString &folder, QString *error) {
+    std::vector<spdlog::sink_ptr> sinks{std::make_shared<spdlog::sinks::stderr_color_sink_mt>()};
+    QString problem;
+    const QString path = QDir(folder).filePath(QString::fromUtf8(kLogFileName));
+    if (!folder.isEmpty()) {
+        if (!QDir().mkpath(folder)) {
+            problem = QDir::toNativeSeparators(folder) + QStringLiteral(": cannot create the folder");
+        } else {
+            try {
+                sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(
+                    QDir::toNativeSeparators(path).toStdString(), kLogFileBytes, kLogFiles));
+            } catch (const std::exception &e) {
+                problem = QString::fromUtf8(e.what());
+            }
+        }
+    }
+    auto logger = std::make_shared<spdlog::logger>("devicebench", sinks.begin(), sinks.end());
+    logger->set_level(isLogLevelName(level) ? spdlog::level::from_str(level.toStdString())
+                                            : spdlog::level::warn);
+    // Few lines are written (no per-step logging), so each one reaches the file at once and a
+    // crash loses none.
+    logger->flush_on(spdlog::level::trace);
+    spdlog::set_default_logger(logger);
+    if (!problem.isEmpty()) {
+        spdlog::warn("no log file, logging to stderr only: {}", problem.toStdString());
+        if (error != nullptr)
+            *error = problem;
+        return false;
+    }
+    if (!folder.isEmpty())
+        spdlog::info("DeviceBench {} logging at level {} to {}", kVersion, level.toStdString(),
+                     QDir::toNativeSeparators(path).toStdString());
+    return true;
+}
+
+namespace {
+
+void qtMessageToLog(QtMsgType type, const QMessageLogContext & /*context*/,
+                    const QString &message) {
+    spdlog::level::level_enum level = spdlog::level::info;
+    switch (type) {
+    case QtDebugMsg:
+        level = spdlog::level::debug;
+        break;
+    case QtInfoMsg:
+        level = spdlog::level::info;
+        break;
+    case QtWarningMsg:
+        level = spdlog::level::warn;
+        break;
+    case QtCriticalMsg:
+        level = spdlog::level::err;
+        break;
+    case QtFatalMsg:
+        level = spdlog::level::critical;
+        break;
+    }
+    spdlog::log(level, "qt: {}", message.toStdString());
+    if (type == QtFatalMsg) {
+        spdlog::default_logger()->flush();
+        std::abort();
+    }
+}
+
+} // namespace
+
+void routeQtMessagesToLog() { qInstallMessageHandler(qtMessageToLog); }
+
+bool isDarkPalette(const QPalette &palette) {
+    return palette.color(QPalette::Window).lightness() <
+           palette.color(QPalette::WindowText).lightness();
+}
+
+QPalette darkPalette() {
+    const QColor window(45, 45, 48);
+    const QColor text(232, 232, 232);
+    const QColor disabledText(128, 128, 128);
+    QPalette p;
+    p.setColor(QPalette::Window, window);
+    p.setColor(QPalette::WindowText, text);
+    p.setColor(QPalette::Base, QColor(30, 30, 32));
+    p.setColor(QPalette::AlternateBase, QColor(42, 42, 46));
+    p.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
+    p.setColor(QPalette::ToolTipText, text);
+    p.setColor(QPalette::PlaceholderText, QColor(160, 160, 160));
+    p.setColor(QPalette::Text, text);
+    p.setColor(QPalette::Button, QColor(58, 58, 62));
+    p.setColor(QPalette::ButtonText, text);
+    p.setColor(QPalette::BrightText, QColor(255, 128, 128));
+    p.setColor(QPalette::Light, QColor(80, 80, 84));
+    p.setColor(QPalette::Midlight, QColor(66, 66, 70));
+    p.setColor(QPalette::Mid, QColor(40, 40, 43));
+    p.setColor(QPalette::Dark, QColor(25, 25, 27));
+    p.setColor(QPalette::Shadow, QColor(10, 10, 10));
+    p.setColor(QPalette::Link, QColor(86, 180, 233));
+    p.setColor(QPalette::LinkVisited, QColor(204, 121, 167));
+    p.setColor(QPalette::Highlight, QColor(0, 114, 178));
+    p.setColor(QPalette::HighlightedText, Qt::white);
+    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
+        p.setColor(QPalette::Disabled, role, disabledText);
+    p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(80, 80, 80));
+    return p;
+}
+
+void applyChartTheme(QChart *chart, bool dark) {
+    const QFont title = chart->titleFont();
+    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
+    chart->setTitleFont(title);
+}
+
+QString errorColour(const QPalette &palette) {
+    return isDarkPalette(palette) ? QStringLiteral("#ff8a80") : QStringLiteral("#b00020");
+}
+
+} // namespace devicebench
