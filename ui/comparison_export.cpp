@@ -17,6 +17,7 @@
 #include <QSaveFile>
 #include <QStringList>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 #include <string>
@@ -285,9 +286,30 @@ bool writeAtomically(const QString &path, const QByteArray &bytes, QString *erro
             *error = QStringLiteral("Cannot write %1: %2").arg(shown, file.errorString());
         return false;
     }
-    if (file.write(bytes) != bytes.size()) {
+    if (const qint64 written = file.write(bytes); written != bytes.size()) {
+        // A short write sets no error (the disk filled up part way): say what happened.
         if (error != nullptr)
-            *error = QStringLiteral("Cannot write %1: %2").arg(shown, file.errorString());
+            *error = QStringLiteral("Cannot write %1: %2")
+                         .arg(shown, file.error() != QFileDevice::NoError
+                                         ? file.errorString()
+                                         : QStringLiteral("only %1 of %2 bytes could be written "
+                                                          "(disk full?)")
+                                               .arg(std::max<qint64>(written, 0))
+                                               .arg(bytes.size()));
+        file.cancelWriting();
+        return false;
+    }
+    // QSaveFile::commit() does not notice a failed final flush (Qt 6.4) and would rename a
+    // partial file into place: flush, and check, first.
+    if (!file.flush()) {
+        if (error != nullptr) {
+            const QString why = file.errorString();
+            *error = QStringLiteral("Cannot write %1: %2")
+                         .arg(shown, why.isEmpty() || why == QLatin1String("Unknown error")
+                                         ? QStringLiteral("it could not be written whole "
+                                                          "(disk full?)")
+                                         : why);
+        }
         file.cancelWriting();
         return false;
     }

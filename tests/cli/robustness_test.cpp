@@ -1,0 +1,632 @@
+// SPDX-License-Identifier: MIT
+// docs/ROBUSTNESS.md, as a user meets it: devicebench-cli and the scripted dashboard as child
+// processes given bad data, bad settings, bad records, a diverging run, a full disk, a
+// read-only folder and SIGTERM. Each test is a row (or rows) of that table: the exit code, the
+// message, and that no run started.
+#include "cifar_files.h"
+#include "robustness_support.h"
+
+#include "devicebench/run_record.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <fcntl.h>
+#include <fstream>
+#include <sstream>
+#include <sys/wait.h>
+#include <thread>
+#include <unistd.h>
+
+namespace fs = std::filesystem;
+using devicebench::testing::setByte;
+using devicebench::testing::TempDir;
+using devicebench::testing::withoutRootPrefix;
+using devicebench::testing::writeSparseDataset;
+
+namespace {
+
+struct Result {
+    int exitCode = -1;
+    std::string out;
+    std::string err;
+};
+
+std::string slurp(const fs::path &p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::string quote(const std::string &s) {
+    std::string q = "'";
+    for (char ch : s) {
+        q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
+    }
+    return q + "'";
+}
+
+// Runs `program` through sh with `prefix` before it (e.g. a setpriv or prlimit command) and
+// `shellSetup` run first in the same shell (e.g. "trap '' XFSZ; "), in a clean data environment
+// (no DEVICEBENCH_DATA, an empty cache), the dashboard offscreen.
+Result runProgram(const std::string &program, const std::vector<std::string> &args,
+                  const std::string &prefix = "", const std::string &shellSetup = "") {
+    static TempDir io("devicebench-robust-io");
+    static TempDir home("devicebench-robust-home");
+    static int counter = 0;
+    const fs::path out = io.path() / ("out" + std::to_string(counter));
+    const fs::path err = io.path() / ("err" + std::to_string(counter++));
+    std::string cmd = shellSetup + "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" + quote(home.path().string()) +
+                      " XDG_DATA_HOME=" + quote(home.path().string()) +
+                      " QT_QPA_PLATFORM=offscreen " + prefix + quote(program);
+    for (const auto &a : args) {
+        cmd += " " + quote(a);
+    }
+    cmd += " >" + quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    Result r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
+}
+
+Result runCli(const std::vector<std::string> &args, const std::string &prefix = "",
+              const std::string &shellSetup = "") {
+    return runProgram(DEVICEBENCH_CLI, args, prefix, shellSetup);
+}
+
+bool contains(const std::string &text, const std::string &part) {
+    return text.find(part) != std::string::npos;
+}
+
+// No run started: no run header and no epoch line on stdout.
+bool noRunStarted(const Result &r) {
+    return !contains(r.out, "run 1:") && !contains(r.out, "epoch ");
+}
+
+std::vector<std::string> namesIn(const fs::path &dir) {
+    std::vector<std::string> names;
+    for (const auto &entry : fs::directory_iterator(dir)) {
+        names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+const std::vector<std::string> kTiny = {"--epochs",       "1",  "--warmup-epochs", "0",
+                                        "--train-images", "64", "--test-images",   "32",
+                                        "--batch-size",   "32", "--threads",       "1"};
+
+std::vector<std::string> tinyRun(std::vector<std::string> extra) {
+    std::vector<std::string> args = {"run", "--synthetic"};
+    args.insert(args.end(), kTiny.begin(), kTiny.end());
+    args.insert(args.end(), extra.begin(), extra.end());
+    return args;
+}
+
+// A tiny run on the data folder `dir` (not synthetic).
+std::vector<std::string> tinyRunOn(const fs::path &dir) {
+    std::vector<std::string> args = {"run", "--data-dir", dir.string()};
+    args.insert(args.end(), kTiny.begin(), kTiny.end());
+    return args;
+}
+
+// ---- data ------------------------------------------------------------------------------------
+
+struct BadData {
+    const char *name;
+    void (*make)(const fs::path &dir); // fills `dir`, an empty folder
+    const char *expected;              // on stderr
+};
+
+void PrintTo(const BadData &b, std::ostream *os) { *os << b.name; }
+
+class CliRefusesData : public ::testing::TestWithParam<BadData> {};
+
+} // namespace
+
+TEST_P(CliRefusesData, WithExitCodeThreeNamingThePathBeforeAnyRun) {
+    TempDir dir;
+    const fs::path data = dir.path() / "cifar-10-batches-bin";
+    fs::create_directory(data);
+    GetParam().make(data);
+    const Result r = runCli({"run", "--data-dir", data.string(), "--epochs", "1",
+                             "--train-images", "100", "--test-images", "100", "--threads", "1,2"});
+    EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: error: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, data.string())) << r.err;
+    EXPECT_TRUE(contains(r.err, GetParam().expected)) << r.err;
+    EXPECT_TRUE(noRunStarted(r)) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliRefusesData,
+    ::testing::Values(
+        BadData{"EmptyFolder", [](const fs::path &) {}, "' is empty (expected data_batch_1..5.bin"},
+        BadData{"PythonPickleVariant",
+                [](const fs::path &d) {
+                    for (const char *n : {"data_batch_1", "data_batch_2", "test_batch"})
+                        std::ofstream(d / n) << "pickle";
+                },
+                "holds the Python pickle variant of CIFAR-10"},
+        BadData{"Cifar100Folder",
+                [](const fs::path &d) {
+                    std::ofstream(d / "train.bin").close();
+                    std::ofstream(d / "test.bin").close();
+                    fs::resize_file(d / "train.bin", 3074LL * 50000);
+                    fs::resize_file(d / "test.bin", 3074LL * 10000);
+                },
+                "holds CIFAR-100 (train.bin, test.bin, records of 3,074 bytes)"},
+        BadData{"Cifar100SizedRecords",
+                [](const fs::path &d) {
+                    writeSparseDataset(d);
+                    fs::resize_file(d / "data_batch_1.bin", 3074LL * 10000);
+                },
+                "a multiple of 3,074: this looks like CIFAR-100"},
+        BadData{"ExtraBytes",
+                [](const fs::path &d) {
+                    writeSparseDataset(d);
+                    fs::resize_file(d / "test_batch.bin", 30730000 + 1);
+                },
+                "test_batch.bin' has 30730001 bytes, not a multiple of the 3,073-byte"},
+        BadData{"LabelByteTen",
+                [](const fs::path &d) {
+                    writeSparseDataset(d);
+                    setByte(d / "data_batch_5.bin", 4321LL * 3073, 10);
+                },
+                "data_batch_5.bin': record 4321 has label byte 10; CIFAR-10 labels are 0-9"},
+        BadData{"LabelByte255",
+                [](const fs::path &d) {
+                    writeSparseDataset(d);
+                    setByte(d / "test_batch.bin", 0, 255);
+                },
+                "test_batch.bin': record 0 has label byte 255; CIFAR-10 labels are 0-9"}),
+    [](const ::testing::TestParamInfo<BadData> &p) { return std::string(p.param.name); });
+
+TEST(CliRobustness, ADataFolderTheUserMayNotReadIsRefusedWithExitCodeThree) {
+    const auto prefix = withoutRootPrefix();
+    if (!prefix) {
+        GTEST_SKIP() << "running as root without /usr/bin/setpriv: cannot drop permissions";
+    }
+    TempDir dir;
+    const fs::path data = dir.path() / "locked";
+    writeSparseDataset(data);
+    fs::permissions(data, fs::perms::none);
+    const Result r = runCli(tinyRunOn(data), *prefix);
+    fs::permissions(data, fs::perms::owner_all);
+    EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "cannot read CIFAR-10 data folder '" + data.string() +
+                                    "': Permission denied"))
+        << r.err;
+    EXPECT_TRUE(noRunStarted(r)) << r.out;
+}
+
+TEST(CliRobustness, ABatchFileTheUserMayNotReadIsRefusedWithExitCodeThree) {
+    const auto prefix = withoutRootPrefix();
+    if (!prefix) {
+        GTEST_SKIP() << "running as root without /usr/bin/setpriv: cannot drop permissions";
+    }
+    TempDir dir;
+    writeSparseDataset(dir.path());
+    fs::permissions(dir.path() / "data_batch_2.bin", fs::perms::none);
+    const Result r = runCli(tinyRunOn(dir.path()), *prefix);
+    EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "cannot open '" + (dir.path() / "data_batch_2.bin").string() +
+                                    "' for reading (permission denied?)"))
+        << r.err;
+    EXPECT_TRUE(noRunStarted(r)) << r.out;
+}
+
+// ---- settings --------------------------------------------------------------------------------
+
+namespace {
+
+struct BadSetting {
+    const char *name;
+    std::vector<std::string> args; // after "run --synthetic"
+    const char *expected;          // on stderr
+};
+
+void PrintTo(const BadSetting &b, std::ostream *os) { *os << b.name; }
+
+class CliRefusesSetting : public ::testing::TestWithParam<BadSetting> {};
+
+} // namespace
+
+TEST_P(CliRefusesSetting, WithExitCodeTwoNamingTheValueBeforeAnyRun) {
+    std::vector<std::string> args = {"run", "--synthetic"};
+    args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+    const Result r = runCli(args);
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, GetParam().expected)) << r.err;
+    EXPECT_TRUE(noRunStarted(r)) << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, CliRefusesSetting,
+    ::testing::Values(
+        BadSetting{"NegativeEpochs", {"--epochs", "-1"}, "epochs must be at least 1 (got -1)"},
+        BadSetting{"ZeroBatchSize", {"--batch-size", "0"}, "batch size must be at least 1 (got 0)"},
+        BadSetting{"NegativeBatchSize", {"--batch-size", "-5"}, "batch size must be at least 1 (got -5)"},
+        BadSetting{"BatchSizeOverTheTrainingSet", {"--train-images", "100", "--batch-size", "101"},
+                   "batch size (101) is larger than the training set (100 images)"},
+        BadSetting{"BatchSizeOverTheWholeSplit", {"--batch-size", "50001"},
+                   "batch size (50001) is larger than the training set (50000 images)"},
+        BadSetting{"ZeroLearningRate", {"--lr", "0"}, "learning rate must be a finite number above 0 (got 0)"},
+        BadSetting{"NegativeLearningRate", {"--lr", "-0.1"}, "learning rate must be a finite number above 0 (got -0.1)"},
+        BadSetting{"InfiniteLearningRate", {"--lr", "inf"}, "learning rate must be a finite number above 0 (got inf)"},
+        BadSetting{"NegativeThreads", {"--threads", "-1"}, "threads must be between 1 and 1024, or 0 for all cores (got -1)"},
+        BadSetting{"ThreadsOver1024", {"--threads", "1025"}, "threads must be between 1 and 1024, or 0 for all cores (got 1025)"},
+        BadSetting{"ThreadsListWithAnEmptyItem", {"--threads", "1,,2"}, "--threads '1,,2' has an empty item"},
+        BadSetting{"ThreadsListEndingInAComma", {"--threads", "1,"}, "--threads '1,' has an empty item"},
+        BadSetting{"ThreadsWithTrailingGarbage", {"--threads", "2x"}, "--threads: '2x' is not a whole number"},
+        BadSetting{"WarmupEqualToEpochs", {"--epochs", "3", "--warmup-epochs", "3"},
+                   "warm-up epochs (3) must be fewer than epochs (3)"},
+        BadSetting{"TrainImagesBeyondTheSplit", {"--train-images", "50001"},
+                   "training images must be between 1 and 50000, or 0 for all (got 50001)"},
+        BadSetting{"NegativeTrainImages", {"--train-images", "-1"},
+                   "training images must be between 1 and 50000, or 0 for all (got -1)"},
+        BadSetting{"TestImagesBeyondTheSplit", {"--test-images", "10001"},
+                   "test images must be between 1 and 10000, or 0 for all (got 10001)"},
+        BadSetting{"EpochsWithTrailingGarbage", {"--epochs", "3x"}, "3x"},
+        BadSetting{"LearningRateWithTrailingGarbage", {"--lr", "0.01x"}, "0.01x"},
+        BadSetting{"EmptyDevice", {"--device", ""}, "--device '' has an empty item: give cpu, cuda or cuda:N"},
+        BadSetting{"DeviceListWithAnEmptyItem", {"--device", "cpu,,cpu"}, "--device 'cpu,,cpu' has an empty item"},
+        BadSetting{"UnknownWorkload", {"--workload", "fast"}, "fast"}),
+    [](const ::testing::TestParamInfo<BadSetting> &p) { return std::string(p.param.name); });
+
+TEST(CliRobustness, AnUnknownSubcommandIsNamed) {
+    const Result r = runCli({"frobnicate"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "unknown subcommand 'frobnicate' (the subcommands are run, "))
+        << r.err;
+    EXPECT_FALSE(contains(r.err, "A subcommand is required")) << r.err;
+}
+
+TEST(CliRobustness, ThreadsZeroMeansAllCoresAndIsNotAnError) {
+    std::vector<std::string> args = tinyRun({});
+    args.back() = "0"; // kTiny ends with "--threads", "1"
+    const Result r = runCli(args);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "run 1: cpu, ")) << r.out;
+    EXPECT_FALSE(contains(r.out, " 0 threads")) << "0 is resolved to the cores: " << r.out;
+}
+
+// ---- divergence ------------------------------------------------------------------------------
+
+TEST(CliRobustness, LearningRateTenDivergesWithExitCodeOneKeepingTheFinishedEpochs) {
+    TempDir dir;
+    const fs::path record = dir.path() / "diverged.json";
+    // One step per epoch: epoch 1 always finishes (its step's loss is taken before any update).
+    const Result r = runCli({"run", "--synthetic", "--lr", "10", "--epochs", "30",
+                             "--warmup-epochs", "0", "--train-images", "64", "--test-images",
+                             "64", "--batch-size", "64", "--threads", "1", "--loss-every", "1",
+                             "--record", record.string()});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: run #1 cpu diverged: ")) << r.err;
+    EXPECT_TRUE(contains(r.err, "; lower the learning rate")) << r.err;
+    EXPECT_TRUE(contains(r.out, "summary of run #1 cpu (diverged)")) << r.out;
+    EXPECT_TRUE(contains(r.out, "epoch  1/30")) << r.out;
+    const auto rec = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(rec.status, "diverged");
+    ASSERT_FALSE(rec.epochs.empty());
+    EXPECT_LT(rec.epochs.size(), 30U);
+    EXPECT_TRUE(std::isfinite(rec.epochs.front().trainLoss));
+}
+
+// ---- resources -------------------------------------------------------------------------------
+
+// A full disk, simulated with a file size limit (prlimit --fsize; SIGXFSZ ignored by the shell
+// and so by the CLI, so write() fails with EFBIG as it fails with ENOSPC on a full disk).
+// stdout and stderr are files here too: the limit leaves room for them.
+TEST(CliRobustness, AFullDiskOnExportReportsTheFileAndLeavesNoPartialFile) {
+    if (::access("/usr/bin/prlimit", X_OK) != 0) {
+        GTEST_SKIP() << "/usr/bin/prlimit (util-linux) is missing";
+    }
+    TempDir dir;
+    const fs::path png = dir.path() / "out.png";
+    const fs::path csv = dir.path() / "out.csv";
+    const Result r = runCli(tinyRun({"--png", png.string(), "--csv", csv.string()}),
+                            "/usr/bin/prlimit --fsize=16384 ", "trap '' XFSZ; ");
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: error: Cannot write " + png.string() +
+                                    ": only 16384 of "))
+        << r.err;
+    EXPECT_TRUE(contains(r.err, " bytes could be written (disk full?)")) << r.err;
+    EXPECT_TRUE(contains(r.out, "wrote " + csv.string())) << "the small CSV fits: " << r.out;
+    EXPECT_EQ(namesIn(dir.path()),
+              (std::vector<std::string>{"out-summary.csv", "out.csv"}))
+        << "no PNG and no temporary file";
+}
+
+TEST(CliRobustness, AFullDiskOnTheRunRecordReportsItAndLeavesNoPartialFile) {
+    if (::access("/usr/bin/prlimit", X_OK) != 0) {
+        GTEST_SKIP() << "/usr/bin/prlimit (util-linux) is missing";
+    }
+    TempDir dir;
+    const fs::path record = dir.path() / "run.json";
+    const Result r = runCli(tinyRun({"--record", record.string()}),
+                            "/usr/bin/prlimit --fsize=2048 ", "trap '' XFSZ; ");
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: error: cannot write run record " +
+                                    record.string() + ": File too large"))
+        << r.err;
+    EXPECT_TRUE(contains(r.out, "summary of run #1 cpu (finished)")) << "the run itself went on";
+    // The first version (before epoch 1) fit; the later ones did not: the last complete version
+    // stays, whole, and no temporary file is left.
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"run.json"});
+    EXPECT_EQ(devicebench::readRunRecord(record.string()).status, "running");
+}
+
+TEST(CliRobustness, AReadOnlyFolderForExportsOrTheRecordIsRefusedBeforeAnyRun) {
+    const auto prefix = withoutRootPrefix();
+    if (!prefix) {
+        GTEST_SKIP() << "running as root without /usr/bin/setpriv: cannot drop permissions";
+    }
+    TempDir dir;
+    const fs::path folder = dir.path() / "read-only";
+    fs::create_directory(folder);
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec |
+                                fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec);
+    const Result png = runCli(tinyRun({"--png", (folder / "out.png").string()}), *prefix);
+    EXPECT_EQ(png.exitCode, 2) << png.out << png.err;
+    EXPECT_TRUE(contains(png.err, "cannot write " + (folder / "out.png").string() + ": folder " +
+                                      folder.string() + " does not exist or is not writable"))
+        << png.err;
+    EXPECT_TRUE(noRunStarted(png)) << png.out;
+
+    const Result record = runCli(tinyRun({"--record", (folder / "run.json").string()}), *prefix);
+    EXPECT_EQ(record.exitCode, 2) << record.out << record.err;
+    EXPECT_TRUE(contains(record.err, "cannot write run record " + (folder / "run.json").string() +
+                                         ": folder '" + folder.string() + "' is not writable"))
+        << record.err;
+    EXPECT_TRUE(noRunStarted(record)) << record.out;
+    EXPECT_TRUE(namesIn(folder).empty());
+}
+
+// ---- cancellation ----------------------------------------------------------------------------
+
+TEST(CliRobustness, SigtermFinishesTheStepWritesACancelledRecordAndExits130) {
+    TempDir dir;
+    const fs::path record = dir.path() / "stopped.json";
+    std::vector<std::string> argv = {DEVICEBENCH_CLI, "run",         "--synthetic",
+                                     "--epochs",      "5",           "--warmup-epochs",
+                                     "0",             "--train-images", "2000",
+                                     "--test-images", "200",         "--threads",
+                                     "1",             "--record",    record.string()};
+    std::vector<char *> cargv;
+    for (auto &a : argv) {
+        cargv.push_back(a.data());
+    }
+    cargv.push_back(nullptr);
+    const pid_t pid = ::fork();
+    ASSERT_GE(pid, 0);
+    if (pid == 0) {
+        const int devNull = ::open("/dev/null", O_RDWR);
+        ::dup2(devNull, STDIN_FILENO);
+        ::dup2(devNull, STDOUT_FILENO);
+        ::dup2(devNull, STDERR_FILENO);
+        ::execv(cargv[0], cargv.data());
+        ::_exit(127);
+    }
+    // Wait for epoch 1 in the record, then stop the run during epoch 2.
+    bool sawEpoch = false;
+    int status = 0;
+    bool exited = false;
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
+    while (!sawEpoch && !exited && std::chrono::steady_clock::now() < deadline) {
+        try {
+            sawEpoch = fs::exists(record) &&
+                       !devicebench::readRunRecord(record.string()).epochs.empty();
+        } catch (const devicebench::RecordError &) {
+            // every version is written whole; a failure here would show in the final read
+        }
+        exited = ::waitpid(pid, &status, WNOHANG) == pid;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    if (!exited) {
+        ::kill(pid, sawEpoch ? SIGTERM : SIGKILL);
+        ::waitpid(pid, &status, 0);
+    }
+    ASSERT_TRUE(sawEpoch) << "epoch 1 was never recorded";
+    ASSERT_TRUE(WIFEXITED(status)) << "ended by a signal: " << status;
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const auto rec = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(rec.status, "cancelled");
+    EXPECT_NE(rec.reason.find("stopped by the user during"), std::string::npos) << rec.reason;
+    EXPECT_GE(rec.epochs.size(), 1U);
+    EXPECT_LT(rec.epochs.size(), 5U);
+}
+
+// ---- compare: imported records ---------------------------------------------------------------
+
+namespace {
+
+// Two good records (threads 1, run twice) made by the CLI, and every kind of bad file.
+class CliCompareRobustness : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        dir_ = new TempDir("devicebench-robust-compare");
+        const fs::path out = dir_->path() / "good";
+        const Result r = runCli({"run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1",
+                                 "--train-images", "64", "--test-images", "32", "--batch-size",
+                                 "32", "--threads", "1,1", "--out-dir", out.string()});
+        ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+        for (const auto &entry : fs::directory_iterator(out)) {
+            good_.push_back(entry.path().string());
+        }
+        std::sort(good_.begin(), good_.end());
+        ASSERT_EQ(good_.size(), 2U);
+    }
+    static void TearDownTestSuite() {
+        delete dir_;
+        dir_ = nullptr;
+        good_.clear();
+    }
+    static fs::path write(const std::string &name, const std::string &text) {
+        const fs::path p = dir_->path() / name;
+        std::ofstream(p, std::ios::binary) << text;
+        return p;
+    }
+    static std::string goodText() { return slurp(good_[0]); }
+    static std::string replaced(std::string text, const std::string &from, const std::string &to) {
+        const auto at = text.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        if (at != std::string::npos) {
+            text.replace(at, from.size(), to);
+        }
+        return text;
+    }
+    static TempDir *dir_;
+    static std::vector<std::string> good_;
+};
+TempDir *CliCompareRobustness::dir_ = nullptr;
+std::vector<std::string> CliCompareRobustness::good_;
+
+} // namespace
+
+TEST_F(CliCompareRobustness, EachBadRecordIsSkippedWithItsReasonAndTheOthersAreCompared) {
+    const std::string text = goodText();
+    const std::string version =
+        "\"schemaVersion\": " + std::to_string(devicebench::kRunRecordSchemaVersion);
+    struct Bad {
+        fs::path path;
+        std::string reason;
+    };
+    std::vector<Bad> bad;
+    bad.push_back({write("truncated.json", text.substr(0, text.size() / 2)),
+                   "is not valid JSON (truncated?)"});
+    bad.push_back({write("notes.txt", "epoch 1: 2.3 s\n"), "is not valid JSON"});
+    bad.push_back({write("future.json",
+                         replaced(text, version,
+                                  "\"schemaVersion\": " +
+                                      std::to_string(devicebench::kRunRecordSchemaVersion + 1))),
+                   "is newer than this DeviceBench reads"});
+    bad.push_back({write("missing.json", replaced(text, "\"batchSize\":", "\"batch\":")),
+                   "field 'config.batchSize' is missing"});
+    bad.push_back({write("wrong-type.json", replaced(text, "\"epochs\": 2,", "\"epochs\": \"2\",")),
+                   "field 'config.epochs' must be a whole number"});
+    bad.push_back({write("infinite.json", replaced(text, "\"seconds\": ", "\"seconds\": 1e999, \"x\": ")),
+                   "holds a number that is not finite: number overflow parsing '1e999'"});
+    bad.push_back({write("nan.json", replaced(text, "\"testLoss\": ", "\"testLoss\": NaN, \"x\": ")),
+                   "is not valid JSON"});
+    const fs::path huge = write("huge.json", "");
+    fs::resize_file(huge, 200LL * 1024 * 1024); // sparse: refused by its size, never read
+    bad.push_back({huge, "is 209715200 bytes; run records over 64 MiB are refused"});
+    const fs::path folder = dir_->path() / "folder.json";
+    fs::create_directory(folder);
+    bad.push_back({folder, "is a folder, not a run record file"});
+
+    std::vector<std::string> args = {"compare", good_[0]};
+    for (const Bad &b : bad) {
+        args.push_back(b.path.string());
+    }
+    args.push_back(good_[1]);
+    const Result r = runCli(args);
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    for (const Bad &b : bad) {
+        const std::string line = "devicebench-cli: skipped " + b.path.string() + ": ";
+        const auto at = r.err.find(line);
+        ASSERT_NE(at, std::string::npos) << b.path << "\n" << r.err;
+        const std::string rest = r.err.substr(at + line.size(), r.err.find('\n', at) - at - line.size());
+        EXPECT_TRUE(contains(rest, b.reason)) << b.path << ": " << rest;
+    }
+    EXPECT_TRUE(contains(r.out, "DeviceBench ")) << r.out;
+    EXPECT_TRUE(contains(r.out, ": 2 runs")) << "the two good records are compared: " << r.out;
+}
+
+TEST_F(CliCompareRobustness, BaselineZeroIsRefusedNamingTheRange) {
+    const Result r = runCli({"compare", good_[0], good_[1], "--baseline", "0"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "--baseline 0: 2 records were given (choose 1-2)")) << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST_F(CliCompareRobustness, WarmupEpochsLeavingNoStableEpochAreRefused) {
+    const Result r = runCli({"compare", good_[0], good_[1], "--warmup-epochs", "2"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "--warmup-epochs 2 leaves no stable epoch: " + good_[0] +
+                                    " has 2 epochs"))
+        << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+}
+
+TEST_F(CliCompareRobustness, ARecordGivenTwiceIsComparedOnceAndSaysSo) {
+    const Result r = runCli({"compare", good_[0], good_[1], good_[0]});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    const auto rec = devicebench::readRunRecord(good_[0]);
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: skipped " + good_[0] + ": the same run (run id " +
+                                    rec.runId + ") as " + good_[0] + ", compared once"))
+        << r.err;
+    EXPECT_TRUE(contains(r.out, ": 2 runs")) << r.out;
+}
+
+// ---- the dashboard, scripted -----------------------------------------------------------------
+
+namespace {
+
+struct BadScript {
+    const char *name;
+    std::vector<std::string> args;
+    const char *expected; // on stderr
+};
+
+void PrintTo(const BadScript &b, std::ostream *os) { *os << b.name; }
+
+class DashboardRefusesScript : public ::testing::TestWithParam<BadScript> {};
+
+} // namespace
+
+TEST_P(DashboardRefusesScript, WithExitCodeTwoBeforeTheWindowClampsIt) {
+    std::vector<std::string> args = {"--synthetic", "--train-images", "64", "--test-images", "32"};
+    args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+    args.push_back("--quit");
+    const Result r = runProgram(DEVICEBENCH_DASHBOARD, args);
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, GetParam().expected)) << r.err;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, DashboardRefusesScript,
+    ::testing::Values(
+        BadScript{"ZeroEpochs", {"--epochs", "0", "--run", "cpu:1"},
+                  "devicebench: epochs must be at least 1 (got 0)"},
+        BadScript{"WarmupNotBelowEpochs", {"--epochs", "2", "--warmup-epochs", "2", "--run", "cpu:1"},
+                  "devicebench: warm-up epochs (2) must be fewer than epochs (2)"},
+        BadScript{"NegativeThreads", {"--threads", "-1", "--run", "cpu"},
+                  "devicebench: threads must be between 1 and 1024, or 0 for all cores (got -1)"},
+        BadScript{"ThreadsOver1024InARun", {"--run", "cpu:2000"},
+                  "devicebench: threads must be between 1 and 1024, or 0 for all cores (got 2000)"},
+        BadScript{"TrainImagesBeyondTheSplit", {"--train-images", "50001", "--run", "cpu:1"},
+                  "devicebench: training images must be between 1 and 50000, or 0 for all (got 50001)"},
+        BadScript{"EpochsWithTrailingGarbage", {"--epochs", "5x", "--run", "cpu:1"},
+                  "devicebench: --epochs: '5x' is not a whole number"},
+        BadScript{"UnknownDevice", {"--run", "cuda:7"},
+                  "devicebench: --run: 'cuda:7' is not cpu, cpu:THREADS or cuda"},
+        BadScript{"EmptyDevice", {"--run", ""},
+                  "devicebench: --run: '' is not cpu, cpu:THREADS or cuda"}),
+    [](const ::testing::TestParamInfo<BadScript> &p) { return std::string(p.param.name); });
+
+TEST(DashboardRobustness, AScriptedImportNamesEachBadFileAndExitsOne) {
+    TempDir dir;
+    const fs::path folder = dir.path() / "a-folder.json";
+    fs::create_directory(folder);
+    const fs::path notJson = dir.path() / "notes.txt";
+    std::ofstream(notJson) << "epoch 1: 2.3 s\n";
+    const Result r = runProgram(DEVICEBENCH_DASHBOARD,
+                                {"--import", folder.string(), "--import", notJson.string(), "--quit"});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "devicebench: skipped: " + folder.string() +
+                                    " is a folder, not a run record file"))
+        << r.err;
+    EXPECT_TRUE(contains(r.err, "devicebench: skipped: " + notJson.string() +
+                                    " is not valid JSON"))
+        << r.err;
+}
