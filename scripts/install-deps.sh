@@ -10,10 +10,16 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev   # Charts needs Qt6OpenGL's CMake files
   libspdlog-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
+  libcurl4-openssl-dev libarchive-dev libssl-dev   # fetch-data: download, unpack, MD5
   xvfb xauth fonts-dejavu-core
+  help2man desktop-file-utils appstream dpkg-dev   # packaging/: man pages, validators, .deb deps
+  python3 python3-crc32c protobuf-compiler   # tests/tensorboard: the independent event decoder
 )
 if [ "${DEVICEBENCH_WITH_REFERENCE:-0}" = 1 ]; then
   packages+=(python3-torch python3-torchvision python3-pil)   # bench/: the reference loop
+fi
+if [ "${DEVICEBENCH_WITH_FUZZERS:-0}" = 1 ]; then
+  packages+=(clang libclang-rt-14-dev)   # scripts/fuzz.sh: clang's libFuzzer
 fi
 
 missing=()

@@ -1,10 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "epoch_table.h"
 
+#include "desktop.h"
 #include "run_store.h"
 
 #include <QBrush>
 #include <QColor>
+#include <QGuiApplication>
+#include <QPalette>
 #include <QStringList>
 
 #include <algorithm>
@@ -214,7 +217,7 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
     case Qt::ForegroundRole:
         // A run that is not comparable with the baseline: its comparability cell in red.
         if (column == EpochColumn::Comparable && !run.comparable())
-            return QBrush(QColor(176, 0, 32));
+            return QBrush(QColor(errorColour(QGuiApplication::palette()))); // light/dark
         // Warm-up epochs are kept but left out of the headline: show them greyed.
         if (run.isWarmup(epoch.epoch))
             return QBrush(QColor(120, 120, 120));

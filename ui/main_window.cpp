@@ -3,6 +3,8 @@
 
 #include "charts.h"
 #include "comparison_export.h"
+#include "desktop.h"
+#include "fetch_dialog.h"
 #include "epoch_table.h"
 #include "run_controller.h"
 #include "run_store.h"
@@ -183,6 +185,7 @@ MainWindow::MainWindow(RunController &controller, QWidget *parent, const QString
         }
     }
     buildUi();
+    buildActions();
     connectController();
 
     m_redrawTimer.setSingleShot(true);
@@ -217,11 +220,51 @@ void MainWindow::buildUi() {
     dirRow->addWidget(m_dataDirEdit, 1);
     dirRow->addWidget(m_browseButton);
     dataLayout->addLayout(dirRow);
+    auto *fetchRow = new QHBoxLayout;
+    auto *getDataButton = new QPushButton(QStringLiteral("Get CIFAR-10…"), dataBox);
+    getDataButton->setObjectName(QStringLiteral("getDataButton"));
+    getDataButton->setToolTip(QStringLiteral("Download the CIFAR-10 binary archive (170 MB), "
+                                             "check it and unpack it"));
+    auto *openArchiveButton = new QPushButton(QStringLiteral("Open archive…"), dataBox);
+    openArchiveButton->setObjectName(QStringLiteral("openArchiveButton"));
+    openArchiveButton->setToolTip(
+        QStringLiteral("Unpack a cifar-10-binary.tar.gz already downloaded"));
+    fetchRow->addWidget(getDataButton);
+    fetchRow->addWidget(openArchiveButton);
+    fetchRow->addStretch(1);
+    dataLayout->addLayout(fetchRow);
+    connect(getDataButton, &QPushButton::clicked, this, [this] { openFetchDialog(); });
+    connect(openArchiveButton, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, QStringLiteral("CIFAR-10 binary archive"), QDir::homePath(),
+            QStringLiteral("CIFAR-10 archive (*.tar.gz *.tgz);;All files (*)"));
+        if (!file.isEmpty())
+            openFetchDialog(file);
+    });
     m_syntheticCheck = new QCheckBox(QStringLiteral("Synthetic data"), dataBox);
     m_syntheticCheck->setObjectName(QStringLiteral("syntheticCheck"));
     m_syntheticCheck->setToolTip(
         QStringLiteral("CIFAR-shaped generated data: times are real, accuracy is meaningless"));
     dataLayout->addWidget(m_syntheticCheck);
+    auto *tensorBoardRow = new QHBoxLayout;
+    m_tensorBoardEdit = new QLineEdit(dataBox);
+    m_tensorBoardEdit->setObjectName(QStringLiteral("tensorBoardEdit"));
+    m_tensorBoardEdit->setPlaceholderText(QStringLiteral("TensorBoard log folder (empty: none)"));
+    m_tensorBoardEdit->setToolTip(
+        QStringLiteral("Each run writes a TensorBoard event file in a folder of its own here, "
+                       "flushed after every epoch. View with: tensorboard --logdir FOLDER"));
+    auto *tensorBoardBrowse = new QPushButton(QStringLiteral("Browse…"), dataBox);
+    tensorBoardBrowse->setObjectName(QStringLiteral("tensorBoardBrowseButton"));
+    connect(tensorBoardBrowse, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, QStringLiteral("TensorBoard log folder"),
+            m_tensorBoardEdit->text().isEmpty() ? QDir::homePath() : m_tensorBoardEdit->text());
+        if (!dir.isEmpty())
+            m_tensorBoardEdit->setText(QDir::toNativeSeparators(dir));
+    });
+    tensorBoardRow->addWidget(m_tensorBoardEdit, 1);
+    tensorBoardRow->addWidget(tensorBoardBrowse);
+    dataLayout->addLayout(tensorBoardRow);
     settingsLayout->addWidget(dataBox);
 
     auto *trainBox = new QGroupBox(QStringLiteral("Training"), settings);
@@ -292,7 +335,7 @@ void MainWindow::buildUi() {
     m_validationLabel = new QLabel(settings);
     m_validationLabel->setObjectName(QStringLiteral("validationLabel"));
     m_validationLabel->setWordWrap(true);
-    m_validationLabel->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_validationLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour(palette())));
     m_validationLabel->hide();
     settingsLayout->addWidget(m_validationLabel);
 
@@ -338,7 +381,7 @@ void MainWindow::buildUi() {
         QStringLiteral("Export CSV writes FILE.csv (per epoch) and FILE-summary.csv (per run)."),
         compareBox);
     exportNote->setWordWrap(true);
-    exportNote->setStyleSheet(QStringLiteral("color: #555;"));
+    exportNote->setForegroundRole(QPalette::PlaceholderText); // muted on light and dark
     compareLayout->addWidget(exportNote);
     m_diagnosticsButton = new QPushButton(QStringLiteral("Diagnostics…"), compareBox);
     m_diagnosticsButton->setObjectName(QStringLiteral("diagnosticsButton"));
@@ -348,15 +391,7 @@ void MainWindow::buildUi() {
     settingsLayout->addWidget(compareBox);
     settingsLayout->addStretch(1);
 
-    QMenu *fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
-    fileMenu->addAction(QStringLiteral("&Import runs…"), this, &MainWindow::importInteractive);
-    fileMenu->addAction(QStringLiteral("Export &PNG…"), this, &MainWindow::exportPngInteractive);
-    fileMenu->addAction(QStringLiteral("Export &CSV (+ summary)…"), this,
-                        &MainWindow::exportCsvInteractive);
-    fileMenu->addSeparator();
-    fileMenu->addAction(QStringLiteral("&Quit"), this, &QWidget::close);
-    QMenu *toolsMenu = menuBar()->addMenu(QStringLiteral("&Tools"));
-    toolsMenu->addAction(QStringLiteral("&Diagnostics…"), this, &MainWindow::showDiagnostics);
+    // Menus and keyboard shortcuts: buildActions() (main_window_desktop.cpp).
 
     auto *scroll = new QScrollArea;
     scroll->setWidget(settings);
@@ -461,6 +496,12 @@ void MainWindow::connectController() {
     connect(&m_controller, &RunController::epochFinished, this, &MainWindow::onEpochFinished);
     connect(&m_controller, &RunController::runEnded, this, &MainWindow::onRunEnded);
     connect(&m_controller, &RunController::runRejected, this, &MainWindow::onRunRejected);
+    // Shown under the run buttons, where the end-of-run status does not overwrite it.
+    connect(&m_controller, &RunController::tensorBoardFailed, this,
+            [this](int runId, const QString &message) {
+                m_validationLabel->setText(QStringLiteral("Run #%1: %2").arg(runId).arg(message));
+                m_validationLabel->show();
+            });
 }
 
 RunConfig MainWindow::runConfig(const std::string &device) const {
@@ -507,6 +548,10 @@ int MainWindow::startRun(const std::string &device) {
     if (!config.synthetic && config.dataDir.empty())
         problems.append(QStringLiteral("data folder is empty: choose the cifar-10-batches-bin "
                                        "folder or tick \"Synthetic data\""));
+    const QString tensorBoardDir = m_tensorBoardEdit->text().trimmed();
+    if (!tensorBoardDir.isEmpty() && !QDir().mkpath(tensorBoardDir))
+        problems.append(QStringLiteral("TensorBoard log folder %1 cannot be created")
+                            .arg(tensorBoardDir));
     if (!problems.isEmpty()) {
         m_validationLabel->setText(problems.join(QLatin1Char('\n')));
         m_validationLabel->show();
@@ -514,6 +559,7 @@ int MainWindow::startRun(const std::string &device) {
         return 0;
     }
     m_validationLabel->hide();
+    m_controller.setTensorBoardLogDir(tensorBoardDir);
     const int runId = m_controller.startRun(config);
     if (runId == 0)
         return 0;
@@ -605,6 +651,9 @@ void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
         break;
     }
     }
+    // Progress lines replaced the save error during the run: the end says it again.
+    if (!m_saveError.isEmpty() && m_store->findRun(runId) != nullptr)
+        setStatus(m_statusLabel->text() + QStringLiteral(" · not saved: ") + m_saveError, true);
     updateButtons();
     if (m_closeRequested)
         QTimer::singleShot(0, this, &QWidget::close);
@@ -670,11 +719,31 @@ void MainWindow::updateButtons() {
     const bool haveResults = !epochRows(*m_store).empty();
     m_exportPngButton->setEnabled(!running && haveResults);
     m_exportCsvButton->setEnabled(!running && haveResults);
+    syncActions();
 }
 
 void MainWindow::setStatus(const QString &text, bool error) {
     m_statusLabel->setText(text);
-    m_statusLabel->setStyleSheet(error ? QStringLiteral("color: #b00020;") : QString());
+    m_statusLabel->setStyleSheet(
+        error ? QStringLiteral("color: %1;").arg(errorColour(palette())) : QString());
+}
+
+FetchDialog *MainWindow::openFetchDialog(const QString &archivePath) {
+    auto *dialog = findChild<FetchDialog *>();
+    if (!dialog) {
+        dialog = new FetchDialog(this);
+        connect(dialog, &FetchDialog::dataReady, this, [this](const QString &dir) {
+            m_syntheticCheck->setChecked(false);
+            m_dataDirEdit->setText(QDir::toNativeSeparators(dir));
+            setStatus(QStringLiteral("CIFAR-10 is ready in ") + dir, false);
+        });
+    }
+    dialog->show();
+    dialog->raise();
+    dialog->activateWindow();
+    if (!archivePath.isEmpty())
+        dialog->startFromArchive(archivePath);
+    return dialog;
 }
 
 void MainWindow::browseDataDir() {
@@ -720,6 +789,7 @@ void MainWindow::saveRun(int runId) {
             throw RecordError(QDir::toNativeSeparators(m_runsFolder).toStdString() +
                               ": cannot create the folder");
         writeRunRecord(path.toStdString(), run->record);
+        m_saveError.clear(); // a later failure is reported again
     } catch (const std::exception &e) {
         const QString message = QString::fromStdString(e.what());
         if (message != m_saveError) { // once per problem, not once per epoch
@@ -838,7 +908,8 @@ void MainWindow::updateControlText() {
         QString line = QStringLiteral("%1 vs %2: max test-loss difference %3")
                            .arg(a, b, QString::number(pair.maxTestLossDiff, 'g', 3));
         if (pair.warning)
-            line = QStringLiteral("<span style=\"color:#b00020\"><b>WARNING</b> ") + line +
+            line = QStringLiteral("<span style=\"color:%1\"><b>WARNING</b> ")
+                       .arg(errorColour(palette())) + line +
                    QStringLiteral(" (above %1: the runs did not compute the same thing)</span>")
                        .arg(kTestLossWarning);
         lines.append(line);

@@ -14,6 +14,7 @@
 #include <string>
 #include <vector>
 
+class QAction;
 class QCheckBox;
 class QChartView;
 class QComboBox;
@@ -22,12 +23,14 @@ class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QSettings;
 class QSpinBox;
 class QTableView;
 
 namespace devicebench {
 
 class EpochTableModel;
+class FetchDialog;
 class LossChart;
 class RunController;
 class RunStore;
@@ -39,7 +42,10 @@ class SpeedChart;
 //   runGpuButton, stopButton, exportPngButton, exportCsvButton, validationLabel,
 //   lossChartView, barChartView, epochTable, statusLabel, importButton, diagnosticsButton,
 //   compareWarmupSpin, baselineCombo, controlLabel; dialogs: importRejectedBox,
-//   diagnosticsDialog (with diagnosticsText).
+//   diagnosticsDialog (with diagnosticsText). Actions (menus, with keyboard shortcuts):
+//   runCpuAction (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), exportPngAction
+//   (Ctrl+E), exportCsvAction (Ctrl+Shift+E), importAction (Ctrl+O), quitAction (Ctrl+Q),
+//   diagnosticsAction; each clicks its button, so it is disabled when the button is.
 //
 // Runs are kept as run records (run_record.h) in a folder, by default
 // QStandardPaths::AppDataLocation + "/runs": each live run is written there as <runId>.json
@@ -89,6 +95,12 @@ public:
     // probe result, time and reason.
     void showDiagnostics();
 
+    // "Get CIFAR-10…" (getDataButton) and "Open archive…" (openArchiveButton): shows the
+    // fetch dialog (fetch_dialog.h, one per window), and with `archivePath` starts unpacking
+    // that archive. When the dialog has a usable folder, the data folder is set to it and
+    // "Synthetic data" is unchecked.
+    FetchDialog *openFetchDialog(const QString &archivePath = QString());
+
     const RunStore &store() const { return *m_store; }
     LossChart *lossChart() const { return m_lossChart; }
     SpeedChart *speedChart() const { return m_speedChart; }
@@ -96,11 +108,22 @@ public:
     // Redraws charts, table and status now instead of at the next timer tick (tests).
     void redrawNow();
 
+    // The last session's settings (main_window_desktop.cpp): every run setting, the Compare
+    // box's warm-up, the window geometry and state and the splitter positions. The window
+    // itself never touches QSettings; the dashboard's main() passes the user's.
+    void saveSettings(QSettings &settings) const;
+    // Restores what saveSettings wrote. A missing or bad value (not a number, out of its
+    // widget's range, an unknown workload) keeps the widget's value; without a usable saved
+    // geometry the window gets its default size (1560x960), shrunk to fit the screen.
+    void restoreSettings(const QSettings &settings);
+
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
     void buildUi();
+    void buildActions(); // menus, shortcuts and chart theme (main_window_desktop.cpp)
+    void syncActions();  // actions enabled as their buttons
     void connectController();
     void scheduleRedraw();
     void updateButtons();
@@ -129,7 +152,8 @@ private:
     QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s, 5 during a run)
     QString m_cudaReason; // empty when a GPU is usable
     QString m_runsFolder; // run records; empty: not kept
-    QString m_saveError;  // last failure to write a record (shown once)
+    QString m_saveError;  // failure of the last record write; "" after a success (shown when
+                          // it happens and again when the run ends)
 
     // Progress of the current run (status bar).
     int m_activeRunId = 0;
@@ -145,6 +169,7 @@ private:
     QLineEdit *m_dataDirEdit = nullptr;
     QPushButton *m_browseButton = nullptr;
     QCheckBox *m_syntheticCheck = nullptr;
+    QLineEdit *m_tensorBoardEdit = nullptr; // TensorBoard log folder; empty = none
     QSpinBox *m_epochsSpin = nullptr;
     QSpinBox *m_batchSizeSpin = nullptr;
     QDoubleSpinBox *m_learningRateSpin = nullptr;
@@ -170,6 +195,11 @@ private:
     QComboBox *m_workloadCombo = nullptr;
     QLabel *m_controlLabel = nullptr;
     QDialog *m_diagnosticsDialog = nullptr;
+    QAction *m_runCpuAction = nullptr;
+    QAction *m_runGpuAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QAction *m_exportPngAction = nullptr;
+    QAction *m_exportCsvAction = nullptr;
 };
 
 } // namespace devicebench

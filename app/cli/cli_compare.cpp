@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `devicebench-cli compare RECORD...`: runs recorded here or elsewhere, side by side, with the
 // same store, PNG and CSVs as the dashboard's "Import runs…".
+#include "cli_json.h"
 #include "cli_run.h"
 #include "cli_support.h"
 
@@ -21,6 +22,7 @@
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <unistd.h>
 
 namespace devicebench::cli {
 namespace {
@@ -54,9 +56,15 @@ std::string pad(const std::string &text, std::size_t width) {
 
 } // namespace
 
-int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err) {
+int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ostream &err) {
+    // With --json, stdout carries the JSON document only; the table goes to a terminal.
+    std::ostringstream dropped;
+    std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
+    std::ostream &out = options.json ? text : stdOut;
+    OrderedJson skipped = OrderedJson::array();
+    OrderedJson files = OrderedJson::array();
     const int recordCount = static_cast<int>(options.records.size());
-    if (options.baseline < 0 || options.baseline > recordCount) {
+    if (options.baselineGiven && (options.baseline < 1 || options.baseline > recordCount)) {
         err << "devicebench-cli: error: --baseline " << options.baseline << ": "
             << recordCount << (recordCount == 1 ? " record was" : " records were")
             << " given (choose 1-" << recordCount << ")\n";
@@ -77,15 +85,24 @@ int compareCommand(const CompareOptions &options, std::ostream &out, std::ostrea
         const std::string &path = options.records[static_cast<std::size_t>(i)];
         try {
             const RunRecord record = readRunRecord(path);
+            const int before = store.runCount();
             const int index = store.addRecord(record, QString::fromStdString(path));
-            if (i + 1 == options.baseline)
+            if (options.baselineGiven && i + 1 == options.baseline)
                 baselineId = store.run(index).id;
+            if (store.runCount() == before) { // the store keeps one run per run id
+                err << "devicebench-cli: skipped " << path << ": the same run (run id "
+                    << record.runId << ") as " << store.run(index).origin.toStdString()
+                    << ", compared once\n";
+                skipped.push_back({{"file", path}, {"reason", "the same run as another file"}});
+                exitCode = kExitRunFailed;
+            }
         } catch (const std::exception &e) {
             // The reason usually names the file already ("<file>: <problem>"): once is enough.
             std::string reason = e.what();
             if (reason.rfind(path + ": ", 0) == 0)
                 reason.erase(0, path.size() + 2);
             err << "devicebench-cli: skipped " << path << ": " << reason << "\n";
+            skipped.push_back({{"file", path}, {"reason", reason}});
             exitCode = kExitRunFailed;
         }
     }
@@ -93,7 +110,18 @@ int compareCommand(const CompareOptions &options, std::ostream &out, std::ostrea
         err << "devicebench-cli: error: no run record could be read\n";
         return kExitUsage;
     }
-    if (options.baseline > 0 && baselineId == 0) {
+    if (options.warmupEpochs >= 0) {
+        for (const StoredRun &run : store.runs()) {
+            if (options.warmupEpochs >= run.record.config.epochs) {
+                err << "devicebench-cli: error: --warmup-epochs " << options.warmupEpochs
+                    << " leaves no stable epoch: " << run.origin.toStdString() << " has "
+                    << run.record.config.epochs << " epochs (choose fewer warm-up epochs than "
+                    << "every run has epochs)\n";
+                return kExitUsage;
+            }
+        }
+    }
+    if (options.baselineGiven && baselineId == 0) {
         err << "devicebench-cli: --baseline " << options.baseline
             << ": that record was skipped; the baseline is the slowest run\n";
     }
@@ -181,6 +209,8 @@ int compareCommand(const CompareOptions &options, std::ostream &out, std::ostrea
         if (exportComparisonCsv(store, csv, &error)) {
             out << "wrote " << options.csvPath << " and " << summaryCsvPath(csv).toStdString()
                 << "\n";
+            files.push_back(options.csvPath);
+            files.push_back(summaryCsvPath(csv).toStdString());
         } else {
             err << "devicebench-cli: error: " << error.toStdString() << "\n";
             exitCode = kExitRunFailed;
@@ -189,10 +219,16 @@ int compareCommand(const CompareOptions &options, std::ostream &out, std::ostrea
     if (!options.pngPath.empty()) {
         if (exportComparisonPng(store, QString::fromStdString(options.pngPath), &error)) {
             out << "wrote " << options.pngPath << "\n";
+            files.push_back(options.pngPath);
         } else {
             err << "devicebench-cli: error: " << error.toStdString() << "\n";
             exitCode = kExitRunFailed;
         }
+    }
+    if (options.json) {
+        stdOut << dumpJson(compareJson(store, pairs, exitCode, std::move(skipped),
+                                       std::move(files)))
+               << std::flush;
     }
     return exitCode;
 }

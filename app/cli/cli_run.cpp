@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli_run.h"
+#include "cli_json.h"
 #include "cli_support.h"
 
 #include "comparison_export.h"
@@ -9,6 +10,7 @@
 #include "devicebench/devices.h"
 #include "devicebench/run_record.h"
 #include "devicebench/summary.h"
+#include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
 #include "devicebench/version.h"
 
@@ -131,8 +133,14 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
 
 } // namespace
 
-int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
+int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
                const std::atomic<bool> &stopRequested) {
+    // With --json, stdout carries the JSON document only; the text goes to a terminal.
+    std::ostringstream dropped;
+    std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
+    std::ostream &out = options.json ? text : stdOut;
+    OrderedJson jsonRuns = OrderedJson::array();
+    OrderedJson jsonFiles = OrderedJson::array();
     RunConfig &base = options.base;
     if (!base.synthetic && base.dataDir.empty()) {
         if (auto dir = findDefaultDataDir()) {
@@ -200,10 +208,16 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
     if (!options.recordPath.empty()) {
         // Refuse before training rather than lose the record at the end.
         const auto folder = std::filesystem::path(options.recordPath).parent_path();
+        const auto checked = folder.empty() ? std::filesystem::path(".") : folder;
         std::error_code ec;
-        if (!folder.empty() && !std::filesystem::is_directory(folder, ec)) {
+        if (!std::filesystem::is_directory(checked, ec)) {
             err << "devicebench-cli: error: cannot write run record " << options.recordPath
                 << ": folder '" << folder.string() << "' does not exist\n";
+            return kExitUsage;
+        }
+        if (::access(checked.c_str(), W_OK) != 0) {
+            err << "devicebench-cli: error: cannot write run record " << options.recordPath
+                << ": folder '" << checked.string() << "' is not writable\n";
             return kExitUsage;
         }
     }
@@ -214,6 +228,21 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
             err << "devicebench-cli: error: cannot create the record folder " << options.outDir
                 << ": " << (ec ? ec.message() : std::string("not a folder")) << "\n";
             return kExitRunFailed;
+        }
+        if (::access(options.outDir.c_str(), W_OK) != 0) {
+            err << "devicebench-cli: error: cannot write records into " << options.outDir
+                << ": the folder is not writable\n";
+            return kExitRunFailed;
+        }
+    }
+    if (!options.logDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(options.logDir, ec);
+        if (ec || !std::filesystem::is_directory(options.logDir) ||
+            ::access(options.logDir.c_str(), W_OK) != 0) {
+            err << "devicebench-cli: error: cannot use the TensorBoard folder " << options.logDir
+                << ": " << (ec ? ec.message() : std::string("not a writable folder")) << "\n";
+            return kExitUsage;
         }
     }
 
@@ -235,28 +264,54 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
         const int runId = static_cast<int>(i) + 1;
         ConsoleObserver observer(out, err, store, runId, runs[i]);
         // The recorder sees every event first and passes it on to the console.
+        const std::string id = newRunId();
+        // TensorBoard (--logdir) sees every event before the console does.
+        std::unique_ptr<TensorBoardObserver> board;
+        if (!options.logDir.empty()) {
+            const int threads = runs[i].threads > 0 ? runs[i].threads : availableCores();
+            board = std::make_unique<TensorBoardObserver>(
+                runs[i], options.logDir,
+                id + "_" + runs[i].device + "_x" + std::to_string(threads), &observer);
+        }
+        TrainingObserver &console = board ? static_cast<TrainingObserver &>(*board) : observer;
         std::unique_ptr<RunRecorder> recorder;
         std::string recordPath = options.recordPath;
         if (!options.outDir.empty()) {
-            const std::string id = newRunId();
             recordPath = (std::filesystem::path(options.outDir) / (id + ".json")).string();
-            recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &observer, id);
-        } else if (!recordPath.empty()) {
-            recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &observer);
+        }
+        if (!recordPath.empty() || options.json) { // --json: a record kept in memory
+            recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &console, id);
         }
         TrainingObserver &target =
-            recorder ? static_cast<TrainingObserver &>(*recorder) : observer;
+            recorder ? static_cast<TrainingObserver &>(*recorder) : console;
         RunOutcome outcome = runTraining(runs[i], target, stopRequested);
         const std::string label = "#" + std::to_string(runId) + " " + runs[i].device;
         printSummary(out, outcome, runs[i], label, base.synthetic);
         outcomes.push_back(outcome);
-        if (recorder) {
+        if (recorder && !recordPath.empty()) {
             if (recorder->writeError().empty()) {
                 out << "wrote record " << recordPath << "\n";
             } else {
                 err << "devicebench-cli: error: " << recorder->writeError() << "\n";
                 exitCode = kExitRunFailed;
             }
+        }
+        if (board && !board->writeError().empty()) {
+            err << "devicebench-cli: error: " << board->writeError() << "\n";
+            exitCode = kExitRunFailed;
+        } else if (board && !board->filePath().empty()) {
+            out << "wrote TensorBoard events " << board->filePath() << "\n";
+        }
+        if (options.json) {
+            OrderedJson run = recordJson(recorder->record());
+            run["label"] = label;
+            run["summary"] = summaryJson(outcome.summary);
+            run["recordFile"] =
+                recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(recordPath);
+            run["tensorboardFile"] = board && !board->filePath().empty()
+                                         ? OrderedJson(board->filePath())
+                                         : OrderedJson(nullptr);
+            jsonRuns.push_back(std::move(run));
         }
         if (outcome.status == RunStatus::Cancelled) {
             err << "devicebench-cli: run " << label << " cancelled: " << outcome.reason << "\n";
@@ -297,6 +352,9 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
         if (exportComparisonCsv(store, QString::fromStdString(options.csvPath), &error)) {
             out << "wrote " << options.csvPath << " and "
                 << summaryCsvPath(QString::fromStdString(options.csvPath)).toStdString() << "\n";
+            jsonFiles.push_back(options.csvPath);
+            jsonFiles.push_back(
+                summaryCsvPath(QString::fromStdString(options.csvPath)).toStdString());
         } else {
             err << "devicebench-cli: error: " << error.toStdString() << "\n";
             exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
@@ -305,10 +363,21 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
     if (!options.pngPath.empty()) {
         if (exportComparisonPng(store, QString::fromStdString(options.pngPath), &error)) {
             out << "wrote " << options.pngPath << "\n";
+            jsonFiles.push_back(options.pngPath);
         } else {
             err << "devicebench-cli: error: " << error.toStdString() << "\n";
             exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
         }
+    }
+    if (options.json) {
+        OrderedJson document;
+        document["command"] = "run";
+        document["version"] = kVersion;
+        document["exitCode"] = exitCode;
+        document["synthetic"] = base.synthetic;
+        document["runs"] = std::move(jsonRuns);
+        document["files"] = std::move(jsonFiles);
+        stdOut << dumpJson(document) << std::flush;
     }
     return exitCode;
 }

@@ -31,6 +31,12 @@ struct RunOptions {
     std::string pngPath;  // empty: no PNG
     std::string recordPath; // run record (docs/run-record.md) of the only run; empty: none
     std::string outDir;     // one run record per run, "<runId>.json"; created if missing
+    // TensorBoard event files (devicebench/tensorboard.h), one per run in
+    // "<logDir>/<runId>_<device>_x<threads>/"; created if missing; empty: none.
+    std::string logDir;
+    // One JSON document on stdout at the end (README, "JSON output"); the text lines go to
+    // stderr when it is a terminal, else nowhere.
+    bool json = false;
 };
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the
@@ -47,17 +53,21 @@ struct CompareOptions {
     std::vector<std::string> records; // run record files (docs/run-record.md)
     std::string csvPath;    // per-epoch CSV; the summary goes beside it as FILE-summary.csv
     std::string pngPath;    // the comparison picture
-    int baseline = 0;       // 1-based position in `records`; 0 = the slowest run
+    int baseline = 0;       // 1-based position in `records` (when baselineGiven)
+    bool baselineGiven = false; // false: the slowest run is the baseline
     int warmupEpochs = -1;  // warm-up epochs for every run; -1 = each run's own
+    bool json = false;      // as RunOptions::json
 };
 
 // Loads every record (a bad one: "skipped <file>: <reason>" on `err`, the others load),
 // prints the comparison table (run label, status, stable mean, 95% interval, speed-up against
 // the baseline with its interval, comparable or the differing fields) and the control line
 // (largest test-loss difference per comparable pair, WARNING above kTestLossWarning), and
-// writes the PNG and CSVs of the runs that loaded. Returns kExitOk; kExitRunFailed when a
-// record was skipped or an output could not be written; kExitUsage when no record loaded or
-// --baseline is out of range. Defined in cli_compare.cpp.
+// writes the PNG and CSVs of the runs that loaded. A record given twice (same path or same
+// run id) is compared once and reported as skipped. Returns kExitOk; kExitRunFailed when a
+// record was skipped or an output could not be written; kExitUsage when no record loaded,
+// --baseline is not 1..N, or --warmup-epochs is not below every loaded run's epochs.
+// Defined in cli_compare.cpp.
 int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err);
 
 } // namespace devicebench::cli

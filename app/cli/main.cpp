@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // devicebench-cli: trains the published experiment's CNN on CIFAR-10 without a window.
+#include "cli_fetch.h"
 #include "cli_run.h"
 
 #include "devicebench/version.h"
@@ -9,6 +10,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <charconv>
 #include <csignal>
 #include <iostream>
 
@@ -17,6 +19,50 @@ namespace {
 std::atomic<bool> g_stopRequested{false};
 
 extern "C" void onStopSignal(int /*signal*/) { g_stopRequested.store(true); }
+
+// Splits each value of a list flag ("1,2", or the flag given twice) into its items. CLI11's own
+// splitting drops empty items, so "1,,2" would run 1 and 2 without a word: refused here.
+// Returns "" or the problem, naming the flag and the value.
+std::string splitList(const char *flag, const char *expected,
+                      const std::vector<std::string> &given, std::vector<std::string> *items) {
+    items->clear();
+    if (given.empty()) { // CLI11 turns a lone "" into no value at all
+        return std::string(flag) + " '' has an empty item: give " + expected +
+               ", or a comma-separated list of them";
+    }
+    for (const std::string &value : given) {
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t comma = value.find(',', start);
+            const std::string item = value.substr(start, comma - start);
+            if (item.empty()) {
+                return std::string(flag) + " '" + value + "' has an empty item: give " +
+                       expected + ", or a comma-separated list of them";
+            }
+            items->push_back(item);
+            if (comma == std::string::npos) {
+                break;
+            }
+            start = comma + 1;
+        }
+    }
+    return {};
+}
+
+// Whole numbers only: "2x", "1.5" and "" are refused (CLI11 would do the same for one value).
+std::string parseThreads(const std::vector<std::string> &items, std::vector<int> *threads) {
+    threads->clear();
+    for (const std::string &item : items) {
+        int value = 0;
+        const char *end = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(item.data(), end, value);
+        if (ec != std::errc() || ptr != end) {
+            return "--threads: '" + item + "' is not a whole number";
+        }
+        threads->push_back(value);
+    }
+    return {};
+}
 
 } // namespace
 
@@ -44,8 +90,7 @@ int main(int argc, char **argv) {
     auto *run = app.add_subcommand("run", "Train small-cnn and time each epoch");
     run->add_option("--device", options.devices,
                     "Device(s): cpu, cuda or cuda:N; a comma-separated list runs each in turn")
-        ->delimiter(',')
-        ->default_str("cpu");
+        ->default_str("cpu"); // split by splitList, which refuses empty items
     run->add_option("--epochs", c.epochs, "Epochs (each = training pass + test pass)")
         ->default_val(kDefaultEpochs);
     run->add_option("--batch-size", c.batchSize, "Images per step")
@@ -56,9 +101,9 @@ int main(int argc, char **argv) {
                     "First N epochs are warm-up: kept, but left out of the stable mean "
                     "(default 2, or epochs - 1 when fewer)")
         ->default_str("2");
-    run->add_option("--threads", options.threads,
+    std::vector<std::string> threadsText{"0"}; // split and parsed after CLI11, see splitList
+    run->add_option("--threads", threadsText,
                     "CPU threads; 0 = all cores; a comma-separated list runs each in turn")
-        ->delimiter(',')
         ->default_str("0");
     run->add_option("--seed", c.seed, "Seed of the initial weights (0 or more)")
         ->check(CLI::NonNegativeNumber)
@@ -81,6 +126,9 @@ int main(int argc, char **argv) {
     run->add_option("--loss-every", c.lossFetchInterval,
                     "Fetch step losses from the device every K steps")
         ->default_val(kDefaultLossFetchInterval);
+    run->add_flag("--data-on-device", c.dataOnDevice,
+                  "CUDA: hold the whole data set on the device, copied once before epoch 1 "
+                  "(no effect on the CPU)");
     run->add_flag("--synthetic", c.synthetic,
                   "CIFAR-shaped generated data: times are real, accuracy is meaningless");
     run->add_option("--csv", options.csvPath, "Write the per-epoch comparison CSV to FILE");
@@ -92,6 +140,12 @@ int main(int argc, char **argv) {
     run->add_option("--out-dir", options.outDir,
                     "Write one run record per run to DIR/<run id>.json (DIR created if missing)")
         ->excludes(recordOption);
+    run->add_option("--logdir", options.logDir,
+                    "Write TensorBoard event files, one run each in DIR/<run name>/ (DIR created "
+                    "if missing); view with: tensorboard --logdir DIR");
+    run->add_flag("--json", options.json,
+                  "Print one JSON document on stdout at the end: {\"runs\": [...], ...}; the "
+                  "text goes to stderr when it is a terminal");
 
     bool devicesAsJson = false;
     auto *devices = app.add_subcommand(
@@ -108,16 +162,38 @@ int main(int argc, char **argv) {
                         "Write the per-epoch CSV to FILE and the per-run summary to "
                         "FILE-summary.csv beside it");
     compare->add_option("--png", compareOptions.pngPath, "Write the comparison picture to FILE");
-    compare->add_option("--baseline", compareOptions.baseline,
-                        "Speed-ups against the N-th record given (default: the slowest run)")
-        ->check(CLI::NonNegativeNumber);
+    auto *baselineOption = compare->add_option(
+        "--baseline", compareOptions.baseline,
+        "Speed-ups against the N-th record given, from 1 (default: the slowest run)");
     compare->add_option("--warmup-epochs", compareOptions.warmupEpochs,
                         "Warm-up epochs for every run (default: each run's own)")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 100000));
+    compare->add_flag("--json", compareOptions.json,
+                      "Print one JSON document on stdout: {\"runs\": [...], \"control\": [...], "
+                      "...}; the table goes to stderr when it is a terminal");
+
+    FetchDataOptions fetchOptions;
+    addFetchDataCommand(app, fetchOptions);
 
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
+        // "devicebench-cli frobnicate": CLI11 would say "A subcommand is required"; name the
+        // word instead.
+        if (app.get_subcommands().empty()) {
+            for (const std::string &word : app.remaining()) {
+                if (!word.empty() && word[0] != '-') {
+                    std::string names;
+                    for (const CLI::App *sub :
+                         app.get_subcommands([](CLI::App *) { return true; })) {
+                        names += (names.empty() ? "" : ", ") + sub->get_name();
+                    }
+                    std::cerr << "devicebench-cli: error: unknown subcommand '" << word
+                              << "' (the subcommands are " << names << ")\n";
+                    return kExitUsage;
+                }
+            }
+        }
         const int code = app.exit(e);
         return code == 0 ? kExitOk : kExitUsage;
     }
@@ -126,6 +202,22 @@ int main(int argc, char **argv) {
     spdlog::set_level(spdlog::level::from_str(logLevel));
 
     options.dataDirGiven = run->count("--data-dir") > 0;
+    compareOptions.baselineGiven = baselineOption->count() > 0;
+    {
+        std::vector<std::string> items;
+        std::string problem = splitList("--device", "cpu, cuda or cuda:N", options.devices, &items);
+        options.devices = items;
+        if (problem.empty()) {
+            problem = splitList("--threads", "a whole number (0 = all cores)", threadsText, &items);
+        }
+        if (problem.empty()) {
+            problem = parseThreads(items, &options.threads);
+        }
+        if (!problem.empty()) {
+            std::cerr << "devicebench-cli: error: " << problem << "\n";
+            return kExitUsage;
+        }
+    }
     parseWorkload(workload, &c.workload);
     if (run->count("--warmup-epochs") == 0) {
         // The article's 2 warm-up epochs, but never all of them: a 1-epoch quick run keeps
@@ -141,6 +233,10 @@ int main(int argc, char **argv) {
     }
     if (app.got_subcommand("devices")) {
         return devicesCommand(std::cout, devicesAsJson);
+    }
+    if (app.got_subcommand("fetch-data")) {
+        return fetchDataCommand(fetchOptions, std::cout, std::cerr, stderrIsTerminal(),
+                                g_stopRequested);
     }
     return runCommand(std::move(options), std::cout, std::cerr, g_stopRequested);
 }

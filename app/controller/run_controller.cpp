@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "run_controller.h"
 
+#include "devicebench/run_record.h"
+#include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
 
 #include <QMetaObject>
 #include <QThread>
 
 #include <exception>
+#include <memory>
 #include <utility>
 
 namespace devicebench {
@@ -82,17 +85,36 @@ int RunController::startRun(const RunConfig &config) {
     m_config = config;
     m_stopRequested.store(false);
 
-    m_thread = QThread::create([this, runId, config, train = m_train] {
+    m_thread = QThread::create([this, runId, config, train = m_train,
+                                logDir = m_tensorBoardLogDir.toStdString()] {
         Observer observer(this, runId);
+        // TensorBoard (when a log folder is set) sees every event before the observer does.
+        std::unique_ptr<TensorBoardObserver> board;
+        if (!logDir.empty()) {
+            board = std::make_unique<TensorBoardObserver>(
+                config, logDir,
+                newRunId() + "_" + config.device + "_x" + std::to_string(config.threads),
+                &observer);
+        }
+        TrainingObserver &target = board ? static_cast<TrainingObserver &>(*board) : observer;
         RunOutcome outcome;
         try {
-            outcome = train(config, observer, m_stopRequested);
+            outcome = train(config, target, m_stopRequested);
         } catch (const std::exception &e) {
             outcome.status = RunStatus::Failed;
             outcome.reason = std::string("training stopped with an error: ") + e.what();
         } catch (...) {
             outcome.status = RunStatus::Failed;
             outcome.reason = "training stopped with an unknown error";
+        }
+        if (board && !board->writeError().empty()) {
+            QMetaObject::invokeMethod(
+                this,
+                [this, runId, message = QString::fromStdString(board->writeError())] {
+                    if (runId == m_currentRunId)
+                        Q_EMIT tensorBoardFailed(runId, message);
+                },
+                Qt::QueuedConnection);
         }
         QMetaObject::invokeMethod(
             this, [this, runId, outcome] { deliverEnded(runId, outcome); }, Qt::QueuedConnection);
@@ -110,6 +132,8 @@ void RunController::stop() {
 bool RunController::isRunning() const { return m_currentRunId != 0; }
 
 int RunController::currentRunId() const { return m_currentRunId; }
+
+void RunController::setTensorBoardLogDir(const QString &dir) { m_tensorBoardLogDir = dir; }
 
 void RunController::deliverStarted(int runId, const RunStarted &info) {
     if (runId != m_currentRunId)

@@ -70,12 +70,20 @@ public:
     // Id of the run that is going, or 0 when idle.
     int currentRunId() const;
 
+    // TensorBoard event files (devicebench/tensorboard.h) of the runs started from now on, one
+    // folder per run in `dir` ("<run id>_<device>_x<threads>"); empty (the default): none.
+    void setTensorBoardLogDir(const QString &dir);
+    QString tensorBoardLogDir() const { return m_tensorBoardLogDir; }
+
 Q_SIGNALS:
     void runStarted(int runId, devicebench::RunConfig config, devicebench::RunStarted info);
     void stepLosses(int runId, std::vector<devicebench::StepLoss> losses);
     void epochFinished(int runId, devicebench::EpochResult epoch);
     void runEnded(int runId, devicebench::RunOutcome outcome);
     void runRejected(QString reason);
+    // The run's event file could not be written (the run itself goes on); emitted before its
+    // runEnded, at most once per run.
+    void tensorBoardFailed(int runId, QString message);
 
 private:
     class Observer;
@@ -92,6 +100,7 @@ private:
     RunConfig m_config;     // of the current run
     int m_currentRunId = 0; // 0 when idle
     int m_lastRunId = 0;
+    QString m_tensorBoardLogDir; // empty: no event files
 };
 
 } // namespace devicebench

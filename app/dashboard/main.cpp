@@ -7,6 +7,8 @@
 // one after another (--run cpu:1 --run cpu:2 --run cuda), exports written when the last run
 // ends, and --quit to close afterwards. Everything goes through the same window, controller
 // and exports as a user's clicks.
+#include "desktop.h"
+#include "fetch_dialog.h"
 #include "main_window.h"
 #include "run_controller.h"
 
@@ -16,6 +18,9 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDir>
+#include <QSettings>
+#include <QStyle>
 #include <QTimer>
 
 #include <algorithm>
@@ -94,7 +99,8 @@ int main(int argc, char *argv[]) {
     QApplication::setApplicationName(QStringLiteral("DeviceBench"));
     QApplication::setOrganizationName(QStringLiteral("DeviceBench"));
     QApplication::setApplicationVersion(QString::fromUtf8(devicebench::kVersion));
-    QApplication::setDesktopFileName(QStringLiteral("devicebench"));
+    // The installed desktop file's name (packaging/), so that desktops match the window to it.
+    QApplication::setDesktopFileName(QStringLiteral("org.devicebench.DeviceBench"));
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -117,7 +123,16 @@ int main(int argc, char *argv[]) {
         {QStringLiteral("export-png"), QStringLiteral("After the scripted runs, export the comparison PNG to FILE."), QStringLiteral("FILE")},
         {QStringLiteral("export-csv"), QStringLiteral("After the scripted runs, export the comparison CSV to FILE."), QStringLiteral("FILE")},
         {QStringLiteral("import"), QStringLiteral("Import a run record (JSON) when the window opens, as \"Import runs…\" does; repeat for several."), QStringLiteral("FILE")},
-        {QStringLiteral("quit"), QStringLiteral("Quit after the scripted runs and exports.")},
+        {QStringLiteral("quit"), QStringLiteral("Quit after the scripted runs and exports. A scripted session (with --quit) neither reads nor writes the saved settings.")},
+        {QStringLiteral("log-level"),
+         QStringLiteral("Log messages of LEVEL and above (trace, debug, info, warn, error, off) to stderr and to %1 (rotated at 1 MiB, 3 old files kept).")
+             .arg(QDir::toNativeSeparators(QDir(devicebench::defaultLogFolder()).filePath(QString::fromUtf8(devicebench::kLogFileName)))
+                      .replace(QDir::toNativeSeparators(QDir::homePath()), QStringLiteral("~"))),
+         QStringLiteral("LEVEL"), QStringLiteral("info")},
+        {QStringLiteral("theme"), QStringLiteral("system (the desktop's palette), light or dark (the Fusion style with a light or dark palette). Remembered for the next start; default: the last one given, else system."), QStringLiteral("NAME")},
+        {QStringLiteral("fetch-url"), QStringLiteral("Open \"Get CIFAR-10…\" and start downloading from URL (a mirror, or a test server)."), QStringLiteral("URL")},
+        {QStringLiteral("fetch-md5"), QStringLiteral("With --fetch-url: the MD5 the archive must have (default: the official one)."), QStringLiteral("HEX")},
+        {QStringLiteral("fetch-dir"), QStringLiteral("With --fetch-url: the folder that receives cifar-10-batches-bin."), QStringLiteral("DIR")},
     });
     parser.process(app);
 
@@ -132,8 +147,46 @@ int main(int argc, char *argv[]) {
         script.push_back(run);
     }
 
+    const QString logLevel = parser.value(QStringLiteral("log-level"));
+    if (!devicebench::isLogLevelName(logLevel)) {
+        std::fprintf(stderr,
+                     "devicebench: --log-level: '%s' is not trace, debug, info, warn, error or off\n",
+                     qPrintable(logLevel));
+        return 2;
+    }
+    devicebench::setUpLogging(logLevel, devicebench::defaultLogFolder()); // warns on stderr if no file
+    devicebench::routeQtMessagesToLog();
+
+    // Settings of the last session (QSettings: ~/.config/DeviceBench/DeviceBench.conf). A
+    // scripted session (--quit) must reproduce the same run every time: it ignores them.
+    const bool keepSettings = !parser.isSet(QStringLiteral("quit"));
+    QSettings stored;
+    const QString themeKey = QStringLiteral("appearance/theme");
+    QString theme = parser.value(QStringLiteral("theme"));
+    if (theme.isEmpty() && keepSettings) {
+        theme = stored.value(themeKey).toString();
+    }
+    const QStringList themes = {QStringLiteral("system"), QStringLiteral("light"), QStringLiteral("dark")};
+    if (!themes.contains(theme)) {
+        if (parser.isSet(QStringLiteral("theme"))) {
+            std::fprintf(stderr, "devicebench: --theme: '%s' is not system, light or dark\n",
+                         qPrintable(theme));
+            return 2;
+        }
+        theme = QStringLiteral("system");
+    }
+    if (theme != QLatin1String("system")) {
+        QApplication::setStyle(QStringLiteral("Fusion"));
+        QApplication::setPalette(theme == QLatin1String("dark")
+                                     ? devicebench::darkPalette()
+                                     : QApplication::style()->standardPalette());
+    }
+
     devicebench::RunController controller;
     devicebench::MainWindow window(controller);
+    if (keepSettings) {
+        window.restoreSettings(stored); // the command line's settings below override them
+    }
 
     devicebench::RunConfig settings = window.runConfig("cpu");
     if (parser.isSet(QStringLiteral("data-dir"))) {
@@ -165,9 +218,38 @@ int main(int argc, char *argv[]) {
         return 2;
     }
     settings.testImages = testImages;
+    // Checked before the window's spin boxes clamp them (--epochs 0 would become 1): a script
+    // must get the settings it asked for or an error, never others.
+    for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1); ++i) {
+        devicebench::RunConfig check = settings;
+        if (!script.empty() && script[i].threads > 0) {
+            check.threads = script[i].threads;
+        }
+        if (script.empty() && !check.synthetic && check.dataDir.empty()) {
+            check.synthetic = true; // nothing runs yet: the folder is chosen in the window
+        }
+        const auto problems = devicebench::validateRunConfig(check);
+        for (const std::string &problem : problems) {
+            std::fprintf(stderr, "devicebench: %s\n", problem.c_str());
+        }
+        if (!problems.empty()) {
+            return 2;
+        }
+    }
     window.setRunConfig(settings);
-    window.resize(1560, 960);
+    if (!keepSettings) {
+        window.resize(1560, 960); // a script gets the same window every time
+    }
     window.show();
+    if (parser.isSet(QStringLiteral("fetch-url"))) {
+        devicebench::FetchDialog *fetch = window.openFetchDialog();
+        fetch->setUrl(parser.value(QStringLiteral("fetch-url")));
+        if (parser.isSet(QStringLiteral("fetch-md5")))
+            fetch->setExpectedMd5(parser.value(QStringLiteral("fetch-md5")));
+        if (parser.isSet(QStringLiteral("fetch-dir")))
+            fetch->setTargetDir(parser.value(QStringLiteral("fetch-dir")));
+        fetch->startDownload();
+    }
     int exitCode = 0;
     if (parser.isSet(QStringLiteral("import"))) {
         const auto report = window.importRecords(parser.values(QStringLiteral("import")));
@@ -233,5 +315,11 @@ int main(int argc, char *argv[]) {
         QTimer::singleShot(0, &app, startNext);
     }
     const int rc = QApplication::exec();
+    if (keepSettings) {
+        window.saveSettings(stored);
+        if (parser.isSet(QStringLiteral("theme"))) {
+            stored.setValue(themeKey, theme);
+        }
+    }
     return rc != 0 ? rc : exitCode;
 }

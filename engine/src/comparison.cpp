@@ -25,6 +25,7 @@ std::vector<std::string> workloadDifferences(const RunRecord &a, const RunRecord
     differs(a.data.testImages != b.data.testImages, "test images");
     differs(a.precision != b.precision, "precision");
     differs(a.workload != b.workload, "workload");
+    differs(a.config.dataOnDevice != b.config.dataOnDevice, "data on device");
     return names;
 }
 

@@ -73,6 +73,7 @@ OrderedJson configJson(const RunConfig &c) {
     j["trainImages"] = c.trainImages;
     j["testImages"] = c.testImages;
     j["lossFetchInterval"] = c.lossFetchInterval;
+    j["dataOnDevice"] = c.dataOnDevice;
     return j;
 }
 
@@ -229,6 +230,9 @@ RunConfig readConfig(const FieldReader &r, const Json &j) {
     c.trainImages = r.int64(j, "trainImages", p);
     c.testImages = r.int64(j, "testImages", p);
     c.lossFetchInterval = r.integer(j, "lossFetchInterval", p);
+    // Added after schema 1 was first written: optional, absent means false (data on the host).
+    if (j.contains("dataOnDevice"))
+        c.dataOnDevice = r.boolean(j, "dataOnDevice", p);
     return c;
 }
 
@@ -352,6 +356,13 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
         throw RecordError(source + " is not valid JSON (truncated?): byte " +
                           std::to_string(e.byte) + " of " + std::to_string(json.size()) + ": " +
                           what);
+    } catch (const Json::out_of_range &e) { // 1e999: a number beyond a double
+        std::string what = e.what();
+        if (const auto pos = what.find("] ");
+            what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
+            what.erase(0, pos + 2);
+        }
+        throw RecordError(source + " holds a number that is not finite: " + what);
     }
     if (!j.is_object()) {
         throw RecordError(source + " is not a run record: its JSON is not an object");

@@ -622,6 +622,117 @@ TEST_F(CliCompare, NamesEachBadFileOnStderrAndComparesTheGoodOnes) {
     EXPECT_EQ(none.exitCode, 2) << none.out << none.err;
 }
 
+TEST_F(CliCompare, JsonHoldsEachRunItsSpeedUpTheControlAndTheSkippedFiles) {
+    ASSERT_EQ(records_.size(), 3u);
+    const fs::path bad = dir_->path() / "bad-for-json.json";
+    std::ofstream(bad) << "{";
+    const CliResult r = runCli({"compare", records_[0], records_[1], records_[2], bad.string(),
+                                "--baseline", "1", "--json"});
+    EXPECT_EQ(r.exitCode, 1) << "a record was skipped: " << r.err;
+    const auto j = nlohmann::json::parse(r.out); // stdout is the JSON document only
+    EXPECT_EQ(j.at("command"), "compare");
+    EXPECT_EQ(j.at("exitCode"), 1);
+    EXPECT_EQ(j.at("baseline"), 1);
+    ASSERT_EQ(j.at("runs").size(), 3u);
+    const auto &first = j["runs"][0];
+    const auto &third = j["runs"][2];
+    EXPECT_EQ(first.at("file"), records_[0]);
+    EXPECT_EQ(first.at("isBaseline"), true);
+    EXPECT_EQ(first.at("status"), "finished");
+    EXPECT_EQ(first.at("config").at("threads"), 1);
+    EXPECT_EQ(first.at("summary").at("epochSeconds").size(), 3u);
+    EXPECT_GT(first.at("summary").at("stableMean").get<double>(), 0.0);
+    EXPECT_EQ(j["runs"][1].at("comparable"), true);
+    EXPECT_GT(j["runs"][1].at("speedUp").at("ratio").get<double>(), 0.0);
+    EXPECT_EQ(third.at("comparable"), false);
+    EXPECT_NE(third.at("differences").dump().find("batch"), std::string::npos)
+        << third.at("differences");
+    ASSERT_EQ(j.at("control").size(), 1u) << "runs 1 and 2 share a workload";
+    EXPECT_EQ(j["control"][0].at("a"), 1);
+    EXPECT_EQ(j["control"][0].at("b"), 2);
+    ASSERT_EQ(j.at("skipped").size(), 1u);
+    EXPECT_EQ(j["skipped"][0].at("file"), bad.string());
+    EXPECT_NE(r.err.find("skipped " + bad.string()), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("stable mean"), std::string::npos)
+        << "stderr is not a terminal: no table there either: " << r.err;
+}
+
+TEST(CliJson, RunPrintsOneDocumentWithConfigEpochsSummaryAndStatus) {
+    TempDir dir;
+    const fs::path record = dir.path() / "run.json";
+    auto args = kTinySynthetic;
+    args.insert(args.end(), {"--record", record.string(), "--json"});
+    const CliResult r = runCli(args);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const auto j = nlohmann::json::parse(r.out); // stdout is the JSON document only
+    EXPECT_EQ(j.at("command"), "run");
+    EXPECT_EQ(j.at("exitCode"), 0);
+    EXPECT_EQ(j.at("synthetic"), true);
+    ASSERT_EQ(j.at("runs").size(), 1u);
+    const auto &run = j["runs"][0];
+    EXPECT_EQ(run.at("status"), "finished");
+    EXPECT_EQ(run.at("label"), "#1 cpu");
+    EXPECT_EQ(run.at("config").at("epochs"), 2);
+    EXPECT_EQ(run.at("config").at("batchSize"), 32);
+    EXPECT_EQ(run.at("started").at("threads"), 1);
+    ASSERT_EQ(run.at("epochs").size(), 2u);
+    EXPECT_EQ(run["epochs"][1].at("epoch"), 2);
+    EXPECT_GT(run["epochs"][1].at("seconds").get<double>(), 0.0);
+    EXPECT_EQ(run.at("summary").at("epochSeconds").size(), 2u);
+    EXPECT_EQ(run["summary"].at("epochSeconds")[1], run["epochs"][1].at("seconds"));
+    EXPECT_EQ(run["summary"].at("stableMean"), run["epochs"][1].at("seconds"))
+        << "one warm-up epoch: the stable mean is epoch 2";
+    EXPECT_EQ(run.at("recordFile"), record.string());
+    EXPECT_TRUE(run.at("tensorboardFile").is_null());
+    // The JSON's run is the record the run wrote.
+    const devicebench::RunRecord written = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(run.at("runId"), written.runId);
+    EXPECT_TRUE(r.err.empty()) << "stderr is not a terminal: no text there: " << r.err;
+}
+
+TEST(CliJson, BadUsageWithJsonPrintsNothingOnStdoutAndExitsTwo) {
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "0", "--json"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_TRUE(r.out.empty()) << r.out;
+    EXPECT_NE(r.err.find("epochs"), std::string::npos) << r.err;
+}
+
+TEST(CliTensorBoard, LogdirGetsOneEventFilePerRunAndSaysWhere) {
+    TempDir dir;
+    const fs::path logs = dir.path() / "new" / "logs";
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--train-images", "64",
+                                "--test-images", "64", "--threads", "1,2", "--logdir",
+                                logs.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    std::set<std::string> runNames;
+    for (const auto &entry : fs::directory_iterator(logs)) {
+        runNames.insert(entry.path().filename().string());
+        std::vector<fs::path> files;
+        for (const auto &file : fs::directory_iterator(entry.path())) {
+            files.push_back(file.path());
+        }
+        ASSERT_EQ(files.size(), 1u) << entry.path();
+        EXPECT_EQ(files[0].filename().string().rfind("events.out.tfevents.", 0), 0u) << files[0];
+        EXPECT_GT(fs::file_size(files[0]), 0u);
+        EXPECT_NE(r.out.find("wrote TensorBoard events " + files[0].string()), std::string::npos)
+            << r.out;
+    }
+    ASSERT_EQ(runNames.size(), 2u);
+    EXPECT_NE(runNames.begin()->find("_cpu_x"), std::string::npos) << *runNames.begin();
+}
+
+TEST(CliTensorBoard, ALogdirThatIsAFileIsRefusedBeforeAnyRun) {
+    TempDir dir;
+    const fs::path file = dir.path() / "a-file";
+    std::ofstream(file) << "x";
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--train-images", "64",
+                                "--test-images", "64", "--logdir", file.string()});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("cannot use the TensorBoard folder " + file.string()), std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.out.find("epoch"), std::string::npos) << "no run started: " << r.out;
+}
+
 TEST(Dashboard, HelpWorksWithoutADisplay) {
     const CliResult r =
         runProgram(DEVICEBENCH_DASHBOARD, {"--help"}, "DISPLAY= WAYLAND_DISPLAY= QT_QPA_PLATFORM=");

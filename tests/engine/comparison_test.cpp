@@ -85,6 +85,12 @@ TEST(WorkloadDifferences, EveryWorkloadFieldIsNamedInOrder) {
     EXPECT_EQ(workloadDifferences(a, b), expected);
 }
 
+TEST(WorkloadDifferences, DataHeldOnTheDeviceIsNamed) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    b.config.dataOnDevice = true;
+    EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"data on device"});
+}
+
 TEST(WorkloadDifferences, SyntheticAgainstRealDataIsAnotherDataSet) {
     RunRecord a = baseRecord(), b = baseRecord();
     b.data.variant = "synthetic";

@@ -44,6 +44,7 @@ RunRecord fullRecord() {
     r.config.trainImages = 1234;
     r.config.testImages = 567;
     r.config.lossFetchInterval = 9;
+    r.config.dataOnDevice = true;
     r.started.device = "cuda:1";
     r.started.deviceName = "Tesla T4";
     r.started.threads = 5;
@@ -103,6 +104,7 @@ void expectSameRecord(const RunRecord &a, const RunRecord &b) {
     EXPECT_EQ(a.config.trainImages, b.config.trainImages);
     EXPECT_EQ(a.config.testImages, b.config.testImages);
     EXPECT_EQ(a.config.lossFetchInterval, b.config.lossFetchInterval);
+    EXPECT_EQ(a.config.dataOnDevice, b.config.dataOnDevice);
     EXPECT_EQ(a.started.device, b.started.device);
     EXPECT_EQ(a.started.deviceName, b.started.deviceName);
     EXPECT_EQ(a.started.threads, b.started.threads);
@@ -227,6 +229,18 @@ TEST(RunRecordJson, RoundTripKeepsEveryFieldAndNaNLosses) {
     const std::string json = toJson(original);
     EXPECT_NE(json.find("\"trainLoss\": null"), std::string::npos) << "NaN is written as null";
     expectSameRecord(parseRunRecord(json, "mem.json"), original);
+}
+
+TEST(RunRecordJson, RecordWithoutDataOnDeviceReadsAsDataOnTheHost) {
+    // Records written before the field existed (docs/examples) stay readable.
+    RunRecord original = fullRecord();
+    std::string json = toJson(original);
+    const std::string field = "\"dataOnDevice\": true";
+    const auto at = json.find(field);
+    ASSERT_NE(at, std::string::npos) << json.substr(0, 800);
+    const auto comma = json.rfind(',', at); // the config's last field: drop ",\n    <field>"
+    json.erase(comma, at + field.size() - comma);
+    EXPECT_FALSE(parseRunRecord(json, "old.json").config.dataOnDevice);
 }
 
 TEST(RunRecordJson, StartsWithTheSchemaVersion) {

@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLabel>
+#include <QLineEdit>
 #include <QLineSeries>
 #include <QMessageBox>
 #include <QPushButton>
@@ -282,13 +283,53 @@ TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
     RunRecord oldRecord = savedRecord("o", "finished", 4);
     oldRecord.schemaVersion = kRunRecordSchemaVersion - 1;
     writeText(old, QByteArray::fromStdString(toJson(oldRecord)));
+    // Every other kind of bad file (docs/ROBUSTNESS.md), each with the reason it must give.
+    const auto edited = [&text](const std::string &from, const std::string &to) {
+        std::string t = text;
+        const auto at = t.find(from);
+        EXPECT_NE(at, std::string::npos) << from;
+        return QByteArray::fromStdString(at == std::string::npos ? t : t.replace(at, from.size(), to));
+    };
+    RunRecord futureRecord = savedRecord("f", "finished", 4);
+    futureRecord.schemaVersion = kRunRecordSchemaVersion + 1;
+    const QList<QPair<QString, QByteArray>> moreFiles = {
+        {QStringLiteral("future-schema.json"), QByteArray::fromStdString(toJson(futureRecord))},
+        {QStringLiteral("missing-field.json"), edited("\"batchSize\":", "\"batch\":")},
+        {QStringLiteral("wrong-type.json"), edited("\"batchSize\": 64", "\"batchSize\": \"64\"")},
+        {QStringLiteral("infinite.json"), edited("\"seconds\": ", "\"seconds\": 1e999, \"x\": ")},
+        {QStringLiteral("nan.json"), edited("\"testLoss\": ", "\"testLoss\": NaN, \"x\": ")},
+        {QStringLiteral("huge.json"), QByteArray()},
+    };
+    const QStringList moreReasons = {
+        QStringLiteral("is newer than this DeviceBench reads"),
+        QStringLiteral("field 'config.batchSize' is missing"),
+        QStringLiteral("field 'config.batchSize' must be a whole number"),
+        QStringLiteral("holds a number that is not finite: number overflow parsing '1e999'"),
+        QStringLiteral("is not valid JSON"),
+        QStringLiteral("is 209715200 bytes; run records over 64 MiB are refused"),
+        QStringLiteral("is a folder, not a run record file"),
+    };
+    QStringList more;
+    for (const auto &file : moreFiles) {
+        more.append(dir.filePath(file.first));
+        writeText(more.back(), file.second);
+    }
+    ASSERT_TRUE(QFile::resize(more.back(), 200LL * 1024 * 1024)); // sparse: refused unread
+    more.append(dir.filePath(QStringLiteral("a-folder.json")));
+    ASSERT_TRUE(QDir().mkpath(more.back()));
 
     const QString runs = test::scratchRunsFolder();
     RunController controller(test::FakeTrainer{});
     MainWindow window(controller, nullptr, runs);
-    const auto report = window.importRecords({good1, truncated, notJson, old, good2});
+    const auto report =
+        window.importRecords(QStringList{good1, truncated, notJson, old} + more + QStringList{good2});
     EXPECT_EQ(report.loaded, 2);
-    ASSERT_EQ(report.rejected.size(), 3);
+    ASSERT_EQ(report.rejected.size(), 3 + more.size());
+    for (qsizetype i = 0; i < more.size(); ++i) {
+        const QString &message = report.rejected[3 + i];
+        EXPECT_TRUE(message.startsWith(more[i])) << message.toStdString();
+        EXPECT_TRUE(message.contains(moreReasons[i])) << message.toStdString();
+    }
     EXPECT_TRUE(report.rejected[0].contains(QStringLiteral("truncated.json")))
         << report.rejected[0].toStdString();
     EXPECT_TRUE(report.rejected[1].contains(QStringLiteral("notes.txt")))
@@ -299,8 +340,8 @@ TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
         EXPECT_GT(message.size(), 40) << "names the problem too: " << message.toStdString();
     auto *box = window.findChild<QMessageBox *>(QStringLiteral("importRejectedBox"));
     ASSERT_NE(box, nullptr) << "one dialog lists every rejected file";
-    for (const QString &name : {QStringLiteral("truncated.json"), QStringLiteral("notes.txt"),
-                                QStringLiteral("old-schema.json")})
+    for (const QString &name : QStringList{QStringLiteral("truncated.json"), QStringLiteral("notes.txt"),
+                                           QStringLiteral("old-schema.json")} + more)
         EXPECT_TRUE(box->informativeText().contains(name)) << name.toStdString();
 
     ASSERT_EQ(window.store().runCount(), 2);
@@ -331,6 +372,33 @@ TEST(MainWindow, DiagnosticsShowTheFingerprintAndEveryDeviceWithItsProbe) {
     EXPECT_TRUE(page.contains(QStringLiteral("cpu")));
     EXPECT_TRUE(page.contains(QStringLiteral("usable")));
     EXPECT_TRUE(page.contains(QStringLiteral(" ms"))) << "the probe's time";
+}
+
+TEST(MainWindow, TheTensorBoardLogFolderSettingReachesTheRun) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    RunController controller(test::FakeTrainer{});
+    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    RunConfig config;
+    config.synthetic = true;
+    config.epochs = 2;
+    config.warmupEpochs = 1;
+    window.setRunConfig(config);
+    auto *edit = window.findChild<QLineEdit *>(QStringLiteral("tensorBoardEdit"));
+    ASSERT_NE(edit, nullptr);
+    const QString logs = dir.filePath(QStringLiteral("new/logs")); // made when the run starts
+    edit->setText(logs);
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    ASSERT_EQ(window.startRun("cpu"), 1);
+    EXPECT_EQ(controller.tensorBoardLogDir(), logs);
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
+    EXPECT_EQ(QDir(logs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+
+    edit->clear(); // empty: no event files
+    ASSERT_EQ(window.startRun("cpu"), 2);
+    EXPECT_TRUE(controller.tensorBoardLogDir().isEmpty());
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }));
+    EXPECT_EQ(QDir(logs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
 }
 
 } // namespace

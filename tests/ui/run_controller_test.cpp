@@ -4,8 +4,11 @@
 
 #include <gtest/gtest.h>
 
+#include <QDir>
 #include <QElapsedTimer>
+#include <QFile>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 
 #include <memory>
 #include <string>
@@ -151,6 +154,52 @@ TEST(RunController, DestroyingTheControllerMidRunReturnsPromptly) {
     // Events the worker posted before it stopped are dropped with the controller.
     waitUntil([] { return false; }, 100);
     EXPECT_EQ(endedCount, 0);
+}
+
+TEST(RunController, WithALogFolderEachRunWritesOneEventFileInAFolderOfItsOwn) {
+    QTemporaryDir logs;
+    ASSERT_TRUE(logs.isValid());
+    RunController controller{FakeTrainer{}};
+    controller.setTensorBoardLogDir(logs.path());
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    QSignalSpy failed(&controller, &RunController::tensorBoardFailed);
+    ASSERT_EQ(controller.startRun(fakeConfig()), 1);
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
+    const QStringList runs = QDir(logs.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    ASSERT_EQ(runs.size(), 1) << runs.join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(runs[0].endsWith(QStringLiteral("_cpu_x1"))) << runs[0].toStdString();
+    const QFileInfoList files =
+        QDir(logs.path() + QStringLiteral("/") + runs[0]).entryInfoList(QDir::Files);
+    ASSERT_EQ(files.size(), 1);
+    EXPECT_TRUE(files[0].fileName().startsWith(QStringLiteral("events.out.tfevents.")));
+    EXPECT_GT(files[0].size(), 0);
+    EXPECT_EQ(failed.count(), 0);
+}
+
+TEST(RunController, AnEventFileThatCannotBeWrittenIsReportedAndTheRunFinishes) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("a-file"));
+    QFile f(file);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.close();
+    RunController controller{FakeTrainer{}};
+    controller.setTensorBoardLogDir(file); // a file, not a folder
+    std::vector<std::string> order;
+    QObject::connect(&controller, &RunController::tensorBoardFailed,
+                     [&](int, const QString &message) {
+                         order.push_back("failed: " + message.toStdString());
+                     });
+    QObject::connect(&controller, &RunController::runEnded,
+                     [&](int, const RunOutcome &outcome) {
+                         order.push_back(std::string("ended ") + toString(outcome.status));
+                     });
+    ASSERT_EQ(controller.startRun(fakeConfig()), 1);
+    ASSERT_TRUE(waitUntil([&] { return order.size() == 2; }));
+    EXPECT_EQ(order[0].rfind("failed: cannot create TensorBoard folder " + file.toStdString(), 0),
+              0u)
+        << order[0];
+    EXPECT_EQ(order[1], "ended finished");
 }
 
 } // namespace

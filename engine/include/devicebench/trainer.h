@@ -29,6 +29,8 @@ std::vector<std::string> validateRunConfig(const RunConfig &config);
 // Events go to `observer` (see TrainingObserver for their order). The returned outcome is the
 // same object passed to observer.onRunEnded, which is called exactly once, also on errors:
 // bad config, missing data or an unusable device end as RunStatus::Failed with the reason;
+// an allocation failure (host or device) ends as RunStatus::Failed with a reason starting
+// "out of memory at batch size N (try a smaller batch size)";
 // a non-finite step loss ends as RunStatus::Diverged; a stop request ends as
 // RunStatus::Cancelled within one step. Finished epochs are kept in every case.
 // Sets the process-wide LibTorch intra-op thread count (at::set_num_threads) to config.threads.
