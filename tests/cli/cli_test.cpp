@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // devicebench-cli as a user runs it: a child process, its exit code, its output and files.
 #include "cifar_files.h"
+#include "process_support.h"
 
 #include "devicebench/run_record.h"
 
@@ -22,6 +23,8 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+using devicebench::testing::shellQuote;
+using devicebench::testing::slurp;
 using devicebench::testing::TempDir;
 
 namespace {
@@ -31,21 +34,6 @@ struct CliResult {
     std::string out;
     std::string err;
 };
-
-std::string slurp(const fs::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string shellQuote(const std::string &s) {
-    std::string q = "'";
-    for (char ch : s) {
-        q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    }
-    return q + "'";
-}
 
 // Runs `program` with `args` and `env` prefixed (e.g. "HOME=/x"), in a clean data
 // environment: no DEVICEBENCH_DATA and an empty cache unless the caller sets them.

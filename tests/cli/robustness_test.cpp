@@ -4,6 +4,7 @@
 // read-only folder and SIGTERM. Each test is a row (or rows) of that table: the exit code, the
 // message, and that no run started.
 #include "cifar_files.h"
+#include "process_support.h"
 #include "robustness_support.h"
 
 #include "devicebench/run_record.h"
@@ -24,6 +25,8 @@
 
 namespace fs = std::filesystem;
 using devicebench::testing::setByte;
+using devicebench::testing::shellQuote;
+using devicebench::testing::slurp;
 using devicebench::testing::TempDir;
 using devicebench::testing::withoutRootPrefix;
 using devicebench::testing::writeSparseDataset;
@@ -36,21 +39,6 @@ struct Result {
     std::string err;
 };
 
-std::string slurp(const fs::path &p) {
-    std::ifstream in(p, std::ios::binary);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
-
-std::string quote(const std::string &s) {
-    std::string q = "'";
-    for (char ch : s) {
-        q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
-    }
-    return q + "'";
-}
-
 // Runs `program` through sh with `prefix` before it (e.g. a setpriv or prlimit command) and
 // `shellSetup` run first in the same shell (e.g. "trap '' XFSZ; "), in a clean data environment
 // (no DEVICEBENCH_DATA, an empty cache), the dashboard offscreen.
@@ -61,13 +49,13 @@ Result runProgram(const std::string &program, const std::vector<std::string> &ar
     static int counter = 0;
     const fs::path out = io.path() / ("out" + std::to_string(counter));
     const fs::path err = io.path() / ("err" + std::to_string(counter++));
-    std::string cmd = shellSetup + "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" + quote(home.path().string()) +
-                      " XDG_DATA_HOME=" + quote(home.path().string()) +
-                      " QT_QPA_PLATFORM=offscreen " + prefix + quote(program);
+    std::string cmd = shellSetup + "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" + shellQuote(home.path().string()) +
+                      " XDG_DATA_HOME=" + shellQuote(home.path().string()) +
+                      " QT_QPA_PLATFORM=offscreen " + prefix + shellQuote(program);
     for (const auto &a : args) {
-        cmd += " " + quote(a);
+        cmd += " " + shellQuote(a);
     }
-    cmd += " >" + quote(out.string()) + " 2>" + quote(err.string()) + " </dev/null";
+    cmd += " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string()) + " </dev/null";
     const int status = std::system(cmd.c_str());
     Result r;
     r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
