@@ -8,7 +8,6 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
-#include <QMetaObject>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSettings>
@@ -160,8 +159,7 @@ bool FetchDialog::startJob(FetchOptions options) {
     options.targetDir = m_targetEdit->text().trimmed().toStdString();
     const int jobId = ++m_jobId;
     options.onProgress = [this, jobId](const FetchProgress &progress) {
-        QMetaObject::invokeMethod(
-            this, [this, jobId, progress] { onProgress(jobId, progress); }, Qt::QueuedConnection);
+        m_events.post([this, jobId, progress] { onProgress(jobId, progress); });
     };
     m_cancel.store(false);
     m_resultLabel->clear();
@@ -177,8 +175,7 @@ bool FetchDialog::startJob(FetchOptions options) {
     setBusy(true);
     m_worker = std::thread([this, jobId, options = std::move(options)] {
         const FetchResult result = fetchCifar10(options, m_cancel);
-        QMetaObject::invokeMethod(
-            this, [this, jobId, result] { onEnded(jobId, result); }, Qt::QueuedConnection);
+        m_events.post([this, jobId, result] { onEnded(jobId, result); });
     });
     return true;
 }

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "devicebench/fetch.h"
+#include "main_thread_queue.h"
 
 #include <QDialog>
 #include <QMetaType>
@@ -87,6 +88,7 @@ private:
     int m_jobId = 0;
     FetchResult m_result;
     std::atomic<bool> m_cancel{false};
+    MainThreadQueue m_events; // worker -> dialog's thread (see main_thread_queue.h)
     std::thread m_worker;
 };
 

@@ -5,9 +5,6 @@
 #include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
 
-#include <QMetaObject>
-#include <QThread>
-
 #include <exception>
 #include <memory>
 #include <utility>
@@ -24,8 +21,8 @@ void registerRunMetaTypes() {
 }
 
 // Lives on the worker thread for the duration of one run. It never touches the controller's
-// members: each event is copied into a queued call that runs on the controller's thread, so
-// no member is written from two threads (KDAB/hotspot's pattern).
+// members except the thread-safe event queue: each event is copied into a call that runs on
+// the controller's thread, so no member is written from two threads (KDAB/hotspot's pattern).
 class RunController::Observer final : public TrainingObserver {
 public:
     Observer(RunController *controller, int runId) : m_controller(controller), m_runId(runId) {}
@@ -44,10 +41,7 @@ public:
     void onRunEnded(const RunOutcome & /*outcome*/) override {}
 
 private:
-    template <typename F> void post(F &&call) {
-        // The controller is the context object: if it were gone, Qt would drop the call.
-        QMetaObject::invokeMethod(m_controller, std::forward<F>(call), Qt::QueuedConnection);
-    }
+    template <typename F> void post(F &&call) { m_controller->m_events.post(std::forward<F>(call)); }
 
     RunController *m_controller;
     int m_runId;
@@ -65,12 +59,10 @@ RunController::RunController(TrainFunction train, QObject *parent)
 
 RunController::~RunController() {
     m_stopRequested.store(true);
-    if (m_thread != nullptr) {
-        // The train function checks the flag every step; the posted events still queued for
-        // this object are discarded by QObject's destructor.
-        m_thread->wait();
-        delete m_thread;
-        m_thread = nullptr;
+    if (m_thread.joinable()) {
+        // The train function checks the flag every step; the events still queued for this
+        // object are discarded with m_events.
+        m_thread.join();
     }
 }
 
@@ -85,7 +77,9 @@ int RunController::startRun(const RunConfig &config) {
     m_config = config;
     m_stopRequested.store(false);
 
-    m_thread = QThread::create([this, runId, config, train = m_train,
+    // A std::thread, not a QThread: ThreadSanitizer ignores threads started from inside an
+    // uninstrumented Qt (docs/SANITIZERS.md), and this one runs our code.
+    m_thread = std::thread([this, runId, config, train = m_train,
                                 logDir = m_tensorBoardLogDir.toStdString()] {
         Observer observer(this, runId);
         // TensorBoard (when a log folder is set) sees every event before the observer does.
@@ -108,19 +102,13 @@ int RunController::startRun(const RunConfig &config) {
             outcome.reason = "training stopped with an unknown error";
         }
         if (board && !board->writeError().empty()) {
-            QMetaObject::invokeMethod(
-                this,
-                [this, runId, message = QString::fromStdString(board->writeError())] {
-                    if (runId == m_currentRunId)
-                        Q_EMIT tensorBoardFailed(runId, message);
-                },
-                Qt::QueuedConnection);
+            m_events.post([this, runId, message = QString::fromStdString(board->writeError())] {
+                if (runId == m_currentRunId)
+                    Q_EMIT tensorBoardFailed(runId, message);
+            });
         }
-        QMetaObject::invokeMethod(
-            this, [this, runId, outcome] { deliverEnded(runId, outcome); }, Qt::QueuedConnection);
+        m_events.post([this, runId, outcome] { deliverEnded(runId, outcome); });
     });
-    m_thread->setObjectName(QStringLiteral("devicebench-run-%1").arg(runId));
-    m_thread->start();
     return runId;
 }
 
@@ -158,10 +146,8 @@ void RunController::deliverEnded(int runId, const RunOutcome &outcome) {
         return;
     // The worker posted this as its last act: the wait is only for the thread to unwind, and
     // it makes the controller idle before runEnded, so a slot may start the next run at once.
-    if (m_thread != nullptr) {
-        m_thread->wait();
-        delete m_thread;
-        m_thread = nullptr;
+    if (m_thread.joinable()) {
+        m_thread.join();
     }
     m_currentRunId = 0;
     Q_EMIT runEnded(runId, outcome);

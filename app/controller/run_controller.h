@@ -5,6 +5,7 @@
 #pragma once
 
 #include "devicebench/run_types.h"
+#include "main_thread_queue.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -12,9 +13,8 @@
 
 #include <atomic>
 #include <functional>
+#include <thread>
 #include <vector>
-
-class QThread;
 
 Q_DECLARE_METATYPE(devicebench::RunConfig)
 Q_DECLARE_METATYPE(devicebench::RunStarted)
@@ -32,7 +32,7 @@ void registerRunMetaTypes();
 // Owns the worker thread of the current run (at most one run at a time).
 //
 // Every signal is emitted on the thread the controller lives on (normally the GUI thread):
-// the worker posts each observer event with a queued call. For each accepted run the order
+// the worker posts each observer event through a MainThreadQueue (main_thread_queue.h). For each accepted run the order
 // is runStarted (absent when loading fails), then stepLosses / epochFinished interleaved,
 // then exactly one runEnded. Events of a run that is no longer current, or that arrive after
 // the controller was destroyed, are dropped.
@@ -95,7 +95,8 @@ private:
     void deliverEnded(int runId, const RunOutcome &outcome);
 
     TrainFunction m_train;
-    QThread *m_thread = nullptr; // worker of the current run; owned
+    MainThreadQueue m_events;    // worker -> controller thread; lives on the constructing thread
+    std::thread m_thread;        // worker of the current run
     std::atomic<bool> m_stopRequested{false};
     RunConfig m_config;     // of the current run
     int m_currentRunId = 0; // 0 when idle
