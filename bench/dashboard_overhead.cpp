@@ -12,6 +12,7 @@
 // posted to the main thread, no window), to tell event traffic from drawing.
 // usage: dashboard_overhead [--pairs N] [--epochs N] [--train-images N] [--test-images N]
 //                           [--threads N] [--data-dir DIR] [--controller-only]
+#include "bench_support.h"
 #include "main_window.h"
 #include "run_controller.h"
 #include "run_store.h"
@@ -38,6 +39,8 @@
 #include <vector>
 
 using namespace devicebench;
+using devicebench::bench::LatenessProbe;
+using devicebench::bench::percentile;
 
 namespace {
 
@@ -51,32 +54,6 @@ class NullObserver : public TrainingObserver {
 public:
     void onRunEnded(const RunOutcome &o) override { outcome = o; }
     RunOutcome outcome;
-};
-
-// A 10 ms timer on the main thread's event loop, measuring how late each tick comes. It runs
-// in both modes, so its own cost does not count against the dashboard.
-class LatenessProbe {
-public:
-    explicit LatenessProbe(std::vector<double> *latenessMs) : m_lateness(latenessMs) {
-        m_timer.setTimerType(Qt::PreciseTimer);
-        m_timer.setInterval(10);
-        QObject::connect(&m_timer, &QTimer::timeout, [this] {
-            const qint64 now = m_clock.nsecsElapsed();
-            if (m_last > 0 && m_lateness != nullptr) {
-                m_lateness->push_back(
-                    std::max(0.0, static_cast<double>(now - m_last) / 1e6 - 10.0));
-            }
-            m_last = now;
-        });
-        m_clock.start();
-        m_timer.start();
-    }
-
-private:
-    std::vector<double> *m_lateness;
-    QElapsedTimer m_clock;
-    QTimer m_timer;
-    qint64 m_last = 0;
 };
 
 double engineAlone(const RunConfig &config) {
@@ -124,15 +101,6 @@ double threadCpuSeconds() {
     timespec ts{};
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) / 1e9;
-}
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty()) {
-        return 0.0;
-    }
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(i, v.size() - 1)];
 }
 
 double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,

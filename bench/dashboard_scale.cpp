@@ -16,6 +16,7 @@
 // writeRunRecord and imported through MainWindow::importRecords, as "Import runs..." does.
 // usage: dashboard_scale [--runs N] [--epochs N] [--steps-per-epoch N] [--repeats N]
 //                        [--live-images N] [--data-dir DIR] [--per-widget]
+#include "bench_support.h"
 #include "charts.h"
 #include "main_window.h"
 #include "run_controller.h"
@@ -45,6 +46,8 @@
 #include <vector>
 
 using namespace devicebench;
+using devicebench::bench::LatenessProbe;
+using devicebench::bench::percentile;
 
 namespace {
 
@@ -68,14 +71,6 @@ double statusMb(const char *field) {
             return std::atof(line.c_str() + key.size()) / 1024.0; // kB -> MB
     }
     return -1.0;
-}
-
-double percentile(std::vector<double> v, double p) {
-    if (v.empty())
-        return 0.0;
-    std::sort(v.begin(), v.end());
-    const auto i = static_cast<std::size_t>(p * static_cast<double>(v.size() - 1) + 0.5);
-    return v[std::min(i, v.size() - 1)];
 }
 
 RunRecord makeRecord(const Options &o, int index) {
@@ -130,26 +125,6 @@ RunRecord makeRecord(const Options &o, int index) {
     r.status = "finished";
     return r;
 }
-
-// A 10 ms timer on the main thread measuring how late each tick comes.
-struct LatenessProbe {
-    std::vector<double> lateness;
-    QElapsedTimer clock;
-    QTimer timer;
-    qint64 last = 0;
-    LatenessProbe() {
-        timer.setTimerType(Qt::PreciseTimer);
-        timer.setInterval(10);
-        QObject::connect(&timer, &QTimer::timeout, [this] {
-            const qint64 now = clock.nsecsElapsed();
-            if (last > 0)
-                lateness.push_back(std::max(0.0, static_cast<double>(now - last) / 1e6 - 10.0));
-            last = now;
-        });
-        clock.start();
-        timer.start();
-    }
-};
 
 long long intArg(const std::string &flag, const char *value) {
     char *end = nullptr;
@@ -323,7 +298,8 @@ int main(int argc, char **argv) {
                          outcome = ended;
                          loop.quit();
                      });
-    LatenessProbe probe;
+    std::vector<double> lateness;
+    LatenessProbe probe(&lateness);
     if (window.startRun("cpu") == 0) {
         std::fprintf(stderr, "the dashboard refused the live run\n");
         return 1;
@@ -336,9 +312,9 @@ int main(int argc, char **argv) {
     window.redrawNow();
     std::printf("live run (%lld synthetic images, 2 epochs, 2 threads) with %d runs in view: "
                 "%zu probe ticks, lateness p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
-                static_cast<long long>(o.liveImages), o.runs, probe.lateness.size(),
-                percentile(probe.lateness, 0.5), percentile(probe.lateness, 0.99),
-                percentile(probe.lateness, 1.0));
+                static_cast<long long>(o.liveImages), o.runs, lateness.size(),
+                percentile(lateness, 0.5), percentile(lateness, 0.99),
+                percentile(lateness, 1.0));
     std::printf("resident memory at the end: %.0f MB, peak (VmHWM) %.0f MB\n", statusMb("VmRSS"),
                 statusMb("VmHWM"));
     return 0;
