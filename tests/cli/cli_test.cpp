@@ -29,34 +29,17 @@ using devicebench::testing::TempDir;
 
 namespace {
 
-struct CliResult {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
+using CliResult = devicebench::testing::ProgramResult;
 
-// Runs `program` with `args` and `env` prefixed (e.g. "HOME=/x"), in a clean data
-// environment: no DEVICEBENCH_DATA and an empty cache unless the caller sets them.
+// Runs `program` with `args` and `env` words (e.g. "HOME=/x") in a clean data environment
+// (process_support.h): no DEVICEBENCH_DATA and an empty cache unless the caller sets them.
 CliResult runProgram(const std::string &program, const std::vector<std::string> &args,
                      const std::string &env) {
     static TempDir io("devicebench-cli-io");
     static TempDir home("devicebench-cli-home");
-    static int counter = 0;
-    const fs::path out = io.path() / ("out" + std::to_string(counter));
-    const fs::path err = io.path() / ("err" + std::to_string(counter++));
-    std::string cmd = "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" +
-                      shellQuote(home.path().string()) + " " + env + " " +
-                      shellQuote(program);
-    for (const auto &a : args) {
-        cmd += " " + shellQuote(a);
-    }
-    cmd += " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string()) + " </dev/null";
-    const int status = std::system(cmd.c_str());
-    CliResult r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+    devicebench::testing::ProgramSetup setup;
+    setup.env = env;
+    return devicebench::testing::runProgram(program, args, home.path(), io.path(), setup);
 }
 
 CliResult runCli(const std::vector<std::string> &args, const std::string &env = "") {

@@ -33,35 +33,20 @@ using devicebench::testing::writeSparseDataset;
 
 namespace {
 
-struct Result {
-    int exitCode = -1;
-    std::string out;
-    std::string err;
-};
+using Result = devicebench::testing::ProgramResult;
 
 // Runs `program` through sh with `prefix` before it (e.g. a setpriv or prlimit command) and
 // `shellSetup` run first in the same shell (e.g. "trap '' XFSZ; "), in a clean data environment
-// (no DEVICEBENCH_DATA, an empty cache), the dashboard offscreen.
+// (process_support.h), its runs folder in the same temporary home, the dashboard offscreen.
 Result runProgram(const std::string &program, const std::vector<std::string> &args,
                   const std::string &prefix = "", const std::string &shellSetup = "") {
     static TempDir io("devicebench-robust-io");
     static TempDir home("devicebench-robust-home");
-    static int counter = 0;
-    const fs::path out = io.path() / ("out" + std::to_string(counter));
-    const fs::path err = io.path() / ("err" + std::to_string(counter++));
-    std::string cmd = shellSetup + "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" + shellQuote(home.path().string()) +
-                      " XDG_DATA_HOME=" + shellQuote(home.path().string()) +
-                      " QT_QPA_PLATFORM=offscreen " + prefix + shellQuote(program);
-    for (const auto &a : args) {
-        cmd += " " + shellQuote(a);
-    }
-    cmd += " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string()) + " </dev/null";
-    const int status = std::system(cmd.c_str());
-    Result r;
-    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.out = slurp(out);
-    r.err = slurp(err);
-    return r;
+    devicebench::testing::ProgramSetup setup;
+    setup.env = "XDG_DATA_HOME=" + shellQuote(home.path().string()) + " QT_QPA_PLATFORM=offscreen";
+    setup.prefix = prefix;
+    setup.shellSetup = shellSetup;
+    return devicebench::testing::runProgram(program, args, home.path(), io.path(), setup);
 }
 
 Result runCli(const std::vector<std::string> &args, const std::string &prefix = "",

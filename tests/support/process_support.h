@@ -2,10 +2,14 @@
 // Small helpers for tests that run the built programs through sh and read what they wrote.
 #pragma once
 
+#include <sys/wait.h>
+
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace devicebench::testing {
 
@@ -24,6 +28,47 @@ inline std::string shellQuote(const std::string &s) {
         q += ch == '\'' ? std::string("'\\''") : std::string(1, ch);
     }
     return q + "'";
+}
+
+// What a program run by runProgram() left behind.
+struct ProgramResult {
+    int exitCode = -1; // the exit status; -1 when the shell itself was killed by a signal
+    std::string out;   // everything written to stdout
+    std::string err;   // everything written to stderr
+};
+
+// How runProgram() starts the program, beyond its arguments. Each field is shell text, put in
+// the command line as it is (quote values with shellQuote()).
+struct ProgramSetup {
+    std::string env;        // extra VAR=value words for env(1), e.g. "QT_QPA_PLATFORM=offscreen"
+    std::string prefix;     // words before the program, e.g. "prlimit --fsize=2048 "
+    std::string shellSetup; // commands run first in the same sh, e.g. "trap '' XFSZ; "
+};
+
+// Runs `program args...` through sh (std::system) and waits for it, in a clean data
+// environment: DEVICEBENCH_DATA unset, XDG_CACHE_HOME empty, HOME = `home`, stdin /dev/null.
+// stdout and stderr go through files in `ioDir`, numbered so none is reused in the process.
+inline ProgramResult runProgram(const std::string &program, const std::vector<std::string> &args,
+                                const std::filesystem::path &home,
+                                const std::filesystem::path &ioDir,
+                                const ProgramSetup &setup = {}) {
+    static int counter = 0;
+    const int n = counter++;
+    const std::filesystem::path out = ioDir / ("out" + std::to_string(n));
+    const std::filesystem::path err = ioDir / ("err" + std::to_string(n));
+    std::string cmd = setup.shellSetup + "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" +
+                      shellQuote(home.string()) + " " + setup.env + " " + setup.prefix +
+                      shellQuote(program);
+    for (const auto &a : args) {
+        cmd += " " + shellQuote(a);
+    }
+    cmd += " >" + shellQuote(out.string()) + " 2>" + shellQuote(err.string()) + " </dev/null";
+    const int status = std::system(cmd.c_str());
+    ProgramResult r;
+    r.exitCode = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+    r.out = slurp(out);
+    r.err = slurp(err);
+    return r;
 }
 
 } // namespace devicebench::testing
