@@ -809,11 +809,14 @@ void MainWindow::loadSavedRuns() {
     if (paths.isEmpty())
         return;
     int loaded = 0;
+    int interrupted = 0;
     QStringList rejected;
     for (const QString &path : paths) {
         try {
-            m_store->addRecord(readRunRecord(path.toStdString()), path);
+            const int index = m_store->addRecord(readRunRecord(path.toStdString()), path);
             ++loaded;
+            if (m_store->run(index).state == RunState::Interrupted)
+                ++interrupted;
         } catch (const std::exception &e) {
             rejected.append(QString::fromStdString(e.what()));
         }
@@ -821,6 +824,10 @@ void MainWindow::loadSavedRuns() {
     QString text = QStringLiteral("Loaded %1 saved run(s) from %2.")
                        .arg(loaded)
                        .arg(QDir::toNativeSeparators(m_runsFolder));
+    if (interrupted > 0)
+        text += QStringLiteral(" %1 of them stopped when the program ended mid-run: shown as "
+                               "interrupted, with the epochs they finished.")
+                    .arg(interrupted);
     if (!rejected.isEmpty())
         text += QStringLiteral(" Could not read %1: %2")
                     .arg(rejected.size())

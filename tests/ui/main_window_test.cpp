@@ -265,6 +265,11 @@ TEST(MainWindow, ARunLeftRunningByAKilledProcessShowsAsInterruptedWithItsEpochs)
     EXPECT_EQ(table->model()->rowCount(), 2);
     ASSERT_EQ(window.speedChart()->barValues().size(), 1U);
     EXPECT_DOUBLE_EQ(window.speedChart()->barValues()[0], 2.2) << "epoch 2, after 1 warm-up";
+    const auto *status = window.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(status->text().contains(
+        QStringLiteral("1 of them stopped when the program ended mid-run: shown as interrupted")))
+        << status->text().toStdString();
 }
 
 TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
