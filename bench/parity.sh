@@ -8,21 +8,15 @@
 # mean per test image. The table shows the reference's sum / 157 beside the engine's value
 # (10,000 = 156 x 64 + 16, so the two definitions differ by well under 0.1%).
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-data="${1:-$here/../shared/datasets/cifar-10-batches-bin}"
+source "$(dirname "$0")/common.sh"
+data="${1:-$default_data}"
 threads="${2:-2}"
 epochs="${3:-1}"
 pairs="${4:-1}"
-ref="${DEVICEBENCH_REFERENCE:-$here/../shared/reference/seed_reference.py}"
-cli="$here/build/default/app/devicebench-cli"
-[ -x "$cli" ] || { echo "build first: scripts/build.sh" >&2; exit 2; }
-[ -f "$ref" ] || { echo "reference loop not found: $ref" >&2; exit 2; }
-DEVICEBENCH_WITH_REFERENCE=1 "$here/scripts/install-deps.sh" >/dev/null
+bench_prepare parity.sh "$data" "$cli"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 echo "# parity: data $data, threads $threads, epochs $epochs, pairs $pairs, $(date -u +%FT%TZ)"
-echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) cores, BLAS $(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3)"
+bench_machine_header
 for ((p = 1; p <= pairs; p++)); do
   /usr/bin/python3 "$ref" "$data" "$epochs" "$threads" >"$tmp/ref$p.txt"
   "$cli" run --device cpu --threads "$threads" --epochs "$epochs" --warmup-epochs 0 \

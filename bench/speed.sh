@@ -15,29 +15,16 @@
 # Run it on an otherwise idle machine: with every core training, any other load slows an
 # epoch many times over.
 set -euo pipefail
-here="$(cd "$(dirname "$0")/.." && pwd)"
-data="${1:-$here/../shared/datasets/cifar-10-batches-bin}"
+source "$(dirname "$0")/common.sh"
+data="${1:-$default_data}"
 threads="${2:-$(nproc)}"
 pairs="${3:-3}"
 epochs="${4:-1}"
-ref="${DEVICEBENCH_REFERENCE:-$here/../shared/reference/seed_reference.py}"
-build="${DEVICEBENCH_BUILD_DIR:-$here/build/default}"
-cli="$build/app/devicebench-cli"
 conv="$build/bench/conv_throughput"
-for f in "$cli" "$conv"; do
-  [ -x "$f" ] || { echo "speed.sh: $f not built (scripts/build.sh, or cmake --build $build)" >&2; exit 2; }
-done
-[ -f "$ref" ] || { echo "speed.sh: reference loop not found: $ref" >&2; exit 2; }
-[ -f "$data/data_batch_1.bin" ] || { echo "speed.sh: no CIFAR-10 binary data in $data" >&2; exit 3; }
-DEVICEBENCH_WITH_REFERENCE=1 "$here/scripts/install-deps.sh" >/dev/null
+bench_prepare speed.sh "$data" "$cli" "$conv"
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 echo "# speed: data $data, threads $threads, epochs $epochs, rounds $pairs, $(date -u +%FT%TZ)"
-echo "# machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //'), $(nproc) logical cores, $(hostname)"
-echo "# BLAS: $(readlink -f /usr/lib/x86_64-linux-gnu/libblas.so.3)"
-echo "# LibTorch (engine): $(dpkg-query -W -f='${Version}' libtorch-dev 2>/dev/null || echo '?'), python3-torch (reference): $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
-echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg)"
+bench_machine_header
 
 "$conv" --threads "$threads" | tee "$tmp/conv.txt"
 throughput=$(awk '/^conv throughput:/ {print $3}' "$tmp/conv.txt")
