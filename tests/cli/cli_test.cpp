@@ -409,11 +409,8 @@ TEST(CliRecord, RunKilledWithSigkillDuringEpoch3LeavesARecordWithEpochs1And2) {
     EXPECT_GT(r.epochs[1].seconds, 0.0);
     EXPECT_FALSE(r.steps.empty());
     EXPECT_EQ(r.config.epochs, 5);
-    std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(dir.path())) {
-        names.push_back(entry.path().filename().string());
-    }
-    EXPECT_EQ(names, std::vector<std::string>{"killed.json"}) << "no temporary file left";
+    EXPECT_EQ(devicebench::testing::namesIn(dir.path()), std::vector<std::string>{"killed.json"})
+        << "no temporary file left";
 }
 
 TEST(CliRecord, SigintEndsTheRunWithACancelledRecord) {

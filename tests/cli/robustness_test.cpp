@@ -24,6 +24,7 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+using devicebench::testing::namesIn;
 using devicebench::testing::setByte;
 using devicebench::testing::shellQuote;
 using devicebench::testing::slurp;
@@ -61,15 +62,6 @@ bool contains(const std::string &text, const std::string &part) {
 // No run started: no run header and no epoch line on stdout.
 bool noRunStarted(const Result &r) {
     return !contains(r.out, "run 1:") && !contains(r.out, "epoch ");
-}
-
-std::vector<std::string> namesIn(const fs::path &dir) {
-    std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(dir)) {
-        names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
 }
 
 const std::vector<std::string> kTiny = {"--epochs",       "1",  "--warmup-epochs", "0",

@@ -3,6 +3,7 @@
 // divergence, an allocation failure, a full disk and a read-only folder for run records, and
 // numbers a record may not hold. Each test is a row of that table.
 #include "cifar_files.h"
+#include "process_support.h"
 #include "robustness_support.h"
 
 #include "devicebench/cifar10.h"
@@ -22,6 +23,7 @@
 
 namespace fs = std::filesystem;
 using namespace devicebench;
+using devicebench::testing::namesIn;
 using devicebench::testing::runWithoutRoot;
 using devicebench::testing::setByte;
 using devicebench::testing::TempDir;
@@ -40,15 +42,6 @@ constexpr bool kSanitized = false;
 #else
 constexpr bool kSanitized = false;
 #endif
-
-std::vector<std::string> namesIn(const fs::path &dir) {
-    std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(dir)) {
-        names.push_back(entry.path().filename().string());
-    }
-    std::sort(names.begin(), names.end());
-    return names;
-}
 
 struct BadFolder {
     const char *name;

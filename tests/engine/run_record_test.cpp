@@ -4,6 +4,7 @@
 #include "devicebench/run_record.h"
 
 #include "cifar_files.h"
+#include "process_support.h"
 #include "devicebench/trainer.h"
 
 #include <gtest/gtest.h>
@@ -17,6 +18,7 @@
 #include <unistd.h>
 
 namespace fs = std::filesystem;
+using devicebench::testing::namesIn;
 using devicebench::testing::TempDir;
 using namespace devicebench;
 
@@ -199,14 +201,6 @@ std::string readMessageOf(const std::string &path) {
 void writeText(const fs::path &path, const std::string &text) {
     std::ofstream out(path, std::ios::binary);
     out << text;
-}
-
-std::vector<std::string> namesIn(const fs::path &dir) {
-    std::vector<std::string> names;
-    for (const auto &entry : fs::directory_iterator(dir)) {
-        names.push_back(entry.path().filename().string());
-    }
-    return names;
 }
 
 RunConfig tinySyntheticConfig(int epochs) {

@@ -4,6 +4,7 @@
 
 #include <sys/wait.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -19,6 +20,17 @@ inline std::string slurp(const std::filesystem::path &p) {
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
+}
+
+// The names of the entries of folder `dir` (files and folders, not recursive), sorted.
+// Throws std::filesystem::filesystem_error when `dir` cannot be listed.
+inline std::vector<std::string> namesIn(const std::filesystem::path &dir) {
+    std::vector<std::string> names;
+    for (const auto &entry : std::filesystem::directory_iterator(dir)) {
+        names.push_back(entry.path().filename().string());
+    }
+    std::sort(names.begin(), names.end());
+    return names;
 }
 
 // `s` as one POSIX sh word: in single quotes, each ' written as '\''.
