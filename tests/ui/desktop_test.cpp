@@ -218,10 +218,7 @@ TEST(DesktopShortcuts, CtrlRStartsARunAndCtrlPeriodStopsIt) {
     fake.untilStopped = true;
     RunController controller(fake);
     MainWindow window(controller, nullptr, test::scratchRunsFolder());
-    RunConfig config;
-    config.synthetic = true;
-    config.epochs = 3;
-    config.warmupEpochs = 1;
+    RunConfig config = test::syntheticConfig(3, 1);
     window.setRunConfig(config);
     window.show();
     window.activateWindow();

@@ -51,10 +51,7 @@ TEST(MainWindow, InvalidSettingsShowTheMessagesAndStartNoRun) {
     fake.calls = &calls;
     RunController controller(fake);
     MainWindow window(controller, nullptr, test::scratchRunsFolder());
-    RunConfig config;
-    config.synthetic = true;
-    config.epochs = 2;
-    config.warmupEpochs = 2; // must be < epochs
+    RunConfig config = test::syntheticConfig(2, 2); // warm-up not below epochs: refused
     window.setRunConfig(config);
     window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->click();
     EXPECT_FALSE(controller.isRunning());
@@ -70,10 +67,7 @@ TEST(MainWindow, ClosingDuringARunStopsItAndClosesWhenItHasEnded) {
     fake.untilStopped = true;
     RunController controller(fake);
     MainWindow window(controller, nullptr, test::scratchRunsFolder());
-    RunConfig config;
-    config.synthetic = true;
-    config.epochs = 3;
-    config.warmupEpochs = 1;
+    RunConfig config = test::syntheticConfig(3, 1);
     window.setRunConfig(config);
     window.show();
     QSignalSpy ended(&controller, &RunController::runEnded);
@@ -118,10 +112,7 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     window.resize(1400, 900);
     window.show();
 
-    RunConfig config;
-    config.synthetic = true;
-    config.epochs = 2;
-    config.warmupEpochs = 1;
+    RunConfig config = test::syntheticConfig(2, 1);
     config.trainImages = 256;
     config.testImages = 128;
     config.batchSize = 32;
@@ -384,10 +375,7 @@ TEST(MainWindow, TheTensorBoardLogFolderSettingReachesTheRun) {
     ASSERT_TRUE(dir.isValid());
     RunController controller(test::FakeTrainer{});
     MainWindow window(controller, nullptr, test::scratchRunsFolder());
-    RunConfig config;
-    config.synthetic = true;
-    config.epochs = 2;
-    config.warmupEpochs = 1;
+    RunConfig config = test::syntheticConfig(2, 1);
     window.setRunConfig(config);
     auto *edit = window.findChild<QLineEdit *>(QStringLiteral("tensorBoardEdit"));
     ASSERT_NE(edit, nullptr);

@@ -32,10 +32,7 @@ namespace {
 using test::waitUntil;
 
 RunConfig smallConfig() {
-    RunConfig config;
-    config.synthetic = true;
-    config.epochs = 3;
-    config.warmupEpochs = 0;
+    RunConfig config = test::syntheticConfig(3, 0);
     config.batchSize = 8;
     return config;
 }

@@ -27,6 +27,16 @@ inline QString scratchRunsFolder() {
     return folders.back()->path();
 }
 
+// A run config on synthetic data (what the tests' fake and tiny real runs use): `epochs`
+// epochs, the first `warmupEpochs` of them warm-up; every other field at its default.
+inline RunConfig syntheticConfig(int epochs, int warmupEpochs) {
+    RunConfig config;
+    config.synthetic = true;
+    config.epochs = epochs;
+    config.warmupEpochs = warmupEpochs;
+    return config;
+}
+
 // Processes events until `done()` is true or `timeoutMs` passed; returns done().
 inline bool waitUntil(const std::function<bool()> &done, int timeoutMs = 5000) {
     QDeadlineTimer deadline(timeoutMs);
