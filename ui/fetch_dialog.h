@@ -13,8 +13,6 @@
 #include <QString>
 
 #include <atomic>
-#include <memory>
-#include <mutex>
 #include <thread>
 
 class QLabel;
