@@ -19,6 +19,22 @@ namespace {
 
 std::string quoted(const fs::path &p) { return "'" + p.string() + "'"; }
 
+// CIFAR-100's binary records are 3,074 bytes (2 label bytes): a size that is a whole number of
+// those and not of CIFAR-10's 3,073 is refused as such; `where` names the source.
+void rejectCifar100Size(std::int64_t bytes, const std::string &where) {
+    if (bytes % (kCifarRecordBytes + 1) == 0 && bytes % kCifarRecordBytes != 0) {
+        throw DataError(where + " has " + std::to_string(bytes) +
+                        " bytes, a multiple of 3,074: this looks like CIFAR-100 (2 label "
+                        "bytes per record); DeviceBench needs CIFAR-10 (3,073-byte records)");
+    }
+}
+
+// The error for record `index` of `where` whose label byte is `label` (> 9).
+DataError badLabelError(const std::string &where, std::int64_t index, std::int64_t label) {
+    return DataError(where + ": record " + std::to_string(index) + " has label byte " +
+                     std::to_string(label) + "; CIFAR-10 labels are 0-9");
+}
+
 // Checks size and layout of a batch file without reading it.
 std::int64_t checkedRecordCount(const fs::path &path) {
     std::error_code ec;
@@ -32,11 +48,7 @@ std::int64_t checkedRecordCount(const fs::path &path) {
     if (ec) {
         throw DataError("cannot read the size of " + quoted(path) + ": " + ec.message());
     }
-    if (bytes % (kCifarRecordBytes + 1) == 0 && bytes % kCifarRecordBytes != 0) {
-        throw DataError(quoted(path) + " has " + std::to_string(bytes) +
-                        " bytes, a multiple of 3,074: this looks like CIFAR-100 (2 label "
-                        "bytes per record); DeviceBench needs CIFAR-10 (3,073-byte records)");
-    }
+    rejectCifar100Size(bytes, quoted(path));
     if (bytes % kCifarRecordBytes != 0) {
         throw DataError(quoted(path) + " has " + std::to_string(bytes) +
                         " bytes, not a multiple of the 3,073-byte CIFAR-10 record "
@@ -57,9 +69,7 @@ Split splitFromRecords(const torch::Tensor &raw, const std::string &where) {
     const auto bad = (split.labels > 9).nonzero();
     if (bad.size(0) > 0) {
         const auto index = bad[0][0].item<std::int64_t>();
-        throw DataError(where + ": record " + std::to_string(index) + " has label byte " +
-                        std::to_string(split.labels[index].item<std::int64_t>()) +
-                        "; CIFAR-10 labels are 0-9");
+        throw badLabelError(where, index, split.labels[index].item<std::int64_t>());
     }
     split.images =
         raw.narrow(1, 1, kCifarImageBytes).reshape({raw.size(0), 3, 32, 32}).contiguous();
@@ -107,11 +117,7 @@ Split parseBatchRecords(const std::uint8_t *bytes, std::size_t size, const std::
     if (count == 0) {
         throw DataError(where + " holds no CIFAR-10 records (0 bytes)");
     }
-    if (count % (kCifarRecordBytes + 1) == 0 && count % kCifarRecordBytes != 0) {
-        throw DataError(where + " has " + std::to_string(count) +
-                        " bytes, a multiple of 3,074: this looks like CIFAR-100 (2 label "
-                        "bytes per record); DeviceBench needs CIFAR-10 (3,073-byte records)");
-    }
+    rejectCifar100Size(count, where);
     if (count % kCifarRecordBytes != 0) {
         throw DataError(where + " has " + std::to_string(count) +
                         " bytes, not a whole number of 3,073-byte CIFAR-10 records");
@@ -228,9 +234,7 @@ void checkLabelBytes(const fs::path &path, std::int64_t records) {
             const auto label = static_cast<unsigned char>(
                 chunk[static_cast<std::size_t>(i * kCifarRecordBytes)]);
             if (label > 9) {
-                throw DataError(quoted(path) + ": record " + std::to_string(first + i) +
-                                " has label byte " + std::to_string(label) +
-                                "; CIFAR-10 labels are 0-9");
+                throw badLabelError(quoted(path), first + i, label);
             }
         }
     }
