@@ -26,7 +26,6 @@
 #include <iterator>
 #include <memory>
 #include <mutex>
-#include <sstream>
 #include <stdexcept>
 #include <system_error>
 #include <vector>
