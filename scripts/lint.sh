@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# Lint: clang-format (always) and clang-tidy (with --tidy) over the project's C++ sources.
+#   scripts/lint.sh              check formatting; exit 1 and list the files that differ
+#   scripts/lint.sh --fix        reformat those files in place
+#   scripts/lint.sh --tidy [BUILD_DIR] [FILE...]
+#                                also run clang-tidy (.clang-tidy) with BUILD_DIR's
+#                                compile_commands.json (default build/default) on FILE... or on
+#                                every .cpp under engine/, app/, ui/ (slow: LibTorch headers)
+# CI runs the format check (.ci/run): a format difference fails it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+fix=0 tidy=0
+if [ "${1:-}" = --fix ]; then fix=1; shift; fi
+if [ "${1:-}" = --tidy ]; then tidy=1; shift; fi
+
+clang_format="${CLANG_FORMAT:-clang-format}"
+if ! command -v "$clang_format" >/dev/null; then
+  echo "lint: $clang_format not found (Debian: apt-get install clang-format)" >&2
+  exit 2
+fi
+
+# Our C++ sources; third-party and generated files are not tracked.
+mapfile -t sources < <(git ls-files -- '*.cpp' '*.h' '*.hpp' '*.h.in')
+if [ "$fix" = 1 ]; then
+  "$clang_format" -i "${sources[@]}"
+  echo "lint: formatted ${#sources[@]} files"
+else
+  bad=()
+  for f in "${sources[@]}"; do
+    if ! "$clang_format" --dry-run --Werror "$f" >/dev/null 2>&1; then bad+=("$f"); fi
+  done
+  if [ ${#bad[@]} -gt 0 ]; then
+    echo "lint: ${#bad[@]} file(s) differ from .clang-format (fix: scripts/lint.sh --fix):" >&2
+    printf '  %s\n' "${bad[@]}" >&2
+    exit 1
+  fi
+  echo "lint: clang-format: ${#sources[@]} files clean"
+fi
+
+if [ "$tidy" = 1 ]; then
+  build="${1:-build/default}"
+  [ $# -gt 0 ] && shift
+  if [ ! -f "$build/compile_commands.json" ]; then
+    echo "lint: $build/compile_commands.json missing: configure first (cmake --preset default)" >&2
+    exit 2
+  fi
+  files=("$@")
+  if [ ${#files[@]} -eq 0 ]; then
+    mapfile -t files < <(git ls-files -- 'engine/*.cpp' 'app/*.cpp' 'ui/*.cpp')
+  fi
+  clang-tidy -p "$build" --quiet "${files[@]}"
+fi
