@@ -21,8 +21,8 @@
 #          [--train-images N] [--test-images N] [--threads N]
 #   --threads N    CPU threads of both the engine and the script (default: all cores)
 #   --cli PATH     any devicebench-cli (a build tree's, or the bundle's launcher)
-#   --bundle TAR   devicebench-runner-*.tar.gz: unpacked into OUT/bundle; its devicebench-cli
-#                  (top level or bin/) is used
+#   --bundle TAR   devicebench-runner-*.tar.gz: unpacked into OUT/bundle; its shallowest
+#                  executable file named devicebench-cli (the launcher) is used
 #   --data DIR     CIFAR-10 binary files; needs only data_batch_1.bin + test_batch.bin (61 MB):
 #                  the engine's reader wants all five training files present, so a subset is
 #                  padded in a scratch folder with links to data_batch_1.bin for the missing
@@ -36,7 +36,8 @@
 #   --script PATH  the article's script (default ../shared/reference/article_script.py)
 #   defaults on cuda: 10 epochs, 2 rounds, 50,000 + 10,000 images, control 10,000 + 10,000
 #   images 2 epochs; on cpu: 2 epochs, 1 round, 512 + 128 images (control too).
-# Exit: 0 all steps ran (targets met or not: see the summary); 1 a step failed; 2 bad usage.
+# Exit: 0 all steps ran (targets met or not: see the summary); 1 a step failed; 2 bad usage
+# (or a missing program); 3 no data_batch_1.bin / test_batch.bin in --data.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 device=cuda cli="" bundle="" out="" python=python3 threads=$(nproc)
@@ -67,7 +68,9 @@ mkdir -p "$out/runs"
 out=$(cd "$out" && pwd)
 if [ -n "$bundle" ]; then
   mkdir -p "$out/bundle" && tar -xzf "$bundle" -C "$out/bundle" || die "cannot unpack $bundle"
-  cli=$(find "$out/bundle" -maxdepth 3 -name devicebench-cli -type f -perm -u+x | sort | head -1)
+  # The shallowest one: the launcher, not a binary it starts from a folder below.
+  cli=$(find "$out/bundle" -maxdepth 3 -name devicebench-cli -type f -perm -u+x -printf '%d %p\n' |
+    sort -n | head -1 | cut -d' ' -f2-)
   [ -n "$cli" ] || die "no devicebench-cli in $bundle"
 fi
 [ -n "$cli" ] || die "give --cli PATH or --bundle TAR"
