@@ -91,7 +91,7 @@ run() { # run LABEL COMMAND...: output to OUT/runs/LABEL.txt; fails the check wh
 }
 : >"$out/gpu-check.log"
 log "# gpu-check: device $device, cli $cli ($("$cli" --version)), $(date -u +%FT%TZ)"
-log "# python $("$python" -c 'import sys, torch, torchvision; print(sys.version.split()[0], "torch", torch.__version__, "torchvision", torchvision.__version__)'), host $(hostname), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+log "# python $("$python" -c 'import sys, torch, torchvision; print(sys.version.split()[0], "torch", torch.__version__, "torchvision", torchvision.__version__)'), host $(uname -n), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
 export OMP_NUM_THREADS=$threads # the engine gets --threads, the script torch.set_num_threads
 
 # The data: the given folder, or a scratch folder padded with links (see --data above).
