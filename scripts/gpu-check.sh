@@ -1,0 +1,226 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# The GPU check (issue 12, item 3): on a box with PyTorch + CUDA, from the runner bundle (or
+# any devicebench-cli) and a CIFAR-10 subset, in one go:
+#   1. devices: every device with the probe's verdict (devicebench-cli devices, + --json);
+#   2. control: the same run (seed 1, faithful, the real subset) on DEVICE and on cpu, then
+#      `devicebench-cli compare` of the two records; prints the largest test-loss difference
+#      (compare's control line) and the TF32 / cuDNN states the records and PyTorch report;
+#   3. timing: the article's experiment on DEVICE, EPOCHS epochs of full size (50,000 training
+#      + 10,000 test images), devicebench-cli --workload faithful and --workload tuned (tuned
+#      with --data-on-device on CUDA), and the article's own script (run through
+#      bench/run-article-script.py, the box's PyTorch) on the same device, alternating
+#      (S F T, F T S, ...) for ROUNDS rounds;
+#   4. writes every run record, every output, summary.md and summary.csv (per program: runs,
+#      median stable epoch, ratio to the script, target) and epochs.csv to OUT.
+# With --device cpu it runs the same steps on the CPU, shortened (512 + 128 images, 2 epochs,
+# 1 round), so a CPU-only machine (CI) checks the logic; the control is then cpu against cpu.
+#
+# usage: scripts/gpu-check.sh --out DIR [--device cuda|cuda:N|cpu] [--cli PATH | --bundle TAR]
+#          [--data DIR] [--python PATH] [--script PATH] [--epochs N] [--rounds N]
+#          [--train-images N] [--test-images N] [--threads N]
+#   --threads N    CPU threads of both the engine and the script (default: all cores)
+#   --cli PATH     any devicebench-cli (a build tree's, or the bundle's launcher)
+#   --bundle TAR   devicebench-runner-*.tar.gz: unpacked into OUT/bundle; its shallowest
+#                  executable file named devicebench-cli (the launcher) is used
+#   --data DIR     CIFAR-10 binary files; needs only data_batch_1.bin + test_batch.bin (61 MB):
+#                  the engine's reader wants all five training files present, so a subset is
+#                  padded in a scratch folder with links to data_batch_1.bin for the missing
+#                  ones (the control reads at most the first 10,000 images, all from
+#                  data_batch_1; the timing epochs then see data_batch_1 five times, which
+#                  does not change their time). Default: $DEVICEBENCH_DATA, else
+#                  ../shared/datasets/cifar-10-batches-bin beside the checkout.
+#   --python PATH  python with torch + torchvision (default: python3 on PATH); tensorboard is
+#                  optional: without it the script's SummaryWriter is run-article-script.py's
+#                  stand-in (same host waits, writes a text file), said so in the summary
+#   --script PATH  the article's script (default ../shared/reference/article_script.py)
+#   defaults on cuda: 10 epochs, 2 rounds, 50,000 + 10,000 images, control 10,000 + 10,000
+#   images 2 epochs; on cpu: 2 epochs, 1 round, 512 + 128 images (control too).
+# Exit: 0 all steps ran (targets met or not: see the summary); 1 a step failed; 2 bad usage
+# (or a missing program); 3 no data_batch_1.bin / test_batch.bin in --data.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+device=cuda cli="" bundle="" out="" python=python3 threads=$(nproc)
+data="${DEVICEBENCH_DATA:-$here/../shared/datasets/cifar-10-batches-bin}"
+script="$here/../shared/reference/article_script.py"
+epochs="" rounds="" train="" test=""
+die() { echo "gpu-check: $*" >&2; exit 2; }
+while [ $# -gt 0 ]; do
+  [ $# -ge 2 ] || [ "$1" = -h ] || [ "$1" = --help ] || die "$1 needs a value"
+  case "$1" in
+    --device) device=$2 ;; --cli) cli=$2 ;; --bundle) bundle=$2 ;; --out) out=$2 ;;
+    --data) data=$2 ;; --python) python=$2 ;; --script) script=$2 ;; --epochs) epochs=$2 ;;
+    --rounds) rounds=$2 ;; --train-images) train=$2 ;; --test-images) test=$2 ;;
+    --threads) threads=$2 ;;
+    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+  shift 2
+done
+[ -n "$out" ] || die "--out DIR is required"
+case "$device" in cpu) short=1 ;; cuda | cuda:[0-9]*) short=0 ;; *) die "--device takes cuda, cuda:N or cpu, not '$device'" ;; esac
+if [ "$short" = 1 ]; then
+  : "${epochs:=2}" "${rounds:=1}" "${train:=512}" "${test:=128}"; ctrain=$train ctest=$test
+else
+  : "${epochs:=10}" "${rounds:=2}" "${train:=0}" "${test:=0}"; ctrain=10000 ctest=10000
+fi
+mkdir -p "$out/runs"
+out=$(cd "$out" && pwd)
+if [ -n "$bundle" ]; then
+  mkdir -p "$out/bundle" && tar -xzf "$bundle" -C "$out/bundle" || die "cannot unpack $bundle"
+  # The shallowest one: the launcher, not a binary it starts from a folder below.
+  cli=$(find "$out/bundle" -maxdepth 3 -name devicebench-cli -type f -perm -u+x -printf '%d %p\n' |
+    sort -n | head -1 | cut -d' ' -f2-)
+  [ -n "$cli" ] || die "no devicebench-cli in $bundle"
+fi
+[ -n "$cli" ] || die "give --cli PATH or --bundle TAR"
+[ -x "$cli" ] || die "devicebench-cli not executable: $cli"
+[ -f "$script" ] || die "the article's script is not at $script (--script)"
+"$python" -c 'import torch, torchvision' 2>/dev/null ||
+  die "$python cannot import torch and torchvision (--python PATH)"
+for f in data_batch_1.bin test_batch.bin; do
+  [ -f "$data/$f" ] || { echo "gpu-check: no $f in $data (--data DIR)" >&2; exit 3; }
+done
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+log() { echo "$*" | tee -a "$out/gpu-check.log"; }
+run() { # run LABEL COMMAND...: output to OUT/runs/LABEL.txt; fails the check when it fails
+  if ! "${@:2}" >"$out/runs/$1.txt" 2>&1; then
+    echo "gpu-check: step $1 failed ($*), its output:" >&2; tail -30 "$out/runs/$1.txt" >&2; exit 1
+  fi
+}
+: >"$out/gpu-check.log"
+log "# gpu-check: device $device, cli $cli ($("$cli" --version)), $(date -u +%FT%TZ)"
+log "# python $("$python" -c 'import sys, torch, torchvision; print(sys.version.split()[0], "torch", torch.__version__, "torchvision", torchvision.__version__)'), host $(uname -n), $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadavg)"
+export OMP_NUM_THREADS=$threads # the engine gets --threads, the script torch.set_num_threads
+
+# The data: the given folder, or a scratch folder padded with links (see --data above).
+subset="$scratch/bin"
+mkdir -p "$subset"
+for f in data_batch_1.bin data_batch_2.bin data_batch_3.bin data_batch_4.bin data_batch_5.bin test_batch.bin batches.meta.txt; do
+  if [ -f "$data/$f" ]; then ln -s "$(cd "$data" && pwd)/$f" "$subset/$f"; fi
+done
+padded=""
+for k in 2 3 4 5; do
+  [ -e "$subset/data_batch_$k.bin" ] || { ln -s "$(readlink "$subset/data_batch_1.bin")" "$subset/data_batch_$k.bin"; padded+=" $k"; }
+done
+[ -e "$subset/batches.meta.txt" ] || printf '%s\n' airplane automobile bird cat deer dog frog horse ship truck >"$subset/batches.meta.txt"
+log "# data: $data${padded:+ (data_batch_${padded# } missing: linked to data_batch_1.bin)}"
+
+# 1. devices
+log "## 1. devices"
+run devices "$cli" devices
+"$cli" devices --json >"$out/devices.json" 2>/dev/null || true
+tee -a "$out/gpu-check.log" <"$out/runs/devices.txt"
+
+# 2. control: DEVICE against cpu, same seed, real subset.
+log "## 2. control: $device against cpu, seed 1, faithful, $ctrain + $ctest real images, 2 epochs"
+# Records runs/control-DEVICE.json and runs/control-cpu.json (control-cpu-again.json for the
+# second when DEVICE is cpu).
+second=cpu
+[ "$device" = cpu ] && second=cpu-again
+controls=()
+for tag in "${device//:/}" "$second"; do
+  d=$device
+  [ "$tag" = "$second" ] && d=cpu
+  run "control-$tag" "$cli" run --device "$d" --seed 1 --epochs 2 --warmup-epochs 1 \
+    --threads "$threads" --data-dir "$subset" --train-images "$ctrain" --test-images "$ctest" \
+    --record "$out/runs/control-$tag.json"
+  controls+=("$out/runs/control-$tag.json")
+done
+run control-compare "$cli" compare "${controls[@]}"
+max_diff=$(sed -n 's/.*max test-loss difference \([^ ]*\).*/\1/p' "$out/runs/control-compare.txt" | head -1)
+[ -n "$max_diff" ] || { echo "gpu-check: compare printed no control line, see $out/runs/control-compare.txt" >&2; exit 1; }
+tf32=$("$python" - "${controls[0]}" <<'EOF'
+import json, sys
+fp = json.load(open(sys.argv[1])).get("fingerprint", {})
+found = []
+def walk(node, path):
+    if isinstance(node, dict):
+        for k, v in node.items():
+            walk(v, path + [k])
+    elif any(w in path[-1].lower() for w in ("tf32", "cudnn", "matmulprecision")):
+        found.append(f"{'.'.join(path)}={node}")
+walk(fp, [])
+if not any("tf32" in f.lower() for f in found):
+    found.append("(no TF32 field in this build's fingerprint)")
+print("; ".join(found))
+EOF
+)
+torch_tf32=$("$python" -c 'import torch; b = torch.backends; print(f"PyTorch defaults: cudnn.allow_tf32={b.cudnn.allow_tf32} cuda.matmul.allow_tf32={b.cuda.matmul.allow_tf32} cudnn.benchmark={b.cudnn.benchmark}")')
+sed -n '/^control/,$p' "$out/runs/control-compare.txt" | tee -a "$out/gpu-check.log"
+log "largest test-loss difference, $device against cpu: $max_diff"
+log "TF32 (record of the $device run): $tf32"
+log "TF32 ($torch_tf32)"
+
+# 3. timing: script, faithful, tuned alternating on DEVICE.
+n_train=$((train > 0 ? train : 50000)) n_test=$((test > 0 ? test : 10000))
+warm=$((epochs > 2 ? 2 : epochs - 1))
+log "## 3. timing on $device: $epochs epochs, $n_train + $n_test images, $rounds rounds, stable = epochs after the first $warm"
+run make-py "$python" "$here/bench/make-cifar10-py.py" "$subset" "$scratch" --train-images "$train" --test-images "$test"
+engine_run() { # round workload
+  local extra=()
+  [ "$2" = tuned ] && [ "$short" = 0 ] && extra=(--data-on-device)
+  run "$2-$1" "$cli" run --device "$device" --threads "$threads" --epochs "$epochs" \
+    --warmup-epochs "$warm" --workload "$2" "${extra[@]}" --data-dir "$subset" \
+    --train-images "$train" --test-images "$test" --record "$out/runs/$2-$1.json" \
+    --csv "$out/runs/$2-$1.csv"
+  awk -F, -v r="$1" -v w="$2" 'NR > 1 {print w "," r "," $4 "," $5}' "$out/runs/$2-$1.csv"
+}
+script_run() { # round
+  run "script-$1" "$python" "$here/bench/run-article-script.py" --script "$script" \
+    --threads "$threads" "$scratch" "$epochs" "$device" "$out/runs/script-$1-logs"
+  awk -v r="$1" '/^epoch [0-9]+ seconds/ {print "script," r "," $2 "," $4}' "$out/runs/script-$1.txt"
+}
+programs=(script faithful tuned)
+echo "program,round,epoch,seconds" >"$out/epochs.csv"
+for ((r = 1; r <= rounds; r++)); do
+  for ((k = 0; k < 3; k++)); do
+    p=${programs[$(((r - 1 + k) % 3))]}
+    if [ "$p" = script ]; then script_run "$r"; else engine_run "$r" "$p"; fi | tee -a "$out/epochs.csv"
+  done
+done
+script_line=$(grep -h '^article-script' "$out/runs/script-1.txt")
+log "$script_line"
+
+# 4. summary
+awk -F, -v warm="$warm" -v short="$short" -v device="$device" -v md="$out/summary.md" \
+    -v csv="$out/summary.csv" -v diff="$max_diff" -v tf32="$tf32" -v ttf32="$torch_tf32" \
+    -v script="$script_line" -v epochs="$epochs" -v images="$n_train + $n_test" '
+  NR > 1 && $3 > warm { s[$1, ++n[$1]] = $4 }
+  NR > 1 { runs[$1, $2] = 1 }
+  function median(p,   i, j, t, k, a) {
+    k = n[p]
+    for (i = 1; i <= k; i++) a[i] = s[p, i]
+    for (i = 1; i <= k; i++) for (j = i + 1; j <= k; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+    return k % 2 ? a[(k + 1) / 2] : (a[k / 2] + a[k / 2 + 1]) / 2
+  }
+  END {
+    if (short) { target["faithful"] = "<= 0.85 x script"; target["tuned"] = "<= 0.55 x script" }
+    else { target["faithful"] = "<= 0.25 x script"; target["tuned"] = "< 1 s per epoch" }
+    ms = median("script")
+    print "# GPU check: " device ", " epochs " epochs of " images " images" > md
+    print "" > md
+    print "| program | runs | stable epochs | median s/epoch | ratio to script | target | met |" > md
+    print "| --- | --- | --- | --- | --- | --- | --- |" > md
+    print "program,device,runs,stable_epochs,median_seconds,ratio_to_script,target,met" > csv
+    split("script faithful tuned", order, " ")
+    for (i = 1; i <= 3; i++) {
+      p = order[i]; m = median(p); r = 0
+      for (key in runs) { split(key, part, SUBSEP); if (part[1] == p) r++ }
+      met = "-"
+      if (p == "tuned" && !short) met = m < 1 ? "yes" : "no"
+      else if (p in target) { split(target[p], t, " "); met = m / ms <= t[2] ? "yes" : "no" }
+      tg = p in target ? target[p] : "-"
+      printf "| %s | %d | %d | %.3f | %.3f | %s | %s |\n", p, r, n[p], m, m / ms, tg, met > md
+      printf "%s,%s,%d,%d,%.6f,%.6f,%s,%s\n", p, device, r, n[p], m, m / ms, tg, met > csv
+    }
+    print "" > md
+    print "- control, " device " against cpu (seed 1, real subset): largest test-loss difference " diff > md
+    print "- TF32 / cuDNN, the " device " run record: " tf32 > md
+    print "- " ttf32 " (the script runs with these)" > md
+    print "- script: " script > md
+    print "- medians over the stable epochs (after the first " warm ") of every round; every run record and output is in runs/" > md
+  }' "$out/epochs.csv"
+log "## 4. summary ($out/summary.md, $out/summary.csv, $out/epochs.csv)"
+tee -a "$out/gpu-check.log" <"$out/summary.md"

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+# ctest scripts.gpu_check_cpu: scripts/gpu-check.sh --device cpu runs end to end with the
+# given devicebench-cli and writes its summary (markdown + CSV), the per-epoch CSV and every
+# run record.
+# usage: gpu_check_cpu_test.sh CLI DATA_DIR [PYTHON...]
+# The article's script needs a python with torch + torchvision: the first of the PYTHONs that
+# imports both is used (CMake passes Debian's /usr/bin/python3, python3-torch +
+# python3-torchvision, then the PyPI venv). Skips (exit 77, a message saying what is
+# missing) when none does or DATA_DIR holds no CIFAR-10 binary files.
+set -euo pipefail
+cli=$1 data=$2
+shift 2
+python=""
+for p in "$@"; do
+  if [ -x "$p" ] && "$p" -c 'import torch, torchvision' 2>/dev/null; then python=$p; break; fi
+done
+if [ -z "$python" ]; then
+  echo "SKIP: no python with torch + torchvision among: $* (apt-get install python3-torch python3-torchvision, or pip install torch torchvision)"
+  exit 77
+fi
+if [ ! -f "$data/data_batch_1.bin" ] || [ ! -f "$data/test_batch.bin" ]; then
+  echo "SKIP: no CIFAR-10 binary files (data_batch_1.bin, test_batch.bin) in $data (DEVICEBENCH_TEST_DATA)"
+  exit 77
+fi
+out=$(mktemp -d)
+trap 'rm -rf "$out"' EXIT
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+"$here/scripts/gpu-check.sh" --device cpu --cli "$cli" --data "$data" --python "$python" \
+  --out "$out" --train-images 128 --test-images 64 --threads 2
+fail() { echo "FAIL: $*"; exit 1; }
+for f in summary.md summary.csv epochs.csv devices.json gpu-check.log runs/control-compare.txt; do
+  [ -s "$out/$f" ] || fail "$f not written"
+done
+for p in script faithful tuned; do
+  grep -q "^| $p | 1 | 1 | [0-9.]* | [0-9.]* |" "$out/summary.md" || fail "summary.md has no row for $p"
+  grep -q "^$p,cpu,1,1,[0-9.]*,[0-9.]*," "$out/summary.csv" || fail "summary.csv has no row for $p"
+  # 2 epochs, 1 round: two rows per program in epochs.csv
+  [ "$(grep -c "^$p,1," "$out/epochs.csv")" = 2 ] || fail "epochs.csv lacks the 2 epochs of $p"
+done
+for r in control-cpu control-cpu-again faithful-1 tuned-1; do
+  "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["epochs"], "no epochs"' \
+    "$out/runs/$r.json" || fail "run record runs/$r.json unreadable or empty"
+done
+diff=$(sed -n 's/^- control, cpu against cpu (seed 1, real subset): largest test-loss difference //p' "$out/summary.md")
+awk -v d="$diff" 'BEGIN { exit !(d ~ /^[0-9.e+-]+$/ && d + 0 < 1e-3) }' ||
+  fail "the control line (same seed, same device: difference under 1e-3) is missing or off: '$diff'"
+echo "OK: gpu-check.sh --device cpu wrote summary.md, summary.csv, epochs.csv and every run record"
