@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # Packaging (../shared/docs/STYLE.md, point 8: everything a distribution needs is in
-# packaging/): install rules for the desktop file, the icon, the AppStream metainfo and the man
-# pages, a test that validates the installed files, and CPack's Debian package.
+# packaging/, except the icon, whose one source is resources/icons/): install rules for the
+# desktop file, the icon, the AppStream metainfo and the man pages, a test that validates the
+# installed files, and CPack's Debian package.
 # Included from the top-level CMakeLists.txt after app/ has defined the two executables.
 #
 #   cmake --install build/x --prefix /usr        # or DESTDIR=stage cmake --install ...
@@ -15,7 +16,9 @@ set(_packaging ${PROJECT_SOURCE_DIR}/packaging)
 
 install(FILES ${_packaging}/${DEVICEBENCH_APP_ID}.desktop
         DESTINATION ${CMAKE_INSTALL_DATADIR}/applications)
-install(FILES ${_packaging}/icons/hicolor/scalable/apps/${DEVICEBENCH_APP_ID}.svg
+# The icon has one source, resources/icons/, which the dashboard also compiles into its Qt
+# resources (resources/devicebench.qrc) and shows as its window icon.
+install(FILES ${PROJECT_SOURCE_DIR}/resources/icons/${DEVICEBENCH_APP_ID}.svg
         DESTINATION ${CMAKE_INSTALL_DATADIR}/icons/hicolor/scalable/apps)
 install(FILES ${_packaging}/${DEVICEBENCH_APP_ID}.metainfo.xml
         DESTINATION ${CMAKE_INSTALL_DATADIR}/metainfo)

@@ -8,6 +8,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libtorch-dev libopenblas0-openmp    # LibTorch 1.13.1 (CPU); OpenBLAS: ~7x faster matmuls
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev   # Charts needs Qt6OpenGL's CMake files
+  qt6-svg-dev   # the window icon, rendered from resources/icons/*.svg
   libspdlog-dev libcli11-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev
   libcurl4-openssl-dev libarchive-dev libssl-dev   # fetch-data: download, unpack, MD5

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The two comparison charts, as QChart subclasses that sync themselves from a RunStore.
+// The two comparison charts, as QChart subclasses that sync themselves from a RunStore
+// (LossChart in charts.cpp, SpeedChart in speed_chart.cpp).
 // The dashboard shows them in QChartViews; the PNG export builds fresh ones and renders them
 // without any window. Both are fed with QXYSeries::replace() / one rebuild per sync, with
 // animations off; call sync() from a coalescing timer, not per event.
@@ -28,14 +29,15 @@ class RunStore;
 // Most points drawn per run and series; the store keeps every point.
 inline constexpr int kMaxDrawnPoints = 2000;
 
-// Colour of the run at store index `index` (a fixed, distinguishable cycle).
-QColor runColor(int index);
-
 // Min/max bucket decimation of a polyline ordered by x. Returns `points` unchanged when it has
 // at most `maxPoints` points; otherwise the first point, then for each of (maxPoints-2)/2
 // equal-count buckets of the interior its min-y and max-y points in x order, then the last
 // point, so at most `maxPoints` points and every spike stays visible. maxPoints < 4 counts as 4.
 QList<QPointF> decimateMinMax(const QList<QPointF> &points, int maxPoints);
+
+// Sets `chart`'s title to `title` in bold, its font `scale` times the chart's title font size
+// (both charts' titles).
+void styleChartTitle(QChart *chart, const QString &title, double scale);
 
 // Range of the finite y values of `points` (NaN and +-inf are ignored).
 struct ValueRange {
@@ -46,8 +48,10 @@ struct ValueRange {
 ValueRange finiteYRange(const QList<QPointF> &points);
 
 // Loss chart. x = epochs (step / stepsPerEpoch, so x runs over [0, epochs]); y = loss in nats.
-// Per run: training loss per step as a line, test loss per epoch as dots joined by a line at
-// x = epoch, both in the run's colour; the legend names each run (label = run and device).
+// Per run: training loss per step as a line, test loss per epoch as dots joined by a dashed line
+// at x = epoch, both in the run's colour (theme::runColour(run number): the colour of its bar
+// and of its epoch-table rows too; the training line slightly translucent); the legend names
+// each run (label = run and device) with a marker of that colour.
 // Non-finite losses are not drawn and never widen the axes.
 class LossChart : public QChart {
     Q_OBJECT
@@ -72,7 +76,7 @@ private:
         std::size_t drawnEpochs = static_cast<std::size_t>(-1);
         ValueRange trainRange;
         ValueRange testRange;
-        int colourIndex = -1; // the palette index the pens were made from
+        QColor colour; // the run colour the pens were last made from
         QString name;         // the legend name last set
     };
 
@@ -88,8 +92,9 @@ class ErrorBarItem;
 // written above it. Category label (rich text, two lines joined by <br>): the run label
 // ("#1 CPU x1 @ host"), then the speed-up against the store's baseline with its interval
 // ("2.31x [2.20, 2.43]"), "baseline", or, in red, "not comparable: <fields>" for a run whose
-// workload differs from the baseline's (its bar is grey and hatched); runs without a stable
-// mean get a 0 bar and the note "no stable epochs".
+// workload differs from the baseline's (its bar is hatched); runs without a stable mean get a 0
+// bar and the note "no stable epochs". Each bar has its run's colour
+// (theme::runColour(run number)), the colour of the run's loss curves.
 class SpeedChart : public QChart {
     Q_OBJECT
 
@@ -103,11 +108,18 @@ public:
     std::vector<double> barValues() const { return m_values; }
     QStringList categories() const { return m_categories; }
     std::vector<std::pair<double, double>> errorBars() const;
+    // For tests: the fill colour of bar `index` (store order; invalid QColor when out of range),
+    // and whether it is hatched (the run is not comparable with the baseline).
+    QColor barColour(int index) const;
+    bool barHatched(int index) const;
 
 private:
+    void colourBars(); // sets each bar's brush and border from its run's colour, if they differ
+
     QStringList m_categories;
     std::vector<double> m_values;
     std::vector<bool> m_flagged;
+    std::vector<int> m_numbers; // run numbers, which give the bars' colours
     QStackedBarSeries *m_series = nullptr;
     ErrorBarItem *m_errorBars = nullptr;
     QBarCategoryAxis *m_axisX = nullptr;

@@ -4,6 +4,7 @@
 #include "charts.h"
 #include "epoch_table.h"
 #include "run_store.h"
+#include "theme.h"
 
 #include "devicebench/version.h"
 
@@ -56,7 +57,7 @@ QString comparisonControlText(const RunStore &store) {
 
 QImage renderComparison(const RunStore &store, QSize size) {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(Qt::white);
+    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
 
     const int width = size.width();
     const QString control = comparisonControlText(store);
@@ -74,7 +75,7 @@ QImage renderComparison(const RunStore &store, QSize size) {
     scene.addItem(bars);
     for (QChart *chart : {static_cast<QChart *>(loss), static_cast<QChart *>(bars)}) {
         chart->setBackgroundRoundness(0);
-        chart->setBackgroundBrush(Qt::white);
+        theme::applyToChart(chart, theme::Theme::Light); // the picture is always light
         chart->setDropShadowEnabled(false);
     }
     loss->sync(store);
@@ -94,7 +95,7 @@ QImage renderComparison(const RunStore &store, QSize size) {
     QFont font = painter.font();
     font.setPointSizeF(10.0);
     painter.setFont(font);
-    painter.setPen(QColor(60, 60, 60));
+    painter.setPen(theme::colour(theme::Role::ChartText, theme::Theme::Light));
     painter.drawText(QRectF(16, chartsHeight, width - 32, 30), Qt::AlignLeft | Qt::AlignVCenter,
                      comparisonCaption(store));
     if (!control.isEmpty())
@@ -327,7 +328,16 @@ bool exportComparisonPng(const RunStore &store, const QString &path, QString *er
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
-    if (!renderComparison(store).save(&buffer, "PNG")) {
+    QImage image;
+    try {
+        image = renderComparison(store);
+    } catch (const theme::ThemeError &e) { // a broken palette resource: say so, write nothing
+        if (error != nullptr)
+            *error = QStringLiteral("Cannot write %1: %2")
+                         .arg(QDir::toNativeSeparators(path), QString::fromUtf8(e.what()));
+        return false;
+    }
+    if (!image.save(&buffer, "PNG")) {
         if (error != nullptr)
             *error = QStringLiteral("Cannot write %1: PNG encoding failed")
                          .arg(QDir::toNativeSeparators(path));

@@ -23,10 +23,12 @@ QString comparisonCaption(const RunStore &store);
 // #3: 0.25"; empty when no two comparable runs share an epoch. Printed under the caption.
 QString comparisonControlText(const RunStore &store);
 
-// Renders the loss chart (top) and the stable-mean bar chart (bottom) with the caption on a
-// white background into a new ARGB32 image of `size`. Builds fresh chart objects, so it works
+// Renders the loss chart (top) and the stable-mean bar chart (bottom) with the caption into a
+// new ARGB32 image of `size`, in the light theme (theme.h: background, text and run colours
+// from the chart palette, whatever the window's theme). Builds fresh chart objects, so it works
 // without any window shown, but a QApplication (a QGuiApplication is not enough for Qt Charts)
-// must exist on this thread; the offscreen platform is fine.
+// must exist on this thread; the offscreen platform is fine. Throws theme::ThemeError when the
+// chart palette resource cannot be read.
 QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight));
 
 // The per-epoch CSV text: header line

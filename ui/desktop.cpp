@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "desktop.h"
 
+#include "theme.h"
+
 #include "devicebench/version.h"
 
-#include <QChart>
 #include <QDir>
-#include <QFont>
 #include <QPalette>
 #include <QStandardPaths>
 #include <QStringList>
@@ -107,49 +107,17 @@ void qtMessageToLog(QtMsgType type, const QMessageLogContext & /*context*/,
 void routeQtMessagesToLog() { qInstallMessageHandler(qtMessageToLog); }
 
 bool isDarkPalette(const QPalette &palette) {
-    return palette.color(QPalette::Window).lightness() <
-           palette.color(QPalette::WindowText).lightness();
+    return theme::themeOf(palette) == theme::Theme::Dark;
 }
 
-QPalette darkPalette() {
-    const QColor window(45, 45, 48);
-    const QColor text(232, 232, 232);
-    const QColor disabledText(128, 128, 128);
-    QPalette p;
-    p.setColor(QPalette::Window, window);
-    p.setColor(QPalette::WindowText, text);
-    p.setColor(QPalette::Base, QColor(30, 30, 32));
-    p.setColor(QPalette::AlternateBase, QColor(42, 42, 46));
-    p.setColor(QPalette::ToolTipBase, QColor(60, 60, 64));
-    p.setColor(QPalette::ToolTipText, text);
-    p.setColor(QPalette::PlaceholderText, QColor(160, 160, 160));
-    p.setColor(QPalette::Text, text);
-    p.setColor(QPalette::Button, QColor(58, 58, 62));
-    p.setColor(QPalette::ButtonText, text);
-    p.setColor(QPalette::BrightText, QColor(255, 128, 128));
-    p.setColor(QPalette::Light, QColor(80, 80, 84));
-    p.setColor(QPalette::Midlight, QColor(66, 66, 70));
-    p.setColor(QPalette::Mid, QColor(40, 40, 43));
-    p.setColor(QPalette::Dark, QColor(25, 25, 27));
-    p.setColor(QPalette::Shadow, QColor(10, 10, 10));
-    p.setColor(QPalette::Link, QColor(86, 180, 233));
-    p.setColor(QPalette::LinkVisited, QColor(204, 121, 167));
-    p.setColor(QPalette::Highlight, QColor(0, 114, 178));
-    p.setColor(QPalette::HighlightedText, Qt::white);
-    for (const auto role : {QPalette::WindowText, QPalette::Text, QPalette::ButtonText})
-        p.setColor(QPalette::Disabled, role, disabledText);
-    p.setColor(QPalette::Disabled, QPalette::Highlight, QColor(80, 80, 80));
-    return p;
-}
+QPalette darkPalette() { return theme::palette(theme::Theme::Dark); }
 
 void applyChartTheme(QChart *chart, bool dark) {
-    const QFont title = chart->titleFont();
-    chart->setTheme(dark ? QChart::ChartThemeDark : QChart::ChartThemeLight);
-    chart->setTitleFont(title);
+    theme::applyToChart(chart, dark ? theme::Theme::Dark : theme::Theme::Light);
 }
 
 QString errorColour(const QPalette &palette) {
-    return isDarkPalette(palette) ? QStringLiteral("#ff8a80") : QStringLiteral("#b00020");
+    return theme::colourName(theme::Role::ErrorText, theme::themeOf(palette));
 }
 
 } // namespace devicebench

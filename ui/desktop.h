@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 // Desktop conventions of the dashboard: where its log goes (QStandardPaths), the log itself
-// (spdlog: stderr and a rotating file), the dark palette, and chart themes that match the
-// palette. The other places: run records in QStandardPaths::AppDataLocation + "/runs"
-// (MainWindow::defaultRunsFolder), the data set in GenericCacheLocation + "/devicebench"
-// (data_location.h), settings and window geometry through QSettings
-// (MainWindow::saveSettings / restoreSettings).
+// (spdlog: stderr and a rotating file), and short forms of theme.h for the dark palette and
+// chart themes that match the palette. The other places: run records in
+// QStandardPaths::AppDataLocation + "/runs" (MainWindow::defaultRunsFolder), the data set in
+// GenericCacheLocation + "/devicebench" (data_location.h), settings and window geometry
+// through QSettings (MainWindow::saveSettings / restoreSettings).
 #pragma once
 
 #include <QString>
@@ -41,15 +41,18 @@ bool setUpLogging(const QString &level, const QString &folder, QString *error = 
 // Sends Qt's own messages (qWarning, qCritical, ...) to spdlog's default logger as well.
 void routeQtMessagesToLog();
 
-// A palette is dark when its window colour is darker than its window text.
+// The appearance, as read from the resources by theme.h (these are short forms of it):
+// A palette is dark when its window colour is darker than its window text (theme::themeOf).
 bool isDarkPalette(const QPalette &palette);
-// A dark palette for the Fusion style (--theme dark).
+// The dark palette for the Fusion style (--theme dark): theme::palette(Theme::Dark), from
+// resources/styles/dark.json.
 QPalette darkPalette();
-// QChart::ChartThemeDark when `dark`, else ChartThemeLight; the chart's title font (size and
+// theme::applyToChart with Theme::Dark when `dark`, else Theme::Light: QChart::ChartThemeDark
+// or ChartThemeLight with the chart palette's colours over it; the chart's title font (size and
 // weight, set by the chart itself) is kept.
 void applyChartTheme(QChart *chart, bool dark);
-// The colour of error text ("#rrggbb") on `palette`: dark red, or light red on a dark palette,
-// so that it stays readable on both.
+// The colour of error text ("#rrggbb") on `palette` (theme::Role::ErrorText): dark red, or
+// light red on a dark palette, so that it stays readable on both.
 QString errorColour(const QPalette &palette);
 
 } // namespace devicebench

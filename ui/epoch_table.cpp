@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "epoch_table.h"
 
-#include "desktop.h"
 #include "run_store.h"
+#include "theme.h"
 
 #include <QBrush>
 #include <QColor>
@@ -217,10 +217,17 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
     case Qt::ForegroundRole:
         // A run that is not comparable with the baseline: its comparability cell in red.
         if (column == EpochColumn::Comparable && !run.comparable())
-            return QBrush(QColor(errorColour(QGuiApplication::palette()))); // light/dark
+            return QBrush(theme::colour(theme::Role::ErrorText, // light/dark
+                                        theme::themeOf(QGuiApplication::palette())));
         // Warm-up epochs are kept but left out of the headline: show them greyed.
         if (run.isWarmup(epoch.epoch))
-            return QBrush(QColor(120, 120, 120));
+            return QBrush(theme::colour(theme::Role::MutedText,
+                                        theme::themeOf(QGuiApplication::palette())));
+        return QVariant();
+    case Qt::DecorationRole:
+        // The run's colour beside its label, as in the charts' legend and bars.
+        if (column == EpochColumn::Run)
+            return theme::runColour(run.number);
         return QVariant();
     case Qt::ToolTipRole:
         if (column == EpochColumn::Run)

@@ -72,7 +72,9 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
                   CellFormat format);
 
 // Read-only table model over a RunStore, refreshed explicitly (the window calls refresh()
-// from its coalescing timer). The store must outlive the model.
+// from its coalescing timer). The store must outlive the model. Colours: the run column's
+// Qt::DecorationRole is the run's colour (theme::runColour(number), as in the charts); warm-up
+// rows are muted and a "not comparable" cell is in the error colour (theme::Role).
 class EpochTableModel : public QAbstractTableModel {
     Q_OBJECT
 

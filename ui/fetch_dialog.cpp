@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "fetch_dialog.h"
 
+#include "desktop.h"
+
 #include <QDialogButtonBox>
 #include <QDir>
 #include <QFileDialog>
@@ -234,7 +236,9 @@ void FetchDialog::onEnded(int jobId, const FetchResult &result) {
     m_detailLabel->clear();
     m_resultLabel->setText(QString::fromStdString(result.message));
     m_resultLabel->setStyleSheet(
-        result.status == FetchStatus::Failed ? QStringLiteral("color: #b00020;") : QString());
+        result.status == FetchStatus::Failed
+            ? QStringLiteral("color: %1;").arg(errorColour(palette())) // light/dark
+            : QString());
     Q_EMIT fetchEnded(result);
     if (ready) {
         Q_EMIT dataReady(QString::fromStdString(result.dataDir));

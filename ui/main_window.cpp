@@ -8,6 +8,7 @@
 #include "epoch_table.h"
 #include "run_controller.h"
 #include "run_store.h"
+#include "theme.h"
 
 #include "devicebench/comparison.h"
 #include "devicebench/data_location.h"
@@ -28,6 +29,7 @@
 #include <QFileDialog>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QHeaderView>
@@ -142,15 +144,17 @@ QString diagnosticsHtml() {
             "<table border=\"1\" cellspacing=\"0\" cellpadding=\"4\"><tr><th>device</th>"
             "<th>name</th><th>probe</th><th>time</th><th>relative error</th><th>reason</th></tr>")
             .arg(kProbeTolerance);
+    const theme::Theme shade = theme::themeOf(QGuiApplication::palette()); // light/dark text
     for (const DeviceInfo &d : listDevices()) {
         const bool probed = !d.probe.device.empty();
         page +=
             QStringLiteral("<tr><td>%1</td><td>%2</td><td>%3</td><td>%4</td><td>%5</td>"
                            "<td>%6</td></tr>")
                 .arg(html(d.id), html(d.name),
-                     d.usable ? QStringLiteral("<span style=\"color:#007a3d\">usable</span>")
-                              : QStringLiteral("<span style=\"color:#b00020\"><b>unusable"
-                                               "</b></span>"),
+                     d.usable ? QStringLiteral("<span style=\"color:%1\">usable</span>")
+                                    .arg(theme::colourName(theme::Role::OkText, shade))
+                              : QStringLiteral("<span style=\"color:%1\"><b>unusable</b></span>")
+                                    .arg(theme::colourName(theme::Role::ErrorText, shade)),
                      probed ? QStringLiteral("%1 ms").arg(d.probe.seconds * 1000.0, 0, 'f', 1)
                             : QStringLiteral("not run"),
                      probed ? QString::number(d.probe.relativeError, 'g', 2) : QStringLiteral("–"),

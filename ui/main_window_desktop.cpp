@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The desktop-convention part of MainWindow: menus with keyboard shortcuts, the settings and
-// window geometry kept through QSettings, and the chart theme matching the palette.
+// window geometry kept through QSettings, and the look: the chart theme matching the palette
+// and the window icon (theme.h).
 #include "main_window.h"
 
 #include "charts.h"
-#include "desktop.h"
+#include "theme.h"
 
 #include "devicebench/run_types.h"
 
@@ -135,10 +136,14 @@ void MainWindow::buildActions() {
     m_exportCsvButton->setToolTip(withShortcut(m_exportCsvButton->toolTip(), m_exportCsvAction));
     m_importButton->setToolTip(withShortcut(m_importButton->toolTip(), importAction));
 
-    // Charts readable on the palette in use (--theme dark, or a dark desktop palette).
-    const bool dark = isDarkPalette(palette());
-    applyChartTheme(m_lossChart, dark);
-    applyChartTheme(m_speedChart, dark);
+    // Charts readable on the palette in use (--theme dark, or a dark desktop palette), in the
+    // chart palette's colours (resources/charts/palette.json).
+    const theme::Theme shade = theme::themeOf(palette());
+    theme::applyToChart(m_lossChart, shade);
+    theme::applyToChart(m_speedChart, shade);
+    // The application icon from the resources (resources/icons/), also where no
+    // QApplication::setWindowIcon was called (tests, embedding).
+    setWindowIcon(theme::applicationIcon());
 }
 
 void MainWindow::syncActions() {

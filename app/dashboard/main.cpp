@@ -11,6 +11,7 @@
 #include "fetch_dialog.h"
 #include "main_window.h"
 #include "run_controller.h"
+#include "theme.h"
 
 #include "devicebench/run_types.h"
 #include "devicebench/trainer.h"
@@ -20,7 +21,6 @@
 #include <QCommandLineParser>
 #include <QDir>
 #include <QSettings>
-#include <QStyle>
 #include <QTimer>
 
 #include <algorithm>
@@ -101,6 +101,15 @@ int main(int argc, char *argv[]) {
     QApplication::setApplicationVersion(QString::fromUtf8(devicebench::kVersion));
     // The installed desktop file's name (packaging/), so that desktops match the window to it.
     QApplication::setDesktopFileName(QStringLiteral("org.devicebench.DeviceBench"));
+    // The icon, styles and chart palette come from the resources (resources/, ui/theme.h): a
+    // broken one stops here with a message rather than drawing black later.
+    try {
+        devicebench::theme::loadAll();
+    } catch (const devicebench::theme::ThemeError &e) {
+        std::fprintf(stderr, "devicebench: %s\n", e.what());
+        return 1;
+    }
+    QApplication::setWindowIcon(devicebench::theme::applicationIcon());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(
@@ -177,9 +186,9 @@ int main(int argc, char *argv[]) {
     }
     if (theme != QLatin1String("system")) {
         QApplication::setStyle(QStringLiteral("Fusion"));
-        QApplication::setPalette(theme == QLatin1String("dark")
-                                     ? devicebench::darkPalette()
-                                     : QApplication::style()->standardPalette());
+        QApplication::setPalette(devicebench::theme::palette(
+            theme == QLatin1String("dark") ? devicebench::theme::Theme::Dark
+                                           : devicebench::theme::Theme::Light));
     }
 
     devicebench::RunController controller;
