@@ -8,9 +8,12 @@
 // ends, and --quit to close afterwards. Everything goes through the same window, controller
 // and exports as a user's clicks.
 #include "desktop.h"
+#include "fetch_controller.h"
 #include "fetch_dialog.h"
 #include "main_window.h"
+#include "probe_controller.h"
 #include "run_controller.h"
+#include "wiring.h"
 
 #include "devicebench/run_types.h"
 #include "devicebench/trainer.h"
@@ -182,8 +185,13 @@ int main(int argc, char *argv[]) {
                                      : QApplication::style()->standardPalette());
     }
 
+    // The composition root: the controllers (each a job on a worker thread), then the window,
+    // wired together (wiring.h). The device probe starts now and never holds up the window.
     devicebench::RunController controller;
-    devicebench::MainWindow window(controller);
+    devicebench::ProbeController probe;
+    devicebench::FetchController fetcher;
+    devicebench::MainWindow window;
+    devicebench::wireDashboard(window, controller, probe, fetcher);
     if (keepSettings) {
         window.restoreSettings(stored); // the command line's settings below override them
     }
