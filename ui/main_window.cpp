@@ -62,22 +62,31 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder)
     setWindowTitle(QStringLiteral("DeviceBench"));
 
     // ---- left: settings, compare/export, run library; centre: the live charts -----------
+    // The library sits under the scrolled settings in a splitter of its own, so that its list
+    // and buttons stay in view on a short screen.
     auto *main = new QSplitter(Qt::Horizontal, this);
     auto *left = new QWidget;
     auto *leftLayout = new QVBoxLayout(left);
     m_settings = new RunSettingsPanel(left);
     m_compare = new ComparePanel(*m_store, left);
-    m_library = new RunLibraryPanel(*m_store, runsFolder, left);
     leftLayout->addWidget(m_settings);
     leftLayout->addWidget(m_compare);
-    leftLayout->addWidget(m_library, 1);
+    leftLayout->addStretch(1);
     auto *scroll = new QScrollArea;
     scroll->setWidget(left);
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(std::max(300, left->sizeHint().width() + 24));
+    m_library = new RunLibraryPanel(*m_store, runsFolder);
+    auto *leftColumn = new QSplitter(Qt::Vertical);
+    leftColumn->addWidget(scroll);
+    leftColumn->addWidget(m_library);
+    leftColumn->setStretchFactor(0, 3);
+    leftColumn->setStretchFactor(1, 1);
+    leftColumn->setCollapsible(0, false);
+    leftColumn->setCollapsible(1, false);
     m_charts = new ChartsPanel(*m_store);
-    main->addWidget(scroll);
+    main->addWidget(leftColumn);
     main->addWidget(m_charts);
     main->setStretchFactor(0, 0);
     main->setStretchFactor(1, 1);
