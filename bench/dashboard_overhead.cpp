@@ -116,11 +116,11 @@ double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,
     // would, but starts with no earlier runs in view (the user's own folder is not touched).
     QTemporaryDir runsFolder;
     // Wired as the dashboard wires it; its first device probe ends before anything is timed.
-    ProbeController probe;
+    ProbeController deviceProbe;
     FetchController fetch;
     MainWindow window(nullptr, runsFolder.path());
-    wireDashboard(window, controller, probe, fetch);
-    while (probe.isBusy())
+    wireDashboard(window, controller, deviceProbe, fetch);
+    while (deviceProbe.isBusy())
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     window.setRunConfig(config);
     window.resize(1500, 950);

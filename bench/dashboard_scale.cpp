@@ -206,11 +206,11 @@ int main(int argc, char **argv) {
     const double rssBefore = statusMb("VmRSS");
     RunController controller;
     // Wired as the dashboard wires it; its first device probe ends before anything is timed.
-    ProbeController probe;
+    ProbeController deviceProbe;
     FetchController fetch;
     MainWindow window(nullptr, runsFolder.path());
-    wireDashboard(window, controller, probe, fetch);
-    while (probe.isBusy())
+    wireDashboard(window, controller, deviceProbe, fetch);
+    while (deviceProbe.isBusy())
         QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     window.resize(1500, 950);
     window.show();
