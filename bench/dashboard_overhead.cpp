@@ -13,8 +13,11 @@
 // usage: dashboard_overhead [--pairs N] [--epochs N] [--train-images N] [--test-images N]
 //                           [--threads N] [--data-dir DIR] [--controller-only]
 #include "bench_support.h"
+#include "fetch_controller.h"
 #include "main_window.h"
+#include "probe_controller.h"
 #include "run_controller.h"
+#include "wiring.h"
 #include "run_store.h"
 
 #include "devicebench/devices.h"
@@ -112,7 +115,13 @@ double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,
     // A fresh runs folder each time: the window saves its record after every epoch as a user's
     // would, but starts with no earlier runs in view (the user's own folder is not touched).
     QTemporaryDir runsFolder;
-    MainWindow window(controller, nullptr, runsFolder.path());
+    // Wired as the dashboard wires it; its first device probe ends before anything is timed.
+    ProbeController deviceProbe;
+    FetchController fetch;
+    MainWindow window(nullptr, runsFolder.path());
+    wireDashboard(window, controller, deviceProbe, fetch);
+    while (deviceProbe.isBusy())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     window.setRunConfig(config);
     window.resize(1500, 950);
     window.show();

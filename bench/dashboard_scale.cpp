@@ -18,8 +18,11 @@
 //                        [--live-images N] [--data-dir DIR] [--per-widget]
 #include "bench_support.h"
 #include "charts.h"
+#include "fetch_controller.h"
 #include "main_window.h"
+#include "probe_controller.h"
 #include "run_controller.h"
+#include "wiring.h"
 
 #include "devicebench/cifar10.h"
 #include "devicebench/fingerprint.h"
@@ -202,7 +205,13 @@ int main(int argc, char **argv) {
     }
     const double rssBefore = statusMb("VmRSS");
     RunController controller;
-    MainWindow window(controller, nullptr, runsFolder.path());
+    // Wired as the dashboard wires it; its first device probe ends before anything is timed.
+    ProbeController deviceProbe;
+    FetchController fetch;
+    MainWindow window(nullptr, runsFolder.path());
+    wireDashboard(window, controller, deviceProbe, fetch);
+    while (deviceProbe.isBusy())
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 10);
     window.resize(1500, 950);
     window.show();
     QElapsedTimer importClock;

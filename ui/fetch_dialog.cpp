@@ -126,8 +126,8 @@ FetchDialog::FetchDialog(QWidget *parent) : QDialog(parent) {
 }
 
 FetchDialog::~FetchDialog() {
-    m_cancel.store(true);
-    joinWorker();
+    if (m_busy)
+        Q_EMIT cancelRequested();
 }
 
 void FetchDialog::setUrl(const QString &url) { m_urlEdit->setText(url); }
@@ -156,14 +156,8 @@ bool FetchDialog::startJob(FetchOptions options) {
     if (m_busy) {
         return false;
     }
-    joinWorker(); // the previous job has ended; its thread may still be returning
     options.expectedMd5 = m_md5Edit->text().trimmed().toStdString();
     options.targetDir = m_targetEdit->text().trimmed().toStdString();
-    const int jobId = ++m_jobId;
-    options.onProgress = [this, jobId](const FetchProgress &progress) {
-        m_events.post([this, jobId, progress] { onProgress(jobId, progress); });
-    };
-    m_cancel.store(false);
     m_resultLabel->clear();
     m_resultLabel->setStyleSheet(QString());
     m_detailLabel->clear();
@@ -174,19 +168,25 @@ bool FetchDialog::startJob(FetchOptions options) {
                               : QStringLiteral("Opening ") +
                                     QString::fromStdString(options.archivePath) +
                                     QStringLiteral("…"));
+    Q_EMIT fetchRequested(std::move(options)); // onFetchStarted marks the dialog busy
+    if (!m_busy) {
+        m_phaseLabel->setText(QStringLiteral("Not started: another download is going."));
+    }
+    return m_busy;
+}
+
+void FetchDialog::onFetchStarted(int jobId) {
+    m_jobId = jobId;
+    m_cancelling = false;
     setBusy(true);
-    m_worker = std::thread([this, jobId, options = std::move(options)] {
-        const FetchResult result = fetchCifar10(options, m_cancel);
-        m_events.post([this, jobId, result] { onEnded(jobId, result); });
-    });
-    return true;
 }
 
 void FetchDialog::cancel() {
     if (m_busy) {
-        m_cancel.store(true);
+        m_cancelling = true;
         m_phaseLabel->setText(QStringLiteral("Cancelling…"));
         m_cancelButton->setEnabled(false);
+        Q_EMIT cancelRequested();
     }
 }
 
@@ -200,7 +200,7 @@ void FetchDialog::reject() {
 }
 
 void FetchDialog::onProgress(int jobId, const FetchProgress &progress) {
-    if (jobId != m_jobId || !m_busy || m_cancel.load()) {
+    if (jobId != m_jobId || !m_busy || m_cancelling) {
         return;
     }
     m_phaseLabel->setText(phaseTitle(progress.phase));
@@ -220,10 +220,9 @@ void FetchDialog::onProgress(int jobId, const FetchProgress &progress) {
 }
 
 void FetchDialog::onEnded(int jobId, const FetchResult &result) {
-    if (jobId != m_jobId) {
+    if (jobId != m_jobId || !m_busy) {
         return;
     }
-    joinWorker();
     m_result = result;
     setBusy(false);
     const bool ready =
@@ -258,12 +257,6 @@ void FetchDialog::setBusy(bool busy) {
     m_startButton->setEnabled(!busy);
     m_cancelButton->setEnabled(busy);
     m_closeButton->setEnabled(!busy);
-}
-
-void FetchDialog::joinWorker() {
-    if (m_worker.joinable()) {
-        m_worker.join();
-    }
 }
 
 } // namespace devicebench

@@ -1,19 +1,15 @@
 // SPDX-License-Identifier: MIT
-// "Get CIFAR-10…" and "Open archive…": a dialog that runs fetchCifar10() (devicebench/fetch.h)
-// on a worker thread and shows its progress (phase, bar, bytes, rate, time left) with a
-// Cancel button. The source URL and the expected MD5 are settings (QSettings "fetch/url",
+// "Get CIFAR-10…" and "Open archive…": a dialog that asks for fetchCifar10()
+// (devicebench/fetch.h) with a signal and shows the job's progress (phase, bar, bytes, rate,
+// time left) with a Cancel button. The job runs elsewhere (app/controller/fetch_controller.h,
+// wired by the dashboard's composition root). The source URL and the expected MD5 are settings (QSettings "fetch/url",
 // "fetch/md5"; mirrors), remembered when a download starts.
 #pragma once
 
 #include "devicebench/fetch.h"
-#include "main_thread_queue.h"
 
 #include <QDialog>
-#include <QMetaType>
 #include <QString>
-
-#include <atomic>
-#include <thread>
 
 class QLabel;
 class QLineEdit;
@@ -25,11 +21,11 @@ namespace devicebench {
 // Object names for tests: urlEdit, md5Edit, targetEdit, startButton, cancelButton,
 // closeButton, phaseLabel, progressBar, detailLabel, resultLabel.
 //
-// Threading: fetchCifar10() runs on a std::thread owned by the dialog; its progress reports
-// and its result reach the widgets only through queued calls on the GUI thread, each tagged
-// with the job's id so that nothing of an older job is shown. Closing or destroying the
-// dialog during a job cancels it and waits for the worker (within about a second: the
-// engine polls the flag at least once a second), so nothing is left half-unpacked.
+// Jobs: a start emits fetchRequested(options); the controller answers, on this thread, with
+// onFetchStarted(jobId) (inside that emit, for a direct connection), then onProgress and
+// exactly one onEnded for that id; reports of any other id are ignored. Closing the dialog
+// during a job cancels it (cancelRequested) and closes once it has ended; the controller's
+// owner waits for its worker (the engine removes what it had written).
 class FetchDialog : public QDialog {
     Q_OBJECT
 
@@ -42,18 +38,28 @@ public:
     void setExpectedMd5(const QString &md5); // empty: not checked
     void setTargetDir(const QString &dir);
 
-    // Starts downloading the URL field's archive; false when a job is running.
+    // Starts downloading the URL field's archive; false when a job is running or the request
+    // was not accepted (nothing connected, or the controller busy).
     bool startDownload();
-    // Starts unpacking a local archive instead ("Open archive…"); false when a job is running.
+    // Starts unpacking a local archive instead ("Open archive…"); false as startDownload.
     bool startFromArchive(const QString &archivePath);
     // Cancels the running job (its end is reported as usual).
     void cancel();
+
+public Q_SLOTS:
+    // From the fetch controller (see "Jobs" above).
+    void onFetchStarted(int jobId);
+    void onProgress(int jobId, const devicebench::FetchProgress &progress);
+    void onEnded(int jobId, const devicebench::FetchResult &result);
 
     bool isBusy() const { return m_busy; }
     // The last job's outcome (FetchStatus::Failed before any job ended).
     const FetchResult &lastResult() const { return m_result; }
 
 Q_SIGNALS:
+    // Asks for a fetch with these options (url or archivePath, expectedMd5, targetDir).
+    void fetchRequested(devicebench::FetchOptions options);
+    void cancelRequested();
     // A usable cifar-10-batches-bin folder is ready (fetched now or found already there).
     void dataReady(const QString &dataDir);
     // Every job ends with exactly one of these.
@@ -64,10 +70,7 @@ protected:
 
 private:
     bool startJob(FetchOptions options);
-    void onProgress(int jobId, const FetchProgress &progress);
-    void onEnded(int jobId, const FetchResult &result);
     void setBusy(bool busy);
-    void joinWorker();
 
     QLineEdit *m_urlEdit = nullptr;
     QLineEdit *m_md5Edit = nullptr;
@@ -83,13 +86,9 @@ private:
 
     bool m_busy = false;
     bool m_closeWhenEnded = false;
-    int m_jobId = 0;
+    bool m_cancelling = false;
+    int m_jobId = 0; // the current (or last) job's id; 0 before the first
     FetchResult m_result;
-    std::atomic<bool> m_cancel{false};
-    MainThreadQueue m_events; // worker -> dialog's thread (see main_thread_queue.h)
-    std::thread m_worker;
 };
 
 } // namespace devicebench
-
-Q_DECLARE_METATYPE(devicebench::FetchResult)

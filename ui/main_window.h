@@ -1,9 +1,18 @@
 // SPDX-License-Identifier: MIT
-// The dashboard window: run settings on the left, the loss chart, the stable-mean bar chart and
-// the epoch table in the centre, progress and outcomes in the status bar.
+// The dashboard window, made of panels: run settings (run_settings_panel.h), compare and
+// export (compare_panel.h) and the run library (run_library_panel.h) on the left, the live
+// charts and the epoch table (charts_panel.h) in the centre, progress and outcomes in the
+// status bar, and the diagnostics dialog (diagnostics_dialog.h).
+//
+// The window starts no thread and waits on nothing: it asks for runs, stops and device probes
+// with signals, and is told what happens through its slots. The dashboard's composition root
+// (app/dashboard/wiring.h) connects them to the controllers (app/controller/).
 #pragma once
 
+#include "devicebench/devices.h"
+#include "devicebench/fingerprint.h"
 #include "devicebench/run_types.h"
+#include "run_library_panel.h" // ImportReport
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -11,55 +20,40 @@
 #include <QStringList>
 #include <QTimer>
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
 class QAction;
-class QCheckBox;
-class QChartView;
-class QComboBox;
-class QDialog;
-class QDoubleSpinBox;
 class QLabel;
-class QLineEdit;
 class QPushButton;
 class QSettings;
-class QSpinBox;
-class QTableView;
 
 namespace devicebench {
 
-class EpochTableModel;
+class ChartsPanel;
+class ComparePanel;
+class DiagnosticsDialog;
 class FetchDialog;
 class LossChart;
-class RunController;
+class RunSettingsPanel;
 class RunStore;
 class SpeedChart;
 
-// Object names of the widgets tests look up with findChild<>():
-//   dataDirEdit, browseButton, syntheticCheck, epochsSpin, batchSizeSpin, learningRateSpin,
-//   warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin, runCpuButton,
-//   runGpuButton, stopButton, exportPngButton, exportCsvButton, validationLabel,
-//   lossChartView, barChartView, epochTable, statusLabel, importButton, diagnosticsButton,
-//   compareWarmupSpin, baselineCombo, controlLabel; dialogs: importRejectedBox,
-//   diagnosticsDialog (with diagnosticsText). Actions (menus, with keyboard shortcuts):
-//   runCpuAction (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), exportPngAction
-//   (Ctrl+E), exportCsvAction (Ctrl+Shift+E), importAction (Ctrl+O), quitAction (Ctrl+Q),
-//   diagnosticsAction; each clicks its button, so it is disabled when the button is.
+// Object names of the widgets tests look up with findChild<>(): those of the panels (see
+// their headers) and statusLabel. Actions (menus, with keyboard shortcuts): runCpuAction
+// (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), exportPngAction (Ctrl+E),
+// exportCsvAction (Ctrl+Shift+E), importAction (Ctrl+O), quitAction (Ctrl+Q),
+// diagnosticsAction; each clicks its button, so it is disabled when the button is.
 //
-// Runs are kept as run records (run_record.h) in a folder, by default
-// QStandardPaths::AppDataLocation + "/runs": each live run is written there as <runId>.json
-// when it starts, after every epoch and when it ends; imported records are copied there; and
-// the window shows every record of the folder again when it opens (a record left "running" by
-// a process that died shows as interrupted, with its finished epochs).
+// Runs are kept as run records in the runs folder (run_library_panel.h), by default
+// QStandardPaths::AppDataLocation + "/runs".
 class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    // `controller` must outlive the window. The window fills its own RunStore from the
-    // controller's signals.
     // `runsFolder`: where run records are kept and reloaded from; empty: none kept.
-    explicit MainWindow(RunController &controller, QWidget *parent = nullptr,
+    explicit MainWindow(QWidget *parent = nullptr,
                         const QString &runsFolder = defaultRunsFolder());
     ~MainWindow() override;
 
@@ -68,10 +62,14 @@ public:
     // Puts `config`'s values into the widgets (device is ignored: it is chosen by the button).
     void setRunConfig(const RunConfig &config);
 
-    // Validates the widgets' settings (validateRunConfig) and starts a run on `device`.
-    // Returns the run id, or 0 when the settings are invalid (the messages are shown in the
-    // validation label) or a run is going.
+    // Validates the widgets' settings (validateRunConfig; the TensorBoard folder is created)
+    // and emits startRunRequested. Returns the run id that onRunAccepted received while the
+    // signal was delivered (a direct connection, as the wiring makes), or 0 when the settings
+    // are invalid (the messages are shown under the run buttons), a run is going, or the
+    // request was not accepted.
     int startRun(const std::string &device);
+    // True from onRunAccepted until that run's onRunEnded.
+    bool isRunning() const { return m_activeRunId != 0; }
 
     // Export without a file dialog; false with *error set on failure (see comparison_export.h).
     bool exportPng(const QString &path, QString *error) const;
@@ -80,30 +78,33 @@ public:
 
     // QStandardPaths::AppDataLocation + "/runs".
     static QString defaultRunsFolder();
-    const QString &runsFolder() const { return m_runsFolder; }
+    const QString &runsFolder() const;
 
-    // Reads each file as a run record and adds the good ones (copying them into the runs
-    // folder); every rejected file is listed with its reason ("<file>: <problem>"), and with
-    // `showDialog` all of them in one non-blocking dialog (importRejectedBox).
-    struct ImportReport {
-        int loaded = 0;
-        QStringList rejected;
-    };
+    // Run records made elsewhere; see RunLibraryPanel::importRecords.
     ImportReport importRecords(const QStringList &paths, bool showDialog = true);
+    // See RunLibraryPanel::removeRun: the run leaves the view, and with `deleteRecordFile`
+    // its record file in the runs folder is deleted.
+    bool removeRun(int runId, bool deleteRecordFile, QString *error = nullptr);
 
-    // Opens the diagnostics dialog: this machine's fingerprint and every device with its
-    // probe result, time and reason.
+    // Opens the diagnostics dialog with the last probe's result ("probing…" while one runs).
     void showDiagnostics();
+    // Marks a probe as going (GPU button "checking", dialog "probing…") and emits
+    // probeRequested. The composition root calls it once at start.
+    void requestProbe();
+    // The GPU button's state: empty when the last probe found a usable CUDA device, else why
+    // not (also "checking" while the first probe runs).
+    const QString &gpuReason() const { return m_gpuReason; }
 
     // "Get CIFAR-10…" (getDataButton) and "Open archive…" (openArchiveButton): shows the
-    // fetch dialog (fetch_dialog.h, one per window), and with `archivePath` starts unpacking
-    // that archive. When the dialog has a usable folder, the data folder is set to it and
+    // fetch dialog (fetch_dialog.h, one per window, announced once with fetchDialogCreated
+    // so the composition root can wire it), and with `archivePath` starts unpacking that
+    // archive. When the dialog has a usable folder, the data folder is set to it and
     // "Synthetic data" is unchecked.
     FetchDialog *openFetchDialog(const QString &archivePath = QString());
 
     const RunStore &store() const { return *m_store; }
-    LossChart *lossChart() const { return m_lossChart; }
-    SpeedChart *speedChart() const { return m_speedChart; }
+    LossChart *lossChart() const;
+    SpeedChart *speedChart() const;
 
     // Redraws charts, table and status now instead of at the next timer tick (tests).
     void redrawNow();
@@ -112,51 +113,65 @@ public:
     // box's warm-up, the window geometry and state and the splitter positions. The window
     // itself never touches QSettings; the dashboard's main() passes the user's.
     void saveSettings(QSettings &settings) const;
-    // Restores what saveSettings wrote. A missing or bad value (not a number, out of its
-    // widget's range, an unknown workload) keeps the widget's value; without a usable saved
-    // geometry the window gets its default size (1560x960), shrunk to fit the screen.
+    // Restores what saveSettings wrote. A missing or bad value keeps the widget's value;
+    // without a usable saved geometry the window gets its default size (1560x960), shrunk to
+    // fit the screen.
     void restoreSettings(const QSettings &settings);
+
+public Q_SLOTS:
+    // From the run controller (app/controller/run_controller.h), in its order.
+    void onRunAccepted(int runId, const devicebench::RunConfig &config);
+    void onRunStarted(int runId, const devicebench::RunConfig &config,
+                      const devicebench::RunStarted &info);
+    void onStepLosses(int runId, const std::vector<devicebench::StepLoss> &losses);
+    void onEpochFinished(int runId, const devicebench::EpochResult &epoch);
+    void onRunEnded(int runId, const devicebench::RunOutcome &outcome);
+    void onRunRejected(const QString &reason);
+    void onTensorBoardFailed(int runId, const QString &message);
+    // From the device probe (app/controller/probe_controller.h).
+    void onDevicesProbed(const std::vector<devicebench::DeviceInfo> &devices,
+                         const devicebench::Fingerprint &fingerprint);
+    void onProbeFailed(const QString &reason);
+
+Q_SIGNALS:
+    // "Run on CPU" / "Run on GPU" with valid settings. tensorBoardDir: the TensorBoard log
+    // folder for the run's event files (created already); empty: none.
+    void startRunRequested(devicebench::RunConfig config, QString tensorBoardDir);
+    // "Stop", or closing the window during a run.
+    void stopRequested();
+    // requestProbe(), or "Probe again" in the diagnostics dialog.
+    void probeRequested();
+    // The fetch dialog was made (once per window); it asks for fetches with its own signals.
+    void fetchDialogCreated(devicebench::FetchDialog *dialog);
 
 protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void buildUi();
-    void buildActions(); // menus, shortcuts and chart theme (main_window_desktop.cpp)
+    void buildActions(); // menus, shortcuts (main_window_desktop.cpp)
     void syncActions();  // actions enabled as their buttons
-    void connectController();
     void scheduleRedraw();
     void updateButtons();
     void updateProgressText();
     void setStatus(const QString &text, bool error);
-    void browseDataDir();
-    void exportPngInteractive();
-    void exportCsvInteractive();
-    void importInteractive();
-    void loadSavedRuns();
-    void saveRun(int runId);
-    void updateBaselineCombo();
-    void updateControlText();
+    void showRunEnd(int runId, const RunOutcome &outcome);
 
-    void onRunStarted(int runId, const RunConfig &config, const RunStarted &info);
-    void onStepLosses(int runId, const std::vector<StepLoss> &losses);
-    void onEpochFinished(int runId, const EpochResult &epoch);
-    void onRunEnded(int runId, const RunOutcome &outcome);
-    void onRunRejected(const QString &reason);
-
-    RunController &m_controller;
     RunStore *m_store;
-    EpochTableModel *m_tableModel = nullptr;
-    LossChart *m_lossChart = nullptr;
-    SpeedChart *m_speedChart = nullptr;
+    RunSettingsPanel *m_settings = nullptr;
+    ComparePanel *m_compare = nullptr;
+    RunLibraryPanel *m_library = nullptr;
+    ChartsPanel *m_charts = nullptr;
+    DiagnosticsDialog *m_diagnostics = nullptr;
     QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s, 5 during a run)
-    QString m_cudaReason; // empty when a GPU is usable
-    QString m_runsFolder; // run records; empty: not kept
-    QString m_saveError;  // failure of the last record write; "" after a success (shown when
-                          // it happens and again when the run ends)
+    QString m_gpuReason;  // empty when a GPU is usable
+    bool m_probing = false;
+    std::vector<DeviceInfo> m_devices; // the last probe's result
+    Fingerprint m_fingerprint;
+    bool m_haveSurvey = false;
 
     // Progress of the current run (status bar).
-    int m_activeRunId = 0;
+    int m_activeRunId = 0; // 0 when no run is going
+    int m_acceptedRunId = 0; // set by onRunAccepted during startRun's signal
     QString m_activeDevice;
     int m_activeEpochs = 0;
     std::int64_t m_stepsPerEpoch = 0;
@@ -166,35 +181,7 @@ private:
     QElapsedTimer m_runClock;      // since runStarted (data loaded, model built)
     bool m_closeRequested = false; // close once the stopped run has ended
 
-    QLineEdit *m_dataDirEdit = nullptr;
-    QPushButton *m_browseButton = nullptr;
-    QCheckBox *m_syntheticCheck = nullptr;
-    QLineEdit *m_tensorBoardEdit = nullptr; // TensorBoard log folder; empty = none
-    QSpinBox *m_epochsSpin = nullptr;
-    QSpinBox *m_batchSizeSpin = nullptr;
-    QDoubleSpinBox *m_learningRateSpin = nullptr;
-    QSpinBox *m_warmupSpin = nullptr;
-    QSpinBox *m_threadsSpin = nullptr;
-    QSpinBox *m_seedSpin = nullptr;
-    QSpinBox *m_trainImagesSpin = nullptr;
-    QSpinBox *m_testImagesSpin = nullptr;
-    QPushButton *m_runCpuButton = nullptr;
-    QPushButton *m_runGpuButton = nullptr;
-    QPushButton *m_stopButton = nullptr;
-    QPushButton *m_exportPngButton = nullptr;
-    QPushButton *m_exportCsvButton = nullptr;
-    QLabel *m_validationLabel = nullptr;
     QLabel *m_statusLabel = nullptr;
-    QChartView *m_lossView = nullptr;
-    QChartView *m_barView = nullptr;
-    QTableView *m_table = nullptr;
-    QPushButton *m_importButton = nullptr;
-    QPushButton *m_diagnosticsButton = nullptr;
-    QSpinBox *m_compareWarmupSpin = nullptr;
-    QComboBox *m_baselineCombo = nullptr;
-    QComboBox *m_workloadCombo = nullptr;
-    QLabel *m_controlLabel = nullptr;
-    QDialog *m_diagnosticsDialog = nullptr;
     QAction *m_runCpuAction = nullptr;
     QAction *m_runGpuAction = nullptr;
     QAction *m_stopAction = nullptr;

@@ -200,6 +200,18 @@ void RunStore::setLabel(int id, const QString &label) {
     Q_EMIT changed();
 }
 
+bool RunStore::removeRun(int id) {
+    const int index = indexOf(id);
+    if (index < 0)
+        return false;
+    m_runs.erase(m_runs.begin() + index);
+    if (m_baselineId == id)
+        m_baselineId = 0;
+    rederive();
+    Q_EMIT changed();
+    return true;
+}
+
 void RunStore::clear() {
     m_runs.clear();
     m_nextNumber = 1;

@@ -99,6 +99,11 @@ public:
     // Replaces the label shown in charts, table and exports. Unknown ids are ignored.
     void setLabel(int id, const QString &label);
 
+    // Removes run `id` (live or from a record) and re-derives the comparison; the other runs
+    // keep their numbers. A baseline set to this run falls back to the default. Returns false
+    // for an unknown id.
+    bool removeRun(int id);
+
     // Removes every run (the settings below stay).
     void clear();
 

@@ -21,67 +21,60 @@ void registerRunMetaTypes() {
 }
 
 // Lives on the worker thread for the duration of one run. It never touches the controller's
-// members except the thread-safe event queue: each event is copied into a call that runs on
-// the controller's thread, so no member is written from two threads (KDAB/hotspot's pattern).
+// members: each event is copied into a call posted through the job's context, which runs it
+// on the controller's thread while the run is current (KDAB/hotspot's pattern).
 class RunController::Observer final : public TrainingObserver {
 public:
-    Observer(RunController *controller, int runId) : m_controller(controller), m_runId(runId) {}
+    Observer(RunController *controller, const JobContext &job)
+        : m_controller(controller), m_job(job) {}
 
     void onRunStarted(const RunStarted &info) override {
-        post([c = m_controller, id = m_runId, info] { c->deliverStarted(id, info); });
+        m_job.post([c = m_controller, id = m_job.jobId(), info] { c->deliverStarted(id, info); });
     }
     void onStepLosses(const std::vector<StepLoss> &losses) override {
-        post([c = m_controller, id = m_runId, losses] { c->deliverStepLosses(id, losses); });
+        m_job.post(
+            [c = m_controller, id = m_job.jobId(), losses] { c->deliverStepLosses(id, losses); });
     }
     void onEpochFinished(const EpochResult &epoch) override {
-        post([c = m_controller, id = m_runId, epoch] { c->deliverEpoch(id, epoch); });
+        m_job.post([c = m_controller, id = m_job.jobId(), epoch] { c->deliverEpoch(id, epoch); });
     }
-    // The terminal event is posted by the worker after the train function has returned (with
-    // its return value), so that it is sent exactly once even if the function throws.
+    // The outcome is posted by the worker after the train function has returned (with its
+    // return value), and runEnded is sent on the job's terminal signal: exactly once, even if
+    // the function throws or no thread could be started.
     void onRunEnded(const RunOutcome & /*outcome*/) override {}
 
 private:
-    template <typename F> void post(F &&call) { m_controller->m_events.post(std::forward<F>(call)); }
-
     RunController *m_controller;
-    int m_runId;
+    const JobContext &m_job;
 };
 
-RunController::RunController(TrainFunction train, QObject *parent)
+RunController::RunController(TrainFunction train, QObject *parent,
+                             JobRunner::ThreadStarter starter)
     : QObject(parent),
       m_train(train ? std::move(train)
                     : TrainFunction(static_cast<RunOutcome (*)(const RunConfig &,
                                                                TrainingObserver &,
                                                                const std::atomic<bool> &)>(
-                          &runTraining))) {
+                          &runTraining))),
+      m_jobs(std::move(starter)) {
     registerRunMetaTypes();
+    connect(&m_jobs, &JobRunner::finished, this, &RunController::onJobFinished);
+    connect(&m_jobs, &JobRunner::failed, this, &RunController::onJobFailed);
 }
 
-RunController::~RunController() {
-    m_stopRequested.store(true);
-    if (m_thread.joinable()) {
-        // The train function checks the flag every step; the events still queued for this
-        // object are discarded with m_events.
-        m_thread.join();
-    }
-}
+RunController::~RunController() = default; // m_jobs stops and joins the worker first
 
 int RunController::startRun(const RunConfig &config) {
-    if (m_currentRunId != 0) {
+    if (m_jobs.isBusy()) {
         Q_EMIT runRejected(QStringLiteral("Run #%1 is still going: stop it or wait for it to end.")
-                               .arg(m_currentRunId));
+                               .arg(m_jobs.currentJobId()));
         return 0;
     }
-    const int runId = ++m_lastRunId;
-    m_currentRunId = runId;
     m_config = config;
-    m_stopRequested.store(false);
-
-    // A std::thread, not a QThread: ThreadSanitizer ignores threads started from inside an
-    // uninstrumented Qt (docs/SANITIZERS.md), and this one runs our code.
-    m_thread = std::thread([this, runId, config, train = m_train,
-                                logDir = m_tensorBoardLogDir.toStdString()] {
-        Observer observer(this, runId);
+    m_outcome = RunOutcome{};
+    const int runId = m_jobs.start([this, config, train = m_train,
+                                    logDir = m_tensorBoardLogDir.toStdString()](JobContext &job) {
+        Observer observer(this, job);
         // TensorBoard (when a log folder is set) sees every event before the observer does.
         std::unique_ptr<TensorBoardObserver> board;
         if (!logDir.empty()) {
@@ -93,7 +86,7 @@ int RunController::startRun(const RunConfig &config) {
         TrainingObserver &target = board ? static_cast<TrainingObserver &>(*board) : observer;
         RunOutcome outcome;
         try {
-            outcome = train(config, target, m_stopRequested);
+            outcome = train(config, target, job.stopFlag());
         } catch (const std::exception &e) {
             outcome.status = RunStatus::Failed;
             outcome.reason = std::string("training stopped with an error: ") + e.what();
@@ -102,55 +95,51 @@ int RunController::startRun(const RunConfig &config) {
             outcome.reason = "training stopped with an unknown error";
         }
         if (board && !board->writeError().empty()) {
-            m_events.post([this, runId, message = QString::fromStdString(board->writeError())] {
-                if (runId == m_currentRunId)
-                    Q_EMIT tensorBoardFailed(runId, message);
+            job.post([this, runId = job.jobId(),
+                      message = QString::fromStdString(board->writeError())] {
+                Q_EMIT tensorBoardFailed(runId, message);
             });
         }
-        m_events.post([this, runId, outcome] { deliverEnded(runId, outcome); });
+        job.post([this, outcome] { m_outcome = outcome; });
     });
+    Q_EMIT runAccepted(runId, config);
     return runId;
 }
 
-void RunController::stop() {
-    if (m_currentRunId != 0)
-        m_stopRequested.store(true);
+void RunController::requestRun(const RunConfig &config, const QString &tensorBoardDir) {
+    setTensorBoardLogDir(tensorBoardDir);
+    startRun(config);
 }
 
-bool RunController::isRunning() const { return m_currentRunId != 0; }
-
-int RunController::currentRunId() const { return m_currentRunId; }
+void RunController::stop() { m_jobs.stop(); }
 
 void RunController::setTensorBoardLogDir(const QString &dir) { m_tensorBoardLogDir = dir; }
 
 void RunController::deliverStarted(int runId, const RunStarted &info) {
-    if (runId != m_currentRunId)
-        return; // stale
     Q_EMIT runStarted(runId, m_config, info);
 }
 
 void RunController::deliverStepLosses(int runId, const std::vector<StepLoss> &losses) {
-    if (runId != m_currentRunId)
-        return;
     Q_EMIT stepLosses(runId, losses);
 }
 
 void RunController::deliverEpoch(int runId, const EpochResult &epoch) {
-    if (runId != m_currentRunId)
-        return;
     Q_EMIT epochFinished(runId, epoch);
 }
 
-void RunController::deliverEnded(int runId, const RunOutcome &outcome) {
-    if (runId != m_currentRunId)
+void RunController::onJobFinished(int jobId) { Q_EMIT runEnded(jobId, m_outcome); }
+
+void RunController::onJobFailed(int jobId, JobFailure kind, const QString &reason) {
+    if (kind == JobFailure::Stopped) {
+        Q_EMIT runEnded(jobId, m_outcome); // the train function's own (cancelled) outcome
         return;
-    // The worker posted this as its last act: the wait is only for the thread to unwind, and
-    // it makes the controller idle before runEnded, so a slot may start the next run at once.
-    if (m_thread.joinable()) {
-        m_thread.join();
     }
-    m_currentRunId = 0;
-    Q_EMIT runEnded(runId, outcome);
+    RunOutcome outcome = m_outcome;
+    outcome.status = RunStatus::Failed;
+    outcome.reason = (kind == JobFailure::NoThread ? std::string("the run could not start: ")
+                                                   : std::string("training stopped: ")) +
+                     reason.toStdString();
+    Q_EMIT runEnded(jobId, outcome);
 }
 
 } // namespace devicebench

@@ -5,7 +5,7 @@
 #pragma once
 
 #include "devicebench/run_types.h"
-#include "main_thread_queue.h"
+#include "job_runner.h"
 
 #include <QMetaType>
 #include <QObject>
@@ -13,7 +13,6 @@
 
 #include <atomic>
 #include <functional>
-#include <thread>
 #include <vector>
 
 Q_DECLARE_METATYPE(devicebench::RunConfig)
@@ -31,11 +30,13 @@ void registerRunMetaTypes();
 
 // Owns the worker thread of the current run (at most one run at a time).
 //
-// Every signal is emitted on the thread the controller lives on (normally the GUI thread):
-// the worker posts each observer event through a MainThreadQueue (main_thread_queue.h). For each accepted run the order
-// is runStarted (absent when loading fails), then stepLosses / epochFinished interleaved,
-// then exactly one runEnded. Events of a run that is no longer current, or that arrive after
-// the controller was destroyed, are dropped.
+// The run is a job of a JobRunner (job_runner.h): the run id is the job id, and every signal is
+// emitted on the thread the controller lives on (normally the GUI thread). For each accepted
+// run the order is runAccepted (inside startRun), runStarted (absent when loading fails),
+// then stepLosses / epochFinished interleaved, then exactly one runEnded. Events of a run that
+// is no longer current, or that arrive after the controller was destroyed, are dropped. When
+// the system refuses the worker thread, the run ends with runEnded(Failed, the reason) and the
+// controller is idle again.
 class RunController : public QObject {
     Q_OBJECT
 
@@ -45,8 +46,10 @@ public:
     using TrainFunction =
         std::function<RunOutcome(const RunConfig &, TrainingObserver &, const std::atomic<bool> &)>;
 
-    // `train` defaults to devicebench::runTraining (trainer.h); tests inject a fake.
-    explicit RunController(TrainFunction train = {}, QObject *parent = nullptr);
+    // `train` defaults to devicebench::runTraining (trainer.h); tests inject a fake, and a
+    // thread starter that fails (JobRunner::ThreadStarter; default: std::thread).
+    explicit RunController(TrainFunction train = {}, QObject *parent = nullptr,
+                           JobRunner::ThreadStarter starter = {});
     // Requests a stop and waits for the worker thread to return (never terminates it).
     // No runEnded is emitted for a run that is still going at that point.
     ~RunController() override;
@@ -54,8 +57,8 @@ public:
     RunController(const RunController &) = delete;
     RunController &operator=(const RunController &) = delete;
 
-    // Starts a run of `config` on a new worker thread and returns its id (1, 2, ...).
-    // When a run is already going, emits runRejected(reason) and returns 0.
+    // Starts a run of `config` on a new worker thread, emits runAccepted(id, config) and returns
+    // its id (1, 2, ...). When a run is already going, emits runRejected(reason) and returns 0.
     // The config is not validated here: the train function reports a bad config as a Failed
     // outcome (validate with validateRunConfig() first to show messages before starting).
     int startRun(const RunConfig &config);
@@ -65,17 +68,23 @@ public:
     void stop();
 
     // True from an accepted startRun() until its runEnded has been emitted.
-    bool isRunning() const;
+    bool isRunning() const { return m_jobs.isBusy(); }
 
     // Id of the run that is going, or 0 when idle.
-    int currentRunId() const;
+    int currentRunId() const { return m_jobs.currentJobId(); }
 
     // TensorBoard event files (devicebench/tensorboard.h) of the runs started from now on, one
     // folder per run in `dir` ("<run id>_<device>_x<threads>"); empty (the default): none.
     void setTensorBoardLogDir(const QString &dir);
     QString tensorBoardLogDir() const { return m_tensorBoardLogDir; }
 
+    // The same as startRun, as a slot for a window's request (tensorBoardDir: as
+    // setTensorBoardLogDir, for this and later runs).
+    void requestRun(const devicebench::RunConfig &config, const QString &tensorBoardDir);
+
 Q_SIGNALS:
+    // Emitted inside startRun(), before it returns, for every accepted run.
+    void runAccepted(int runId, devicebench::RunConfig config);
     void runStarted(int runId, devicebench::RunConfig config, devicebench::RunStarted info);
     void stepLosses(int runId, std::vector<devicebench::StepLoss> losses);
     void epochFinished(int runId, devicebench::EpochResult epoch);
@@ -92,16 +101,15 @@ private:
     void deliverStarted(int runId, const RunStarted &info);
     void deliverStepLosses(int runId, const std::vector<StepLoss> &losses);
     void deliverEpoch(int runId, const EpochResult &epoch);
-    void deliverEnded(int runId, const RunOutcome &outcome);
+    // The job's terminal signals, turned into runEnded.
+    void onJobFinished(int jobId);
+    void onJobFailed(int jobId, JobFailure kind, const QString &reason);
 
     TrainFunction m_train;
-    MainThreadQueue m_events;    // worker -> controller thread; lives on the constructing thread
-    std::thread m_thread;        // worker of the current run
-    std::atomic<bool> m_stopRequested{false};
-    RunConfig m_config;     // of the current run
-    int m_currentRunId = 0; // 0 when idle
-    int m_lastRunId = 0;
+    RunConfig m_config;   // of the current run
+    RunOutcome m_outcome; // of the current run: set on the controller's thread by a posted call
     QString m_tensorBoardLogDir; // empty: no event files
+    JobRunner m_jobs;            // last member: destroyed (stopped and joined) first
 };
 
 } // namespace devicebench

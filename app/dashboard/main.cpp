@@ -8,10 +8,13 @@
 // ends, and --quit to close afterwards. Everything goes through the same window, controller
 // and exports as a user's clicks.
 #include "desktop.h"
+#include "fetch_controller.h"
 #include "fetch_dialog.h"
 #include "main_window.h"
+#include "probe_controller.h"
 #include "run_controller.h"
 #include "theme.h"
+#include "wiring.h"
 
 #include "devicebench/run_types.h"
 #include "devicebench/trainer.h"
@@ -191,8 +194,13 @@ int main(int argc, char *argv[]) {
                                            : devicebench::theme::Theme::Light));
     }
 
+    // The composition root: the controllers (each a job on a worker thread), then the window,
+    // wired together (wiring.h). The device probe starts now and never holds up the window.
     devicebench::RunController controller;
-    devicebench::MainWindow window(controller);
+    devicebench::ProbeController probe;
+    devicebench::FetchController fetcher;
+    devicebench::MainWindow window;
+    devicebench::wireDashboard(window, controller, probe, fetcher);
     if (keepSettings) {
         window.restoreSettings(stored); // the command line's settings below override them
     }

@@ -6,6 +6,7 @@
 #include "main_window.h"
 #include "run_controller.h"
 #include "test_support.h"
+#include "wiring_support.h"
 
 #include "devicebench/data_location.h"
 
@@ -64,7 +65,8 @@ TEST(DesktopSettings, EveryRunSettingRoundTripsThroughQSettings) {
     RunController controller(test::FakeTrainer{});
     const RunConfig saved = unusualConfig();
     {
-        MainWindow window(controller, nullptr, test::scratchRunsFolder());
+        MainWindow window(nullptr, test::scratchRunsFolder());
+        test::wire(window, controller);
         window.setRunConfig(saved);
         window.findChild<QSpinBox *>(QStringLiteral("compareWarmupSpin"))->setValue(4);
         window.findChild<QLineEdit *>(QStringLiteral("tensorBoardEdit"))
@@ -72,7 +74,8 @@ TEST(DesktopSettings, EveryRunSettingRoundTripsThroughQSettings) {
         QSettings settings(scratch.path(), QSettings::IniFormat);
         window.saveSettings(settings);
     }
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     ASSERT_NE(window.runConfig("cpu").epochs, saved.epochs); // a fresh window has the defaults
     const QSettings settings(scratch.path(), QSettings::IniFormat);
     window.restoreSettings(settings);
@@ -98,7 +101,8 @@ TEST(DesktopSettings, WindowGeometryAndSplitterPositionsAreRestored) {
     RunController controller(test::FakeTrainer{});
     QList<int> savedSizes;
     {
-        MainWindow window(controller, nullptr, test::scratchRunsFolder());
+        MainWindow window(nullptr, test::scratchRunsFolder());
+        test::wire(window, controller);
         window.show();
         window.resize(1100, 780);
         ASSERT_TRUE(waitUntil([&] { return window.size() == QSize(1100, 780); }));
@@ -108,7 +112,8 @@ TEST(DesktopSettings, WindowGeometryAndSplitterPositionsAreRestored) {
         QSettings settings(scratch.path(), QSettings::IniFormat);
         window.saveSettings(settings);
     }
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     const QSettings settings(scratch.path(), QSettings::IniFormat);
     window.restoreSettings(settings);
     window.show();
@@ -128,7 +133,8 @@ TEST(DesktopSettings, MissingOrBadValuesKeepTheDefaultsAndTheWindowFitsTheScreen
         settings.setValue(QStringLiteral("window/geometry"), QByteArray("not a geometry"));
     }
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     const RunConfig before = window.runConfig("cpu");
     const QSettings settings(scratch.path(), QSettings::IniFormat);
     window.restoreSettings(settings);
@@ -150,7 +156,8 @@ QAction *action(const MainWindow &window, const char *name) {
 
 TEST(DesktopShortcuts, RunStopAndExportHaveTheDocumentedShortcuts) {
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     const std::vector<std::pair<const char *, QKeySequence>> expected = {
         {"runCpuAction", QKeySequence(QStringLiteral("Ctrl+R"))},
         {"runGpuAction", QKeySequence(QStringLiteral("Ctrl+G"))},
@@ -169,7 +176,8 @@ TEST(DesktopShortcuts, RunStopAndExportHaveTheDocumentedShortcuts) {
 
 TEST(DesktopShortcuts, NoTwoActionsShareAKeyAndNoneTakesAnEditingKey) {
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     // Keys the settings' line edit and spin boxes use themselves.
     std::set<QString> editing;
     for (const auto key :
@@ -197,7 +205,8 @@ TEST(DesktopShortcuts, NoTwoActionsShareAKeyAndNoneTakesAnEditingKey) {
 
 TEST(DesktopShortcuts, ButtonTooltipsShowTheirShortcuts) {
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     const std::vector<std::pair<const char *, const char *>> pairs = {
         {"runCpuButton", "runCpuAction"},
         {"stopButton", "stopAction"},
@@ -217,7 +226,8 @@ TEST(DesktopShortcuts, CtrlRStartsARunAndCtrlPeriodStopsIt) {
     test::FakeTrainer fake;
     fake.untilStopped = true;
     RunController controller(fake);
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     RunConfig config = test::syntheticConfig(3, 1);
     window.setRunConfig(config);
     window.show();
@@ -303,12 +313,14 @@ TEST(DesktopAppearance, ADarkPaletteGivesDarkChartsAndReadableErrorText) {
 
     RunController controller(test::FakeTrainer{});
     {
-        MainWindow window(controller, nullptr, test::scratchRunsFolder());
+        MainWindow window(nullptr, test::scratchRunsFolder());
+        test::wire(window, controller);
         EXPECT_EQ(window.lossChart()->theme(), QChart::ChartThemeLight);
     }
     QApplication::setPalette(darkPalette());
     {
-        MainWindow window(controller, nullptr, test::scratchRunsFolder());
+        MainWindow window(nullptr, test::scratchRunsFolder());
+        test::wire(window, controller);
         EXPECT_EQ(window.lossChart()->theme(), QChart::ChartThemeDark);
         EXPECT_EQ(window.speedChart()->theme(), QChart::ChartThemeDark);
         // The chart keeps its own bold title over the theme's.

@@ -8,6 +8,7 @@
 #include "main_window.h"
 #include "run_controller.h"
 #include "test_support.h"
+#include "wiring_support.h"
 
 #include "devicebench/data_location.h"
 
@@ -41,6 +42,7 @@ protected:
         delete s_dir;
     }
     void SetUp() override {
+        wireFetchDialog(dialog, fetch); // as the dashboard's composition root does
         dialog.setTargetDir(QString::fromStdString(target().string()));
         dialog.setExpectedMd5(*s_md5);
     }
@@ -52,6 +54,7 @@ protected:
 
     TempDir work{"devicebench-ui-fetch"};
     LocalHttpServer server;
+    FetchController fetch; // the job; outlives the dialog
     FetchDialog dialog;
 };
 
@@ -115,7 +118,8 @@ TEST_F(FetchDialogTest, CancelMidDownloadShowsProgressThenLeavesNothing) {
 
 TEST_F(FetchDialogTest, TheWindowTakesTheFetchedFolderAsItsDataFolder) {
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     auto *synthetic = window.findChild<QCheckBox *>(QStringLiteral("syntheticCheck"));
     synthetic->setChecked(true);
     FetchDialog *windowDialog = window.openFetchDialog();

@@ -5,6 +5,7 @@
 #include "run_controller.h"
 #include "run_store.h"
 #include "test_support.h"
+#include "wiring_support.h"
 
 #include "devicebench/devices.h"
 #include "devicebench/run_record.h"
@@ -37,7 +38,9 @@ TEST(MainWindow, GpuButtonIsDisabledWithTheReasonAsTooltipWhenCudaIsUnusable) {
     if (reason.empty())
         GTEST_SKIP() << "a CUDA device is usable here: the button is enabled";
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    const ProbeController &probe = test::wire(window, controller);
+    ASSERT_TRUE(waitUntil([&] { return !probe.isBusy(); }, 60000)) << "the device probe ends";
     auto *gpu = window.findChild<QPushButton *>(QStringLiteral("runGpuButton"));
     ASSERT_NE(gpu, nullptr);
     EXPECT_FALSE(gpu->isEnabled());
@@ -50,7 +53,8 @@ TEST(MainWindow, InvalidSettingsShowTheMessagesAndStartNoRun) {
     test::FakeTrainer fake;
     fake.calls = &calls;
     RunController controller(fake);
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     RunConfig config = test::syntheticConfig(2, 2); // warm-up not below epochs: refused
     window.setRunConfig(config);
     window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->click();
@@ -66,7 +70,8 @@ TEST(MainWindow, ClosingDuringARunStopsItAndClosesWhenItHasEnded) {
     test::FakeTrainer fake;
     fake.untilStopped = true;
     RunController controller(fake);
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     RunConfig config = test::syntheticConfig(3, 1);
     window.setRunConfig(config);
     window.show();
@@ -88,7 +93,8 @@ TEST(MainWindow, ARunThatFailsBeforeStartingShowsTheReasonInRed) {
             observer.onRunEnded(outcome);
             return outcome;
         });
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     RunConfig config;
     config.dataDir = "/nowhere";
     config.epochs = 2;
@@ -108,7 +114,8 @@ TEST(MainWindow, ARunThatFailsBeforeStartingShowsTheReasonInRed) {
 // One tiny real training run (LibTorch, synthetic data) through the controller and the window.
 TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     RunController controller; // devicebench::runTraining
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     window.resize(1400, 900);
     window.show();
 
@@ -245,7 +252,8 @@ TEST(MainWindow, ARunLeftRunningByAKilledProcessShowsAsInterruptedWithItsEpochs)
     writeRunRecord(folder.filePath(QStringLiteral("r1.json")).toStdString(),
                    savedRecord("r1", "running", 2));
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, folder.path());
+    MainWindow window(nullptr, folder.path());
+    test::wire(window, controller);
     ASSERT_EQ(window.store().runCount(), 1);
     const StoredRun &run = window.store().run(0);
     EXPECT_EQ(run.state, RunState::Interrupted);
@@ -316,7 +324,8 @@ TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
 
     const QString runs = test::scratchRunsFolder();
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, runs);
+    MainWindow window(nullptr, runs);
+    test::wire(window, controller);
     const auto report =
         window.importRecords(QStringList{good1, truncated, notJson, old} + more + QStringList{good2});
     EXPECT_EQ(report.loaded, 2);
@@ -358,10 +367,15 @@ TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
 
 TEST(MainWindow, DiagnosticsShowTheFingerprintAndEveryDeviceWithItsProbe) {
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     window.showDiagnostics();
     auto *text = window.findChild<QTextBrowser *>(QStringLiteral("diagnosticsText"));
     ASSERT_NE(text, nullptr);
+    // The probe runs as a job: the page is filled when it reports.
+    ASSERT_TRUE(waitUntil([&] { return text->toPlainText().contains(QStringLiteral(" ms")); },
+                          60000))
+        << text->toPlainText().toStdString();
     const QString page = text->toPlainText();
     EXPECT_TRUE(page.contains(QString::fromStdString(collectFingerprint().hostName)));
     EXPECT_TRUE(page.contains(QStringLiteral("BLAS")));
@@ -374,7 +388,8 @@ TEST(MainWindow, TheTensorBoardLogFolderSettingReachesTheRun) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     RunConfig config = test::syntheticConfig(2, 1);
     window.setRunConfig(config);
     auto *edit = window.findChild<QLineEdit *>(QStringLiteral("tensorBoardEdit"));

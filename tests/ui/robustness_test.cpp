@@ -8,6 +8,7 @@
 #include "run_controller.h"
 #include "run_store.h"
 #include "test_support.h"
+#include "wiring_support.h"
 
 #include <gtest/gtest.h>
 
@@ -45,7 +46,8 @@ TEST(MainWindowRobustness, ASecondRunWhileOneIsGoingIsRefusedWithTheReason) {
     test::FakeTrainer fake;
     fake.untilStopped = true;
     RunController controller(fake);
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     window.setRunConfig(smallConfig());
     ASSERT_EQ(window.startRun("cpu"), 1);
     EXPECT_FALSE(window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->isEnabled())
@@ -63,7 +65,8 @@ TEST(MainWindowRobustness, StopEndsTheRunAsCancelledKeepingItsFinishedEpochs) {
     test::FakeTrainer fake;
     fake.untilStopped = true;
     RunController controller(fake);
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     window.setRunConfig(smallConfig());
     QSignalSpy ended(&controller, &RunController::runEnded);
     const int id = window.startRun("cpu");
@@ -127,7 +130,8 @@ RunOutcome finishOrDiverge(const RunConfig &config, TrainingObserver &observer,
 
 TEST(MainWindowRobustness, ADivergedRunKeepsItsEpochsAndTheChartsKeepFiniteAxes) {
     RunController controller(finishOrDiverge);
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     QSignalSpy ended(&controller, &RunController::runEnded);
     RunConfig config = smallConfig();
     config.epochs = 2;
@@ -172,7 +176,8 @@ TEST(MainWindowRobustness, ARunWhoseRecordCannotBeSavedSaysSoWhenItEnds) {
     }
     const QString runs = blocker + QStringLiteral("/runs"); // under a file: cannot be made
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, runs);
+    MainWindow window(nullptr, runs);
+    test::wire(window, controller);
     window.setRunConfig(smallConfig());
     QSignalSpy ended(&controller, &RunController::runEnded);
     ASSERT_EQ(window.startRun("cpu"), 1);
@@ -226,7 +231,8 @@ TEST(MainWindowRobustness, ABadDataFolderShowsTheReadersMessageAndAddsNoRun) {
         {truncated, QStringLiteral("data_batch_1.bin' has 30729999 bytes")},
     };
     RunController controller; // devicebench::runTraining
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     QSignalSpy ended(&controller, &RunController::runEnded);
     for (const auto &[folder, expected] : cases) {
         RunConfig config = smallConfig();

@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+#include "probe_controller.h"
+
+#include <utility>
+
+namespace devicebench {
+
+ProbeController::ProbeController(ProbeFunction probe, QObject *parent,
+                                 JobRunner::ThreadStarter starter)
+    : QObject(parent), m_probe(probe ? std::move(probe) : ProbeFunction([] {
+          DeviceSurvey survey;
+          survey.devices = listDevices();
+          survey.fingerprint = collectFingerprint();
+          return survey;
+      })),
+      m_jobs(std::move(starter)) {
+    connect(&m_jobs, &JobRunner::finished, this,
+            [this](int jobId) { Q_EMIT probed(jobId, m_survey.devices, m_survey.fingerprint); });
+    connect(&m_jobs, &JobRunner::failed, this,
+            [this](int jobId, JobFailure kind, const QString &reason) {
+                Q_EMIT probeFailed(jobId, kind == JobFailure::NoThread
+                                              ? QStringLiteral("the probe could not start: ") +
+                                                    reason
+                                              : QStringLiteral("the probe failed: ") + reason);
+            });
+}
+
+ProbeController::~ProbeController() = default;
+
+int ProbeController::start() {
+    if (m_jobs.isBusy())
+        return 0;
+    m_survey = DeviceSurvey{};
+    return m_jobs.start([this, probe = m_probe](JobContext &job) {
+        DeviceSurvey survey = probe();
+        job.post([this, survey = std::move(survey)] { m_survey = survey; });
+    });
+}
+
+} // namespace devicebench

@@ -1,0 +1,49 @@
+// SPDX-License-Identifier: MIT
+#include "wiring.h"
+
+#include "fetch_controller.h"
+#include "fetch_dialog.h"
+#include "main_window.h"
+#include "probe_controller.h"
+#include "run_controller.h"
+
+namespace devicebench {
+
+void wireFetchDialog(FetchDialog &dialog, FetchController &fetch) {
+    QObject::connect(&dialog, &FetchDialog::fetchRequested, &fetch, &FetchController::start);
+    QObject::connect(&dialog, &FetchDialog::cancelRequested, &fetch, &FetchController::cancel);
+    QObject::connect(&fetch, &FetchController::fetchStarted, &dialog,
+                     &FetchDialog::onFetchStarted);
+    QObject::connect(&fetch, &FetchController::progress, &dialog, &FetchDialog::onProgress);
+    QObject::connect(&fetch, &FetchController::ended, &dialog, &FetchDialog::onEnded);
+}
+
+void wireDashboard(MainWindow &window, RunController &runs, ProbeController &probe,
+                   FetchController &fetch) {
+    QObject::connect(&window, &MainWindow::startRunRequested, &runs, &RunController::requestRun);
+    QObject::connect(&window, &MainWindow::stopRequested, &runs, &RunController::stop);
+    QObject::connect(&runs, &RunController::runAccepted, &window, &MainWindow::onRunAccepted);
+    QObject::connect(&runs, &RunController::runStarted, &window, &MainWindow::onRunStarted);
+    QObject::connect(&runs, &RunController::stepLosses, &window, &MainWindow::onStepLosses);
+    QObject::connect(&runs, &RunController::epochFinished, &window, &MainWindow::onEpochFinished);
+    QObject::connect(&runs, &RunController::runEnded, &window, &MainWindow::onRunEnded);
+    QObject::connect(&runs, &RunController::runRejected, &window, &MainWindow::onRunRejected);
+    QObject::connect(&runs, &RunController::tensorBoardFailed, &window,
+                     &MainWindow::onTensorBoardFailed);
+
+    QObject::connect(&window, &MainWindow::probeRequested, &probe, &ProbeController::start);
+    QObject::connect(&probe, &ProbeController::probed, &window,
+                     [&window](int, const std::vector<DeviceInfo> &devices,
+                               const Fingerprint &fingerprint) {
+                         window.onDevicesProbed(devices, fingerprint);
+                     });
+    QObject::connect(&probe, &ProbeController::probeFailed, &window,
+                     [&window](int, const QString &reason) { window.onProbeFailed(reason); });
+
+    QObject::connect(&window, &MainWindow::fetchDialogCreated, &fetch,
+                     [&fetch](FetchDialog *dialog) { wireFetchDialog(*dialog, fetch); });
+
+    window.requestProbe();
+}
+
+} // namespace devicebench

@@ -1,0 +1,36 @@
+// SPDX-License-Identifier: MIT
+// The dashboard's composition root: connects the window's requests (ui/main_window.h,
+// ui/fetch_dialog.h) to the controllers (app/controller/) and the controllers' reports to the
+// window's slots. The only place where ui/ and app/controller/ meet.
+#pragma once
+
+namespace devicebench {
+
+class FetchController;
+class FetchDialog;
+class MainWindow;
+class ProbeController;
+class RunController;
+
+// The interface, signal -> slot (all direct connections on the GUI thread):
+//   window.startRunRequested(config, tensorBoardDir) -> runs.requestRun
+//   window.stopRequested                             -> runs.stop
+//   runs.runAccepted / runStarted / stepLosses / epochFinished / runEnded / runRejected /
+//     tensorBoardFailed                              -> window.onRunAccepted / ... (same names)
+//   window.probeRequested                            -> probe.start
+//   probe.probed(id, devices, fingerprint)           -> window.onDevicesProbed
+//   probe.probeFailed(id, reason)                    -> window.onProbeFailed
+//   window.fetchDialogCreated(dialog)                -> wires that dialog to `fetch`:
+//     dialog.fetchRequested(options) -> fetch.start;  dialog.cancelRequested -> fetch.cancel;
+//     fetch.fetchStarted / progress / ended          -> dialog.onFetchStarted / onProgress /
+//                                                       onEnded
+// Then it asks for the first device probe (window.requestProbe()): the window is shown and
+// usable at once, and the GPU button is enabled when the probe reports a usable GPU.
+// Every controller must outlive the window's use of it (declare them before the window).
+void wireDashboard(MainWindow &window, RunController &runs, ProbeController &probe,
+                   FetchController &fetch);
+
+// The fetch part alone: `dialog`'s requests to `fetch`, `fetch`'s reports to `dialog`.
+void wireFetchDialog(FetchDialog &dialog, FetchController &fetch);
+
+} // namespace devicebench

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: MIT
+// The ui tests wire their windows as the dashboard does (app/dashboard/wiring.h): a window's
+// requests go to the test's RunController, and a device probe and a CIFAR-10 fetch controller
+// are made for it.
+#pragma once
+
+#include "fetch_controller.h"
+#include "main_window.h"
+#include "probe_controller.h"
+#include "run_controller.h"
+#include "wiring.h"
+
+#include <utility>
+
+namespace devicebench::test {
+
+// Wires `window` to `runs` with wireDashboard(); the probe controller (running `probe`,
+// default: the real listDevices() and collectFingerprint()) and the fetch controller are
+// children of the window, destroyed with it. The first probe starts at once.
+inline ProbeController &wire(MainWindow &window, RunController &runs,
+                             ProbeController::ProbeFunction probe = {}) {
+    auto *probeController = new ProbeController(std::move(probe), &window);
+    auto *fetch = new FetchController({}, &window);
+    wireDashboard(window, runs, *probeController, *fetch);
+    return *probeController;
+}
+
+} // namespace devicebench::test

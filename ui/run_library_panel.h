@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+// The run library panel: the runs folder where run records (run_record.h) are kept, the list
+// of runs the window shows, "Import runs…" and "Remove run…". It reads and writes the record
+// files; what a run holds lives in the RunStore (run_store.h).
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+class QLabel;
+class QListWidget;
+class QPushButton;
+
+namespace devicebench {
+
+class RunStore;
+
+// What importRecords() did: the number of records loaded, and every rejected file as
+// "<file>: <problem>".
+struct ImportReport {
+    int loaded = 0;
+    QStringList rejected;
+};
+
+// Object names (tests): runsFolderLabel, runList (one item per run, in store order, its
+// Qt::UserRole the run id), importButton, removeRunButton; the confirmation dialog
+// removeRunBox (non-blocking; its "Remove" button is removeRunConfirmButton) and the import
+// report importRejectedBox.
+//
+// Files: each live run is kept as <runId>.json in the runs folder (characters other than
+// letters, digits, '.', '_' and '-' become '_'); imported records are copied there; and every
+// record of the folder is shown again when the window opens (a record left "running" by a
+// process that died shows as interrupted, with its finished epochs).
+class RunLibraryPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    // `store` must outlive the panel. `runsFolder` empty: no records are kept.
+    RunLibraryPanel(RunStore &store, const QString &runsFolder, QWidget *parent = nullptr);
+
+    const QString &runsFolder() const { return m_runsFolder; }
+
+    // Adds every *.json record of the runs folder to the store; says what it did (and every
+    // file it could not read) with statusMessage.
+    void loadSavedRuns();
+    // Writes run `runId`'s record to the runs folder (atomic, see run_record.h). A failure is
+    // kept in saveError() and said once per problem with statusMessage; a success clears it.
+    void saveRun(int runId);
+    const QString &saveError() const { return m_saveError; }
+
+    // Reads each file as a run record and adds the good ones (copying them into the runs
+    // folder); with `showDialog` every rejected file is listed in one non-blocking dialog.
+    ImportReport importRecords(const QStringList &paths, bool showDialog = true);
+    void importInteractive(); // "Import runs…": a file dialog, then importRecords()
+
+    // Removes run `runId` from the store and, with `deleteRecordFile`, its record file in the
+    // runs folder (never a file elsewhere). False with *error set when the file cannot be
+    // removed (the run is then still removed from the view) or the run is unknown.
+    bool removeRun(int runId, bool deleteRecordFile, QString *error = nullptr);
+    // "Remove run…": asks for confirmation (removeRunBox), then removes the selected run and
+    // its record file. Does nothing when no run is selected or the selected run is going.
+    void removeSelectedInteractive();
+
+    // Refreshes the list from the store. `activeRunId` (0: none) is the run going now: it
+    // cannot be removed.
+    void syncRuns(int activeRunId);
+
+    QPushButton *importButton() const { return m_importButton; }
+
+Q_SIGNALS:
+    void statusMessage(QString text, bool error);
+
+private:
+    // The record file of run `runId` inside the runs folder; empty when it has none there.
+    QString recordFileOf(int runId) const;
+    void updateRemoveButton();
+
+    RunStore &m_store;
+    QString m_runsFolder;
+    QString m_saveError;
+    int m_activeRunId = 0;
+    QLabel *m_folderLabel = nullptr;
+    QListWidget *m_list = nullptr;
+    QPushButton *m_importButton = nullptr;
+    QPushButton *m_removeButton = nullptr;
+};
+
+} // namespace devicebench
