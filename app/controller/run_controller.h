@@ -4,6 +4,7 @@
 // Qt Core + engine only; no LibTorch header may be included here (STYLE.md, point 2).
 #pragma once
 
+#include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
 #include "main_thread_queue.h"
 
@@ -22,6 +23,7 @@ Q_DECLARE_METATYPE(devicebench::StepLoss)
 Q_DECLARE_METATYPE(std::vector<devicebench::StepLoss>)
 Q_DECLARE_METATYPE(devicebench::EpochResult)
 Q_DECLARE_METATYPE(devicebench::RunOutcome)
+Q_DECLARE_METATYPE(devicebench::RunRecord)
 
 namespace devicebench {
 
@@ -30,6 +32,14 @@ namespace devicebench {
 void registerRunMetaTypes();
 
 // Owns the worker thread of the current run (at most one run at a time).
+//
+// Every run is recorded on the worker thread by the engine's RunRecorder (run_record.h), the
+// same recorder as the CLI's: it makes the run id, takes the step times, collects the
+// fingerprint and the data identity, and (with a records folder) writes
+// "<folder>/<runId>.json" after the start, after every epoch and at the end; the GUI thread
+// writes nothing. The record reaches the controller's thread through recordStarted (before
+// runStarted) and recordEnded (before runEnded); its runId also names the run's TensorBoard
+// folder.
 //
 // Every signal is emitted on the thread the controller lives on (normally the GUI thread):
 // the worker posts each observer event through a MainThreadQueue (main_thread_queue.h). For each accepted run the order
@@ -71,28 +81,45 @@ public:
     int currentRunId() const;
 
     // TensorBoard event files (devicebench/tensorboard.h) of the runs started from now on, one
-    // folder per run in `dir` ("<run id>_<device>_x<threads>"); empty (the default): none.
+    // folder per run in `dir` ("<record runId>_<device>_x<threads>"); empty (the default): none.
     void setTensorBoardLogDir(const QString &dir);
     QString tensorBoardLogDir() const { return m_tensorBoardLogDir; }
 
+    // Run records of the runs started from now on: "<dir>/<runId>.json", written by the
+    // worker's RunRecorder (the folder is created if missing). Empty (the default): records are
+    // kept in memory only (still sent with recordStarted / recordEnded).
+    void setRecordsFolder(const QString &dir);
+    QString recordsFolder() const { return m_recordsFolder; }
+
 Q_SIGNALS:
+    // The run's record as its recorder holds it once the run started (runId, createdUtc,
+    // config, started, fingerprint, data identity; no epochs yet); emitted just before
+    // runStarted.
+    void recordStarted(int runId, devicebench::RunRecord record);
     void runStarted(int runId, devicebench::RunConfig config, devicebench::RunStarted info);
     void stepLosses(int runId, std::vector<devicebench::StepLoss> losses);
     void epochFinished(int runId, devicebench::EpochResult epoch);
+    // The run's final record, as written (every epoch and step with the recorder's times, the
+    // status and reason); emitted just before runEnded, also for a run that failed before it
+    // started (then without recordStarted).
+    void recordEnded(int runId, devicebench::RunRecord record);
     void runEnded(int runId, devicebench::RunOutcome outcome);
     void runRejected(QString reason);
     // The run's event file could not be written (the run itself goes on); emitted before its
     // runEnded, at most once per run.
     void tensorBoardFailed(int runId, QString message);
+    // The run's record file could not be written (the run itself goes on; the message names
+    // the file and the OS error); emitted before its runEnded, at most once per run.
+    void recordFailed(int runId, QString message);
 
 private:
     class Observer;
 
     // Called on the controller's thread with the events posted by the worker.
-    void deliverStarted(int runId, const RunStarted &info);
+    void deliverStarted(int runId, const RunRecord &record, const RunStarted &info);
     void deliverStepLosses(int runId, const std::vector<StepLoss> &losses);
     void deliverEpoch(int runId, const EpochResult &epoch);
-    void deliverEnded(int runId, const RunOutcome &outcome);
+    void deliverEnded(int runId, const RunRecord &record, const RunOutcome &outcome);
 
     TrainFunction m_train;
     MainThreadQueue m_events;    // worker -> controller thread; lives on the constructing thread
@@ -102,6 +129,7 @@ private:
     int m_currentRunId = 0; // 0 when idle
     int m_lastRunId = 0;
     QString m_tensorBoardLogDir; // empty: no event files
+    QString m_recordsFolder;     // empty: records in memory only
 };
 
 } // namespace devicebench
