@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Export of a comparison (every run in a RunStore) as one PNG picture or one CSV table.
-// Shared by the dashboard and the headless command-line runner.
+// Export of a comparison (every run in a RunStore) as one PNG picture or CSV tables. The PNG is
+// drawn here with Qt Charts; the CSV functions are the dashboard's QString face of the engine's
+// writers (devicebench/csv_export.h), which the command-line runner uses directly.
 #pragma once
 
 #include <QImage>
@@ -31,24 +32,11 @@ QString comparisonControlText(const RunStore &store);
 // chart palette resource cannot be read.
 QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight));
 
-// The per-epoch CSV text: header line
-//   run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,
-//   status,host,comparable,differences
-// then one line per run and finished epoch (epochRows()/epochCell() in epoch_table.h, CSV
-// format: C locale, warmup 1/0, test_accuracy a fraction 0..1). Lines end with "\n"; fields
-// holding a comma, quote, CR or LF are quoted with quotes doubled (RFC 4180).
+// The per-epoch CSV text: epochCsv(store.runSet()) (devicebench/csv_export.h, which
+// documents the columns and cell formats).
 QString comparisonCsv(const RunStore &store);
 
-// The summary CSV text: one row per run, header line
-//   run,device,host,threads,status,epochs,warmup_epochs,mean_all_s,stable_mean_s,median_s,
-//   stddev_s,min_s,max_s,cv,ci95_low_s,ci95_high_s,images_per_s,speedup,speedup_low,
-//   speedup_high,baseline,comparable,differences,max_test_loss_diff,cpu_model,physical_cores,
-//   logical_cores,cpu_quota,affinity,omp_num_threads,intra_op_threads,blas,libtorch,cuda_built,
-//   cuda_runtime,cudnn,driver,gpu_name,gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os
-// Times in seconds (the store's warm-up setting), cv a fraction, speed-ups against the
-// baseline (whose label is in `baseline`) with their 95% interval; unknown numbers "nan";
-// max_test_loss_diff against the baseline, empty for the baseline itself. gpu_* describe the
-// run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
+// The summary CSV text: summaryCsv(store.runSet()) (devicebench/csv_export.h).
 QString summaryCsv(const RunStore &store);
 inline constexpr int kSummaryColumnCount = 43;
 
@@ -59,11 +47,12 @@ QString summaryCsvPath(const QString &csvPath);
 // RFC 4180 quoting of one field (unchanged when it needs none).
 QString csvField(const QString &field);
 
-// Write renderComparison() as PNG / comparisonCsv() as UTF-8 to `path` through QSaveFile, so
-// the file is either complete or untouched. exportComparisonCsv also writes summaryCsv() to
-// summaryCsvPath(path) (the per-epoch file first; on failure the summary is not written). Return false on failure and then, if `error` is not
-// null, set it to a message naming the path and the OS error (e.g. "Cannot write
-// /x/y.png: No such file or directory").
+// Write renderComparison() as PNG / the two CSV files (writeComparisonCsv(), csv_export.h) to
+// `path` atomically (writeFileAtomically(): a temporary file in the same folder, then a
+// rename), so a file is either complete or untouched. exportComparisonCsv writes the
+// per-epoch file first; on its failure the summary is not written. Return false on failure
+// and then, if `error` is not null, set it to a message naming the path and the OS error
+// (e.g. "Cannot write /x/y.png: No such file or directory").
 bool exportComparisonPng(const RunStore &store, const QString &path, QString *error);
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error);
 

@@ -186,9 +186,20 @@ void MainWindow::onRunAccepted(int runId, const RunConfig &config) {
     updateButtons();
 }
 
-void MainWindow::onRunStarted(int runId, const RunConfig &config, const RunStarted &info) {
-    m_store->addRun(runId, config, info);
-    m_library->saveRun(runId);
+void MainWindow::onRecordStarted(int runId, const RunRecord &record) {
+    m_store->addRun(runId, record);
+    m_library->clearSaveError(); // a failure of this run's writes is said again
+}
+
+void MainWindow::onRecordEnded(int runId, const RunRecord &record) {
+    m_store->replaceRecord(runId, record); // the recorder's step times, status and reason
+}
+
+void MainWindow::onRecordFailed(int runId, const QString &message) {
+    m_library->reportSaveError(runId, message);
+}
+
+void MainWindow::onRunStarted(int runId, const RunConfig & /*config*/, const RunStarted &info) {
     if (runId == m_activeRunId) {
         m_activeDevice = QString::fromStdString(info.device);
         m_stepsPerEpoch = info.stepsPerEpoch;
@@ -206,14 +217,12 @@ void MainWindow::onStepLosses(int runId, const std::vector<StepLoss> &losses) {
 
 void MainWindow::onEpochFinished(int runId, const EpochResult &epoch) {
     m_store->addEpoch(runId, epoch);
-    m_library->saveRun(runId);
     if (runId == m_activeRunId)
         m_finishedEpochs = std::max(m_finishedEpochs, epoch.epoch);
 }
 
 void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
-    if (m_store->endRun(runId, outcome)) // false for a run that failed before it started
-        m_library->saveRun(runId);
+    m_store->endRun(runId, outcome); // false for a run that failed before it started
     if (runId == m_activeRunId)
         m_activeRunId = 0;
     redrawNow();

@@ -11,6 +11,7 @@
 
 #include "devicebench/devices.h"
 #include "devicebench/fingerprint.h"
+#include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
 #include "run_library_panel.h" // ImportReport
 
@@ -121,6 +122,12 @@ public:
 public Q_SLOTS:
     // From the run controller (app/controller/run_controller.h), in its order.
     void onRunAccepted(int runId, const devicebench::RunConfig &config);
+    // The run's record as its recorder (on the worker) holds it: at the start (before
+    // onRunStarted) and at the end (before onRunEnded); the recorder also writes it to the runs
+    // folder, so the window writes no record of a live run.
+    void onRecordStarted(int runId, const devicebench::RunRecord &record);
+    void onRecordEnded(int runId, const devicebench::RunRecord &record);
+    void onRecordFailed(int runId, const QString &message);
     void onRunStarted(int runId, const devicebench::RunConfig &config,
                       const devicebench::RunStarted &info);
     void onStepLosses(int runId, const std::vector<devicebench::StepLoss> &losses);

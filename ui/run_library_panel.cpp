@@ -137,12 +137,15 @@ void RunLibraryPanel::saveRun(int runId) {
         writeRunRecord(path.toStdString(), run->record);
         m_saveError.clear(); // a later failure is reported again
     } catch (const std::exception &e) {
-        const QString message = QString::fromStdString(e.what());
-        if (message != m_saveError) { // once per problem, not once per epoch
-            m_saveError = message;
-            Q_EMIT statusMessage(
-                QStringLiteral("Run #%1 is not saved: %2").arg(runId).arg(message), true);
-        }
+        reportSaveError(runId, QString::fromStdString(e.what()));
+    }
+}
+
+void RunLibraryPanel::reportSaveError(int runId, const QString &message) {
+    if (message != m_saveError) { // once per problem, not once per epoch
+        m_saveError = message;
+        Q_EMIT statusMessage(QStringLiteral("Run #%1 is not saved: %2").arg(runId).arg(message),
+                             true);
     }
 }
 

@@ -48,6 +48,11 @@ public:
     // kept in saveError() and said once per problem with statusMessage; a success clears it.
     void saveRun(int runId);
     const QString &saveError() const { return m_saveError; }
+    // A record the run's own recorder could not write (RunController::recordFailed): kept in
+    // saveError() and said once per problem, like a failed saveRun.
+    void reportSaveError(int runId, const QString &message);
+    // A record written by the run's own recorder: clears saveError().
+    void clearSaveError() { m_saveError.clear(); }
 
     // Reads each file as a run record and adds the good ones (copying them into the runs
     // folder); with `showDialog` every rejected file is listed in one non-blocking dialog.

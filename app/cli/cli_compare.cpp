@@ -5,15 +5,11 @@
 #include "cli_run.h"
 #include "cli_support.h"
 
-#include "comparison_export.h"
-#include "run_store.h"
-
 #include "devicebench/comparison.h"
+#include "devicebench/csv_export.h"
 #include "devicebench/run_record.h"
+#include "devicebench/run_set.h"
 #include "devicebench/version.h"
-
-#include <QApplication>
-#include <QString>
 
 #include <algorithm>
 #include <cmath>
@@ -71,13 +67,12 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
         return kExitUsage;
     }
 
-    // The PNG is drawn with Qt Charts, which needs a QApplication.
-    std::unique_ptr<QApplication> qtApp;
-    if (!options.pngPath.empty()) {
-        qtApp = makeOffscreenApplication();
+    if (!options.pngPath.empty() && !kPngAvailable) {
+        err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
+        return kExitUsage;
     }
 
-    RunStore store;
+    RunSet store;
     store.setWarmupEpochs(options.warmupEpochs);
     int exitCode = kExitOk;
     int baselineId = 0;
@@ -86,12 +81,12 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
         try {
             const RunRecord record = readRunRecord(path);
             const int before = store.runCount();
-            const int index = store.addRecord(record, QString::fromStdString(path));
+            const int index = store.addRecord(record, path);
             if (options.baselineGiven && i + 1 == options.baseline)
                 baselineId = store.run(index).id;
             if (store.runCount() == before) { // the store keeps one run per run id
                 err << "devicebench-cli: skipped " << path << ": the same run (run id "
-                    << record.runId << ") as " << store.run(index).origin.toStdString()
+                    << record.runId << ") as " << store.run(index).origin
                     << ", compared once\n";
                 skipped.push_back({{"file", path}, {"reason", "the same run as another file"}});
                 exitCode = kExitRunFailed;
@@ -111,10 +106,10 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
         return kExitUsage;
     }
     if (options.warmupEpochs >= 0) {
-        for (const StoredRun &run : store.runs()) {
+        for (const RunEntry &run : store.runs()) {
             if (options.warmupEpochs >= run.record.config.epochs) {
                 err << "devicebench-cli: error: --warmup-epochs " << options.warmupEpochs
-                    << " leaves no stable epoch: " << run.origin.toStdString() << " has "
+                    << " leaves no stable epoch: " << run.origin << " has "
                     << run.record.config.epochs << " epochs (choose fewer warm-up epochs than "
                     << "every run has epochs)\n";
                 return kExitUsage;
@@ -128,7 +123,7 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     store.setBaseline(baselineId);
 
     const int baselineIndex = store.baselineIndex();
-    const StoredRun &baseline = store.run(baselineIndex);
+    const RunEntry &baseline = store.run(baselineIndex);
     out << "DeviceBench " << kVersion << ": " << store.runCount()
         << (store.runCount() == 1 ? " run" : " runs")
         << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t)\n";
@@ -142,11 +137,11 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     std::vector<Row> rows;
     rows.push_back({"run", "status", "stable mean", "95% interval",
                     "speed-up vs #" + std::to_string(baseline.number), "comparable"});
-    for (const StoredRun &run : store.runs()) {
+    for (const RunEntry &run : store.runs()) {
         const Summary &s = run.summary;
         Row row;
-        row.label = run.label.toStdString();
-        row.status = runStateName(run.state).toStdString();
+        row.label = run.label;
+        row.status = toString(run.state);
         row.mean = s.hasStable ? fixed(s.stableMean, 3) + " s" : "no stable epochs";
         row.interval = s.hasStable ? interval(s.ciLow, s.ciHigh, 3) : "";
         if (!row.interval.empty())
@@ -184,8 +179,8 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
            "rounding):\n";
     bool anyPair = false;
     for (const ControlPair &pair : pairs) {
-        const StoredRun &a = store.run(pair.indexA);
-        const StoredRun &b = store.run(pair.indexB);
+        const RunEntry &a = store.run(pair.indexA);
+        const RunEntry &b = store.run(pair.indexB);
         anyPair = true;
         out << "  " << (pair.warning ? "WARNING " : "") << "#" << a.number << " vs #" << b.number
             << ": max test-loss difference ";
@@ -203,25 +198,25 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     if (!anyPair)
         out << "  no two runs share a workload\n";
 
-    QString error;
     if (!options.csvPath.empty()) {
-        const QString csv = QString::fromStdString(options.csvPath);
-        if (exportComparisonCsv(store, csv, &error)) {
-            out << "wrote " << options.csvPath << " and " << summaryCsvPath(csv).toStdString()
+        try {
+            writeComparisonCsv(store, options.csvPath);
+            out << "wrote " << options.csvPath << " and " << summaryCsvPath(options.csvPath)
                 << "\n";
             files.push_back(options.csvPath);
-            files.push_back(summaryCsvPath(csv).toStdString());
-        } else {
-            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            files.push_back(summaryCsvPath(options.csvPath));
+        } catch (const ExportError &e) {
+            err << "devicebench-cli: error: " << e.what() << "\n";
             exitCode = kExitRunFailed;
         }
     }
     if (!options.pngPath.empty()) {
-        if (exportComparisonPng(store, QString::fromStdString(options.pngPath), &error)) {
+        std::string error;
+        if (writePng(store, options.pngPath, &error)) {
             out << "wrote " << options.pngPath << "\n";
             files.push_back(options.pngPath);
         } else {
-            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            err << "devicebench-cli: error: " << error << "\n";
             exitCode = kExitRunFailed;
         }
     }

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli_json.h"
 
-#include "run_store.h"
+#include "devicebench/run_set.h"
 
 #include "devicebench/version.h"
 
@@ -28,18 +28,18 @@ OrderedJson summaryJson(const Summary &s) {
 
 OrderedJson recordJson(const RunRecord &record) { return OrderedJson::parse(toJson(record)); }
 
-OrderedJson compareJson(const RunStore &store, const std::vector<ControlPair> &pairs,
+OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pairs,
                         int exitCode, OrderedJson skipped, OrderedJson files) {
     OrderedJson runs = OrderedJson::array();
-    for (const StoredRun &run : store.runs()) {
+    for (const RunEntry &run : store.runs()) {
         const OrderedJson record = recordJson(run.record);
         OrderedJson j;
         j["number"] = run.number;
-        j["label"] = run.label.toStdString();
-        j["file"] = run.origin.toStdString();
+        j["label"] = run.label;
+        j["file"] = run.origin;
         j["runId"] = run.record.runId;
-        j["status"] = runStateName(run.state).toStdString();
-        j["reason"] = run.reason.toStdString();
+        j["status"] = toString(run.state);
+        j["reason"] = run.reason;
         j["comparable"] = run.comparable();
         j["differences"] = run.differences;
         j["isBaseline"] = run.isBaseline;

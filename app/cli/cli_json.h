@@ -13,7 +13,7 @@
 #include <vector>
 
 namespace devicebench {
-class RunStore;
+class RunSet;
 struct ControlPair;
 } // namespace devicebench
 
@@ -37,7 +37,7 @@ OrderedJson recordJson(const RunRecord &record);
 //              "started": <record started>}],
 //    "control": [{"a": number, "b": number, "maxTestLossDiff", "warning": bool}],
 //    "skipped": [{"file", "reason"}], "files": [written paths]}
-OrderedJson compareJson(const RunStore &store, const std::vector<ControlPair> &pairs,
+OrderedJson compareJson(const RunSet &runs, const std::vector<ControlPair> &pairs,
                         int exitCode, OrderedJson skipped, OrderedJson files);
 
 // `document` pretty-printed with two spaces and a final newline.

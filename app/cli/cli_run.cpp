@@ -3,20 +3,17 @@
 #include "cli_json.h"
 #include "cli_support.h"
 
-#include "comparison_export.h"
-#include "run_store.h"
-
+#include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
 #include "devicebench/run_record.h"
+#include "devicebench/run_set.h"
 #include "devicebench/summary.h"
 #include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
 #include "devicebench/version.h"
 
-#include <QApplication>
-#include <QString>
-
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <filesystem>
@@ -35,17 +32,19 @@ std::string threadsText(int threads) {
     return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
 
-// Prints a run's events as they come; stores them for the PNG/CSV export.
+// Prints a run's events as they come; puts the record that `recorder` keeps (it sees every
+// event first) into the run set for the CSV/PNG export.
 class ConsoleObserver : public TrainingObserver {
 public:
-    ConsoleObserver(std::ostream &out, std::ostream &err, RunStore &store, int runId,
+    ConsoleObserver(std::ostream &out, std::ostream &err, RunSet &store, int runId,
                     const RunConfig &config)
         : out_(out), err_(err), store_(store), runId_(runId), config_(config),
           progress_(isatty(fileno(stderr)) != 0) {}
+    void setRecorder(const RunRecorder *recorder) { recorder_ = recorder; }
 
     void onRunStarted(const RunStarted &info) override {
         info_ = info;
-        store_.addRun(runId_, config_, info);
+        store_.addRun(runId_, recorder_->record());
         out_ << "run " << runId_ << ": " << info.device << ", " << threadsText(info.threads)
              << ", batch size " << config_.batchSize << ", learning rate "
              << config_.learningRate << ", " << config_.epochs
@@ -59,7 +58,10 @@ public:
     }
 
     void onStepLosses(const std::vector<StepLoss> &losses) override {
-        store_.appendStepLosses(runId_, losses);
+        // The recorder appended these with its times just before passing them on.
+        const auto &steps = recorder_->record().steps;
+        const auto count = static_cast<std::ptrdiff_t>(std::min(losses.size(), steps.size()));
+        store_.appendSteps(runId_, std::vector<TimedStepLoss>(steps.end() - count, steps.end()));
         if (progress_ && !losses.empty() && info_.stepsPerEpoch > 0) {
             const auto &last = losses.back();
             const std::int64_t inEpoch = last.step - (last.epoch - 1) * info_.stepsPerEpoch;
@@ -89,13 +91,15 @@ public:
         }
         if (store_.hasRun(runId_)) {
             store_.endRun(runId_, outcome);
+            store_.replaceRecord(runId_, recorder_->record()); // as written, final
         }
     }
 
 private:
     std::ostream &out_;
     std::ostream &err_;
-    RunStore &store_;
+    RunSet &store_;
+    const RunRecorder *recorder_ = nullptr;
     int runId_;
     RunConfig config_;
     RunStarted info_;
@@ -142,6 +146,10 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
     OrderedJson jsonRuns = OrderedJson::array();
     OrderedJson jsonFiles = OrderedJson::array();
     RunConfig &base = options.base;
+    if (!options.pngPath.empty() && !kPngAvailable) {
+        err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
+        return kExitUsage;
+    }
     if (!base.synthetic && base.dataDir.empty()) {
         if (auto dir = findDefaultDataDir()) {
             base.dataDir = *dir;
@@ -246,18 +254,13 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         }
     }
 
-    // The PNG is drawn with Qt Charts, which needs a QApplication.
-    std::unique_ptr<QApplication> qtApp;
-    if (!options.pngPath.empty()) {
-        qtApp = makeOffscreenApplication();
-    }
 
     out << "DeviceBench " << kVersion << ": small-cnn on CIFAR-10, " << runs.size()
         << (runs.size() == 1 ? " run" : " runs") << "\n";
     if (base.synthetic) {
         out << kSyntheticNote << "\n";
     }
-    RunStore store;
+    RunSet store;
     std::vector<RunOutcome> outcomes;
     int exitCode = kExitOk;
     for (std::size_t i = 0; i < runs.size(); ++i) {
@@ -274,21 +277,19 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
                 id + "_" + runs[i].device + "_x" + std::to_string(threads), &observer);
         }
         TrainingObserver &console = board ? static_cast<TrainingObserver &>(*board) : observer;
-        std::unique_ptr<RunRecorder> recorder;
         std::string recordPath = options.recordPath;
         if (!options.outDir.empty()) {
             recordPath = (std::filesystem::path(options.outDir) / (id + ".json")).string();
         }
-        if (!recordPath.empty() || options.json) { // --json: a record kept in memory
-            recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &console, id);
-        }
-        TrainingObserver &target =
-            recorder ? static_cast<TrainingObserver &>(*recorder) : console;
-        RunOutcome outcome = runTraining(runs[i], target, stopRequested);
+        // Always a recorder (in memory when no file is asked for): its record is the run in
+        // the comparison, the JSON output and the file alike.
+        const auto recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &console, id);
+        observer.setRecorder(recorder.get());
+        RunOutcome outcome = runTraining(runs[i], *recorder, stopRequested);
         const std::string label = "#" + std::to_string(runId) + " " + runs[i].device;
         printSummary(out, outcome, runs[i], label, base.synthetic);
         outcomes.push_back(outcome);
-        if (recorder && !recordPath.empty()) {
+        if (!recordPath.empty()) {
             if (recorder->writeError().empty()) {
                 out << "wrote record " << recordPath << "\n";
             } else {
@@ -347,25 +348,25 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         }
     }
 
-    QString error;
     if (!options.csvPath.empty()) {
-        if (exportComparisonCsv(store, QString::fromStdString(options.csvPath), &error)) {
-            out << "wrote " << options.csvPath << " and "
-                << summaryCsvPath(QString::fromStdString(options.csvPath)).toStdString() << "\n";
+        try {
+            writeComparisonCsv(store, options.csvPath);
+            out << "wrote " << options.csvPath << " and " << summaryCsvPath(options.csvPath)
+                << "\n";
             jsonFiles.push_back(options.csvPath);
-            jsonFiles.push_back(
-                summaryCsvPath(QString::fromStdString(options.csvPath)).toStdString());
-        } else {
-            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            jsonFiles.push_back(summaryCsvPath(options.csvPath));
+        } catch (const ExportError &e) {
+            err << "devicebench-cli: error: " << e.what() << "\n";
             exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
         }
     }
     if (!options.pngPath.empty()) {
-        if (exportComparisonPng(store, QString::fromStdString(options.pngPath), &error)) {
+        std::string error;
+        if (writePng(store, options.pngPath, &error)) {
             out << "wrote " << options.pngPath << "\n";
             jsonFiles.push_back(options.pngPath);
         } else {
-            err << "devicebench-cli: error: " << error.toStdString() << "\n";
+            err << "devicebench-cli: error: " << error << "\n";
             exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
         }
     }

@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include "cli_support.h"
 
-#include <QApplication>
+#ifdef DEVICEBENCH_HAVE_PNG
+#include "png_export.h"
+#endif
 
 #include <cmath>
-#include <cstdio>
 #include <iomanip>
 #include <sstream>
 
@@ -19,17 +20,16 @@ std::string fixed(double value, int decimals) {
     return s.str();
 }
 
-std::unique_ptr<QApplication> makeOffscreenApplication() {
-    qputenv("QT_QPA_PLATFORM", "offscreen");
-    static int qtArgc = 1;
-    static char qtArg0[] = "devicebench-cli";
-    static char *qtArgv[] = {qtArg0, nullptr};
-    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &msg) {
-        if (type == QtCriticalMsg || type == QtFatalMsg) {
-            std::fprintf(stderr, "Qt: %s\n", qPrintable(msg));
-        }
-    });
-    return std::make_unique<QApplication>(qtArgc, qtArgv);
+bool writePng(const RunSet &runs, const std::string &path, std::string *error) {
+#ifdef DEVICEBENCH_HAVE_PNG
+    return writeComparisonPng(runs, path, error);
+#else
+    static_cast<void>(runs);
+    static_cast<void>(path);
+    if (error != nullptr)
+        *error = kPngNeedsFullBuild;
+    return false;
+#endif
 }
 
 } // namespace devicebench::cli

@@ -2,19 +2,29 @@
 // Small pieces shared by the CLI's subcommands.
 #pragma once
 
-#include <memory>
 #include <string>
 
-class QApplication;
+namespace devicebench {
+class RunSet;
+}
 
 namespace devicebench::cli {
 
 // `value` with `decimals` digits after the point ("–" when not finite).
 std::string fixed(double value, int decimals);
 
-// A QApplication on the offscreen platform, for drawing the comparison PNG with Qt Charts
-// without a display. Qt's own notices are dropped (failures come back from the export
-// functions); critical messages still reach stderr.
-std::unique_ptr<QApplication> makeOffscreenApplication();
+// The comparison picture (--png): writeComparisonPng() of the full build (ui/png_export.h).
+// Without it (DEVICEBENCH_BUILD_UI=OFF), false with `*error` saying that PNG needs the full
+// build. kPngAvailable tells which, so that --png is refused before any run.
+#ifdef DEVICEBENCH_HAVE_PNG
+inline constexpr bool kPngAvailable = true;
+#else
+inline constexpr bool kPngAvailable = false;
+#endif
+inline constexpr const char *kPngNeedsFullBuild =
+    "--png needs the full build (DEVICEBENCH_BUILD_UI=ON): this devicebench-cli was built "
+    "without Qt; write the CSV with --csv, or draw the picture with a full build's "
+    "`devicebench-cli compare RECORD... --png FILE` from the run records";
+bool writePng(const RunSet &runs, const std::string &path, std::string *error);
 
 } // namespace devicebench::cli

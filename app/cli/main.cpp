@@ -2,6 +2,7 @@
 // devicebench-cli: trains the published experiment's CNN on CIFAR-10 without a window.
 #include "cli_fetch.h"
 #include "cli_run.h"
+#include "cli_support.h"
 
 #include "devicebench/version.h"
 
@@ -132,7 +133,10 @@ int main(int argc, char **argv) {
     run->add_flag("--synthetic", c.synthetic,
                   "CIFAR-shaped generated data: times are real, accuracy is meaningless");
     run->add_option("--csv", options.csvPath, "Write the per-epoch comparison CSV to FILE");
-    run->add_option("--png", options.pngPath, "Write the comparison picture (PNG) to FILE");
+    run->add_option("--png", options.pngPath,
+                    kPngAvailable ? "Write the comparison picture (PNG) to FILE"
+                                  : "Write the comparison picture (PNG) to FILE: needs the full "
+                                    "build (DEVICEBENCH_BUILD_UI=ON), refused here");
     auto *recordOption = run->add_option(
         "--record", options.recordPath,
         "Write the run record (JSON, docs/run-record.md) to FILE, rewritten after every epoch; "
@@ -161,7 +165,10 @@ int main(int argc, char **argv) {
     compare->add_option("--csv", compareOptions.csvPath,
                         "Write the per-epoch CSV to FILE and the per-run summary to "
                         "FILE-summary.csv beside it");
-    compare->add_option("--png", compareOptions.pngPath, "Write the comparison picture to FILE");
+    compare->add_option("--png", compareOptions.pngPath,
+                        kPngAvailable ? "Write the comparison picture to FILE"
+                                      : "Write the comparison picture to FILE: needs the full "
+                                        "build (DEVICEBENCH_BUILD_UI=ON), refused here");
     auto *baselineOption = compare->add_option(
         "--baseline", compareOptions.baseline,
         "Speed-ups against the N-th record given, from 1 (default: the slowest run)");

@@ -20,9 +20,18 @@ void wireFetchDialog(FetchDialog &dialog, FetchController &fetch) {
 
 void wireDashboard(MainWindow &window, RunController &runs, ProbeController &probe,
                    FetchController &fetch) {
-    QObject::connect(&window, &MainWindow::startRunRequested, &runs, &RunController::requestRun);
+    // The run's recorder writes its record into the window's runs folder, on the worker.
+    QObject::connect(&window, &MainWindow::startRunRequested, &runs,
+                     [&window, &runs](const RunConfig &config, const QString &tensorBoardDir) {
+                         runs.setRecordsFolder(window.runsFolder());
+                         runs.requestRun(config, tensorBoardDir);
+                     });
     QObject::connect(&window, &MainWindow::stopRequested, &runs, &RunController::stop);
     QObject::connect(&runs, &RunController::runAccepted, &window, &MainWindow::onRunAccepted);
+    QObject::connect(&runs, &RunController::recordStarted, &window,
+                     &MainWindow::onRecordStarted);
+    QObject::connect(&runs, &RunController::recordEnded, &window, &MainWindow::onRecordEnded);
+    QObject::connect(&runs, &RunController::recordFailed, &window, &MainWindow::onRecordFailed);
     QObject::connect(&runs, &RunController::runStarted, &window, &MainWindow::onRunStarted);
     QObject::connect(&runs, &RunController::stepLosses, &window, &MainWindow::onStepLosses);
     QObject::connect(&runs, &RunController::epochFinished, &window, &MainWindow::onEpochFinished);

@@ -5,7 +5,9 @@
 
 #include "devicebench/run_record.h"
 
+#ifdef DEVICEBENCH_HAVE_PNG
 #include <QImage>
+#endif
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -46,12 +48,14 @@ CliResult runCli(const std::vector<std::string> &args, const std::string &env = 
     return runProgram(DEVICEBENCH_CLI, args, env);
 }
 
+#ifdef DEVICEBENCH_HAVE_PNG
 // The dashboard, scripted, without a display (offscreen), keeping its runs in a temp folder.
 CliResult runDashboard(const std::vector<std::string> &args) {
     static TempDir data("devicebench-dashboard-data");
     return runProgram(DEVICEBENCH_DASHBOARD, args,
                       "QT_QPA_PLATFORM=offscreen XDG_DATA_HOME=" + shellQuote(data.path().string()));
 }
+#endif
 
 std::vector<std::vector<std::string>> parseCsv(const fs::path &p) {
     std::vector<std::vector<std::string>> rows;
@@ -87,6 +91,7 @@ std::vector<std::vector<std::string>> parseCsv(const fs::path &p) {
     return rows;
 }
 
+#ifdef DEVICEBENCH_HAVE_PNG
 // Number of distinct colours in a coarse sample of the picture: a blank PNG has one.
 int distinctColours(const QImage &image) {
     std::set<QRgb> colours;
@@ -97,6 +102,7 @@ int distinctColours(const QImage &image) {
     }
     return static_cast<int>(colours.size());
 }
+#endif
 
 const std::vector<std::string> kTinySynthetic = {
     "run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1", "--train-images", "256",
@@ -109,7 +115,10 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
     const fs::path csv = dir.path() / "out.csv";
     const fs::path png = dir.path() / "out.png";
     auto args = kTinySynthetic;
-    args.insert(args.end(), {"--csv", csv.string(), "--png", png.string()});
+    args.insert(args.end(), {"--csv", csv.string()});
+#ifdef DEVICEBENCH_HAVE_PNG
+    args.insert(args.end(), {"--png", png.string()});
+#endif
     const CliResult r = runCli(args);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("epoch  1/2"), std::string::npos) << r.out;
@@ -140,10 +149,14 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
         EXPECT_EQ(rows[i][10], "synthetic");
     }
 
+#ifdef DEVICEBENCH_HAVE_PNG
     QImage image;
     ASSERT_TRUE(image.load(QString::fromStdString(png.string())));
     EXPECT_GE(image.width(), 800);
     EXPECT_GT(distinctColours(image), 10) << "the PNG must not be blank";
+#else
+    EXPECT_FALSE(fs::exists(png));
+#endif
 }
 
 TEST(Cli, RunsOnFilesInTheBinaryLayoutWithImageLimits) {
@@ -275,6 +288,10 @@ TEST(Cli, DevicesJsonParsesAndHoldsDevicesAndFingerprint) {
 }
 
 TEST(Cli, ExportToAFolderThatDoesNotExistIsRefusedBeforeTheRun) {
+#ifndef DEVICEBENCH_HAVE_PNG
+    GTEST_SKIP() << "--png needs the full build (DEVICEBENCH_BUILD_UI=ON); see "
+                    "CliWithoutQt.PngIsRefusedWithExitCodeTwoBeforeAnyRun";
+#endif
     const std::string png = "/nonexistent-dir/out.png";
     const std::vector<std::string> args = {"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0", "--train-images",
             "64", "--test-images", "64", "--threads", "1", "--png", png};
@@ -538,8 +555,12 @@ TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
     ASSERT_EQ(records_.size(), 3u);
     const fs::path csv = dir_->path() / "cmp.csv";
     const fs::path png = dir_->path() / "cmp.png";
-    const CliResult r = runCli({"compare", records_[0], records_[1], records_[2], "--baseline",
-                                "1", "--csv", csv.string(), "--png", png.string()});
+    std::vector<std::string> args = {"compare",  records_[0], records_[1], records_[2],
+                                     "--baseline", "1",       "--csv",     csv.string()};
+#ifdef DEVICEBENCH_HAVE_PNG
+    args.insert(args.end(), {"--png", png.string()});
+#endif
+    const CliResult r = runCli(args);
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const std::string first = lineOfRun(r.out, 1);
     const std::string second = lineOfRun(r.out, 2);
@@ -565,9 +586,13 @@ TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
     for (std::size_t i = 1; i < summary.size(); ++i) {
         EXPECT_EQ(summary[i].size(), summary[0].size());
     }
+#ifdef DEVICEBENCH_HAVE_PNG
     QImage image;
     ASSERT_TRUE(image.load(QString::fromStdString(png.string())));
     EXPECT_GT(distinctColours(image), 10) << "the PNG must not be blank";
+#else
+    EXPECT_FALSE(fs::exists(png));
+#endif
 }
 
 TEST_F(CliCompare, NamesEachBadFileOnStderrAndComparesTheGoodOnes) {
@@ -701,6 +726,7 @@ TEST(CliTensorBoard, ALogdirThatIsAFileIsRefusedBeforeAnyRun) {
     EXPECT_EQ(r.out.find("epoch"), std::string::npos) << "no run started: " << r.out;
 }
 
+#ifdef DEVICEBENCH_HAVE_PNG // the dashboard exists in the full build only
 TEST(Dashboard, HelpWorksWithoutADisplay) {
     const CliResult r =
         runProgram(DEVICEBENCH_DASHBOARD, {"--help"}, "DISPLAY= WAYLAND_DISPLAY= QT_QPA_PLATFORM=");
@@ -734,3 +760,31 @@ TEST(Dashboard, AScriptedOneEpochRunDefaultsToNoWarmupAndExports) {
     ASSERT_EQ(rows.size(), 2u);
     EXPECT_EQ(rows[1][5], "0") << "the only epoch is not warm-up";
 }
+#endif
+
+#ifndef DEVICEBENCH_HAVE_PNG
+// The CLI built with DEVICEBENCH_BUILD_UI=OFF has no Qt: --png is refused, before any run and
+// before the data are looked for, by `run` and `compare` alike, saying what build it needs.
+TEST(CliWithoutQt, PngIsRefusedWithExitCodeTwoBeforeAnyRun) {
+    TempDir dir;
+    const fs::path png = dir.path() / "out.png";
+    const std::string expected =
+        "devicebench-cli: error: --png needs the full build (DEVICEBENCH_BUILD_UI=ON)";
+    auto args = kTinySynthetic;
+    args.insert(args.end(), {"--png", png.string(), "--json"});
+    const CliResult run = runCli(args);
+    EXPECT_EQ(run.exitCode, 2) << run.out << run.err;
+    EXPECT_NE(run.err.find(expected), std::string::npos) << run.err;
+    EXPECT_TRUE(run.out.empty()) << "nothing ran, no JSON: " << run.out;
+
+    const CliResult noData = runCli({"run", "--epochs", "1", "--png", png.string()});
+    EXPECT_EQ(noData.exitCode, 2) << "refused before the data are looked for: " << noData.err;
+
+    const CliResult compare = runCli({"compare", "missing.json", "--png", png.string()});
+    EXPECT_EQ(compare.exitCode, 2) << compare.out << compare.err;
+    EXPECT_NE(compare.err.find(expected), std::string::npos) << compare.err;
+    EXPECT_EQ(compare.err.find("missing.json"), std::string::npos)
+        << "refused before any record is read: " << compare.err;
+    EXPECT_FALSE(fs::exists(png));
+}
+#endif

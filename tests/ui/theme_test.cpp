@@ -11,6 +11,7 @@
 #include "theme.h"
 
 #include "test_support.h"
+#include "wiring_support.h"
 
 #include <gtest/gtest.h>
 
@@ -179,7 +180,8 @@ TEST(Theme, TheWindowShowsTheApplicationIconFromTheResource) {
     EXPECT_EQ(QColor::fromRgba(image.pixel(64, 80)).name(), QStringLiteral("#0072b2"));
 
     RunController controller(test::FakeTrainer{});
-    MainWindow window(controller, nullptr, test::scratchRunsFolder());
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
     ASSERT_FALSE(window.windowIcon().isNull());
     EXPECT_EQ(window.windowIcon().cacheKey(), icon.cacheKey());
 }

@@ -1,0 +1,234 @@
+// SPDX-License-Identifier: MIT
+#include "devicebench/csv_export.h"
+
+#include "devicebench/run_set.h"
+
+#include <array>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <vector>
+
+namespace devicebench {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// "%.<decimals>f" in the C locale whatever the process locale (a Qt application sets the
+// user's); "nan", "inf", "-inf" for non-finite values.
+std::string number(double value, int decimals) {
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    std::array<char, 512> buffer{};
+    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                      std::chars_format::fixed, decimals);
+    if (result.ec != std::errc())
+        return "nan"; // beyond 1e300 with decimals: not a time, a loss or a ratio we make
+    return std::string(buffer.data(), result.ptr);
+}
+
+std::string joined(const std::vector<std::string> &fields, const char *separator) {
+    std::string text;
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        text += (i == 0 ? "" : separator) + fields[i];
+    return text;
+}
+
+std::string line(const std::vector<std::string> &fields) {
+    std::string text;
+    for (std::size_t i = 0; i < fields.size(); ++i)
+        text += (i == 0 ? "" : ",") + csvField(fields[i]);
+    return text + "\n";
+}
+
+std::string deviceOf(const RunRecord &r) {
+    return r.started.device.empty() ? r.config.device : r.started.device;
+}
+
+std::string errnoText(int error) { return std::strerror(error); }
+
+} // namespace
+
+std::string csvField(const std::string &field) {
+    if (field.find_first_of(",\"\r\n") == std::string::npos)
+        return field;
+    std::string quoted = "\"";
+    for (const char ch : field) {
+        quoted += ch;
+        if (ch == '"')
+            quoted += '"';
+    }
+    return quoted + "\"";
+}
+
+std::string epochCsv(const RunSet &runs) {
+    std::string csv = line({"run", "device", "threads", "epoch", "seconds", "warmup", "train_loss",
+                            "test_loss", "test_accuracy", "images_per_s", "data", "status", "host",
+                            "comparable", "differences"});
+    for (const RunEntry &run : runs.runs()) {
+        const RunRecord &r = run.record;
+        const bool synthetic = r.started.synthetic || r.config.synthetic;
+        for (const EpochResult &e : r.epochs) {
+            csv += line({run.label, deviceOf(r), std::to_string(r.started.threads),
+                         std::to_string(e.epoch), number(e.seconds, 4),
+                         run.isWarmup(e.epoch) ? "1" : "0", number(e.trainLoss, 6),
+                         number(e.testLoss, 6), number(e.testAccuracy, 6),
+                         number(e.imagesPerSecond, 2), synthetic ? "synthetic" : "cifar-10",
+                         toString(run.state), r.fingerprint.hostName,
+                         run.comparable() ? "1" : "0", joined(run.differences, ";")});
+        }
+    }
+    return csv;
+}
+
+std::string summaryCsv(const RunSet &runs) {
+    const std::vector<std::string> header = {
+        "run", "device", "host", "threads", "status", "epochs", "warmup_epochs", "mean_all_s",
+        "stable_mean_s", "median_s", "stddev_s", "min_s", "max_s", "cv", "ci95_low_s",
+        "ci95_high_s", "images_per_s", "speedup", "speedup_low", "speedup_high", "baseline",
+        "comparable", "differences", "max_test_loss_diff", "cpu_model", "physical_cores",
+        "logical_cores", "cpu_quota", "affinity", "omp_num_threads", "intra_op_threads", "blas",
+        "libtorch", "cuda_built", "cuda_runtime", "cudnn", "driver", "gpu_name", "gpu_cc",
+        "gpu_memory_bytes", "cudnn_benchmark", "app_version", "os"};
+    std::string csv = line(header);
+
+    const int baselineIndex = runs.baselineIndex();
+    const std::string baselineLabel = baselineIndex >= 0 ? runs.run(baselineIndex).label : "";
+    for (const RunEntry &run : runs.runs()) {
+        const RunRecord &r = run.record;
+        const Summary &s = run.summary;
+        const Fingerprint &f = r.fingerprint;
+        const std::string device = deviceOf(r);
+        // The run's GPU for a CUDA run; every GPU of the machine otherwise.
+        std::vector<std::string> gpuNames;
+        std::vector<std::string> gpuCc;
+        std::vector<std::string> gpuMemory;
+        for (const GpuInfo &gpu : f.gpus) {
+            if (device.rfind("cuda", 0) == 0 && device != "cuda:" + std::to_string(gpu.index))
+                continue;
+            gpuNames.push_back(gpu.name);
+            gpuCc.push_back(std::to_string(gpu.computeMajor) + "." +
+                            std::to_string(gpu.computeMinor));
+            gpuMemory.push_back(std::to_string(gpu.memoryBytes));
+        }
+        const auto stable = [&s](double value) { return s.hasStable ? value : kNaN; };
+        const std::vector<std::string> fields = {
+            run.label,
+            device,
+            f.hostName,
+            std::to_string(r.started.threads),
+            toString(run.state),
+            std::to_string(r.epochs.size()),
+            std::to_string(run.warmupEpochs),
+            number(s.epochSeconds.empty() ? kNaN : s.meanAll, 4),
+            number(stable(s.stableMean), 4),
+            number(stable(s.median), 4),
+            number(stable(s.stddev), 4),
+            number(stable(s.min), 4),
+            number(stable(s.max), 4),
+            number(stable(s.cv), 6),
+            number(stable(s.ciLow), 4),
+            number(stable(s.ciHigh), 4),
+            number(stable(s.imagesPerSecond), 2),
+            number(run.speedUp.ratio, 4),
+            number(run.speedUp.low, 4),
+            number(run.speedUp.high, 4),
+            baselineLabel,
+            run.comparable() ? "1" : "0",
+            joined(run.differences, ";"),
+            run.isBaseline ? std::string() : number(run.maxTestLossDiff, 6),
+            f.cpuModel,
+            std::to_string(f.physicalCores),
+            std::to_string(f.logicalCores),
+            f.cpuQuota,
+            f.affinity,
+            f.ompNumThreads,
+            std::to_string(f.intraOpThreads),
+            f.blasLibrary,
+            f.libtorchVersion,
+            f.cudaBuilt ? "1" : "0",
+            f.cudaRuntimeVersion,
+            f.cudnnVersion,
+            f.driverVersion,
+            joined(gpuNames, ";"),
+            joined(gpuCc, ";"),
+            joined(gpuMemory, ";"),
+            f.cudnnBenchmark ? "1" : "0",
+            f.appVersion,
+            f.os,
+        };
+        csv += line(fields);
+    }
+    return csv;
+}
+
+std::string summaryCsvPath(const std::string &csvPath) {
+    std::string base = csvPath;
+    if (base.size() >= 4) {
+        std::string tail = base.substr(base.size() - 4);
+        for (char &ch : tail)
+            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+        if (tail == ".csv")
+            base.resize(base.size() - 4);
+    }
+    return base + "-summary.csv";
+}
+
+void writeFileAtomically(const std::string &path, const std::string &bytes) {
+    const auto fail = [&path](const std::string &why) {
+        throw ExportError("Cannot write " + path + ": " + why);
+    };
+    std::string temp = path + ".tmp-XXXXXX";
+    const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
+    if (fd < 0)
+        fail(errnoText(errno));
+    const auto abandon = [&](const std::string &why) {
+        ::close(fd);
+        ::unlink(temp.c_str());
+        fail(why);
+    };
+    // mkstemp makes the file private (0600); a table is an ordinary document.
+    if (::fchmod(fd, 0644) != 0)
+        abandon(errnoText(errno));
+    std::size_t written = 0;
+    while (written < bytes.size()) {
+        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const int error = errno;
+            abandon(error == ENOSPC || error == EFBIG || error == EDQUOT ? "only " + std::to_string(written) + " of " +
+                                          std::to_string(bytes.size()) +
+                                          " bytes could be written (disk full?)"
+                                    : errnoText(error));
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (::fsync(fd) != 0)
+        abandon(errnoText(errno));
+    if (::close(fd) != 0) {
+        const int error = errno;
+        ::unlink(temp.c_str());
+        fail(errnoText(error));
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const int error = errno;
+        ::unlink(temp.c_str());
+        fail(errnoText(error));
+    }
+}
+
+void writeComparisonCsv(const RunSet &runs, const std::string &csvPath) {
+    writeFileAtomically(csvPath, epochCsv(runs));
+    writeFileAtomically(summaryCsvPath(csvPath), summaryCsv(runs));
+}
+
+} // namespace devicebench

@@ -1,0 +1,66 @@
+// SPDX-License-Identifier: MIT
+// The comparison as CSV (every run of a RunSet): the per-epoch table and the summary table,
+// the same files from the CLI and from the dashboard's "Export CSV". Plain C++ (no Qt, no
+// LibTorch). Text is UTF-8; numbers use '.' whatever the process locale; lines end with "\n";
+// a field holding a comma, quote, CR or LF is quoted with quotes doubled (RFC 4180).
+#pragma once
+
+#include <stdexcept>
+#include <string>
+
+namespace devicebench {
+
+class RunSet;
+
+// A file of the comparison could not be written; what() names the path and the OS error,
+// e.g. "Cannot write /x/y.csv: No such file or directory".
+class ExportError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// RFC 4180 quoting of one field (unchanged when it needs none).
+std::string csvField(const std::string &field);
+
+// The per-epoch CSV text: header line
+//   run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,
+//   status,host,comparable,differences
+// then one line per run and finished epoch, runs in set order, epochs in order. Cells: run
+// label; device as started (else as configured); intra-op threads; epoch from 1; seconds
+// "%.4f"; warmup 1/0 under the set's warm-up setting (RunEntry::isWarmup, not the recorded
+// flag); losses "%.6f" (nats); test accuracy "%.6f" as a fraction 0..1; images/s "%.2f";
+// "synthetic" or "cifar-10"; the run state (toString(RunState)); the host name; comparable with
+// the baseline 1/0; the differing workload fields joined by ';'. Non-finite numbers: "nan",
+// "inf", "-inf".
+std::string epochCsv(const RunSet &runs);
+inline constexpr int kEpochCsvColumnCount = 15;
+
+// The summary CSV text: one row per run, header line
+//   run,device,host,threads,status,epochs,warmup_epochs,mean_all_s,stable_mean_s,median_s,
+//   stddev_s,min_s,max_s,cv,ci95_low_s,ci95_high_s,images_per_s,speedup,speedup_low,
+//   speedup_high,baseline,comparable,differences,max_test_loss_diff,cpu_model,physical_cores,
+//   logical_cores,cpu_quota,affinity,omp_num_threads,intra_op_threads,blas,libtorch,cuda_built,
+//   cuda_runtime,cudnn,driver,gpu_name,gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os
+// Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
+// stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
+// baseline (whose label is in `baseline`) with their 95% interval; unknown numbers "nan";
+// max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. gpu_* describe
+// the run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
+std::string summaryCsv(const RunSet &runs);
+inline constexpr int kSummaryCsvColumnCount = 43;
+
+// Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
+// "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).
+std::string summaryCsvPath(const std::string &csvPath);
+
+// Writes `bytes` to `path` atomically: a temporary file in the same folder ("<path>.tmp-XXXXXX",
+// mode 0644), fsync, rename over `path`. On failure throws ExportError("Cannot write <path>:
+// <OS error>") and leaves no temporary file; an existing `path` is then unchanged.
+void writeFileAtomically(const std::string &path, const std::string &bytes);
+
+// Writes epochCsv() to `csvPath`, then summaryCsv() to summaryCsvPath(csvPath), each
+// atomically. Throws ExportError as writeFileAtomically (when the per-epoch file fails, the
+// summary is not written).
+void writeComparisonCsv(const RunSet &runs, const std::string &csvPath);
+
+} // namespace devicebench

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+#include "devicebench/run_set.h"
+
+#include "devicebench/summary.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <stdexcept>
+#include <utility>
+
+namespace devicebench {
+
+const char *toString(RunState state) {
+    switch (state) {
+    case RunState::Running:
+        return "running";
+    case RunState::Finished:
+        return "finished";
+    case RunState::Cancelled:
+        return "cancelled";
+    case RunState::Diverged:
+        return "diverged";
+    case RunState::Failed:
+        return "failed";
+    case RunState::Interrupted:
+        return "interrupted";
+    }
+    return "unknown";
+}
+
+RunState stateOfRecordStatus(const std::string &status) {
+    if (status == "finished")
+        return RunState::Finished;
+    if (status == "cancelled")
+        return RunState::Cancelled;
+    if (status == "diverged")
+        return RunState::Diverged;
+    if (status == "failed")
+        return RunState::Failed;
+    return RunState::Interrupted;
+}
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+RunState stateOf(RunStatus status) {
+    switch (status) {
+    case RunStatus::Finished:
+        return RunState::Finished;
+    case RunStatus::Cancelled:
+        return RunState::Cancelled;
+    case RunStatus::Diverged:
+        return RunState::Diverged;
+    case RunStatus::Failed:
+        return RunState::Failed;
+    }
+    return RunState::Failed;
+}
+
+} // namespace
+
+std::string RunSet::defaultLabel(int number, const RunRecord &record) {
+    return "#" + std::to_string(number) + " " + runLabel(record);
+}
+
+int RunSet::addRun(int id, RunRecord record) {
+    RunEntry run;
+    run.id = id;
+    run.origin = "live";
+    run.record = std::move(record);
+    run.record.status = "running";
+    run.state = RunState::Running;
+    int index = indexOf(id);
+    if (index >= 0) {
+        RunEntry &old = runs_[static_cast<std::size_t>(index)];
+        run.number = old.number;
+        run.label = defaultLabel(run.number, run.record);
+        old = std::move(run);
+    } else {
+        run.number = nextNumber_++;
+        run.label = defaultLabel(run.number, run.record);
+        runs_.push_back(std::move(run));
+        index = runCount() - 1;
+    }
+    rederive();
+    return index;
+}
+
+void RunSet::appendSteps(int id, const std::vector<TimedStepLoss> &steps) {
+    RunEntry *run = find(id);
+    if (run == nullptr)
+        return;
+    run->record.steps.insert(run->record.steps.end(), steps.begin(), steps.end());
+}
+
+void RunSet::addEpoch(int id, const EpochResult &epoch) {
+    RunEntry *run = find(id);
+    if (run == nullptr)
+        return;
+    run->record.epochs.push_back(epoch);
+    rederive();
+}
+
+bool RunSet::endRun(int id, const RunOutcome &outcome) {
+    RunEntry *run = find(id);
+    if (run == nullptr)
+        return false;
+    run->state = stateOf(outcome.status);
+    run->reason = outcome.reason;
+    run->record.status = toString(outcome.status);
+    run->record.reason = outcome.reason;
+    if (outcome.epochs.size() >= run->record.epochs.size())
+        run->record.epochs = outcome.epochs;
+    rederive();
+    return true;
+}
+
+bool RunSet::replaceRecord(int id, RunRecord record) {
+    RunEntry *run = find(id);
+    if (run == nullptr)
+        return false;
+    run->record = std::move(record);
+    run->state = run->record.status == "running" ? RunState::Running
+                                                 : stateOfRecordStatus(run->record.status);
+    run->reason = run->record.reason;
+    rederive();
+    return true;
+}
+
+int RunSet::addRecord(const RunRecord &record, const std::string &origin) {
+    if (!record.runId.empty()) {
+        for (std::size_t i = 0; i < runs_.size(); ++i) {
+            if (runs_[i].record.runId == record.runId)
+                return static_cast<int>(i);
+        }
+    }
+    RunEntry run;
+    run.id = nextImportId_--;
+    run.number = nextNumber_++;
+    run.origin = origin;
+    run.record = record;
+    run.state = stateOfRecordStatus(record.status);
+    run.reason = record.reason;
+    if (run.state == RunState::Interrupted && run.reason.empty())
+        run.reason = "the process that ran it ended during epoch " +
+                     std::to_string(record.epochs.size() + 1);
+    run.label = defaultLabel(run.number, record);
+    runs_.push_back(std::move(run));
+    rederive();
+    return runCount() - 1;
+}
+
+void RunSet::setLabel(int id, const std::string &label) {
+    if (RunEntry *run = find(id))
+        run->label = label;
+}
+
+bool RunSet::removeRun(int id) {
+    const int index = indexOf(id);
+    if (index < 0)
+        return false;
+    runs_.erase(runs_.begin() + index);
+    rederive();
+    return true;
+}
+
+void RunSet::clear() {
+    runs_.clear();
+    nextNumber_ = 1;
+}
+
+bool RunSet::setWarmupEpochs(int warmupEpochs) {
+    const int value = std::max(-1, warmupEpochs);
+    if (value == warmupOverride_)
+        return false;
+    warmupOverride_ = value;
+    rederive();
+    return true;
+}
+
+bool RunSet::setBaseline(int id) {
+    if (id == baselineId_)
+        return false;
+    baselineId_ = id;
+    rederive();
+    return true;
+}
+
+int RunSet::baselineIndex() const {
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+        if (runs_[i].isBaseline)
+            return static_cast<int>(i);
+    }
+    return -1;
+}
+
+const RunEntry &RunSet::run(int index) const {
+    if (index < 0 || index >= runCount())
+        throw std::out_of_range("RunSet::run: index " + std::to_string(index) +
+                                " outside 0.." + std::to_string(runCount() - 1));
+    return runs_[static_cast<std::size_t>(index)];
+}
+
+const RunEntry *RunSet::findRun(int id) const {
+    const int index = indexOf(id);
+    return index < 0 ? nullptr : &runs_[static_cast<std::size_t>(index)];
+}
+
+int RunSet::indexOf(int id) const {
+    const auto it =
+        std::find_if(runs_.begin(), runs_.end(), [id](const RunEntry &r) { return r.id == id; });
+    return it == runs_.end() ? -1 : static_cast<int>(it - runs_.begin());
+}
+
+RunEntry *RunSet::find(int id) {
+    const int index = indexOf(id);
+    return index < 0 ? nullptr : &runs_[static_cast<std::size_t>(index)];
+}
+
+std::vector<ControlPair> RunSet::controlPairs() const {
+    std::vector<ControlPair> pairs;
+    for (std::size_t a = 0; a < runs_.size(); ++a) {
+        for (std::size_t b = a + 1; b < runs_.size(); ++b) {
+            if (!workloadDifferences(runs_[a].record, runs_[b].record).empty())
+                continue;
+            ControlPair pair;
+            pair.indexA = static_cast<int>(a);
+            pair.indexB = static_cast<int>(b);
+            pair.maxTestLossDiff = maxTestLossDifference(runs_[a].record, runs_[b].record);
+            pair.warning = pair.maxTestLossDiff > kTestLossWarning; // false for NaN
+            pairs.push_back(pair);
+        }
+    }
+    return pairs;
+}
+
+bool RunSet::anySynthetic() const {
+    return std::any_of(runs_.begin(), runs_.end(), [](const RunEntry &r) {
+        return r.record.started.synthetic || r.record.config.synthetic ||
+               r.record.data.variant == "synthetic";
+    });
+}
+
+void RunSet::rederive() {
+    // 1. Summaries under the warm-up setting in effect.
+    for (RunEntry &run : runs_) {
+        const RunRecord &r = run.record;
+        run.warmupEpochs =
+            warmupOverride_ >= 0 ? warmupOverride_ : std::max(0, r.config.warmupEpochs);
+        const double imagesPerEpoch =
+            static_cast<double>(r.started.trainImages + r.started.testImages);
+        run.summary = summarize(r.epochs, run.warmupEpochs, imagesPerEpoch);
+    }
+    // 2. The baseline: the chosen run, else the slowest run with a stable mean, else the first.
+    int baseline = baselineId_ != 0 ? indexOf(baselineId_) : -1;
+    if (baseline < 0) {
+        double slowest = -1.0;
+        for (std::size_t i = 0; i < runs_.size(); ++i) {
+            const Summary &s = runs_[i].summary;
+            if (s.hasStable && std::isfinite(s.stableMean) && s.stableMean > slowest) {
+                slowest = s.stableMean;
+                baseline = static_cast<int>(i);
+            }
+        }
+    }
+    if (baseline < 0 && !runs_.empty())
+        baseline = 0;
+    // 3. Against the baseline: speed-up, workload differences, control.
+    for (std::size_t i = 0; i < runs_.size(); ++i) {
+        RunEntry &run = runs_[i];
+        run.isBaseline = static_cast<int>(i) == baseline;
+        const RunEntry &base = runs_[static_cast<std::size_t>(baseline)];
+        run.differences = run.isBaseline ? std::vector<std::string>()
+                                         : workloadDifferences(base.record, run.record);
+        if (base.summary.hasStable && run.summary.hasStable && run.summary.stableMean > 0.0) {
+            run.speedUp = devicebench::speedUp(base.summary, run.summary);
+        } else {
+            run.speedUp = SpeedUp{kNaN, kNaN, kNaN};
+        }
+        run.maxTestLossDiff =
+            run.isBaseline ? kNaN : maxTestLossDifference(base.record, run.record);
+    }
+}
+
+} // namespace devicebench

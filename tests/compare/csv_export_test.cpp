@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+// The engine's CSV writers: columns, cell formats whatever the locale, RFC 4180 quoting, and
+// atomic files (complete or absent, errors naming the path and the OS error).
+#include "cifar_files.h"
+#include "process_support.h"
+
+#include "devicebench/csv_export.h"
+#include "devicebench/run_set.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <clocale>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <sys/stat.h>
+
+namespace fs = std::filesystem;
+using devicebench::testing::namesIn;
+using devicebench::testing::slurp;
+using devicebench::testing::TempDir;
+
+namespace devicebench {
+namespace {
+
+std::vector<std::string> splitLines(const std::string &text) {
+    std::vector<std::string> lines;
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);)
+        lines.push_back(line);
+    return lines;
+}
+
+// Splits one CSV line (RFC 4180, no embedded line breaks here).
+std::vector<std::string> fieldsOf(const std::string &line) {
+    std::vector<std::string> fields(1);
+    bool quoted = false;
+    for (std::size_t i = 0; i < line.size(); ++i) {
+        const char ch = line[i];
+        if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
+            fields.back() += '"';
+            ++i;
+        } else if (ch == '"') {
+            quoted = !quoted;
+        } else if (ch == ',' && !quoted) {
+            fields.emplace_back();
+        } else {
+            fields.back() += ch;
+        }
+    }
+    return fields;
+}
+
+RunRecord recordOf(const std::string &host, const std::vector<double> &seconds, int batch = 64) {
+    RunRecord r;
+    r.runId = host + std::to_string(batch);
+    r.config.epochs = static_cast<int>(seconds.size());
+    r.config.warmupEpochs = 1;
+    r.config.batchSize = batch;
+    r.started.device = "cpu";
+    r.started.deviceName = "CPU";
+    r.started.threads = 2;
+    r.started.trainImages = 900;
+    r.started.testImages = 100;
+    r.fingerprint.hostName = host;
+    r.fingerprint.cpuModel = "Intel(R) Xeon(R) CPU @ 2.20GHz";
+    r.fingerprint.gpus.push_back(GpuInfo{0, "Tesla T4", 7, 5, 16LL << 30});
+    r.data = {"/data", "cifar-10-binary", 900, 100, "0123456789abcdef"};
+    for (std::size_t i = 0; i < seconds.size(); ++i) {
+        EpochResult e;
+        e.epoch = static_cast<int>(i) + 1;
+        e.seconds = seconds[i];
+        e.trainLoss = 2.302585093;
+        e.testLoss = 1.5 + 0.1 * static_cast<double>(i);
+        e.testAccuracy = 0.1234567;
+        e.imagesPerSecond = 1000.0 / seconds[i];
+        r.epochs.push_back(e);
+    }
+    r.status = "finished";
+    return r;
+}
+
+TEST(CsvField, QuotesOnlyWhatNeedsItDoublingQuotes) {
+    EXPECT_EQ(csvField("plain"), "plain");
+    EXPECT_EQ(csvField("a,b"), "\"a,b\"");
+    EXPECT_EQ(csvField("say \"hi\""), "\"say \"\"hi\"\"\"");
+    EXPECT_EQ(csvField("two\nlines"), "\"two\nlines\"");
+    EXPECT_EQ(csvField("cr\r"), "\"cr\r\"");
+    EXPECT_EQ(csvField(""), "");
+}
+
+TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
+    RunSet set;
+    set.addRecord(recordOf("host, a", {3.0, 2.0}), "a");
+    RunRecord diverged = recordOf("b", {1.5}, 32);
+    diverged.epochs[0].trainLoss = std::numeric_limits<double>::quiet_NaN();
+    diverged.epochs[0].testLoss = std::numeric_limits<double>::infinity();
+    diverged.status = "diverged";
+    set.addRecord(diverged, "b");
+    const std::vector<std::string> lines = splitLines(epochCsv(set));
+    ASSERT_EQ(lines.size(), 4U) << "header + 2 + 1";
+    EXPECT_EQ(lines[0], "run,device,threads,epoch,seconds,warmup,train_loss,test_loss,"
+                        "test_accuracy,images_per_s,data,status,host,comparable,differences");
+    const std::vector<std::string> first = fieldsOf(lines[1]);
+    ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    EXPECT_EQ(first[0], set.run(0).label);
+    EXPECT_EQ(first[1], "cpu");
+    EXPECT_EQ(first[2], "2");
+    EXPECT_EQ(first[3], "1");
+    EXPECT_EQ(first[4], "3.0000");
+    EXPECT_EQ(first[5], "1") << "warm-up under the run's own setting";
+    EXPECT_EQ(first[6], "2.302585");
+    EXPECT_EQ(first[8], "0.123457") << "a fraction, 6 decimals";
+    EXPECT_EQ(first[9], "333.33");
+    EXPECT_EQ(first[10], "cifar-10");
+    EXPECT_EQ(first[11], "finished");
+    EXPECT_EQ(first[12], "host, a");
+    EXPECT_EQ(first[13], "1");
+    EXPECT_NE(lines[1].find("\"host, a\""), std::string::npos) << "quoted: " << lines[1];
+    const std::vector<std::string> third = fieldsOf(lines[3]);
+    EXPECT_EQ(third[6], "nan");
+    EXPECT_EQ(third[7], "inf");
+    EXPECT_EQ(third[11], "diverged");
+    EXPECT_EQ(third[13], "0");
+    EXPECT_EQ(third[14], "batch size;epochs");
+
+    set.setWarmupEpochs(0); // the set's setting, not the recorded flag
+    EXPECT_EQ(fieldsOf(splitLines(epochCsv(set))[1])[5], "0");
+}
+
+TEST(EpochCsv, NumbersUseADecimalPointWhateverTheLocale) {
+    const std::string before = std::setlocale(LC_ALL, nullptr);
+    if (std::setlocale(LC_ALL, "de_DE.UTF-8") == nullptr &&
+        std::setlocale(LC_ALL, "fr_FR.UTF-8") == nullptr) {
+        GTEST_SKIP() << "no de_DE.UTF-8 or fr_FR.UTF-8 locale installed";
+    }
+    RunSet set;
+    set.addRecord(recordOf("h", {3.25, 2.5}), "a");
+    const std::string csv = epochCsv(set);
+    const std::string summary = summaryCsv(set);
+    std::setlocale(LC_ALL, before.c_str());
+    EXPECT_NE(csv.find(",3.2500,"), std::string::npos) << csv;
+    EXPECT_NE(summary.find(",2.5000,"), std::string::npos) << summary;
+}
+
+TEST(SummaryCsv, OneRowPerRunWithTheBaselineAndEmptyControlForIt) {
+    RunSet set;
+    set.addRecord(recordOf("slow", {9.0, 8.0, 10.0, 12.0}), "slow");
+    set.addRecord(recordOf("fast", {9.0, 4.0, 5.0, 6.0}), "fast");
+    set.addRecord(recordOf("one", {9.0}), "no stable epoch");
+    const std::vector<std::string> lines = splitLines(summaryCsv(set));
+    ASSERT_EQ(lines.size(), 4U);
+    const std::vector<std::string> header = fieldsOf(lines[0]);
+    ASSERT_EQ(header.size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+    const auto col = [&header](const std::string &name) {
+        const auto it = std::find(header.begin(), header.end(), name);
+        EXPECT_NE(it, header.end()) << name;
+        return static_cast<std::size_t>(it - header.begin());
+    };
+    const std::vector<std::string> slow = fieldsOf(lines[1]);
+    const std::vector<std::string> fast = fieldsOf(lines[2]);
+    const std::vector<std::string> none = fieldsOf(lines[3]);
+    ASSERT_EQ(slow.size(), header.size());
+    EXPECT_EQ(slow[col("baseline")], set.run(0).label);
+    EXPECT_EQ(fast[col("baseline")], set.run(0).label);
+    EXPECT_EQ(slow[col("max_test_loss_diff")], "") << "the baseline against itself";
+    EXPECT_EQ(fast[col("max_test_loss_diff")], "0.000000");
+    EXPECT_EQ(slow[col("speedup")], "1.0000");
+    std::ostringstream ratio;
+    ratio.setf(std::ios::fixed);
+    ratio.precision(4);
+    ratio << set.run(1).speedUp.ratio;
+    EXPECT_EQ(fast[col("speedup")], ratio.str());
+    EXPECT_EQ(none[col("stable_mean_s")], "nan");
+    EXPECT_EQ(none[col("speedup")], "nan");
+    EXPECT_EQ(none[col("mean_all_s")], "9.0000");
+    EXPECT_EQ(fast[col("gpu_name")], "Tesla T4") << "a CPU run lists the machine's GPUs";
+    EXPECT_EQ(fast[col("gpu_cc")], "7.5");
+    EXPECT_EQ(fast[col("cpu_model")], "Intel(R) Xeon(R) CPU @ 2.20GHz");
+    EXPECT_EQ(fast[col("status")], "finished");
+}
+
+TEST(SummaryCsvPath, GoesBesideThePerEpochFile) {
+    EXPECT_EQ(summaryCsvPath("x/out.csv"), "x/out-summary.csv");
+    EXPECT_EQ(summaryCsvPath("x/OUT.CSV"), "x/OUT-summary.csv");
+    EXPECT_EQ(summaryCsvPath("x/out"), "x/out-summary.csv");
+    EXPECT_EQ(summaryCsvPath("csv"), "csv-summary.csv");
+}
+
+TEST(WriteFileAtomically, WritesTheWholeFileReadableByAllAndLeavesNoTemporaryFile) {
+    TempDir dir;
+    const fs::path path = dir.path() / "t.csv";
+    std::ofstream(path) << "old";
+    writeFileAtomically(path.string(), "a,b\n1,2\n");
+    EXPECT_EQ(slurp(path), "a,b\n1,2\n");
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"t.csv"});
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0644U);
+}
+
+TEST(WriteFileAtomically, AFailureNamesThePathAndTheOsErrorAndLeavesNothing) {
+    TempDir dir;
+    const std::string missing = (dir.path() / "no-such-folder" / "t.csv").string();
+    try {
+        writeFileAtomically(missing, "x");
+        FAIL() << "no error";
+    } catch (const ExportError &e) {
+        EXPECT_EQ(std::string(e.what()), "Cannot write " + missing + ": No such file or directory");
+    }
+    std::ofstream(dir.path() / "a-file") << "x";
+    const std::string underAFile = (dir.path() / "a-file" / "t.csv").string();
+    EXPECT_THROW(writeFileAtomically(underAFile, "x"), ExportError);
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
+}
+
+TEST(WriteComparisonCsv, WritesBothFilesOrOnFailureNeither) {
+    RunSet set;
+    set.addRecord(recordOf("h", {3.0, 2.0}), "a");
+    TempDir dir;
+    const fs::path csv = dir.path() / "cmp.csv";
+    writeComparisonCsv(set, csv.string());
+    EXPECT_EQ(slurp(csv), epochCsv(set));
+    EXPECT_EQ(slurp(dir.path() / "cmp-summary.csv"), summaryCsv(set));
+
+    const fs::path missing = dir.path() / "gone" / "cmp.csv";
+    EXPECT_THROW(writeComparisonCsv(set, missing.string()), ExportError);
+    EXPECT_EQ(namesIn(dir.path()), (std::vector<std::string>{"cmp-summary.csv", "cmp.csv"}));
+}
+
+} // namespace
+} // namespace devicebench

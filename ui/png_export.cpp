@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#include "png_export.h"
+
+#include "comparison_export.h"
+#include "run_store.h"
+
+#include <QApplication>
+
+#include <cstdio>
+#include <memory>
+
+namespace devicebench {
+namespace {
+
+// The PNG is drawn with Qt Charts, which needs a QApplication (a QGuiApplication is not
+// enough); without a display, on the offscreen platform. Null when one exists already.
+std::unique_ptr<QApplication> makeOffscreenApplication() {
+    if (QApplication::instance() != nullptr)
+        return nullptr;
+    qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int qtArgc = 1;
+    static char qtArg0[] = "devicebench-cli";
+    static char *qtArgv[] = {qtArg0, nullptr};
+    qInstallMessageHandler([](QtMsgType type, const QMessageLogContext &, const QString &msg) {
+        if (type == QtCriticalMsg || type == QtFatalMsg)
+            std::fprintf(stderr, "Qt: %s\n", qPrintable(msg));
+    });
+    return std::make_unique<QApplication>(qtArgc, qtArgv);
+}
+
+} // namespace
+
+bool writeComparisonPng(const RunSet &runs, const std::string &path, std::string *error) {
+    const std::unique_ptr<QApplication> app = makeOffscreenApplication(); // for this call only
+    RunStore store;
+    store.assign(runs);
+    QString message;
+    if (exportComparisonPng(store, QString::fromStdString(path), &message))
+        return true;
+    if (error != nullptr)
+        *error = message.toStdString();
+    return false;
+}
+
+} // namespace devicebench
