@@ -28,6 +28,26 @@ macro(devicebench_find_torch)
     set(DEVICEBENCH_TORCH_CUDA OFF)
   endif()
   message(STATUS "LibTorch ${Torch_VERSION}: ${TORCH_LIBRARY}, CUDA compiled in: ${DEVICEBENCH_TORCH_CUDA}")
+  # The wheel ships its own {fmt} 12 headers in torch/include/fmt, and torch/include comes
+  # before /usr/include, so Debian's spdlog (built against Debian's fmt 9) would compile against
+  # fmt 12 and fail. LibTorch's public headers do not include <fmt/...> (c10/util/strong_type.h
+  # only with STRONG_HAS_FMT_FORMAT, off by default), so every <fmt/...> here may be Debian's:
+  # a folder holding only a link fmt -> Debian's fmt goes in front of torch's include folders.
+  # (Both fmts in one program are fine: fmt 9 is namespace fmt::v9, torch's is fmt::v12.)
+  foreach(_dir IN LISTS TORCH_INCLUDE_DIRS)
+    if(EXISTS "${_dir}/fmt/core.h" AND NOT _dir STREQUAL "/usr/include")
+      find_package(fmt CONFIG REQUIRED)
+      get_target_property(_fmt_dirs fmt::fmt INTERFACE_INCLUDE_DIRECTORIES)
+      list(GET _fmt_dirs 0 _fmt_dir)
+      set(_shim "${CMAKE_BINARY_DIR}/torch-fmt-shim")
+      file(MAKE_DIRECTORY "${_shim}")
+      file(CREATE_LINK "${_fmt_dir}/fmt" "${_shim}/fmt" SYMBOLIC)
+      get_target_property(_torch_dirs torch INTERFACE_INCLUDE_DIRECTORIES)
+      set_target_properties(torch PROPERTIES INTERFACE_INCLUDE_DIRECTORIES "${_shim};${_torch_dirs}")
+      message(STATUS "LibTorch's own fmt (${_dir}/fmt) hidden behind fmt ${fmt_VERSION} (${_fmt_dir})")
+      break()
+    endif()
+  endforeach()
 endmacro()
 
 if(DEVICEBENCH_TORCH_PYTHON STREQUAL "")

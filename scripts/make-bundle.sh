@@ -47,6 +47,10 @@ if [ -z "$build_dir" ]; then
   build_dir="$source_dir/build/bundle"
   export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$source_dir")}"
   DEVICEBENCH_TORCH_VENV="$venv" cmake --preset bundle >&2
+  if ! cmake --build "$build_dir" --target help | grep -q '^devicebench-cli:'; then
+    die "with -DDEVICEBENCH_BUILD_UI=OFF this checkout defines no devicebench-cli target: the" \
+        "bundle needs the Qt-free CLI (issue 11, 'One house')"
+  fi
   cmake --build --preset bundle -j "$(nproc)" >&2
 fi
 build_dir=$(cd "$build_dir" && pwd)
