@@ -34,7 +34,7 @@ torch_dir=$("$python" -c 'import os, torch; print(os.path.dirname(torch.__file__
 site_packages=$(dirname "$torch_dir")
 
 # 1. Where every library comes from (the loader's own answer, through the launcher).
-libs=$(runner LD_TRACE_LOADED_OBJECTS=1 "$bundle/bin/devicebench-runner")
+libs=$(runner DEVICEBENCH_RUNNER_LDD=1 "$bundle/bin/devicebench-runner")
 bad=""
 while read -r soname arrow path _; do
   [ "$arrow" = "=>" ] || continue
