@@ -28,6 +28,17 @@ macro(devicebench_find_torch)
     set(DEVICEBENCH_TORCH_CUDA OFF)
   endif()
   message(STATUS "LibTorch ${Torch_VERSION}: ${TORCH_LIBRARY}, CUDA compiled in: ${DEVICEBENCH_TORCH_CUDA}")
+  # libstdc++ must come before libtorch.so among every program's NEEDED libraries. The wheel's
+  # libtorch.so (and the official LibTorch downloads, built the same way) exports unversioned
+  # copies of libstdc++ functions newer than its build's base libstdc++ (std::filesystem::
+  # remove_all, std::chrono::tzdb, stringbuf::view, ...; `nm -D libtorch.so`). The loader binds
+  # a symbol to the first library in load order that defines it, and the linker's -lstdc++
+  # comes last, so std::filesystem::remove_all(path, error_code&) bound to libtorch.so's copy,
+  # which jumped to address 0 (every test removing a temporary folder crashed). Listed first in
+  # the link options (they precede the objects and libraries), libstdc++.so.6 is loaded first
+  # and its definitions win. Harmless for Debian's libtorch, which exports none.
+  set_property(TARGET torch APPEND PROPERTY INTERFACE_LINK_OPTIONS
+    "LINKER:--push-state,--no-as-needed" "-lstdc++" "LINKER:--pop-state")
   # The wheel ships its own {fmt} 12 headers in torch/include/fmt, and torch/include comes
   # before /usr/include, so Debian's spdlog (built against Debian's fmt 9) would compile against
   # fmt 12 and fail. LibTorch's public headers do not include <fmt/...> (c10/util/strong_type.h
