@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # Configures and builds a preset (default: "default" = release with tests) into build/<preset>.
+# The presets against PyTorch's CUDA LibTorch (cuda, ci-cuda, bundle) first make sure its venv
+# exists (scripts/install-torch.sh; skipped when present).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-default}"
+case "$preset" in
+  cuda|ci-cuda|bundle) scripts/install-torch.sh >/dev/null ;;
+esac
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

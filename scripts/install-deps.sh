@@ -14,6 +14,7 @@ packages=(
   libcurl4-openssl-dev libarchive-dev libssl-dev   # fetch-data: download, unpack, MD5
   xvfb xauth fonts-dejavu-core
   help2man desktop-file-utils appstream dpkg-dev   # packaging/: man pages, validators, .deb deps
+  patchelf                                         # scripts/make-bundle.sh: the bundle's RUNPATHs
   python3 python3-crc32c protobuf-compiler   # tests/tensorboard: the independent event decoder
 )
 if [ "${DEVICEBENCH_WITH_REFERENCE:-0}" = 1 ]; then

@@ -30,7 +30,7 @@ else
 fi
 cores=$(nproc)
 mkdir -p out
-if "$bin/devicebench-cli" devices | grep -qE '^ +cuda:[0-9]+ +usable'; then
+if "$bin/devicebench-cli" devices | grep -qE '^ +cuda:[0-9]+ +USABLE'; then
   "$bin/devicebench-cli" run --device cuda,cpu --threads "$cores" "${data_args[@]}" \
     --csv out/comparison.csv --png out/comparison.png "$@"
 else

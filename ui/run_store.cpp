@@ -147,18 +147,6 @@ bool RunStore::removeRun(int id) {
     return true;
 }
 
-bool RunStore::removeRun(int id) {
-    const int index = indexOf(id);
-    if (index < 0)
-        return false;
-    m_runs.erase(m_runs.begin() + index);
-    if (m_baselineId == id)
-        m_baselineId = 0;
-    rederive();
-    Q_EMIT changed();
-    return true;
-}
-
 void RunStore::clear() {
     m_set.clear();
     m_liveStart.clear();
