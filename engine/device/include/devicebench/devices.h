@@ -35,7 +35,8 @@ std::vector<DeviceInfo> listDevices(const DeviceProbe &probe);
 
 // The document `devicebench-cli devices --json` prints: {"devices": [{"id", "name", "usable",
 // "reason", "probe": {...} or null when not probed}], "fingerprint": {...}}; the probe and
-// fingerprint objects are described in engine/src/json_fingerprint.h (same keys as the
+// fingerprint objects are described in engine/device/src/json_probe.h and
+// engine/record/src/json_fingerprint.h (same keys as the
 // structs' members). Pretty-printed, ends with a newline.
 std::string devicesJson(const std::vector<DeviceInfo> &devices, const Fingerprint &fingerprint);
 

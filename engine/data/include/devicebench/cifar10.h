@@ -3,30 +3,18 @@
 // Layout of every batch file: 10,000 records of 3,073 bytes: 1 label byte (0-9), then 3,072
 // pixel bytes: 1,024 red, 1,024 green, 1,024 blue, each plane row-major 32x32.
 // Training split: data_batch_1.bin .. data_batch_5.bin (50,000 images); test split:
-// test_batch.bin (10,000 images).
+// test_batch.bin (10,000 images). Sizes and DataError: cifar10_format.h.
 #pragma once
+
+#include "devicebench/cifar10_format.h"
 
 #include <torch/torch.h>
 
 #include <cstddef>
 #include <cstdint>
-#include <stdexcept>
 #include <string>
 
 namespace devicebench {
-
-inline constexpr std::int64_t kCifarImageBytes = 3 * 32 * 32;              // 3,072
-inline constexpr std::int64_t kCifarRecordBytes = 1 + kCifarImageBytes;    // 3,073
-inline constexpr std::int64_t kCifarRecordsPerFile = 10000;
-inline constexpr std::int64_t kCifarTrainImages = 5 * kCifarRecordsPerFile; // 50,000
-inline constexpr std::int64_t kCifarTestImages = kCifarRecordsPerFile;      // 10,000
-inline constexpr int kCifarClasses = 10;
-
-// Any problem with the data folder or a batch file; what() names the path and what is wrong.
-class DataError : public std::runtime_error {
-public:
-    using std::runtime_error::runtime_error;
-};
 
 // One split held on the host as bytes.
 struct Split {

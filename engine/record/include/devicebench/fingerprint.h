@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // What a run ran on, recorded with every run so that results from different machines can
 // stand side by side and be read correctly (MEASURING.md, lesson 4: "a cloud CPU is not a
-// home CPU"). LibTorch-free header.
+// home CPU"). LibTorch-free header. The struct, its JSON (record/src/json_fingerprint.cpp)
+// and machineLabel() are in engine_record (no LibTorch); collectFingerprint() reads LibTorch's
+// settings and is defined in engine_device (device/src/fingerprint_collect.cpp).
 #pragma once
 
 #include <cstdint>
@@ -47,6 +49,7 @@ struct Fingerprint {
 // Collects the fingerprint of this process and machine. Never throws: fields it cannot read
 // stay empty/zero. GPU facts come from the CUDA driver library (libcuda.so.1, loaded with
 // dlopen) when present, so they are filled even where LibTorch has no CUDA.
+// Defined in engine_device: link engine_device (or `engine`) to call it.
 Fingerprint collectFingerprint();
 
 // Short machine label for charts (issue 3): "CPU x<threads> @ <host>" for "cpu",

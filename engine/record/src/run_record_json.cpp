@@ -1,28 +1,17 @@
 // SPDX-License-Identifier: MIT
-// Run records (docs/run-record.md): JSON text, strict reading, atomic writing, the recorder.
+// Run records (docs/run-record.md): the JSON text, written in the documented field order and
+// read strictly (every error names the source and the field).
 #include "devicebench/run_record.h"
 
 #include "json_fingerprint.h"
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
 #include <array>
-#include <cerrno>
-#include <chrono>
 #include <cmath>
-#include <cstdio>
-#include <cstring>
-#include <ctime>
-#include <fcntl.h>
-#include <filesystem>
-#include <fstream>
-#include <iomanip>
 #include <limits>
-#include <random>
-#include <sstream>
-#include <sys/stat.h>
-#include <unistd.h>
+#include <string>
+#include <utility>
 
 namespace devicebench {
 namespace {
@@ -31,31 +20,8 @@ using Json = nlohmann::json;
 using OrderedJson = nlohmann::ordered_json; // keeps the documented field order in files
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-constexpr std::size_t kHashPrefixBytes = 4096;
-constexpr std::array<const char *, 6> kBatchFiles = {"data_batch_1.bin", "data_batch_2.bin",
-                                                     "data_batch_3.bin", "data_batch_4.bin",
-                                                     "data_batch_5.bin", "test_batch.bin"};
 constexpr std::array<const char *, 5> kStatuses = {"running", "finished", "cancelled", "diverged",
                                                    "failed"};
-
-double steadySeconds() {
-    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-        .count();
-}
-
-// The current UTC time, ISO 8601 ("2026-11-29T22:40:00Z") or compact ("20261129T224000Z").
-std::string utcTime(bool compact) {
-    const std::time_t now = std::time(nullptr);
-    std::tm tm{};
-    gmtime_r(&now, &tm);
-    std::array<char, 32> text{};
-    const std::size_t n = compact
-                              ? std::strftime(text.data(), text.size(), "%Y%m%dT%H%M%SZ", &tm)
-                              : std::strftime(text.data(), text.size(), "%Y-%m-%dT%H:%M:%SZ", &tm);
-    return std::string(text.data(), n);
-}
-
-std::string errnoText(int error) { return std::strerror(error); }
 
 // ---- writing ---------------------------------------------------------------------------------
 
@@ -273,30 +239,7 @@ const Json &element(const FieldReader &r, const Json &array, std::size_t i, cons
     return e;
 }
 
-// ---- content hash ----------------------------------------------------------------------------
-
-class Fnv1a64 {
-public:
-    void add(const void *data, std::size_t size) {
-        const auto *bytes = static_cast<const unsigned char *>(data);
-        for (std::size_t i = 0; i < size; ++i) {
-            hash_ ^= static_cast<std::uint64_t>(bytes[i]);
-            hash_ *= 1099511628211ULL;
-        }
-    }
-    std::string hex() const {
-        std::ostringstream s;
-        s << std::hex << std::setw(16) << std::setfill('0') << hash_;
-        return s.str();
-    }
-
-private:
-    std::uint64_t hash_ = 14695981039346656037ULL;
-};
-
 } // namespace
-
-// ---- public functions ------------------------------------------------------------------------
 
 std::string toJson(const RunRecord &record) {
     OrderedJson j;
@@ -431,241 +374,6 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
         record.steps.push_back(s);
     }
     return record;
-}
-
-RunRecord readRunRecord(const std::string &path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) {
-        const int error = errno;
-        if (error == ENOENT) {
-            throw RecordError(path + " does not exist");
-        }
-        throw RecordError(path + " cannot be read: " + errnoText(error));
-    }
-    if (S_ISDIR(st.st_mode)) {
-        throw RecordError(path + " is a folder, not a run record file");
-    }
-    if (!S_ISREG(st.st_mode)) {
-        throw RecordError(path + " is not a regular file");
-    }
-    // Refused by its size before a byte is read.
-    if (static_cast<std::int64_t>(st.st_size) > kMaxRunRecordBytes) {
-        throw RecordError(path + " is " + std::to_string(st.st_size) + " bytes; run records over " +
-                          std::to_string(kMaxRunRecordBytes / (1024 * 1024)) + " MiB are refused");
-    }
-    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        throw RecordError(path + " cannot be read: " + errnoText(errno));
-    }
-    std::string text;
-    std::array<char, 65536> buffer{};
-    for (;;) {
-        const ssize_t n = ::read(fd, buffer.data(), buffer.size());
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            const int error = errno;
-            ::close(fd);
-            throw RecordError(path + " cannot be read: " + errnoText(error));
-        }
-        if (n == 0) {
-            break;
-        }
-        text.append(buffer.data(), static_cast<std::size_t>(n));
-        if (static_cast<std::int64_t>(text.size()) > kMaxRunRecordBytes) {
-            ::close(fd);
-            throw RecordError(path + " grew over " +
-                              std::to_string(kMaxRunRecordBytes / (1024 * 1024)) +
-                              " MiB while being read; run records over that are refused");
-        }
-    }
-    ::close(fd);
-    return parseRunRecord(text, path);
-}
-
-void writeRunRecord(const std::string &path, const RunRecord &record) {
-    const std::string text = toJson(record);
-    const auto fail = [&path](const std::string &what, int error) {
-        throw RecordError("cannot write run record " + path + ": " + what + errnoText(error));
-    };
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0) {
-        fail("", errno);
-    }
-    const auto abandon = [&](const std::string &what, int error) {
-        ::close(fd);
-        ::unlink(temp.c_str());
-        fail(what, error);
-    };
-    // mkstemp makes the file private (0600); a record is an ordinary document.
-    if (::fchmod(fd, 0644) != 0) {
-        abandon("", errno);
-    }
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            abandon("", errno);
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) {
-        abandon("fsync: ", errno);
-    }
-    if (::close(fd) != 0) {
-        const int error = errno;
-        ::unlink(temp.c_str());
-        fail("", error);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int error = errno;
-        ::unlink(temp.c_str());
-        fail("", error);
-    }
-    // Make the rename itself durable; a failure here leaves a complete file, so it is ignored.
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    if (dir.empty()) {
-        dir = ".";
-    }
-    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd >= 0) {
-        static_cast<void>(::fsync(dirFd));
-        ::close(dirFd);
-    }
-}
-
-std::string newRunId() {
-    std::array<char, 256> host{};
-    if (::gethostname(host.data(), host.size() - 1) != 0) {
-        host[0] = '\0';
-    }
-    std::string hostName = host.data();
-    if (hostName.empty()) {
-        hostName = "unknown-host";
-    }
-    for (char &ch : hostName) {
-        const bool safe = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
-                          (ch >= '0' && ch <= '9') || ch == '.' || ch == '_' || ch == '-';
-        if (!safe) {
-            ch = '-';
-        }
-    }
-    std::random_device random;
-    std::ostringstream hex;
-    hex << std::hex << std::setw(8) << std::setfill('0') << random();
-    return utcTime(true) + "-" + hostName + "-" + hex.str();
-}
-
-DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
-                          std::int64_t testImages) {
-    DataIdentity d;
-    d.trainImages = trainImages;
-    d.testImages = testImages;
-    if (config.synthetic) {
-        d.variant = "synthetic";
-        return d;
-    }
-    d.variant = "cifar-10-binary";
-    d.path = config.dataDir;
-    Fnv1a64 hash;
-    for (const char *name : kBatchFiles) {
-        hash.add(name, std::strlen(name));
-        const std::string file = (std::filesystem::path(config.dataDir) / name).string();
-        std::ifstream in(file, std::ios::binary);
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(file, ec);
-        // A missing file hashes as size 2^64 - 1 and no bytes: still a different identity.
-        const std::uint64_t size64 = ec ? std::numeric_limits<std::uint64_t>::max() : size;
-        std::array<unsigned char, 8> sizeBytes{};
-        for (std::size_t i = 0; i < sizeBytes.size(); ++i) {
-            sizeBytes[i] = static_cast<unsigned char>((size64 >> (8 * i)) & 0xffU);
-        }
-        hash.add(sizeBytes.data(), sizeBytes.size());
-        if (in) {
-            std::array<char, kHashPrefixBytes> prefix{};
-            in.read(prefix.data(), static_cast<std::streamsize>(prefix.size()));
-            hash.add(prefix.data(), static_cast<std::size_t>(in.gcount()));
-        }
-    }
-    d.contentHash = hash.hex();
-    return d;
-}
-
-// ---- RunRecorder -----------------------------------------------------------------------------
-
-RunRecorder::RunRecorder(const RunConfig &config, std::string path, TrainingObserver *next,
-                         std::string runId)
-    : path_(std::move(path)), next_(next), startSeconds_(steadySeconds()) {
-    record_.runId = runId.empty() ? newRunId() : std::move(runId);
-    record_.createdUtc = utcTime(false);
-    record_.config = config;
-    record_.workload = toString(config.workload);
-    record_.status = "running";
-}
-
-void RunRecorder::onRunStarted(const RunStarted &info) {
-    record_.started = info;
-    // After the engine set its thread count, so the fingerprint's intra-op threads are the run's.
-    record_.fingerprint = collectFingerprint();
-    record_.data = identifyData(record_.config, info.trainImages, info.testImages);
-    save();
-    if (next_ != nullptr) {
-        next_->onRunStarted(info);
-    }
-}
-
-void RunRecorder::onStepLosses(const std::vector<StepLoss> &losses) {
-    const double seconds = steadySeconds() - startSeconds_;
-    for (const auto &l : losses) {
-        record_.steps.push_back({l.epoch, l.step, l.loss, seconds});
-    }
-    if (next_ != nullptr) {
-        next_->onStepLosses(losses);
-    }
-}
-
-void RunRecorder::onEpochFinished(const EpochResult &epoch) {
-    record_.epochs.push_back(epoch);
-    save();
-    if (next_ != nullptr) {
-        next_->onEpochFinished(epoch);
-    }
-}
-
-void RunRecorder::onRunEnded(const RunOutcome &outcome) {
-    if (record_.started.device.empty()) {
-        // Ended before it started (e.g. the data could not be read): still say on what.
-        record_.fingerprint = collectFingerprint();
-        record_.data =
-            identifyData(record_.config, record_.config.trainImages, record_.config.testImages);
-    }
-    record_.epochs = outcome.epochs;
-    record_.status = toString(outcome.status);
-    record_.reason = outcome.reason;
-    save();
-    if (next_ != nullptr) {
-        next_->onRunEnded(outcome);
-    }
-}
-
-void RunRecorder::save() {
-    if (path_.empty()) {
-        return;
-    }
-    try {
-        writeRunRecord(path_, record_);
-        writeError_.clear();
-    } catch (const std::exception &e) {
-        if (writeError_ != e.what()) {
-            spdlog::error("{}", e.what());
-        }
-        writeError_ = e.what();
-    }
 }
 
 } // namespace devicebench

@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: MIT
 // Run records: one JSON file per run, schema documented in docs/run-record.md (versioned by
 // kRunRecordSchemaVersion). Written atomically (temporary file, fsync, rename) and rewritten
-// after every epoch, so a crash keeps the finished epochs. LibTorch-free header.
+// after every epoch, so a crash keeps the finished epochs. LibTorch-free header and library
+// (engine_record): JSON codec run_record_json.cpp, files record_file.cpp, ids run_id.cpp,
+// data identity data_identity.cpp, recorder run_recorder.cpp.
 #pragma once
 
 #include "devicebench/fingerprint.h"
 #include "devicebench/run_types.h"
 
 #include <cstdint>
+#include <functional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -91,14 +94,22 @@ std::string newRunId();
 DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
                           std::int64_t testImages);
 
+// Where a recorder gets the machine fingerprint: called once on the run's thread, in
+// onRunStarted (after the engine set its thread count and device settings), or in onRunEnded
+// when the run ended before it started. Empty: the fingerprint stays empty.
+using FingerprintSource = std::function<Fingerprint()>;
+
 // A TrainingObserver that fills a RunRecord as the run goes, forwards every event to `next`
 // (may be null), and rewrites `path` (if not empty) after onRunStarted, after every epoch and
 // at the end. Write errors do not stop the run: they are kept in writeError() and logged.
 class RunRecorder : public TrainingObserver {
 public:
-    // `runId` empty: a new one (newRunId()).
+    // `runId` empty: a new one (newRunId()). `fingerprint` defaults to collectFingerprint
+    // (fingerprint.h): the default argument is taken at the caller, so this library (which has
+    // no LibTorch) never calls it itself; a caller using the default links engine_device (or
+    // `engine`). A source that throws leaves the fingerprint empty (logged).
     RunRecorder(const RunConfig &config, std::string path, TrainingObserver *next = nullptr,
-                std::string runId = {});
+                std::string runId = {}, FingerprintSource fingerprint = collectFingerprint);
     void onRunStarted(const RunStarted &info) override;
     void onStepLosses(const std::vector<StepLoss> &losses) override;
     void onEpochFinished(const EpochResult &epoch) override;
@@ -109,9 +120,11 @@ public:
 
 private:
     void save();
+    Fingerprint takeFingerprint() const;
     RunRecord record_;
     std::string path_;
     TrainingObserver *next_;
+    FingerprintSource fingerprint_;
     std::string writeError_;
     double startSeconds_ = 0.0;
 };

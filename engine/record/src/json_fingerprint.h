@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// JSON form of the fingerprint and of a probe result, shared by run records (run_record.cpp)
-// and by `devicebench-cli devices --json` (devicesJson in devices.h). Engine-internal: it
-// exposes nlohmann::json, which the engine links privately.
+// JSON form of the fingerprint, shared by run records (run_record_json.cpp) and by
+// `devicebench-cli devices --json` (devicesJson in devices.h, engine_device). Engine-internal
+// (record; engine_device includes it too): it exposes nlohmann::json, which the engine
+// libraries link privately.
 //
 // Shape (keys are the struct members' names, see fingerprint.h for units):
 //   {"hostName": str, "os": str, "cpuModel": str, "physicalCores": int, "logicalCores": int,
@@ -11,12 +12,9 @@
 //    "gpus": [{"index": int, "name": str, "computeMajor": int, "computeMinor": int,
 //              "memoryBytes": int}],
 //    "cudnnBenchmark": bool, "appVersion": str}
-//   probe: {"device": str, "usable": bool, "error": str, "seconds": number,
-//           "relativeError": number or null when not finite}
 #pragma once
 
 #include "devicebench/fingerprint.h"
-#include "devicebench/probe.h"
 
 #include <nlohmann/json.hpp>
 
@@ -31,7 +29,5 @@ nlohmann::json toJson(const Fingerprint &fingerprint);
 // e.g. "runs/a.json: field 'fingerprint.gpus[0].name' must be a string"; `where` names the
 // source (normally the file). cpuQuotaCores must be finite and not negative.
 Fingerprint fingerprintFromJson(const nlohmann::json &json, const std::string &where);
-
-nlohmann::json toJson(const ProbeResult &probe);
 
 } // namespace devicebench
