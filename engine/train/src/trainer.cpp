@@ -1,5 +1,12 @@
 // SPDX-License-Identifier: MIT
+// The run: settings checked, device probed, data loaded, model built, then the epochs
+// (epochs.cpp) in the workload's way (workload.cpp), timed here.
 #include "devicebench/trainer.h"
+
+#include "epochs.h"
+#include "loss_buffer.h"
+#include "run_stop.h"
+#include "workload.h"
 
 #include "devicebench/cifar10.h"
 #include "devicebench/devices.h"
@@ -12,17 +19,12 @@
 #include <torch/torch.h>
 
 #include <chrono>
-#include <optional>
 #include <cmath>
 #include <sstream>
 
 namespace devicebench {
-namespace {
+namespace detail {
 
-constexpr int kMaxThreads = 1024;
-
-// GPU work is asynchronous: wait for it before every clock read that ends a timed region
-// (MEASURING.md, Rules). A no-op on the CPU.
 void synchronize(const torch::Device &device) {
     if (device.is_cuda()) {
         torch::cuda::synchronize(device.index());
@@ -34,6 +36,16 @@ std::string formatNumber(double value) {
     out << value;
     return out.str();
 }
+
+} // namespace detail
+
+namespace {
+
+using detail::formatNumber;
+using detail::RunStop;
+using detail::synchronize;
+
+constexpr int kMaxThreads = 1024;
 
 class RunEnder {
 public:
@@ -56,12 +68,6 @@ public:
 
 private:
     TrainingObserver &observer_;
-};
-
-// Thrown inside the loop to leave it with a status other than Failed.
-struct RunStop {
-    RunStatus status;
-    std::string reason;
 };
 
 } // namespace
@@ -167,19 +173,8 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         SmallCnn model;
         model->resetParameters(config.seed);
         model->to(device);
-        const bool tuned = config.workload == Workload::Tuned;
-        const auto memoryFormat =
-            tuned ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
-        if (tuned) {
-            // What Python's model.to(memory_format=torch.channels_last) does: 4-d weights
-            // re-laid out, values unchanged.
-            torch::NoGradGuard noGrad;
-            for (auto &p : model->parameters()) {
-                if (p.dim() == 4) {
-                    p.set_data(p.contiguous(memoryFormat));
-                }
-            }
-        }
+        const auto workload = detail::makeWorkloadStrategy(config.workload, device, batch);
+        workload->prepareModel(model);
         torch::optim::SGD optimizer(model->parameters(),
                                     torch::optim::SGDOptions(config.learningRate));
 
@@ -199,158 +194,36 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                      started.device, started.threads, nTrain, nTest, batch,
                      config.learningRate, config.epochs);
         if (device.is_cuda()) {
-            // cuDNN's benchmark mode times several convolution algorithms on the first call of
-            // each shape and keeps the fastest: the tuned workload's choice; off (PyTorch's
-            // default) for the article's computation. Set before onRunStarted, so the run's
-            // fingerprint (cudnnBenchmark) records what the run used.
-            at::globalContext().setBenchmarkCuDNN(tuned);
+            // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
+            at::globalContext().setBenchmarkCuDNN(workload->cudnnBenchmark());
         }
         observer.onRunStarted(started);
 
-        // Host copies of the data. Tuned on CUDA: pinned, so copies can be non-blocking.
-        torch::Tensor trainImages = data.train.images;
-        torch::Tensor testImages = data.test.images;
-        torch::Tensor trainLabels = data.train.labels;
-        torch::Tensor testLabels = data.test.labels;
-        if (tuned) {
-            // Held as N x 32 x 32 x 3 bytes (channels-last), laid out once with the data, so
-            // that each batch's conversion to float is a plain element-wise pass.
-            trainImages = trainImages.contiguous(memoryFormat);
-            testImages = testImages.contiguous(memoryFormat);
-        }
-        if (config.dataOnDevice && device.is_cuda()) {
-            // The whole set on the device once, outside the timed epochs (RunConfig).
-            trainImages = trainImages.to(device);
-            testImages = testImages.to(device);
-            trainLabels = trainLabels.to(device);
-            testLabels = testLabels.to(device);
-            synchronize(device);
-        } else if (tuned && device.is_cuda()) {
-            trainImages = trainImages.pin_memory();
-            testImages = testImages.pin_memory();
-            trainLabels = trainLabels.pin_memory();
-            testLabels = testLabels.pin_memory();
-        }
-        const auto parameters = model->parameters();
-        // Tuned: one float batch buffer in the model's memory format, filled in place.
-        torch::Tensor batchBuffer;
-        if (tuned) {
-            batchBuffer = torch::empty({batch, 3, 32, 32},
-                                       torch::TensorOptions().dtype(torch::kFloat32).device(device))
-                              .contiguous(memoryFormat);
-        }
-        // uint8 images [start, start + n) as float in [0, 1] on the device (ToTensor's
-        // conversion, inside the timed epoch in both workloads).
-        auto prepare = [&](const torch::Tensor &images, std::int64_t start,
-                           std::int64_t n) -> torch::Tensor {
-            if (!tuned) {
-                return toUnitFloat(images.narrow(0, start, n)).to(device);
+        detail::SplitTensors train{data.train.images, data.train.labels};
+        detail::SplitTensors test{data.test.images, data.test.labels};
+        for (auto *split : {&train, &test}) {
+            workload->layOutHostData(*split);
+            if (config.dataOnDevice && device.is_cuda()) {
+                // The whole set on the device once, outside the timed epochs (RunConfig).
+                split->images = split->images.to(device);
+                split->labels = split->labels.to(device);
+            } else {
+                workload->stageHostData(*split);
             }
-            auto x = batchBuffer.narrow(0, 0, n);
-            x.copy_(images.narrow(0, start, n), /*non_blocking=*/true);
-            return x.div_(255.0);
-        };
+        }
+        synchronize(device);
+        workload->prepareBatches();
 
-        std::int64_t globalStep = 0;
-        std::vector<torch::Tensor> pending; // step losses still on the device
-        pending.reserve(static_cast<std::size_t>(config.lossFetchInterval));
-
+        const auto parameters = model->parameters();
+        const detail::EpochParts parts{model,  optimizer, parameters,   *workload,
+                                       device, batch,     stopRequested};
+        detail::LossBuffer losses(config.lossFetchInterval, observer);
         for (int epoch = 1; epoch <= config.epochs; ++epoch) {
-            double lossSum = 0.0;
-            std::int64_t lossCount = 0;
-            // Fetches the pending step losses from the device in one copy.
-            auto flush = [&]() {
-                if (pending.empty()) {
-                    return;
-                }
-                const auto values =
-                    torch::stack(pending).to(torch::kCPU, torch::kFloat64).contiguous();
-                const auto *v = values.data_ptr<double>();
-                std::vector<StepLoss> losses(pending.size());
-                const std::int64_t first = globalStep - static_cast<std::int64_t>(pending.size());
-                for (std::size_t i = 0; i < pending.size(); ++i) {
-                    losses[i] = {epoch, first + static_cast<std::int64_t>(i) + 1, v[i]};
-                    if (!std::isfinite(v[i])) {
-                        losses.resize(i + 1);
-                        observer.onStepLosses(losses);
-                        pending.clear();
-                        throw RunStop{RunStatus::Diverged,
-                                      "training loss became " + formatNumber(v[i]) +
-                                          " at step " + std::to_string(losses[i].step) +
-                                          " (epoch " + std::to_string(epoch) +
-                                          "); lower the learning rate"};
-                    }
-                    lossSum += v[i];
-                }
-                lossCount += static_cast<std::int64_t>(pending.size());
-                pending.clear();
-                observer.onStepLosses(losses);
-            };
-
+            losses.beginEpoch(epoch);
             synchronize(device);
             const auto t0 = std::chrono::steady_clock::now();
-
-            model->train();
-            for (std::int64_t start = 0; start < nTrain; start += batch) {
-                if (stopRequested.load(std::memory_order_relaxed)) {
-                    flush();
-                    throw RunStop{RunStatus::Cancelled,
-                                  "stopped by the user during epoch " + std::to_string(epoch)};
-                }
-                const std::int64_t n = std::min(batch, nTrain - start);
-                auto x = prepare(trainImages, start, n);
-                auto y = trainLabels.narrow(0, start, n).to(device, /*non_blocking=*/tuned);
-                auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
-                if (tuned) {
-                    for (auto &p : parameters) {
-                        p.mutable_grad() = torch::Tensor(); // set to none: no zero-fill pass
-                    }
-                } else {
-                    optimizer.zero_grad();
-                }
-                loss.backward();
-                optimizer.step();
-                ++globalStep;
-                pending.push_back(loss.detach());
-                if (static_cast<int>(pending.size()) >= config.lossFetchInterval) {
-                    flush();
-                }
-            }
-            flush();
-
-            model->eval();
-            torch::Tensor testLossSum = torch::zeros({}, torch::TensorOptions().device(device));
-            torch::Tensor correct = torch::zeros({}, torch::TensorOptions()
-                                                         .device(device)
-                                                         .dtype(torch::kInt64));
-            {
-                // InferenceMode (tuned) skips autograd's version counters and views as well.
-                std::optional<torch::NoGradGuard> noGrad;
-                std::optional<c10::InferenceMode> inference;
-                if (tuned) {
-                    inference.emplace();
-                } else {
-                    noGrad.emplace();
-                }
-                for (std::int64_t start = 0; start < nTest; start += batch) {
-                    if (stopRequested.load(std::memory_order_relaxed)) {
-                        throw RunStop{RunStatus::Cancelled,
-                                      "stopped by the user during the test pass of epoch " +
-                                          std::to_string(epoch)};
-                    }
-                    const std::int64_t n = std::min(batch, nTest - start);
-                    auto x = prepare(testImages, start, n);
-                    auto y = testLabels.narrow(0, start, n).to(device, /*non_blocking=*/tuned);
-                    auto out = model->forward(x);
-                    testLossSum += torch::nn::functional::cross_entropy(
-                        out, y,
-                        torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
-                    correct += (out.argmax(1) == y).sum();
-                }
-            }
-            const double testLoss = testLossSum.item<double>() / static_cast<double>(nTest);
-            const double accuracy =
-                static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(nTest);
+            detail::trainEpoch(parts, epoch, train, losses);
+            const detail::TestResult tested = detail::testEpoch(parts, epoch, test);
             synchronize(device);
             const auto t1 = std::chrono::steady_clock::now();
 
@@ -358,16 +231,16 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             result.epoch = epoch;
             result.seconds = std::chrono::duration<double>(t1 - t0).count();
             result.warmup = epoch <= config.warmupEpochs;
-            result.trainLoss = lossCount > 0 ? lossSum / static_cast<double>(lossCount) : 0.0;
-            result.testLoss = testLoss;
-            result.testAccuracy = accuracy;
+            result.trainLoss = losses.epochMean();
+            result.testLoss = tested.loss;
+            result.testAccuracy = tested.accuracy;
             result.imagesPerSecond = imagesPerEpoch / result.seconds;
             outcome.epochs.push_back(result);
             spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}", epoch,
-                         result.seconds, testLoss, accuracy);
+                         result.seconds, tested.loss, tested.accuracy);
             observer.onEpochFinished(result);
-            if (!std::isfinite(testLoss)) {
-                throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(testLoss) +
+            if (!std::isfinite(tested.loss)) {
+                throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(tested.loss) +
                                                        " in epoch " + std::to_string(epoch) +
                                                        "; lower the learning rate"};
             }

@@ -29,6 +29,8 @@ inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of
 //    buffer filled in place (no per-step allocation of the input), gradients set to none
 //    instead of zeroed, the test pass under InferenceMode; on CUDA the images sit in pinned
 //    host memory and are copied non-blocking.
+// Every difference between the two is one method of the workload strategy
+// (engine/train/src/workload.h), so the training loop itself is one code path.
 enum class Workload { Faithful, Tuned };
 
 // "faithful" or "tuned".
