@@ -10,6 +10,7 @@
 
 #include <sched.h>
 
+#include <chrono>
 #include <fstream>
 #include <stdexcept>
 #include <thread>
@@ -52,6 +53,23 @@ std::string existingDevicesText() {
 }
 
 } // namespace
+
+double startDevice(const std::string &id) {
+    const torch::Device device(id);
+    if (!device.is_cuda()) {
+        return 0.0;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    try {
+        // The allocation makes the device current and creates its context; the fill kernel
+        // loads the module; the synchronisation waits for both.
+        const auto one = torch::zeros({1}, torch::TensorOptions().device(device));
+        torch::cuda::synchronize(device.index());
+    } catch (const c10::Error &e) {
+        throw std::runtime_error(e.what_without_backtrace());
+    }
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+}
 
 int availableCores() {
     cpu_set_t set;

@@ -327,6 +327,10 @@ Fingerprint collectFingerprint() {
     });
     guarded([&] { readCudaDriver(fp); });
     guarded([&] { fp.cudnnBenchmark = at::globalContext().benchmarkCuDNN(); });
+    // Present in LibTorch 1.13.1 and 2.11 alike; 2.x throws when the legacy and the new
+    // precision settings disagree, which leaves the field unset.
+    guarded([&] { fp.tf32Matmul = at::globalContext().allowTF32CuBLAS(); });
+    guarded([&] { fp.tf32Cudnn = at::globalContext().allowTF32CuDNN(); });
     fp.appVersion = kVersion;
     return fp;
 }

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -57,6 +58,18 @@ public:
                           " (got " + std::to_string(number) + ")");
         }
         return number;
+    }
+
+    // Absent or null: unset.
+    std::optional<bool> optionalBoolean(const char *key) const {
+        const auto it = object_.find(key);
+        if (it == object_.end() || it->is_null()) {
+            return std::nullopt;
+        }
+        if (!it->is_boolean()) {
+            fail(key, "must be true, false or null");
+        }
+        return it->get<bool>();
     }
 
     int smallInt(const char *key) const {
@@ -131,6 +144,8 @@ nlohmann::json toJson(const Fingerprint &fp) {
     j["driverVersion"] = fp.driverVersion;
     j["gpus"] = std::move(gpus);
     j["cudnnBenchmark"] = fp.cudnnBenchmark;
+    j["tf32Matmul"] = fp.tf32Matmul ? json(*fp.tf32Matmul) : json(nullptr);
+    j["tf32Cudnn"] = fp.tf32Cudnn ? json(*fp.tf32Cudnn) : json(nullptr);
     j["appVersion"] = fp.appVersion;
     return j;
 }
@@ -167,6 +182,9 @@ Fingerprint fingerprintFromJson(const nlohmann::json &j, const std::string &wher
         fp.gpus.push_back(std::move(gpu));
     }
     fp.cudnnBenchmark = r.boolean("cudnnBenchmark");
+    // Added after schema 1 was first written: optional; absent or null reads as unset.
+    fp.tf32Matmul = r.optionalBoolean("tf32Matmul");
+    fp.tf32Cudnn = r.optionalBoolean("tf32Cudnn");
     fp.appVersion = r.string("appVersion");
     return fp;
 }

@@ -11,7 +11,9 @@
 //    "cudaBuilt": bool, "cudaRuntimeVersion": str, "cudnnVersion": str, "driverVersion": str,
 //    "gpus": [{"index": int, "name": str, "computeMajor": int, "computeMinor": int,
 //              "memoryBytes": int}],
-//    "cudnnBenchmark": bool, "appVersion": str}
+//    "cudnnBenchmark": bool, "tf32Matmul": bool or null, "tf32Cudnn": bool or null,
+//    "appVersion": str}
+//   tf32Matmul and tf32Cudnn may be absent (records written before they were recorded).
 #pragma once
 
 #include "devicebench/fingerprint.h"

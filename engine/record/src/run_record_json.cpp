@@ -53,6 +53,7 @@ OrderedJson startedJson(const RunStarted &s) {
     j["stepsPerEpoch"] = s.stepsPerEpoch;
     j["dataDescription"] = s.dataDescription;
     j["synthetic"] = s.synthetic;
+    j["deviceInitSeconds"] = s.deviceInitSeconds; // NaN is written as null
     return j;
 }
 
@@ -213,6 +214,12 @@ RunStarted readStarted(const FieldReader &r, const Json &j) {
     s.stepsPerEpoch = r.int64(j, "stepsPerEpoch", p);
     s.dataDescription = r.string(j, "dataDescription", p);
     s.synthetic = r.boolean(j, "synthetic", p);
+    // Added after schema 1 was first written: optional; absent or null reads as NaN (unknown).
+    s.deviceInitSeconds =
+        j.contains("deviceInitSeconds") ? r.numberOrNull(j, "deviceInitSeconds", p) : kNaN;
+    if (s.deviceInitSeconds < 0.0 || std::isinf(s.deviceInitSeconds)) {
+        r.fail(p + ".deviceInitSeconds", "must be a finite number, 0 or more, or null");
+    }
     return s;
 }
 

@@ -90,6 +90,12 @@ struct RunStarted {
     std::int64_t stepsPerEpoch = 0; // training steps per epoch (ceil(trainImages / batchSize))
     std::string dataDescription; // data folder, or "synthetic data (accuracy is meaningless)"
     bool synthetic = false;
+    // Seconds the device took to start (the first CUDA start: context creation, a tiny
+    // allocation and a synchronisation; startDevice() in devices.h), before epoch 1 and outside
+    // every epoch's clock. 0 on the CPU, and on a CUDA device this process had started already
+    // (e.g. by an earlier run or probe). NaN when unknown: records written before it was
+    // recorded.
+    double deviceInitSeconds = 0.0;
 };
 
 enum class RunStatus { Finished, Cancelled, Diverged, Failed };

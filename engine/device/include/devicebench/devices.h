@@ -49,6 +49,14 @@ std::string cudaUnavailableReason();
 // string is malformed (e.g. "gpu", ""), CUDA is unavailable, or index N does not exist.
 std::string resolveDevice(const std::string &device);
 
+// Starts `device` (a canonical id from resolveDevice) before a run times anything. On CUDA:
+// makes the device current and creates its context (the first CUDA start: driver and runtime
+// initialisation, context creation, module loading) with a one-element allocation and a
+// device synchronisation. Returns the wall seconds it took (steady clock); near 0 when this
+// process had started the device already. "cpu": nothing to start, 0.0. Throws
+// std::runtime_error with LibTorch's message when the device cannot start.
+double startDevice(const std::string &device);
+
 // Number of cores this process may run on (sched_getaffinity), at least 1.
 int availableCores();
 

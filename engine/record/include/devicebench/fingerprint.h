@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,14 @@ struct Fingerprint {
     std::string driverVersion;     // CUDA driver API version, e.g. "12.2"; "" without a driver
     std::vector<GpuInfo> gpus;     // every CUDA device the driver reports
     bool cudnnBenchmark = false;   // at::globalContext().benchmarkCuDNN()
+    // TF32 (19-bit float products in float32 work on Ampere and later GPUs) as LibTorch is set
+    // when collected: matrix products (at::globalContext().allowTF32CuBLAS(), Python's
+    // torch.backends.cuda.matmul.allow_tf32) and cuDNN convolutions (allowTF32CuDNN(), Python's
+    // torch.backends.cudnn.allow_tf32). Both calls exist in LibTorch 1.13.1 and 2.11. Unset
+    // when LibTorch refused to say (2.x throws when the old and new precision settings were
+    // mixed) and in records written before they were recorded.
+    std::optional<bool> tf32Matmul;
+    std::optional<bool> tf32Cudnn;
     std::string appVersion;        // DeviceBench version (version.h)
 };
 
