@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/probe.h"
 
-#include "json_fingerprint.h"
+#include "json_probe.h"
 
 #include "devicebench/devices.h"
 #include "devicebench/trainer.h"

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// Plain value types shared by the engine, the command-line runner and the dashboard.
+// This header must stay free of LibTorch and Qt: the dashboard includes it from Qt code
+// (LibTorch uses the identifier `slots`, which Qt defines as a macro).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace devicebench {
+
+// Defaults are the published experiment's (../shared/docs/MEASURING.md, "The experiment").
+inline constexpr int kDefaultEpochs = 10;            // article: 10 epochs
+inline constexpr int kDefaultBatchSize = 64;         // article: batch 64
+inline constexpr double kDefaultLearningRate = 0.01; // article: SGD lr 0.01, no momentum
+inline constexpr int kDefaultWarmupEpochs = 2;       // article: "drop the first 2 as warm-up"
+inline constexpr std::uint64_t kDefaultSeed = 0;     // article: torch.manual_seed(0)
+inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of step losses
+
+// What the run computes, and how (speed issue; MEASURING.md rule 1: a comparison must say
+// when the workload differs).
+//  - Faithful: the article's computation: NCHW tensors, a new float batch converted from the
+//    uint8 images every step, gradients zeroed, the test pass under NoGradGuard.
+//  - Tuned: the same model, hyper-parameters, data order and initial weights, so the same
+//    results within float tolerance, computed the fastest way measured on the device:
+//    channels-last memory format for the model, the images (laid out once, with the data)
+//    and the batches, one preallocated batch
+//    buffer filled in place (no per-step allocation of the input), gradients set to none
+//    instead of zeroed, the test pass under InferenceMode; on CUDA the images sit in pinned
+//    host memory and are copied non-blocking.
+// Every difference between the two is one method of the workload strategy
+// (engine/train/src/workload.h), so the training loop itself is one code path.
+enum class Workload { Faithful, Tuned };
+
+// "faithful" or "tuned".
+const char *toString(Workload workload);
+
+// Parses "faithful" / "tuned"; false for anything else.
+bool parseWorkload(const std::string &text, Workload *workload);
+
+// One training run's settings. Every field is validated by validateRunConfig() (trainer.h).
+struct RunConfig {
+    std::string device = "cpu";      // "cpu", "cuda" or "cuda:N" (devices.h)
+    int epochs = kDefaultEpochs;     // >= 1
+    int batchSize = kDefaultBatchSize;   // images per step, >= 1
+    double learningRate = kDefaultLearningRate; // SGD step size, finite and > 0
+    int warmupEpochs = kDefaultWarmupEpochs;    // first N epochs flagged warm-up; 0 <= N < epochs
+    int threads = 0;                 // CPU intra-op threads; 0 = the cores this process may use
+    std::uint64_t seed = kDefaultSeed;          // initial weights (data order is fixed: no shuffle)
+    std::string dataDir;             // folder holding data_batch_1..5.bin and test_batch.bin
+    bool synthetic = false;          // CIFAR-shaped generated data instead of dataDir
+    std::int64_t trainImages = 0;    // use only the first N training images; 0 = all 50,000
+    std::int64_t testImages = 0;     // use only the first N test images; 0 = all 10,000
+    int lossFetchInterval = kDefaultLossFetchInterval; // K: step losses fetched every K steps
+    Workload workload = Workload::Faithful;      // how the same training is computed
+    // CUDA only: copy the whole data set (uint8, about 184 MB for CIFAR-10) to the device once,
+    // before epoch 1 and outside the timed epochs, so that no step copies from the host. No
+    // effect on the CPU, where the data already is. Runs that differ in it are not comparable.
+    bool dataOnDevice = false;
+};
+
+// Training loss of one step. `step` counts from 1 across the whole run (epoch 2's first
+// step is stepsPerEpoch + 1); `epoch` counts from 1.
+struct StepLoss {
+    int epoch = 0;
+    std::int64_t step = 0;
+    double loss = 0.0; // mean cross-entropy over the step's batch (nats)
+};
+
+// One epoch: a training pass over the training images plus a test pass over the test images,
+// timed together (seconds, steady clock, device synchronised before each clock read).
+struct EpochResult {
+    int epoch = 0;               // from 1
+    double seconds = 0.0;        // wall time of training + test pass
+    bool warmup = false;         // epoch <= warmupEpochs: kept, but left out of the headline
+    double trainLoss = 0.0;      // mean of the epoch's step losses (nats)
+    double testLoss = 0.0;       // mean cross-entropy per test image (nats)
+    double testAccuracy = 0.0;   // fraction of test images classified correctly, 0..1
+    double imagesPerSecond = 0.0; // (training images + test images) / seconds
+};
+
+// Emitted once when a run has loaded its data and built its model, before epoch 1.
+struct RunStarted {
+    std::string device;          // canonical device string, e.g. "cpu" or "cuda:0"
+    std::string deviceName;      // human name, e.g. "CPU" or "Tesla T4"
+    int threads = 0;             // intra-op threads actually in use
+    std::int64_t trainImages = 0;
+    std::int64_t testImages = 0;
+    std::int64_t stepsPerEpoch = 0; // training steps per epoch (ceil(trainImages / batchSize))
+    std::string dataDescription; // data folder, or "synthetic data (accuracy is meaningless)"
+    bool synthetic = false;
+    // Seconds the device took to start (the first CUDA start: context creation, a tiny
+    // allocation and a synchronisation; startDevice() in devices.h), before epoch 1 and outside
+    // every epoch's clock. 0 on the CPU, and on a CUDA device this process had started already
+    // (e.g. by an earlier run or probe). NaN when unknown: records written before it was
+    // recorded.
+    double deviceInitSeconds = 0.0;
+};
+
+enum class RunStatus { Finished, Cancelled, Diverged, Failed };
+
+// "finished", "cancelled", "diverged", "failed".
+const char *toString(RunStatus status);
+
+// The article's summary of a run's epoch times (all in seconds).
+// Statistics other than meanAll are over the stable epochs (those after the warm-up);
+// when there are none, they are NaN and `hasStable` is false.
+struct Summary {
+    std::vector<double> epochSeconds; // every epoch, warm-up included, in order
+    int warmupEpochs = 0;
+    double meanAll = 0.0;        // mean of all epochs
+    bool hasStable = false;
+    double stableMean = 0.0;     // headline: mean of epochs warmupEpochs+1..N
+    double median = 0.0;         // median of the stable epochs
+    double stddev = 0.0;         // sample standard deviation (n-1) of the stable epochs; 0 if n=1
+    double imagesPerSecond = 0.0; // images per epoch / stableMean
+    int stableCount = 0;         // number of stable epochs
+    double min = 0.0;            // fastest stable epoch
+    double max = 0.0;            // slowest stable epoch
+    double cv = 0.0;             // coefficient of variation: stddev / stableMean (a fraction)
+    // 95% confidence interval of the stable mean, Student t with n-1 degrees of freedom:
+    // stableMean -+ t(0.975, n-1) * stddev / sqrt(n). With one stable epoch the interval is
+    // unknown: NaN.
+    double ciLow = 0.0;
+    double ciHigh = 0.0;
+};
+
+// Exactly one per run, delivered last.
+struct RunOutcome {
+    RunStatus status = RunStatus::Failed;
+    std::string reason;              // empty when finished; otherwise why it ended
+    std::vector<EpochResult> epochs; // every finished epoch, kept whatever the status
+    Summary summary;                 // of `epochs`
+};
+
+// Receives a run's events on the thread that runs it, in this order:
+// onRunStarted (unless loading fails), then onStepLosses / onEpochFinished interleaved,
+// then exactly one onRunEnded. Implementations must return quickly and must not throw.
+class TrainingObserver {
+public:
+    virtual ~TrainingObserver() = default;
+    virtual void onRunStarted(const RunStarted & /*info*/) {}
+    // A batch of consecutive step losses, fetched from the device every K steps
+    // (RunConfig::lossFetchInterval) and at the end of each epoch.
+    virtual void onStepLosses(const std::vector<StepLoss> & /*losses*/) {}
+    virtual void onEpochFinished(const EpochResult & /*epoch*/) {}
+    virtual void onRunEnded(const RunOutcome &outcome) = 0;
+};
+
+} // namespace devicebench

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// CIFAR-10, binary version (Krizhevsky 2009; https://www.cs.toronto.edu/~kriz/cifar.html).
+// Layout of every batch file: 10,000 records of 3,073 bytes: 1 label byte (0-9), then 3,072
+// pixel bytes: 1,024 red, 1,024 green, 1,024 blue, each plane row-major 32x32.
+// Training split: data_batch_1.bin .. data_batch_5.bin (50,000 images); test split:
+// test_batch.bin (10,000 images). Sizes and DataError: cifar10_format.h.
+#pragma once
+
+#include "devicebench/cifar10_format.h"
+
+#include <torch/torch.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+
+namespace devicebench {
+
+// One split held on the host as bytes.
+struct Split {
+    torch::Tensor images; // uint8, N x 3 x 32 x 32 (channel planes R, G, B), contiguous
+    torch::Tensor labels; // int64, N, each 0..9
+    std::int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
+};
+
+struct Cifar10 {
+    Split train;
+    Split test;
+    std::string source; // the folder read, or "synthetic"
+    bool synthetic = false;
+};
+
+// Reads one batch file. With `maxRecords` > 0 only the first maxRecords records are kept
+// (the file is still checked whole). Throws DataError naming `path` when the file is missing
+// or unreadable, its size is not a multiple of 3,073 bytes, it does not hold exactly 10,000
+// records, or a label byte is over 9 (the message gives the record index, from 0).
+Split readBatchFile(const std::string &path, std::int64_t maxRecords = 0);
+
+// Parses CIFAR-10 records held in memory: `size` bytes at `bytes`, any whole, non-zero number
+// of 3,073-byte records (unlike readBatchFile(), not necessarily 10,000). The bytes are copied;
+// the result owns its memory. Throws DataError naming `source` when there are no bytes, the
+// size is not a multiple of 3,073 (a multiple of 3,074 is named as CIFAR-100), or a label byte
+// is over 9 (the message gives the record index, from 0). The fuzz target
+// tests/fuzz/fuzz_cifar10_reader.cpp drives the reader through it.
+Split parseBatchRecords(const std::uint8_t *bytes, std::size_t size, const std::string &source);
+
+// Reads the training and test splits from `dir` (the folder cifar-10-binary.tar.gz unpacks
+// to, cifar-10-batches-bin). `trainImages` / `testImages` > 0 keep only the first N images of
+// a split (files past the last one needed are still checked for presence and size, not read).
+// Throws DataError naming the path: folder missing or not a folder; a batch file missing;
+// the Python pickle variant given (cifar-10-batches-py: "data_batch_1" without ".bin");
+// any readBatchFile() error; N beyond the split.
+Cifar10 loadCifar10(const std::string &dir, std::int64_t trainImages = 0,
+                    std::int64_t testImages = 0);
+
+// CIFAR-shaped generated data: uniform random bytes and labels 0..9 from a generator seeded
+// with `seed`. Timing on it is real; accuracy on it is meaningless.
+Cifar10 makeSyntheticCifar10(std::int64_t trainImages, std::int64_t testImages,
+                             std::uint64_t seed = 0);
+
+// A batch as the network takes it: float32 in [0, 1] (bytes / 255, as torchvision's ToTensor),
+// same shape as `images` (B x 3 x 32 x 32).
+torch::Tensor toUnitFloat(const torch::Tensor &images);
+
+} // namespace devicebench

@@ -1,0 +1,132 @@
+// SPDX-License-Identifier: MIT
+// Run records: one JSON file per run, schema documented in docs/run-record.md (versioned by
+// kRunRecordSchemaVersion). Written atomically (temporary file, fsync, rename) and rewritten
+// after every epoch, so a crash keeps the finished epochs. LibTorch-free header and library
+// (engine_record): JSON codec run_record_json.cpp, files record_file.cpp, ids run_id.cpp,
+// data identity data_identity.cpp, recorder run_recorder.cpp.
+#pragma once
+
+#include "devicebench/fingerprint.h"
+#include "devicebench/run_types.h"
+
+#include <cstdint>
+#include <functional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace devicebench {
+
+inline constexpr int kRunRecordSchemaVersion = 1;
+inline constexpr std::int64_t kMaxRunRecordBytes = 64LL * 1024 * 1024; // larger files are refused
+
+// A problem with a record file; what() names the file and the problem, e.g.
+// "runs/a.json: field 'epochs[2].seconds' must be a finite number".
+class RecordError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+// Which data a run used.
+struct DataIdentity {
+    std::string path;          // folder read; "" for synthetic
+    std::string variant;       // "cifar-10-binary" or "synthetic"
+    std::int64_t trainImages = 0;
+    std::int64_t testImages = 0;
+    // Content hash of the batch files: FNV-1a 64 over each file's name, size and first 4,096
+    // bytes, in file order, as 16 hex digits. Cheap (no full read) yet tells copies apart.
+    std::string contentHash;
+};
+
+// One step's training loss with the host's wall time when it was taken.
+struct TimedStepLoss {
+    int epoch = 0;
+    std::int64_t step = 0;
+    double loss = 0.0;
+    // Seconds since the RunRecorder was made, just before the run (steady clock; includes
+    // loading the data).
+    double seconds = 0.0;
+};
+
+struct RunRecord {
+    int schemaVersion = kRunRecordSchemaVersion;
+    std::string runId;          // unique: "<UTC time>-<host>-<random hex>"
+    std::string createdUtc;     // ISO 8601, e.g. "2026-11-29T22:40:00Z"
+    std::string model = "small-cnn";
+    std::string precision = "float32";
+    std::string workload = "faithful"; // "faithful" or "tuned" (speed issue)
+    RunConfig config;
+    RunStarted started;         // device actually used, threads, image counts, steps per epoch
+    Fingerprint fingerprint;
+    DataIdentity data;
+    std::vector<EpochResult> epochs;
+    std::vector<TimedStepLoss> steps;
+    // "running" (still going, or the process died: the finished epochs are all there),
+    // "finished", "cancelled", "diverged" or "failed".
+    std::string status = "running";
+    std::string reason;         // why it ended, when not finished
+};
+
+// Serialises `record` (pretty-printed JSON, numbers with full precision; NaN is written as
+// null and read back as NaN).
+std::string toJson(const RunRecord &record);
+
+// Parses a record. `source` names the file in errors. Throws RecordError when the text is not
+// JSON, truncated, of another schema version (older or newer: says which), misses a field,
+// has a field of the wrong type, or a number that is NaN/inf where a finite one is required.
+RunRecord parseRunRecord(const std::string &json, const std::string &source);
+
+// Reads and parses a file. Throws RecordError naming `path`: missing, a directory, unreadable,
+// larger than kMaxRunRecordBytes, or any parseRunRecord error.
+RunRecord readRunRecord(const std::string &path);
+
+// Writes `record` to `path` atomically: a temporary file in the same folder, fsync, rename.
+// On failure throws RecordError naming the path and the OS error, and leaves no partial
+// file (the previous version, if any, stays).
+void writeRunRecord(const std::string &path, const RunRecord &record);
+
+// A new unique run id: "<UTC time>-<host>-<random hex>", e.g. "20261129T224000Z-host-a-3f9c2a1b"
+// (characters other than letters, digits, '.', '_' and '-' in the host name become '-', so the
+// id is safe as a file name).
+std::string newRunId();
+
+// Identity of the data a config uses (hashing the files named above; no full read).
+DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
+                          std::int64_t testImages);
+
+// Where a recorder gets the machine fingerprint: called once on the run's thread, in
+// onRunStarted (after the engine set its thread count and device settings), or in onRunEnded
+// when the run ended before it started. Empty: the fingerprint stays empty.
+using FingerprintSource = std::function<Fingerprint()>;
+
+// A TrainingObserver that fills a RunRecord as the run goes, forwards every event to `next`
+// (may be null), and rewrites `path` (if not empty) after onRunStarted, after every epoch and
+// at the end. Write errors do not stop the run: they are kept in writeError() and logged.
+class RunRecorder : public TrainingObserver {
+public:
+    // `runId` empty: a new one (newRunId()). `fingerprint` defaults to collectFingerprint
+    // (fingerprint.h): the default argument is taken at the caller, so this library (which has
+    // no LibTorch) never calls it itself; a caller using the default links engine_device (or
+    // `engine`). A source that throws leaves the fingerprint empty (logged).
+    RunRecorder(const RunConfig &config, std::string path, TrainingObserver *next = nullptr,
+                std::string runId = {}, FingerprintSource fingerprint = collectFingerprint);
+    void onRunStarted(const RunStarted &info) override;
+    void onStepLosses(const std::vector<StepLoss> &losses) override;
+    void onEpochFinished(const EpochResult &epoch) override;
+    void onRunEnded(const RunOutcome &outcome) override;
+    const RunRecord &record() const { return record_; }
+    // The last write's error ("" when the last write succeeded, or none was made yet).
+    const std::string &writeError() const { return writeError_; }
+
+private:
+    void save();
+    Fingerprint takeFingerprint() const;
+    RunRecord record_;
+    std::string path_;
+    TrainingObserver *next_;
+    FingerprintSource fingerprint_;
+    std::string writeError_;
+    double startSeconds_ = 0.0;
+};
+
+} // namespace devicebench

@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// The fingerprint's plain-C++ part: the machine label of charts. (The collection, which reads
+// LibTorch's settings, is engine_device's fingerprint_collect.cpp.)
+#include "devicebench/fingerprint.h"
+
+#include <string>
+
+namespace devicebench {
+
+std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads) {
+    const std::string host = fingerprint.hostName.empty() ? "unknown host" : fingerprint.hostName;
+    if (device == "cpu") {
+        return "CPU x" + std::to_string(threads) + " @ " + host;
+    }
+    int index = -1;
+    if (device == "cuda") {
+        index = 0;
+    } else if (device.rfind("cuda:", 0) == 0 && device.size() > 5 && device.size() <= 9 &&
+               device.find_first_not_of("0123456789", 5) == std::string::npos) {
+        index = std::stoi(device.substr(5));
+    }
+    for (const auto &gpu : fingerprint.gpus) {
+        if (gpu.index == index && !gpu.name.empty()) {
+            return gpu.name + " @ " + host;
+        }
+    }
+    return device + " @ " + host;
+}
+
+} // namespace devicebench

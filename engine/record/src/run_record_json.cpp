@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+// Run records (docs/run-record.md): the JSON text, written in the documented field order and
+// read strictly (every error names the source and the field).
+#include "devicebench/run_record.h"
+
+#include "json_fingerprint.h"
+
+#include <nlohmann/json.hpp>
+
+#include <array>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <utility>
+
+namespace devicebench {
+namespace {
+
+using Json = nlohmann::json;
+using OrderedJson = nlohmann::ordered_json; // keeps the documented field order in files
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr std::array<const char *, 5> kStatuses = {"running", "finished", "cancelled", "diverged",
+                                                   "failed"};
+
+// ---- writing ---------------------------------------------------------------------------------
+
+OrderedJson configJson(const RunConfig &c) {
+    OrderedJson j;
+    j["device"] = c.device;
+    j["epochs"] = c.epochs;
+    j["batchSize"] = c.batchSize;
+    j["learningRate"] = c.learningRate;
+    j["warmupEpochs"] = c.warmupEpochs;
+    j["threads"] = c.threads;
+    j["seed"] = c.seed;
+    j["dataDir"] = c.dataDir;
+    j["synthetic"] = c.synthetic;
+    j["trainImages"] = c.trainImages;
+    j["testImages"] = c.testImages;
+    j["lossFetchInterval"] = c.lossFetchInterval;
+    j["dataOnDevice"] = c.dataOnDevice;
+    return j;
+}
+
+OrderedJson startedJson(const RunStarted &s) {
+    OrderedJson j;
+    j["device"] = s.device;
+    j["deviceName"] = s.deviceName;
+    j["threads"] = s.threads;
+    j["trainImages"] = s.trainImages;
+    j["testImages"] = s.testImages;
+    j["stepsPerEpoch"] = s.stepsPerEpoch;
+    j["dataDescription"] = s.dataDescription;
+    j["synthetic"] = s.synthetic;
+    j["deviceInitSeconds"] = s.deviceInitSeconds; // NaN is written as null
+    return j;
+}
+
+OrderedJson dataJson(const DataIdentity &d) {
+    OrderedJson j;
+    j["path"] = d.path;
+    j["variant"] = d.variant;
+    j["trainImages"] = d.trainImages;
+    j["testImages"] = d.testImages;
+    j["contentHash"] = d.contentHash;
+    return j;
+}
+
+// ---- strict reading --------------------------------------------------------------------------
+
+// Reads typed fields out of parsed JSON; every error names the file and the field's path.
+class FieldReader {
+public:
+    explicit FieldReader(std::string source) : source_(std::move(source)) {}
+
+    [[noreturn]] void fail(const std::string &field, const std::string &problem) const {
+        throw RecordError(source_ + ": field '" + field + "' " + problem);
+    }
+
+    static std::string join(const std::string &prefix, const std::string &key) {
+        return prefix.empty() ? key : prefix + "." + key;
+    }
+
+    const Json &field(const Json &object, const char *key, const std::string &prefix) const {
+        const auto it = object.find(key);
+        if (it == object.end()) {
+            fail(join(prefix, key), "is missing");
+        }
+        return *it;
+    }
+
+    const Json &object(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_object()) {
+            fail(join(prefix, key), "must be an object");
+        }
+        return v;
+    }
+
+    const Json &array(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_array()) {
+            fail(join(prefix, key), "must be an array");
+        }
+        return v;
+    }
+
+    std::string string(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_string()) {
+            fail(join(prefix, key), "must be a string");
+        }
+        return v.get<std::string>();
+    }
+
+    bool boolean(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_boolean()) {
+            fail(join(prefix, key), "must be true or false");
+        }
+        return v.get<bool>();
+    }
+
+    std::int64_t int64(const Json &parent, const char *key, const std::string &prefix,
+                       std::int64_t min = std::numeric_limits<std::int64_t>::min(),
+                       std::int64_t max = std::numeric_limits<std::int64_t>::max()) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_number_integer()) {
+            fail(join(prefix, key), "must be a whole number");
+        }
+        if (v.is_number_unsigned() &&
+            v.get<std::uint64_t>() >
+                static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+            fail(join(prefix, key), "is out of range (" + v.dump() + ")");
+        }
+        const auto value = v.get<std::int64_t>();
+        if (value < min || value > max) {
+            fail(join(prefix, key), "is out of range (" + v.dump() + ")");
+        }
+        return value;
+    }
+
+    int integer(const Json &parent, const char *key, const std::string &prefix) const {
+        return static_cast<int>(int64(parent, key, prefix, std::numeric_limits<int>::min(),
+                                      std::numeric_limits<int>::max()));
+    }
+
+    std::uint64_t uint64(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (v.is_number_unsigned()) {
+            return v.get<std::uint64_t>();
+        }
+        if (!v.is_number_integer() || v.get<std::int64_t>() < 0) {
+            fail(join(prefix, key), "must be a whole number, 0 or more");
+        }
+        return static_cast<std::uint64_t>(v.get<std::int64_t>());
+    }
+
+    // A number that must be finite: null (how NaN and infinity are written) is refused.
+    double finite(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (!v.is_number() || !std::isfinite(v.get<double>())) {
+            fail(join(prefix, key), "must be a finite number");
+        }
+        return v.get<double>();
+    }
+
+    // A number that may be unknown: null reads back as NaN (e.g. the loss of a diverged step).
+    double numberOrNull(const Json &parent, const char *key, const std::string &prefix) const {
+        const Json &v = field(parent, key, prefix);
+        if (v.is_null()) {
+            return kNaN;
+        }
+        if (!v.is_number()) {
+            fail(join(prefix, key), "must be a number or null");
+        }
+        return v.get<double>();
+    }
+
+private:
+    std::string source_;
+};
+
+RunConfig readConfig(const FieldReader &r, const Json &j) {
+    const std::string p = "config";
+    RunConfig c;
+    c.device = r.string(j, "device", p);
+    c.epochs = r.integer(j, "epochs", p);
+    c.batchSize = r.integer(j, "batchSize", p);
+    c.learningRate = r.finite(j, "learningRate", p);
+    c.warmupEpochs = r.integer(j, "warmupEpochs", p);
+    c.threads = r.integer(j, "threads", p);
+    c.seed = r.uint64(j, "seed", p);
+    c.dataDir = r.string(j, "dataDir", p);
+    c.synthetic = r.boolean(j, "synthetic", p);
+    c.trainImages = r.int64(j, "trainImages", p);
+    c.testImages = r.int64(j, "testImages", p);
+    c.lossFetchInterval = r.integer(j, "lossFetchInterval", p);
+    // Added after schema 1 was first written: optional, absent means false (data on the host).
+    if (j.contains("dataOnDevice"))
+        c.dataOnDevice = r.boolean(j, "dataOnDevice", p);
+    return c;
+}
+
+RunStarted readStarted(const FieldReader &r, const Json &j) {
+    const std::string p = "started";
+    RunStarted s;
+    s.device = r.string(j, "device", p);
+    s.deviceName = r.string(j, "deviceName", p);
+    s.threads = r.integer(j, "threads", p);
+    s.trainImages = r.int64(j, "trainImages", p);
+    s.testImages = r.int64(j, "testImages", p);
+    s.stepsPerEpoch = r.int64(j, "stepsPerEpoch", p);
+    s.dataDescription = r.string(j, "dataDescription", p);
+    s.synthetic = r.boolean(j, "synthetic", p);
+    // Added after schema 1 was first written: optional; absent or null reads as NaN (unknown).
+    s.deviceInitSeconds =
+        j.contains("deviceInitSeconds") ? r.numberOrNull(j, "deviceInitSeconds", p) : kNaN;
+    if (s.deviceInitSeconds < 0.0 || std::isinf(s.deviceInitSeconds)) {
+        r.fail(p + ".deviceInitSeconds", "must be a finite number, 0 or more, or null");
+    }
+    return s;
+}
+
+DataIdentity readData(const FieldReader &r, const Json &j) {
+    const std::string p = "data";
+    DataIdentity d;
+    d.path = r.string(j, "path", p);
+    d.variant = r.string(j, "variant", p);
+    d.trainImages = r.int64(j, "trainImages", p);
+    d.testImages = r.int64(j, "testImages", p);
+    d.contentHash = r.string(j, "contentHash", p);
+    return d;
+}
+
+std::string indexed(const char *array, std::size_t i) {
+    return std::string(array) + "[" + std::to_string(i) + "]";
+}
+
+const Json &element(const FieldReader &r, const Json &array, std::size_t i, const char *name) {
+    const Json &e = array[i];
+    if (!e.is_object()) {
+        r.fail(indexed(name, i), "must be an object");
+    }
+    return e;
+}
+
+} // namespace
+
+std::string toJson(const RunRecord &record) {
+    OrderedJson j;
+    j["schemaVersion"] = record.schemaVersion;
+    j["runId"] = record.runId;
+    j["createdUtc"] = record.createdUtc;
+    j["status"] = record.status;
+    j["reason"] = record.reason;
+    j["model"] = record.model;
+    j["precision"] = record.precision;
+    j["workload"] = record.workload;
+    j["config"] = configJson(record.config);
+    j["started"] = startedJson(record.started);
+    j["data"] = dataJson(record.data);
+    j["fingerprint"] = OrderedJson(toJson(record.fingerprint));
+    OrderedJson epochs = OrderedJson::array();
+    for (const auto &e : record.epochs) {
+        OrderedJson o;
+        o["epoch"] = e.epoch;
+        o["seconds"] = e.seconds;
+        o["warmup"] = e.warmup;
+        o["trainLoss"] = e.trainLoss; // NaN/inf are written as null
+        o["testLoss"] = e.testLoss;
+        o["testAccuracy"] = e.testAccuracy;
+        o["imagesPerSecond"] = e.imagesPerSecond;
+        epochs.push_back(std::move(o));
+    }
+    j["epochs"] = std::move(epochs);
+    OrderedJson steps = OrderedJson::array();
+    for (const auto &s : record.steps) {
+        OrderedJson o;
+        o["epoch"] = s.epoch;
+        o["step"] = s.step;
+        o["loss"] = s.loss;
+        o["seconds"] = s.seconds;
+        steps.push_back(std::move(o));
+    }
+    j["steps"] = std::move(steps);
+    // Host names and paths need not be UTF-8: replace what is not, rather than fail a run.
+    return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+}
+
+RunRecord parseRunRecord(const std::string &json, const std::string &source) {
+    Json j;
+    if (json.find_first_not_of(" \t\r\n") == std::string::npos) {
+        throw RecordError(source + " is empty (" + std::to_string(json.size()) +
+                          " bytes): not a run record");
+    }
+    try {
+        j = Json::parse(json);
+    } catch (const Json::parse_error &e) {
+        std::string what = e.what();
+        if (const auto pos = what.find("] ");
+            what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
+            what.erase(0, pos + 2);
+        }
+        throw RecordError(source + " is not valid JSON (truncated?): byte " +
+                          std::to_string(e.byte) + " of " + std::to_string(json.size()) + ": " +
+                          what);
+    } catch (const Json::out_of_range &e) { // 1e999: a number beyond a double
+        std::string what = e.what();
+        if (const auto pos = what.find("] ");
+            what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
+            what.erase(0, pos + 2);
+        }
+        throw RecordError(source + " holds a number that is not finite: " + what);
+    }
+    if (!j.is_object()) {
+        throw RecordError(source + " is not a run record: its JSON is not an object");
+    }
+    const FieldReader r(source);
+    RunRecord record;
+    record.schemaVersion = r.integer(j, "schemaVersion", "");
+    if (record.schemaVersion < kRunRecordSchemaVersion) {
+        throw RecordError(source + ": schema version " + std::to_string(record.schemaVersion) +
+                          " is older than this DeviceBench reads (" +
+                          std::to_string(kRunRecordSchemaVersion) + ")");
+    }
+    if (record.schemaVersion > kRunRecordSchemaVersion) {
+        throw RecordError(source + ": schema version " + std::to_string(record.schemaVersion) +
+                          " is newer than this DeviceBench reads (" +
+                          std::to_string(kRunRecordSchemaVersion) +
+                          "); update DeviceBench to read it");
+    }
+    record.runId = r.string(j, "runId", "");
+    record.createdUtc = r.string(j, "createdUtc", "");
+    record.status = r.string(j, "status", "");
+    bool knownStatus = false;
+    for (const char *s : kStatuses) {
+        knownStatus = knownStatus || record.status == s;
+    }
+    if (!knownStatus) {
+        r.fail("status", "must be running, finished, cancelled, diverged or failed (got '" +
+                             record.status + "')");
+    }
+    record.reason = r.string(j, "reason", "");
+    record.model = r.string(j, "model", "");
+    record.precision = r.string(j, "precision", "");
+    record.workload = r.string(j, "workload", "");
+    record.config = readConfig(r, r.object(j, "config", ""));
+    // The workload is recorded once, at the top level; records from other tools may name one
+    // this version does not know: it stays as text (and makes them not comparable).
+    parseWorkload(record.workload, &record.config.workload);
+    record.started = readStarted(r, r.object(j, "started", ""));
+    record.data = readData(r, r.object(j, "data", ""));
+    record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
+
+    const Json &epochs = r.array(j, "epochs", "");
+    for (std::size_t i = 0; i < epochs.size(); ++i) {
+        const Json &o = element(r, epochs, i, "epochs");
+        const std::string p = indexed("epochs", i);
+        EpochResult e;
+        e.epoch = r.integer(o, "epoch", p);
+        e.seconds = r.finite(o, "seconds", p);
+        e.warmup = r.boolean(o, "warmup", p);
+        e.trainLoss = r.numberOrNull(o, "trainLoss", p);
+        e.testLoss = r.numberOrNull(o, "testLoss", p);
+        e.testAccuracy = r.finite(o, "testAccuracy", p);
+        e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
+        record.epochs.push_back(e);
+    }
+    const Json &steps = r.array(j, "steps", "");
+    record.steps.reserve(steps.size());
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const Json &o = element(r, steps, i, "steps");
+        const std::string p = indexed("steps", i);
+        TimedStepLoss s;
+        s.epoch = r.integer(o, "epoch", p);
+        s.step = r.int64(o, "step", p);
+        s.loss = r.numberOrNull(o, "loss", p);
+        s.seconds = r.finite(o, "seconds", p);
+        record.steps.push_back(s);
+    }
+    return record;
+}
+
+} // namespace devicebench

@@ -1,0 +1,62 @@
+// SPDX-License-Identifier: MIT
+#include "epochs.h"
+
+#include "run_stop.h"
+
+#include <algorithm>
+#include <string>
+
+namespace devicebench::detail {
+
+void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, LossBuffer &losses) {
+    const std::int64_t size = train.size();
+    parts.model->train();
+    for (std::int64_t start = 0; start < size; start += parts.batchSize) {
+        if (parts.stopRequested.load(std::memory_order_relaxed)) {
+            losses.flush();
+            throw RunStop{RunStatus::Cancelled,
+                          "stopped by the user during epoch " + std::to_string(epoch)};
+        }
+        const std::int64_t n = std::min(parts.batchSize, size - start);
+        auto x = parts.workload.batchImages(train.images, start, n);
+        auto y = parts.workload.batchLabels(train.labels, start, n);
+        auto loss = torch::nn::functional::cross_entropy(parts.model->forward(x), y);
+        parts.workload.clearGradients(parts.optimizer, parts.parameters);
+        loss.backward();
+        parts.optimizer.step();
+        // No host synchronisation here: the loss stays on the device (LossBuffer).
+        losses.add(loss);
+    }
+    losses.flush();
+}
+
+TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &test) {
+    const std::int64_t size = test.size();
+    parts.model->eval();
+    torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().device(parts.device));
+    torch::Tensor correct =
+        torch::zeros({}, torch::TensorOptions().device(parts.device).dtype(torch::kInt64));
+    parts.workload.withoutAutograd([&] {
+        for (std::int64_t start = 0; start < size; start += parts.batchSize) {
+            if (parts.stopRequested.load(std::memory_order_relaxed)) {
+                throw RunStop{RunStatus::Cancelled,
+                              "stopped by the user during the test pass of epoch " +
+                                  std::to_string(epoch)};
+            }
+            const std::int64_t n = std::min(parts.batchSize, size - start);
+            auto x = parts.workload.batchImages(test.images, start, n);
+            auto y = parts.workload.batchLabels(test.labels, start, n);
+            auto out = parts.model->forward(x);
+            lossSum += torch::nn::functional::cross_entropy(
+                out, y, torch::nn::functional::CrossEntropyFuncOptions().reduction(torch::kSum));
+            correct += (out.argmax(1) == y).sum();
+        }
+    });
+    TestResult result;
+    result.loss = lossSum.item<double>() / static_cast<double>(size);
+    result.accuracy =
+        static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(size);
+    return result;
+}
+
+} // namespace devicebench::detail

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+// The run: settings checked, device probed, data loaded, model built, then the epochs
+// (epochs.cpp) in the workload's way (workload.cpp), timed here.
+#include "devicebench/trainer.h"
+
+#include "epochs.h"
+#include "loss_buffer.h"
+#include "run_stop.h"
+#include "workload.h"
+
+#include "devicebench/cifar10.h"
+#include "devicebench/devices.h"
+#include "devicebench/probe.h"
+#include "devicebench/small_cnn.h"
+#include "devicebench/summary.h"
+
+#include <spdlog/spdlog.h>
+#include <torch/cuda.h>
+#include <torch/torch.h>
+
+#include <chrono>
+#include <cmath>
+#include <sstream>
+
+namespace devicebench {
+namespace detail {
+
+void synchronize(const torch::Device &device) {
+    if (device.is_cuda()) {
+        torch::cuda::synchronize(device.index());
+    }
+}
+
+std::string formatNumber(double value) {
+    std::ostringstream out;
+    out << value;
+    return out.str();
+}
+
+} // namespace detail
+
+namespace {
+
+using detail::formatNumber;
+using detail::RunStop;
+using detail::synchronize;
+
+constexpr int kMaxThreads = 1024;
+
+class RunEnder {
+public:
+    explicit RunEnder(TrainingObserver &observer) : observer_(observer) {}
+    RunOutcome end(RunOutcome outcome, int warmupEpochs, double imagesPerEpoch) {
+        outcome.summary = summarize(outcome.epochs, std::max(warmupEpochs, 0), imagesPerEpoch);
+        if (outcome.status == RunStatus::Finished) {
+            spdlog::info("run finished: {} epochs", outcome.epochs.size());
+        } else {
+            // info, not warn: the caller reports the outcome to the user (CLI, dashboard).
+            spdlog::info("run {}: {}", toString(outcome.status), outcome.reason);
+        }
+        try {
+            observer_.onRunEnded(outcome);
+        } catch (const std::exception &e) {
+            spdlog::error("observer threw in onRunEnded: {}", e.what());
+        }
+        return outcome;
+    }
+
+private:
+    TrainingObserver &observer_;
+};
+
+} // namespace
+
+std::vector<std::string> validateRunConfig(const RunConfig &c) {
+    std::vector<std::string> errors;
+    if (c.device.empty()) {
+        errors.push_back("device must not be empty (use cpu, cuda or cuda:N)");
+    }
+    if (c.epochs < 1) {
+        errors.push_back("epochs must be at least 1 (got " + std::to_string(c.epochs) + ")");
+    }
+    if (c.batchSize < 1) {
+        errors.push_back("batch size must be at least 1 (got " + std::to_string(c.batchSize) +
+                         ")");
+    }
+    if (!std::isfinite(c.learningRate) || c.learningRate <= 0.0) {
+        errors.push_back("learning rate must be a finite number above 0 (got " +
+                         formatNumber(c.learningRate) + ")");
+    }
+    if (c.warmupEpochs < 0) {
+        errors.push_back("warm-up epochs must not be negative (got " +
+                         std::to_string(c.warmupEpochs) + ")");
+    } else if (c.epochs >= 1 && c.warmupEpochs >= c.epochs) {
+        errors.push_back("warm-up epochs (" + std::to_string(c.warmupEpochs) +
+                         ") must be fewer than epochs (" + std::to_string(c.epochs) +
+                         "), or no epoch is left for the stable mean");
+    }
+    if (c.threads < 0 || c.threads > kMaxThreads) {
+        errors.push_back("threads must be between 1 and 1024, or 0 for all cores (got " +
+                         std::to_string(c.threads) + ")");
+    }
+    if (c.trainImages < 0 || c.trainImages > kCifarTrainImages) {
+        errors.push_back("training images must be between 1 and 50000, or 0 for all (got " +
+                         std::to_string(c.trainImages) + ")");
+    }
+    if (c.testImages < 0 || c.testImages > kCifarTestImages) {
+        errors.push_back("test images must be between 1 and 10000, or 0 for all (got " +
+                         std::to_string(c.testImages) + ")");
+    }
+    const std::int64_t trainSet = c.trainImages > 0 ? c.trainImages : kCifarTrainImages;
+    if (c.batchSize > trainSet) {
+        errors.push_back("batch size (" + std::to_string(c.batchSize) +
+                         ") is larger than the training set (" + std::to_string(trainSet) +
+                         " images)");
+    }
+    if (c.lossFetchInterval < 1) {
+        errors.push_back("loss fetch interval must be at least 1 step (got " +
+                         std::to_string(c.lossFetchInterval) + ")");
+    }
+    if (!c.synthetic && c.dataDir.empty()) {
+        errors.push_back("no data folder given (set one, or choose synthetic data)");
+    }
+    return errors;
+}
+
+RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
+                       const std::atomic<bool> &stopRequested) {
+    return runTraining(config, observer, stopRequested, probeDevice);
+}
+
+RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
+                       const std::atomic<bool> &stopRequested, const DeviceProbe &probe) {
+    RunEnder ender(observer);
+    RunOutcome outcome;
+    double imagesPerEpoch = 0.0;
+    try {
+        if (const auto errors = validateRunConfig(config); !errors.empty()) {
+            std::string reason = "invalid settings: " + errors.front();
+            for (std::size_t i = 1; i < errors.size(); ++i) {
+                reason += "; " + errors[i];
+            }
+            outcome.reason = reason;
+            return ender.end(outcome, 0, 0.0);
+        }
+        const torch::Device device(resolveDevice(config.device));
+        // The first CUDA start (context creation) before anything is timed, and recorded as
+        // its own figure (RunStarted::deviceInitSeconds), not inside epoch 1.
+        double deviceInitSeconds = 0.0;
+        try {
+            deviceInitSeconds = startDevice(device.str());
+        } catch (const std::exception &e) {
+            outcome.reason = "device " + device.str() + " is unusable: " + e.what();
+            return ender.end(outcome, 0, 0.0);
+        }
+        // No run starts on a device that cannot run and agree with the CPU (MEASURING.md,
+        // lesson 3).
+        if (const ProbeResult probed = probe(device.str()); !probed.usable) {
+            outcome.status = RunStatus::Failed;
+            outcome.reason = "device " + device.str() + " is unusable: " +
+                             (probed.error.empty() ? std::string("the device probe failed")
+                                                   : probed.error);
+            return ender.end(outcome, 0, 0.0);
+        }
+        const int threads = config.threads > 0 ? config.threads : availableCores();
+        at::set_num_threads(threads);
+
+        const Cifar10 data =
+            config.synthetic
+                ? makeSyntheticCifar10(config.trainImages > 0 ? config.trainImages
+                                                              : kCifarTrainImages,
+                                       config.testImages > 0 ? config.testImages
+                                                             : kCifarTestImages,
+                                       config.seed)
+                : loadCifar10(config.dataDir, config.trainImages, config.testImages);
+        const std::int64_t nTrain = data.train.size();
+        const std::int64_t nTest = data.test.size();
+        const std::int64_t batch = config.batchSize;
+        imagesPerEpoch = static_cast<double>(nTrain + nTest);
+
+        // Same seed -> same initial weights on every device: initialise on the CPU, then move.
+        SmallCnn model;
+        model->resetParameters(config.seed);
+        model->to(device);
+        const auto workload = detail::makeWorkloadStrategy(config.workload, device, batch);
+        workload->prepareModel(model);
+        torch::optim::SGD optimizer(model->parameters(),
+                                    torch::optim::SGDOptions(config.learningRate));
+
+        RunStarted started;
+        started.device = device.str();
+        started.deviceName = device.is_cpu() ? "CPU" : "CUDA device " + device.str();
+        started.threads = at::get_num_threads();
+        started.trainImages = nTrain;
+        started.testImages = nTest;
+        started.stepsPerEpoch = (nTrain + batch - 1) / batch;
+        started.synthetic = data.synthetic;
+        started.deviceInitSeconds = deviceInitSeconds;
+        started.dataDescription =
+            data.synthetic ? "synthetic data (times are real, accuracy is meaningless)"
+                           : data.source;
+        spdlog::info("run on {} ({} threads): {} training, {} test images, batch size {}, "
+                     "lr {}, {} epochs",
+                     started.device, started.threads, nTrain, nTest, batch,
+                     config.learningRate, config.epochs);
+        if (device.is_cuda()) {
+            // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
+            at::globalContext().setBenchmarkCuDNN(workload->cudnnBenchmark());
+        }
+        observer.onRunStarted(started);
+
+        detail::SplitTensors train{data.train.images, data.train.labels};
+        detail::SplitTensors test{data.test.images, data.test.labels};
+        for (auto *split : {&train, &test}) {
+            workload->layOutHostData(*split);
+            if (config.dataOnDevice && device.is_cuda()) {
+                // The whole set on the device once, outside the timed epochs (RunConfig).
+                split->images = split->images.to(device);
+                split->labels = split->labels.to(device);
+            } else {
+                workload->stageHostData(*split);
+            }
+        }
+        synchronize(device);
+        workload->prepareBatches();
+
+        const auto parameters = model->parameters();
+        const detail::EpochParts parts{model,  optimizer, parameters,   *workload,
+                                       device, batch,     stopRequested};
+        detail::LossBuffer losses(config.lossFetchInterval, observer);
+        // Timing (MEASURING.md, Rules): each clock read below follows a device synchronisation
+        // (synchronize(): torch::cuda::synchronize on CUDA; CPU work is already done). Within
+        // an epoch no host synchronisation is added per step: step losses stay on the device
+        // and are fetched every K steps (LossBuffer::add/flush), the test sums once at the end
+        // of the test pass (testEpoch). The faithful workload's blocking host-to-device copies
+        // of pageable memory (`.to(device)`, as the article's script does) make the host wait
+        // for each copy; the tuned workload copies pinned memory without blocking, and with
+        // dataOnDevice nothing is copied.
+        for (int epoch = 1; epoch <= config.epochs; ++epoch) {
+            losses.beginEpoch(epoch);
+            synchronize(device);
+            const auto t0 = std::chrono::steady_clock::now();
+            detail::trainEpoch(parts, epoch, train, losses);
+            const detail::TestResult tested = detail::testEpoch(parts, epoch, test);
+            synchronize(device);
+            const auto t1 = std::chrono::steady_clock::now();
+
+            EpochResult result;
+            result.epoch = epoch;
+            result.seconds = std::chrono::duration<double>(t1 - t0).count();
+            result.warmup = epoch <= config.warmupEpochs;
+            result.trainLoss = losses.epochMean();
+            result.testLoss = tested.loss;
+            result.testAccuracy = tested.accuracy;
+            result.imagesPerSecond = imagesPerEpoch / result.seconds;
+            outcome.epochs.push_back(result);
+            spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}", epoch,
+                         result.seconds, tested.loss, tested.accuracy);
+            observer.onEpochFinished(result);
+            if (!std::isfinite(tested.loss)) {
+                throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(tested.loss) +
+                                                       " in epoch " + std::to_string(epoch) +
+                                                       "; lower the learning rate"};
+            }
+        }
+        outcome.status = RunStatus::Finished;
+    } catch (const RunStop &stop) {
+        outcome.status = stop.status;
+        outcome.reason = stop.reason;
+    } catch (const c10::Error &e) {
+        outcome.status = RunStatus::Failed;
+        outcome.reason = e.what_without_backtrace();
+        // LibTorch's CPU ("can't allocate memory") and CUDA ("out of memory") allocation
+        // failures: say what to change, keep LibTorch's text for the details.
+        if (outcome.reason.find("can't allocate memory") != std::string::npos ||
+            outcome.reason.find("out of memory") != std::string::npos) {
+            outcome.reason = "out of memory at batch size " + std::to_string(config.batchSize) +
+                             " (try a smaller batch size): " + outcome.reason;
+        }
+    } catch (const std::bad_alloc &) {
+        outcome.status = RunStatus::Failed;
+        outcome.reason = "out of memory at batch size " + std::to_string(config.batchSize) +
+                         " (try a smaller batch size)";
+    } catch (const std::exception &e) {
+        outcome.status = RunStatus::Failed;
+        outcome.reason = e.what();
+    }
+    return ender.end(outcome, config.warmupEpochs, imagesPerEpoch);
+}
+
+} // namespace devicebench

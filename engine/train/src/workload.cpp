@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+// The two workloads (run_types.h, Workload): the faithful one, the article's computation, and
+// the tuned one, the same training computed the fastest way measured on the device.
+#include "workload.h"
+
+#include "devicebench/cifar10.h"
+
+namespace devicebench::detail {
+namespace {
+
+// The article's computation: NCHW tensors, a new float batch converted from the uint8 images
+// every step, gradients zeroed, the test pass under NoGradGuard, cuDNN's default algorithm
+// choice (benchmark off, PyTorch's default).
+class FaithfulWorkload final : public WorkloadStrategy {
+public:
+    explicit FaithfulWorkload(const torch::Device &device) : device_(device) {}
+
+    Workload workload() const override { return Workload::Faithful; }
+    void prepareModel(SmallCnn & /*model*/) const override {}
+    bool cudnnBenchmark() const override { return false; }
+    void layOutHostData(SplitTensors & /*split*/) const override {}
+    void stageHostData(SplitTensors & /*split*/) const override {}
+    void prepareBatches() override {}
+
+    torch::Tensor batchImages(const torch::Tensor &images, std::int64_t start,
+                              std::int64_t n) override {
+        return toUnitFloat(images.narrow(0, start, n)).to(device_);
+    }
+
+    torch::Tensor batchLabels(const torch::Tensor &labels, std::int64_t start,
+                              std::int64_t n) const override {
+        return labels.narrow(0, start, n).to(device_, /*non_blocking=*/false);
+    }
+
+    void clearGradients(torch::optim::Optimizer &optimizer,
+                        const std::vector<torch::Tensor> & /*parameters*/) const override {
+        optimizer.zero_grad();
+    }
+
+    void withoutAutograd(const std::function<void()> &body) const override {
+        torch::NoGradGuard noGrad;
+        body();
+    }
+
+private:
+    torch::Device device_;
+};
+
+// Channels-last memory format for the model, the images (laid out once, with the data) and
+// the batches; one preallocated batch buffer filled in place (no per-step allocation of the
+// input); gradients set to none instead of zeroed; the test pass under InferenceMode; on CUDA
+// cuDNN's benchmark mode, and the images in pinned host memory copied non-blocking.
+class TunedWorkload final : public WorkloadStrategy {
+public:
+    TunedWorkload(const torch::Device &device, std::int64_t batchSize)
+        : device_(device), batchSize_(batchSize) {}
+
+    Workload workload() const override { return Workload::Tuned; }
+
+    void prepareModel(SmallCnn &model) const override {
+        // What Python's model.to(memory_format=torch.channels_last) does: 4-d weights re-laid
+        // out, values unchanged.
+        torch::NoGradGuard noGrad;
+        for (auto &p : model->parameters()) {
+            if (p.dim() == 4) {
+                p.set_data(p.contiguous(kFormat));
+            }
+        }
+    }
+
+    bool cudnnBenchmark() const override { return true; }
+
+    void layOutHostData(SplitTensors &split) const override {
+        // Held as N x 32 x 32 x 3 bytes (channels-last), laid out once with the data, so that
+        // each batch's conversion to float is a plain element-wise pass.
+        split.images = split.images.contiguous(kFormat);
+    }
+
+    void stageHostData(SplitTensors &split) const override {
+        if (device_.is_cuda()) {
+            // Pinned, so the per-step copies can be non-blocking.
+            split.images = split.images.pin_memory();
+            split.labels = split.labels.pin_memory();
+        }
+    }
+
+    void prepareBatches() override {
+        batchBuffer_ = torch::empty({batchSize_, 3, 32, 32},
+                                    torch::TensorOptions().dtype(torch::kFloat32).device(device_))
+                           .contiguous(kFormat);
+    }
+
+    torch::Tensor batchImages(const torch::Tensor &images, std::int64_t start,
+                              std::int64_t n) override {
+        auto x = batchBuffer_.narrow(0, 0, n);
+        x.copy_(images.narrow(0, start, n), /*non_blocking=*/true);
+        return x.div_(255.0);
+    }
+
+    torch::Tensor batchLabels(const torch::Tensor &labels, std::int64_t start,
+                              std::int64_t n) const override {
+        return labels.narrow(0, start, n).to(device_, /*non_blocking=*/true);
+    }
+
+    void clearGradients(torch::optim::Optimizer & /*optimizer*/,
+                        const std::vector<torch::Tensor> &parameters) const override {
+        for (const auto &p : parameters) {
+            p.mutable_grad() = torch::Tensor(); // set to none: no zero-fill pass
+        }
+    }
+
+    void withoutAutograd(const std::function<void()> &body) const override {
+        // InferenceMode skips autograd's version counters and views as well.
+        c10::InferenceMode inference;
+        body();
+    }
+
+private:
+    static constexpr auto kFormat = torch::MemoryFormat::ChannelsLast;
+    torch::Device device_;
+    std::int64_t batchSize_;
+    torch::Tensor batchBuffer_; // float32, batchSize x 3 x 32 x 32, channels-last, on the device
+};
+
+} // namespace
+
+std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
+                                                       const torch::Device &device,
+                                                       std::int64_t batchSize) {
+    if (workload == Workload::Tuned) {
+        return std::make_unique<TunedWorkload>(device, batchSize);
+    }
+    return std::make_unique<FaithfulWorkload>(device);
+}
+
+} // namespace devicebench::detail

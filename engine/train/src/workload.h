@@ -1,0 +1,80 @@
+// SPDX-License-Identifier: MIT
+// Engine-internal (train): the workload strategy. Every difference between the faithful and
+// the tuned workload (run_types.h, Workload) is a method here and nowhere else: the training
+// loop (trainer.cpp, epochs.cpp) is the same code for both and asks the strategy at each
+// point where they differ. Both compute the same model, hyper-parameters, data order and
+// initial weights; the faithful strategy's operations are the article's, so its results are
+// bit-identical to the loop before the split (tests/engine/trainer_test.cpp pins both).
+#pragma once
+
+#include "devicebench/run_types.h"
+#include "devicebench/small_cnn.h"
+
+#include <torch/torch.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <vector>
+
+namespace devicebench::detail {
+
+// One split's images (uint8, N x 3 x 32 x 32) and labels (int64, N), on the host or the
+// device.
+struct SplitTensors {
+    torch::Tensor images;
+    torch::Tensor labels;
+    std::int64_t size() const { return labels.defined() ? labels.size(0) : 0; }
+};
+
+class WorkloadStrategy {
+public:
+    virtual ~WorkloadStrategy() = default;
+
+    virtual Workload workload() const = 0;
+
+    // After the model was initialised on the CPU and moved to the device, before the
+    // optimiser is made: lays out its parameters (values unchanged).
+    virtual void prepareModel(SmallCnn &model) const = 0;
+
+    // cuDNN's benchmark mode on CUDA (times several convolution algorithms on the first call
+    // of each shape and keeps the fastest). Set before onRunStarted, so the run's fingerprint
+    // records what the run used.
+    virtual bool cudnnBenchmark() const = 0;
+
+    // The host copy of a split, once, before epoch 1: its memory layout.
+    virtual void layOutHostData(SplitTensors &split) const = 0;
+
+    // The host copy of a split when the data stays on the host (RunConfig::dataOnDevice off,
+    // or the CPU): where it lives so that the per-step copies are as fast as this workload
+    // allows.
+    virtual void stageHostData(SplitTensors &split) const = 0;
+
+    // Once, after the data is in place and before epoch 1: what the batches need for the whole
+    // run (may allocate on the device).
+    virtual void prepareBatches() = 0;
+
+    // Images [start, start + n) of `images` (uint8) as float32 in [0, 1] on the device
+    // (torchvision's ToTensor conversion, inside the timed epoch in both workloads). The
+    // result is valid until the next call.
+    virtual torch::Tensor batchImages(const torch::Tensor &images, std::int64_t start,
+                                      std::int64_t n) = 0;
+
+    // Labels [start, start + n) of `labels` on the device.
+    virtual torch::Tensor batchLabels(const torch::Tensor &labels, std::int64_t start,
+                                      std::int64_t n) const = 0;
+
+    // Clears the gradients of `parameters` before a backward pass.
+    virtual void clearGradients(torch::optim::Optimizer &optimizer,
+                                const std::vector<torch::Tensor> &parameters) const = 0;
+
+    // Runs `body` (the test pass) with autograd off in this workload's way.
+    virtual void withoutAutograd(const std::function<void()> &body) const = 0;
+};
+
+// The strategy of `workload` for a run on `device` with batches of at most `batchSize` images.
+std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
+                                                       const torch::Device &device,
+                                                       std::int64_t batchSize);
+
+} // namespace devicebench::detail
