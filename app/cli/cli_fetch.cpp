@@ -46,14 +46,14 @@ int percentOf(const FetchProgress &p) {
 // (each phase once, then a download every 10%), so a log file stays short.
 class ProgressPrinter {
 public:
-    ProgressPrinter(std::ostream &err, bool terminal) : err_(err), terminal_(terminal) {}
+    ProgressPrinter(std::ostream &err, bool terminal) : m_err(err), m_terminal(terminal) {}
 
     void operator()(const FetchProgress &p) {
-        const bool newPhase = !started_ || p.phase != phase_;
-        started_ = true;
-        phase_ = p.phase;
+        const bool newPhase = !m_started || p.phase != m_phase;
+        m_started = true;
+        m_phase = p.phase;
         const int percent = percentOf(p);
-        if (terminal_) {
+        if (m_terminal) {
             std::string line = phaseTitle(p.phase);
             line.resize(20, ' ');
             if (p.phase != FetchPhase::Checking) {
@@ -63,37 +63,37 @@ public:
                         (percent < 0 ? std::string("   ") : std::to_string(percent)) + "%  " +
                         describeProgress(p);
             }
-            const std::size_t width = std::max(line.size(), lastWidth_);
+            const std::size_t width = std::max(line.size(), m_lastWidth);
             line.resize(width, ' ');
-            lastWidth_ = line.size();
-            err_ << "\r" << line << std::flush;
+            m_lastWidth = line.size();
+            m_err << "\r" << line << std::flush;
             return;
         }
         if (newPhase) {
-            nextPercent_ = 10;
-            err_ << phaseTitle(p.phase) << "\n" << std::flush;
+            m_nextPercent = 10;
+            m_err << phaseTitle(p.phase) << "\n" << std::flush;
         }
-        if (p.phase == FetchPhase::Downloading && percent >= nextPercent_) {
-            err_ << "  " << percent << "% (" << describeProgress(p) << ")\n" << std::flush;
-            nextPercent_ = (percent / 10 + 1) * 10;
+        if (p.phase == FetchPhase::Downloading && percent >= m_nextPercent) {
+            m_err << "  " << percent << "% (" << describeProgress(p) << ")\n" << std::flush;
+            m_nextPercent = (percent / 10 + 1) * 10;
         }
     }
 
     // Ends the redrawn line before other output.
     void endLine() {
-        if (terminal_ && lastWidth_ > 0) {
-            err_ << "\n" << std::flush;
-            lastWidth_ = 0;
+        if (m_terminal && m_lastWidth > 0) {
+            m_err << "\n" << std::flush;
+            m_lastWidth = 0;
         }
     }
 
 private:
-    std::ostream &err_;
-    bool terminal_;
-    bool started_ = false;
-    FetchPhase phase_ = FetchPhase::Downloading;
-    int nextPercent_ = 10;
-    std::size_t lastWidth_ = 0;
+    std::ostream &m_err;
+    bool m_terminal;
+    bool m_started = false;
+    FetchPhase m_phase = FetchPhase::Downloading;
+    int m_nextPercent = 10;
+    std::size_t m_lastWidth = 0;
 };
 
 } // namespace

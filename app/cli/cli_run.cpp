@@ -38,72 +38,72 @@ class ConsoleObserver : public TrainingObserver {
 public:
     ConsoleObserver(std::ostream &out, std::ostream &err, RunSet &store, int runId,
                     const RunConfig &config)
-        : out_(out), err_(err), store_(store), runId_(runId), config_(config),
-          progress_(isatty(fileno(stderr)) != 0) {}
-    void setRecorder(const RunRecorder *recorder) { recorder_ = recorder; }
+        : m_out(out), m_err(err), m_store(store), m_runId(runId), m_config(config),
+          m_progress(isatty(fileno(stderr)) != 0) {}
+    void setRecorder(const RunRecorder *recorder) { m_recorder = recorder; }
 
     void onRunStarted(const RunStarted &info) override {
-        info_ = info;
-        store_.addRun(runId_, recorder_->record());
-        out_ << "run " << runId_ << ": " << info.device << ", " << threadsText(info.threads)
-             << ", batch size " << config_.batchSize << ", learning rate "
-             << config_.learningRate << ", " << config_.epochs
-             << (config_.epochs == 1 ? " epoch (first " : " epochs (first ")
-             << config_.warmupEpochs << " warm-up), seed " << config_.seed << ", workload "
-             << toString(config_.workload) << "\n"
+        m_info = info;
+        m_store.addRun(m_runId, m_recorder->record());
+        m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads)
+             << ", batch size " << m_config.batchSize << ", learning rate "
+             << m_config.learningRate << ", " << m_config.epochs
+             << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
+             << m_config.warmupEpochs << " warm-up), seed " << m_config.seed << ", workload "
+             << toString(m_config.workload) << "\n"
              << "data: " << info.dataDescription << " (" << info.trainImages
              << " training, " << info.testImages << " test images, " << info.stepsPerEpoch
              << " steps per epoch)\n";
-        out_.flush();
+        m_out.flush();
     }
 
     void onStepLosses(const std::vector<StepLoss> &losses) override {
         // The recorder appended these with its times just before passing them on.
-        const auto &steps = recorder_->record().steps;
+        const auto &steps = m_recorder->record().steps;
         const auto count = static_cast<std::ptrdiff_t>(std::min(losses.size(), steps.size()));
-        store_.appendSteps(runId_, std::vector<TimedStepLoss>(steps.end() - count, steps.end()));
-        if (progress_ && !losses.empty() && info_.stepsPerEpoch > 0) {
+        m_store.appendSteps(m_runId, std::vector<TimedStepLoss>(steps.end() - count, steps.end()));
+        if (m_progress && !losses.empty() && m_info.stepsPerEpoch > 0) {
             const auto &last = losses.back();
-            const std::int64_t inEpoch = last.step - (last.epoch - 1) * info_.stepsPerEpoch;
-            err_ << "\r  epoch " << last.epoch << " step " << inEpoch << "/"
-                 << info_.stepsPerEpoch << " loss " << fixed(last.loss, 4) << "   "
+            const std::int64_t inEpoch = last.step - (last.epoch - 1) * m_info.stepsPerEpoch;
+            m_err << "\r  epoch " << last.epoch << " step " << inEpoch << "/"
+                 << m_info.stepsPerEpoch << " loss " << fixed(last.loss, 4) << "   "
                  << std::flush;
         }
     }
 
     void onEpochFinished(const EpochResult &e) override {
-        store_.addEpoch(runId_, e);
-        if (progress_) {
-            err_ << "\r" << std::string(60, ' ') << "\r" << std::flush;
+        m_store.addEpoch(m_runId, e);
+        if (m_progress) {
+            m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
         }
-        out_ << "epoch " << std::setw(2) << e.epoch << "/" << config_.epochs << "  "
+        m_out << "epoch " << std::setw(2) << e.epoch << "/" << m_config.epochs << "  "
              << fixed(e.seconds, 3) << " s  train loss " << fixed(e.trainLoss, 4)
              << "  test loss " << fixed(e.testLoss, 4) << "  test accuracy "
              << fixed(100.0 * e.testAccuracy, 2) << "%  " << fixed(e.imagesPerSecond, 0)
              << " images/s" << (e.warmup ? "  (warm-up)" : "")
-             << (info_.synthetic ? "  [synthetic]" : "") << "\n";
-        out_.flush();
+             << (m_info.synthetic ? "  [synthetic]" : "") << "\n";
+        m_out.flush();
     }
 
     void onRunEnded(const RunOutcome &outcome) override {
-        if (progress_) {
-            err_ << "\r" << std::string(60, ' ') << "\r" << std::flush;
+        if (m_progress) {
+            m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
         }
-        if (store_.hasRun(runId_)) {
-            store_.endRun(runId_, outcome);
-            store_.replaceRecord(runId_, recorder_->record()); // as written, final
+        if (m_store.hasRun(m_runId)) {
+            m_store.endRun(m_runId, outcome);
+            m_store.replaceRecord(m_runId, m_recorder->record()); // as written, final
         }
     }
 
 private:
-    std::ostream &out_;
-    std::ostream &err_;
-    RunSet &store_;
-    const RunRecorder *recorder_ = nullptr;
-    int runId_;
-    RunConfig config_;
-    RunStarted info_;
-    bool progress_;
+    std::ostream &m_out;
+    std::ostream &m_err;
+    RunSet &m_store;
+    const RunRecorder *m_recorder = nullptr;
+    int m_runId;
+    RunConfig m_config;
+    RunStarted m_info;
+    bool m_progress;
 };
 
 void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig &config,

@@ -329,8 +329,8 @@ public:
             cargv.push_back(a.data());
         }
         cargv.push_back(nullptr);
-        pid_ = ::fork();
-        if (pid_ == 0) {
+        m_pid = ::fork();
+        if (m_pid == 0) {
             const int devNull = ::open("/dev/null", O_RDWR);
             ::dup2(devNull, STDIN_FILENO);
             ::dup2(devNull, STDOUT_FILENO);
@@ -340,37 +340,37 @@ public:
         }
     }
     ~CliChild() {
-        if (pid_ > 0 && !reaped_) {
-            ::kill(pid_, SIGKILL);
+        if (m_pid > 0 && !m_reaped) {
+            ::kill(m_pid, SIGKILL);
             wait();
         }
     }
     CliChild(const CliChild &) = delete;
     CliChild &operator=(const CliChild &) = delete;
 
-    bool started() const { return pid_ > 0; }
-    void signal(int sig) const { ::kill(pid_, sig); }
+    bool started() const { return m_pid > 0; }
+    void signal(int sig) const { ::kill(m_pid, sig); }
     bool exited() {
         int status = 0;
-        if (!reaped_ && ::waitpid(pid_, &status, WNOHANG) == pid_) {
-            reaped_ = true;
-            status_ = status;
+        if (!m_reaped && ::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+            m_reaped = true;
+            m_status = status;
         }
-        return reaped_;
+        return m_reaped;
     }
     // The wait status (waitpid).
     int wait() {
-        if (!reaped_) {
-            ::waitpid(pid_, &status_, 0);
-            reaped_ = true;
+        if (!m_reaped) {
+            ::waitpid(m_pid, &m_status, 0);
+            m_reaped = true;
         }
-        return status_;
+        return m_status;
     }
 
 private:
-    pid_t pid_ = -1;
-    bool reaped_ = false;
-    int status_ = 0;
+    pid_t m_pid = -1;
+    bool m_reaped = false;
+    int m_status = 0;
 };
 
 // Polls `path` until its record holds `epochs` finished epochs. Every version seen must parse:
@@ -512,11 +512,11 @@ TEST(CliRecord, RecordInAMissingFolderIsRefusedBeforeAnyRun) {
 class CliCompare : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        dir_ = new TempDir("devicebench-compare");
+        m_dir = new TempDir("devicebench-compare");
         const std::vector<std::vector<std::string>> variants = {
             {"--threads", "1"}, {"--threads", "2"}, {"--threads", "1", "--batch-size", "32"}};
         for (std::size_t i = 0; i < variants.size(); ++i) {
-            const fs::path record = dir_->path() / ("r" + std::to_string(i + 1) + ".json");
+            const fs::path record = m_dir->path() / ("r" + std::to_string(i + 1) + ".json");
             std::vector<std::string> args = {"run",           "--synthetic", "--epochs", "3",
                                              "--warmup-epochs", "1", "--train-images", "192",
                                              "--test-images", "64"};
@@ -524,19 +524,19 @@ protected:
             args.insert(args.end(), {"--record", record.string()});
             const CliResult r = runCli(args);
             ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-            records_.push_back(record.string());
+            m_records.push_back(record.string());
         }
     }
     static void TearDownTestSuite() {
-        delete dir_;
-        dir_ = nullptr;
-        records_.clear();
+        delete m_dir;
+        m_dir = nullptr;
+        m_records.clear();
     }
-    static TempDir *dir_;
-    static std::vector<std::string> records_;
+    static TempDir *m_dir;
+    static std::vector<std::string> m_records;
 };
-TempDir *CliCompare::dir_ = nullptr;
-std::vector<std::string> CliCompare::records_;
+TempDir *CliCompare::m_dir = nullptr;
+std::vector<std::string> CliCompare::m_records;
 
 // The output line of the run whose label starts with "#<n> ".
 std::string lineOfRun(const std::string &out, int n) {
@@ -552,10 +552,10 @@ std::string lineOfRun(const std::string &out, int n) {
 }
 
 TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
-    ASSERT_EQ(records_.size(), 3u);
-    const fs::path csv = dir_->path() / "cmp.csv";
-    const fs::path png = dir_->path() / "cmp.png";
-    std::vector<std::string> args = {"compare",  records_[0], records_[1], records_[2],
+    ASSERT_EQ(m_records.size(), 3u);
+    const fs::path csv = m_dir->path() / "cmp.csv";
+    const fs::path png = m_dir->path() / "cmp.png";
+    std::vector<std::string> args = {"compare",  m_records[0], m_records[1], m_records[2],
                                      "--baseline", "1",       "--csv",     csv.string()};
 #ifdef DEVICEBENCH_HAVE_PNG
     args.insert(args.end(), {"--png", png.string()});
@@ -579,7 +579,7 @@ TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
     EXPECT_EQ(rows[1][13], "1");
     EXPECT_EQ(rows[7][13], "0");
     EXPECT_EQ(rows[7][14], "batch size");
-    const auto summary = parseCsv(dir_->path() / "cmp-summary.csv");
+    const auto summary = parseCsv(m_dir->path() / "cmp-summary.csv");
     ASSERT_EQ(summary.size(), 4u) << "header + one row per run";
     EXPECT_EQ(summary[0][0], "run");
     EXPECT_EQ(summary[0][17], "speedup");
@@ -596,14 +596,14 @@ TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
 }
 
 TEST_F(CliCompare, NamesEachBadFileOnStderrAndComparesTheGoodOnes) {
-    ASSERT_EQ(records_.size(), 3u);
-    const fs::path truncated = dir_->path() / "truncated.json";
-    const fs::path notJson = dir_->path() / "notes.txt";
-    const std::string text = slurp(records_[0]);
+    ASSERT_EQ(m_records.size(), 3u);
+    const fs::path truncated = m_dir->path() / "truncated.json";
+    const fs::path notJson = m_dir->path() / "notes.txt";
+    const std::string text = slurp(m_records[0]);
     std::ofstream(truncated) << text.substr(0, text.size() / 2);
     std::ofstream(notJson) << "epoch 1: 2.3 s\n";
-    const fs::path csv = dir_->path() / "good.csv";
-    const CliResult r = runCli({"compare", records_[0], truncated.string(), records_[1],
+    const fs::path csv = m_dir->path() / "good.csv";
+    const CliResult r = runCli({"compare", m_records[0], truncated.string(), m_records[1],
                                 notJson.string(), "--csv", csv.string()});
     EXPECT_EQ(r.exitCode, 1) << "a record was skipped: " << r.out << r.err;
     EXPECT_NE(r.err.find("skipped " + truncated.string() + ": "), std::string::npos) << r.err;
@@ -616,10 +616,10 @@ TEST_F(CliCompare, NamesEachBadFileOnStderrAndComparesTheGoodOnes) {
 }
 
 TEST_F(CliCompare, JsonHoldsEachRunItsSpeedUpTheControlAndTheSkippedFiles) {
-    ASSERT_EQ(records_.size(), 3u);
-    const fs::path bad = dir_->path() / "bad-for-json.json";
+    ASSERT_EQ(m_records.size(), 3u);
+    const fs::path bad = m_dir->path() / "bad-for-json.json";
     std::ofstream(bad) << "{";
-    const CliResult r = runCli({"compare", records_[0], records_[1], records_[2], bad.string(),
+    const CliResult r = runCli({"compare", m_records[0], m_records[1], m_records[2], bad.string(),
                                 "--baseline", "1", "--json"});
     EXPECT_EQ(r.exitCode, 1) << "a record was skipped: " << r.err;
     const auto j = nlohmann::json::parse(r.out); // stdout is the JSON document only
@@ -629,7 +629,7 @@ TEST_F(CliCompare, JsonHoldsEachRunItsSpeedUpTheControlAndTheSkippedFiles) {
     ASSERT_EQ(j.at("runs").size(), 3u);
     const auto &first = j["runs"][0];
     const auto &third = j["runs"][2];
-    EXPECT_EQ(first.at("file"), records_[0]);
+    EXPECT_EQ(first.at("file"), m_records[0]);
     EXPECT_EQ(first.at("isBaseline"), true);
     EXPECT_EQ(first.at("status"), "finished");
     EXPECT_EQ(first.at("config").at("threads"), 1);

@@ -449,29 +449,29 @@ namespace {
 class CliCompareRobustness : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        dir_ = new TempDir("devicebench-robust-compare");
-        const fs::path out = dir_->path() / "good";
+        m_dir = new TempDir("devicebench-robust-compare");
+        const fs::path out = m_dir->path() / "good";
         const Result r = runCli({"run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1",
                                  "--train-images", "64", "--test-images", "32", "--batch-size",
                                  "32", "--threads", "1,1", "--out-dir", out.string()});
         ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
         for (const auto &entry : fs::directory_iterator(out)) {
-            good_.push_back(entry.path().string());
+            m_good.push_back(entry.path().string());
         }
-        std::sort(good_.begin(), good_.end());
-        ASSERT_EQ(good_.size(), 2U);
+        std::sort(m_good.begin(), m_good.end());
+        ASSERT_EQ(m_good.size(), 2U);
     }
     static void TearDownTestSuite() {
-        delete dir_;
-        dir_ = nullptr;
-        good_.clear();
+        delete m_dir;
+        m_dir = nullptr;
+        m_good.clear();
     }
     static fs::path write(const std::string &name, const std::string &text) {
-        const fs::path p = dir_->path() / name;
+        const fs::path p = m_dir->path() / name;
         std::ofstream(p, std::ios::binary) << text;
         return p;
     }
-    static std::string goodText() { return slurp(good_[0]); }
+    static std::string goodText() { return slurp(m_good[0]); }
     static std::string replaced(std::string text, const std::string &from, const std::string &to) {
         const auto at = text.find(from);
         EXPECT_NE(at, std::string::npos) << from;
@@ -480,11 +480,11 @@ protected:
         }
         return text;
     }
-    static TempDir *dir_;
-    static std::vector<std::string> good_;
+    static TempDir *m_dir;
+    static std::vector<std::string> m_good;
 };
-TempDir *CliCompareRobustness::dir_ = nullptr;
-std::vector<std::string> CliCompareRobustness::good_;
+TempDir *CliCompareRobustness::m_dir = nullptr;
+std::vector<std::string> CliCompareRobustness::m_good;
 
 } // namespace
 
@@ -516,15 +516,15 @@ TEST_F(CliCompareRobustness, EachBadRecordIsSkippedWithItsReasonAndTheOthersAreC
     const fs::path huge = write("huge.json", "");
     fs::resize_file(huge, 200LL * 1024 * 1024); // sparse: refused by its size, never read
     bad.push_back({huge, "is 209715200 bytes; run records over 64 MiB are refused"});
-    const fs::path folder = dir_->path() / "folder.json";
+    const fs::path folder = m_dir->path() / "folder.json";
     fs::create_directory(folder);
     bad.push_back({folder, "is a folder, not a run record file"});
 
-    std::vector<std::string> args = {"compare", good_[0]};
+    std::vector<std::string> args = {"compare", m_good[0]};
     for (const Bad &b : bad) {
         args.push_back(b.path.string());
     }
-    args.push_back(good_[1]);
+    args.push_back(m_good[1]);
     const Result r = runCli(args);
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     for (const Bad &b : bad) {
@@ -539,27 +539,27 @@ TEST_F(CliCompareRobustness, EachBadRecordIsSkippedWithItsReasonAndTheOthersAreC
 }
 
 TEST_F(CliCompareRobustness, BaselineZeroIsRefusedNamingTheRange) {
-    const Result r = runCli({"compare", good_[0], good_[1], "--baseline", "0"});
+    const Result r = runCli({"compare", m_good[0], m_good[1], "--baseline", "0"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_TRUE(contains(r.err, "--baseline 0: 2 records were given (choose 1-2)")) << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST_F(CliCompareRobustness, WarmupEpochsLeavingNoStableEpochAreRefused) {
-    const Result r = runCli({"compare", good_[0], good_[1], "--warmup-epochs", "2"});
+    const Result r = runCli({"compare", m_good[0], m_good[1], "--warmup-epochs", "2"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
-    EXPECT_TRUE(contains(r.err, "--warmup-epochs 2 leaves no stable epoch: " + good_[0] +
+    EXPECT_TRUE(contains(r.err, "--warmup-epochs 2 leaves no stable epoch: " + m_good[0] +
                                     " has 2 epochs"))
         << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
 TEST_F(CliCompareRobustness, ARecordGivenTwiceIsComparedOnceAndSaysSo) {
-    const Result r = runCli({"compare", good_[0], good_[1], good_[0]});
+    const Result r = runCli({"compare", m_good[0], m_good[1], m_good[0]});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
-    const auto rec = devicebench::readRunRecord(good_[0]);
-    EXPECT_TRUE(contains(r.err, "devicebench-cli: skipped " + good_[0] + ": the same run (run id " +
-                                    rec.runId + ") as " + good_[0] + ", compared once"))
+    const auto rec = devicebench::readRunRecord(m_good[0]);
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: skipped " + m_good[0] + ": the same run (run id " +
+                                    rec.runId + ") as " + m_good[0] + ", compared once"))
         << r.err;
     EXPECT_TRUE(contains(r.out, ": 2 runs")) << r.out;
 }

@@ -18,16 +18,16 @@ namespace {
 class Cifar10Folder : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        dir_ = new TempDir("devicebench-cifar");
-        devicebench::testing::writeDataset(dir_->path());
+        m_dir = new TempDir("devicebench-cifar");
+        devicebench::testing::writeDataset(m_dir->path());
     }
     static void TearDownTestSuite() {
-        delete dir_;
-        dir_ = nullptr;
+        delete m_dir;
+        m_dir = nullptr;
     }
-    static TempDir *dir_;
+    static TempDir *m_dir;
 };
-TempDir *Cifar10Folder::dir_ = nullptr;
+TempDir *Cifar10Folder::m_dir = nullptr;
 
 std::string errorOf(const std::function<void()> &f) {
     try {
@@ -41,7 +41,7 @@ std::string errorOf(const std::function<void()> &f) {
 } // namespace
 
 TEST_F(Cifar10Folder, LoadsBothSplitsAsUint8ImagesAndInt64Labels) {
-    const Cifar10 data = loadCifar10(dir_->path().string());
+    const Cifar10 data = loadCifar10(m_dir->path().string());
     EXPECT_EQ(data.train.images.sizes(), (std::vector<std::int64_t>{50000, 3, 32, 32}));
     EXPECT_EQ(data.test.images.sizes(), (std::vector<std::int64_t>{10000, 3, 32, 32}));
     EXPECT_EQ(data.train.images.scalar_type(), torch::kUInt8);
@@ -51,7 +51,7 @@ TEST_F(Cifar10Folder, LoadsBothSplitsAsUint8ImagesAndInt64Labels) {
 }
 
 TEST_F(Cifar10Folder, KeepsRecordOrderLabelsAndPlanarPixelLayout) {
-    const Cifar10 data = loadCifar10(dir_->path().string());
+    const Cifar10 data = loadCifar10(m_dir->path().string());
     // Record 10,003 of the training split is record 3 of data_batch_2.bin: label 3,
     // pixel byte j = (3 + j) % 256; byte 0 is red (0,0), byte 1024 is green (0,0).
     EXPECT_EQ(data.train.labels[10003].item<std::int64_t>(), 3);
@@ -63,21 +63,21 @@ TEST_F(Cifar10Folder, KeepsRecordOrderLabelsAndPlanarPixelLayout) {
 }
 
 TEST_F(Cifar10Folder, KeepsOnlyTheFirstNImagesWhenLimited) {
-    const Cifar10 data = loadCifar10(dir_->path().string(), 12345, 77);
+    const Cifar10 data = loadCifar10(m_dir->path().string(), 12345, 77);
     EXPECT_EQ(data.train.size(), 12345);
     EXPECT_EQ(data.test.size(), 77);
     EXPECT_EQ(data.train.labels[12344].item<std::int64_t>(), 12344 % 10);
 }
 
 TEST_F(Cifar10Folder, RejectsALimitBeyondTheSplit) {
-    EXPECT_NE(errorOf([&] { loadCifar10(dir_->path().string(), 50001, 0); }).find("holds 50000"),
+    EXPECT_NE(errorOf([&] { loadCifar10(m_dir->path().string(), 50001, 0); }).find("holds 50000"),
               std::string::npos);
 }
 
 TEST_F(Cifar10Folder, WorksThroughAPathWithSpacesAndNonAsciiCharacters) {
     TempDir parent;
     const fs::path odd = parent.path() / "my data – Ünïcødé";
-    fs::create_directory_symlink(dir_->path(), odd);
+    fs::create_directory_symlink(m_dir->path(), odd);
     const Cifar10 data = loadCifar10(odd.string(), 100, 100);
     EXPECT_EQ(data.train.size(), 100);
 }

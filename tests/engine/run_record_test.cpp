@@ -454,11 +454,11 @@ TEST(DataIdentity, HashTellsCopiesFromChangedFilesApart) {
 // Reads the record file from inside the run, as a process that died right then would leave it.
 class FileInspector : public TrainingObserver {
 public:
-    explicit FileInspector(std::string path) : path_(std::move(path)) {}
-    void onRunStarted(const RunStarted &) override { seenAtStart = readRunRecord(path_); }
+    explicit FileInspector(std::string path) : m_path(std::move(path)) {}
+    void onRunStarted(const RunStarted &) override { seenAtStart = readRunRecord(m_path); }
     void onEpochFinished(const EpochResult &e) override {
         if (e.epoch == 2) {
-            seenAfterEpoch2 = readRunRecord(path_);
+            seenAfterEpoch2 = readRunRecord(m_path);
         }
     }
     void onRunEnded(const RunOutcome &) override { ended = true; }
@@ -467,7 +467,7 @@ public:
     bool ended = false;
 
 private:
-    std::string path_;
+    std::string m_path;
 };
 
 TEST(RunRecorder, FileHoldsTheFinishedEpochsWhileTheRunIsStillGoing) {
@@ -518,12 +518,12 @@ TEST(RunRecorder, FileHoldsTheFinishedEpochsWhileTheRunIsStillGoing) {
 // Asks the run to stop once epoch 1 is done.
 class StopAfterFirstEpoch : public TrainingObserver {
 public:
-    explicit StopAfterFirstEpoch(std::atomic<bool> &stop) : stop_(stop) {}
-    void onEpochFinished(const EpochResult &) override { stop_.store(true); }
+    explicit StopAfterFirstEpoch(std::atomic<bool> &stop) : m_stop(stop) {}
+    void onEpochFinished(const EpochResult &) override { m_stop.store(true); }
     void onRunEnded(const RunOutcome &) override {}
 
 private:
-    std::atomic<bool> &stop_;
+    std::atomic<bool> &m_stop;
 };
 
 TEST(RunRecorder, CancelledRunEndsWithStatusCancelledAndItsReason) {

@@ -26,7 +26,7 @@ public:
             auto candidate = std::filesystem::temp_directory_path() /
                              (prefix + "-" + std::to_string(rd()));
             if (std::filesystem::create_directory(candidate)) {
-                path_ = candidate;
+                m_path = candidate;
                 return;
             }
         }
@@ -34,16 +34,16 @@ public:
     }
     ~TempDir() {
         std::error_code ec;
-        std::filesystem::permissions(path_, std::filesystem::perms::owner_all,
+        std::filesystem::permissions(m_path, std::filesystem::perms::owner_all,
                                      std::filesystem::perm_options::add, ec);
-        std::filesystem::remove_all(path_, ec);
+        std::filesystem::remove_all(m_path, ec);
     }
     TempDir(const TempDir &) = delete;
     TempDir &operator=(const TempDir &) = delete;
-    const std::filesystem::path &path() const { return path_; }
+    const std::filesystem::path &path() const { return m_path; }
 
 private:
-    std::filesystem::path path_;
+    std::filesystem::path m_path;
 };
 
 // Record i gets label labelOf(i) and pixel bytes (i + j) % 256 for byte j of the image.

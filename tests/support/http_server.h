@@ -33,62 +33,62 @@ public:
     };
 
     LocalHttpServer() {
-        listenFd_ = ::socket(AF_INET, SOCK_STREAM, 0);
-        if (listenFd_ < 0) {
+        m_listenFd = ::socket(AF_INET, SOCK_STREAM, 0);
+        if (m_listenFd < 0) {
             throw std::runtime_error("test server: socket() failed");
         }
         const int yes = 1;
-        ::setsockopt(listenFd_, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
+        ::setsockopt(m_listenFd, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
         sockaddr_in address{};
         address.sin_family = AF_INET;
         ::inet_pton(AF_INET, "127.0.0.1", &address.sin_addr);
         address.sin_port = 0;
         socklen_t length = sizeof address;
-        if (::bind(listenFd_, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
-            ::listen(listenFd_, 8) != 0 ||
-            ::getsockname(listenFd_, reinterpret_cast<sockaddr *>(&address), &length) != 0) {
-            ::close(listenFd_);
+        if (::bind(m_listenFd, reinterpret_cast<sockaddr *>(&address), sizeof address) != 0 ||
+            ::listen(m_listenFd, 8) != 0 ||
+            ::getsockname(m_listenFd, reinterpret_cast<sockaddr *>(&address), &length) != 0) {
+            ::close(m_listenFd);
             throw std::runtime_error("test server: cannot listen on 127.0.0.1");
         }
-        port_ = ntohs(address.sin_port);
-        thread_ = std::thread([this] { acceptLoop(); });
+        m_port = ntohs(address.sin_port);
+        m_thread = std::thread([this] { acceptLoop(); });
     }
 
     ~LocalHttpServer() {
-        stopping_.store(true);
-        ::shutdown(listenFd_, SHUT_RDWR); // wakes accept()
-        thread_.join();
-        ::close(listenFd_);
+        m_stopping.store(true);
+        ::shutdown(m_listenFd, SHUT_RDWR); // wakes accept()
+        m_thread.join();
+        ::close(m_listenFd);
     }
 
     LocalHttpServer(const LocalHttpServer &) = delete;
     LocalHttpServer &operator=(const LocalHttpServer &) = delete;
 
     void serve(const std::string &path, Response response) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        routes_[path] = std::move(response);
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_routes[path] = std::move(response);
     }
 
     std::string url(const std::string &path) const {
-        return "http://127.0.0.1:" + std::to_string(port_) + path;
+        return "http://127.0.0.1:" + std::to_string(m_port) + path;
     }
 
     // Requests received for `path`, and body bytes sent for it so far.
     int requestCount(const std::string &path) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return requests_[path];
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_requests[path];
     }
     std::int64_t bytesSent(const std::string &path) {
-        std::lock_guard<std::mutex> lock(mutex_);
-        return sent_[path];
+        std::lock_guard<std::mutex> lock(m_mutex);
+        return m_sent[path];
     }
 
 private:
     void acceptLoop() {
-        while (!stopping_.load()) {
-            const int fd = ::accept(listenFd_, nullptr, nullptr);
+        while (!m_stopping.load()) {
+            const int fd = ::accept(m_listenFd, nullptr, nullptr);
             if (fd < 0) {
-                if (stopping_.load()) {
+                if (m_stopping.load()) {
                     return;
                 }
                 continue;
@@ -125,10 +125,10 @@ private:
         const std::string path = request.substr(start, request.find(' ', start) - start);
         Response response;
         {
-            std::lock_guard<std::mutex> lock(mutex_);
-            ++requests_[path];
-            const auto it = routes_.find(path);
-            if (it == routes_.end()) {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            ++m_requests[path];
+            const auto it = m_routes.find(path);
+            if (it == m_routes.end()) {
                 response.status = 404;
                 response.body = "not found";
             } else {
@@ -147,14 +147,14 @@ private:
         }
         const std::size_t chunk =
             response.chunkBytes > 0 ? response.chunkBytes : response.body.size();
-        for (std::size_t at = 0; at < response.body.size() && !stopping_.load(); at += chunk) {
+        for (std::size_t at = 0; at < response.body.size() && !m_stopping.load(); at += chunk) {
             const std::size_t n = std::min(chunk, response.body.size() - at);
             if (!sendAll(fd, response.body.data() + at, n)) {
                 return;
             }
             {
-                std::lock_guard<std::mutex> lock(mutex_);
-                sent_[path] += static_cast<std::int64_t>(n);
+                std::lock_guard<std::mutex> lock(m_mutex);
+                m_sent[path] += static_cast<std::int64_t>(n);
             }
             if (response.pauseMs > 0) {
                 std::this_thread::sleep_for(std::chrono::milliseconds(response.pauseMs));
@@ -175,14 +175,14 @@ private:
         }
     }
 
-    int listenFd_ = -1;
-    int port_ = 0;
-    std::atomic<bool> stopping_{false};
-    std::mutex mutex_;
-    std::map<std::string, Response> routes_;
-    std::map<std::string, int> requests_;
-    std::map<std::string, std::int64_t> sent_;
-    std::thread thread_;
+    int m_listenFd = -1;
+    int m_port = 0;
+    std::atomic<bool> m_stopping{false};
+    std::mutex m_mutex;
+    std::map<std::string, Response> m_routes;
+    std::map<std::string, int> m_requests;
+    std::map<std::string, std::int64_t> m_sent;
+    std::thread m_thread;
 };
 
 } // namespace devicebench::testing

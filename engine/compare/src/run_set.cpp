@@ -74,14 +74,14 @@ int RunSet::addRun(int id, RunRecord record) {
     run.state = RunState::Running;
     int index = indexOf(id);
     if (index >= 0) {
-        RunEntry &old = runs_[static_cast<std::size_t>(index)];
+        RunEntry &old = m_runs[static_cast<std::size_t>(index)];
         run.number = old.number;
         run.label = defaultLabel(run.number, run.record);
         old = std::move(run);
     } else {
-        run.number = nextNumber_++;
+        run.number = m_nextNumber++;
         run.label = defaultLabel(run.number, run.record);
-        runs_.push_back(std::move(run));
+        m_runs.push_back(std::move(run));
         index = runCount() - 1;
     }
     rederive();
@@ -131,14 +131,14 @@ bool RunSet::replaceRecord(int id, RunRecord record) {
 
 int RunSet::addRecord(const RunRecord &record, const std::string &origin) {
     if (!record.runId.empty()) {
-        for (std::size_t i = 0; i < runs_.size(); ++i) {
-            if (runs_[i].record.runId == record.runId)
+        for (std::size_t i = 0; i < m_runs.size(); ++i) {
+            if (m_runs[i].record.runId == record.runId)
                 return static_cast<int>(i);
         }
     }
     RunEntry run;
-    run.id = nextImportId_--;
-    run.number = nextNumber_++;
+    run.id = m_nextImportId--;
+    run.number = m_nextNumber++;
     run.origin = origin;
     run.record = record;
     run.state = stateOfRecordStatus(record.status);
@@ -147,7 +147,7 @@ int RunSet::addRecord(const RunRecord &record, const std::string &origin) {
         run.reason = "the process that ran it ended during epoch " +
                      std::to_string(record.epochs.size() + 1);
     run.label = defaultLabel(run.number, record);
-    runs_.push_back(std::move(run));
+    m_runs.push_back(std::move(run));
     rederive();
     return runCount() - 1;
 }
@@ -161,36 +161,36 @@ bool RunSet::removeRun(int id) {
     const int index = indexOf(id);
     if (index < 0)
         return false;
-    runs_.erase(runs_.begin() + index);
+    m_runs.erase(m_runs.begin() + index);
     rederive();
     return true;
 }
 
 void RunSet::clear() {
-    runs_.clear();
-    nextNumber_ = 1;
+    m_runs.clear();
+    m_nextNumber = 1;
 }
 
 bool RunSet::setWarmupEpochs(int warmupEpochs) {
     const int value = std::max(-1, warmupEpochs);
-    if (value == warmupOverride_)
+    if (value == m_warmupOverride)
         return false;
-    warmupOverride_ = value;
+    m_warmupOverride = value;
     rederive();
     return true;
 }
 
 bool RunSet::setBaseline(int id) {
-    if (id == baselineId_)
+    if (id == m_baselineId)
         return false;
-    baselineId_ = id;
+    m_baselineId = id;
     rederive();
     return true;
 }
 
 int RunSet::baselineIndex() const {
-    for (std::size_t i = 0; i < runs_.size(); ++i) {
-        if (runs_[i].isBaseline)
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        if (m_runs[i].isBaseline)
             return static_cast<int>(i);
     }
     return -1;
@@ -200,35 +200,35 @@ const RunEntry &RunSet::run(int index) const {
     if (index < 0 || index >= runCount())
         throw std::out_of_range("RunSet::run: index " + std::to_string(index) +
                                 " outside 0.." + std::to_string(runCount() - 1));
-    return runs_[static_cast<std::size_t>(index)];
+    return m_runs[static_cast<std::size_t>(index)];
 }
 
 const RunEntry *RunSet::findRun(int id) const {
     const int index = indexOf(id);
-    return index < 0 ? nullptr : &runs_[static_cast<std::size_t>(index)];
+    return index < 0 ? nullptr : &m_runs[static_cast<std::size_t>(index)];
 }
 
 int RunSet::indexOf(int id) const {
     const auto it =
-        std::find_if(runs_.begin(), runs_.end(), [id](const RunEntry &r) { return r.id == id; });
-    return it == runs_.end() ? -1 : static_cast<int>(it - runs_.begin());
+        std::find_if(m_runs.begin(), m_runs.end(), [id](const RunEntry &r) { return r.id == id; });
+    return it == m_runs.end() ? -1 : static_cast<int>(it - m_runs.begin());
 }
 
 RunEntry *RunSet::find(int id) {
     const int index = indexOf(id);
-    return index < 0 ? nullptr : &runs_[static_cast<std::size_t>(index)];
+    return index < 0 ? nullptr : &m_runs[static_cast<std::size_t>(index)];
 }
 
 std::vector<ControlPair> RunSet::controlPairs() const {
     std::vector<ControlPair> pairs;
-    for (std::size_t a = 0; a < runs_.size(); ++a) {
-        for (std::size_t b = a + 1; b < runs_.size(); ++b) {
-            if (!workloadDifferences(runs_[a].record, runs_[b].record).empty())
+    for (std::size_t a = 0; a < m_runs.size(); ++a) {
+        for (std::size_t b = a + 1; b < m_runs.size(); ++b) {
+            if (!workloadDifferences(m_runs[a].record, m_runs[b].record).empty())
                 continue;
             ControlPair pair;
             pair.indexA = static_cast<int>(a);
             pair.indexB = static_cast<int>(b);
-            pair.maxTestLossDiff = maxTestLossDifference(runs_[a].record, runs_[b].record);
+            pair.maxTestLossDiff = maxTestLossDifference(m_runs[a].record, m_runs[b].record);
             pair.warning = pair.maxTestLossDiff > kTestLossWarning; // false for NaN
             pairs.push_back(pair);
         }
@@ -237,7 +237,7 @@ std::vector<ControlPair> RunSet::controlPairs() const {
 }
 
 bool RunSet::anySynthetic() const {
-    return std::any_of(runs_.begin(), runs_.end(), [](const RunEntry &r) {
+    return std::any_of(m_runs.begin(), m_runs.end(), [](const RunEntry &r) {
         return r.record.started.synthetic || r.record.config.synthetic ||
                r.record.data.variant == "synthetic";
     });
@@ -245,33 +245,33 @@ bool RunSet::anySynthetic() const {
 
 void RunSet::rederive() {
     // 1. Summaries under the warm-up setting in effect.
-    for (RunEntry &run : runs_) {
+    for (RunEntry &run : m_runs) {
         const RunRecord &r = run.record;
         run.warmupEpochs =
-            warmupOverride_ >= 0 ? warmupOverride_ : std::max(0, r.config.warmupEpochs);
+            m_warmupOverride >= 0 ? m_warmupOverride : std::max(0, r.config.warmupEpochs);
         const double imagesPerEpoch =
             static_cast<double>(r.started.trainImages + r.started.testImages);
         run.summary = summarize(r.epochs, run.warmupEpochs, imagesPerEpoch);
     }
     // 2. The baseline: the chosen run, else the slowest run with a stable mean, else the first.
-    int baseline = baselineId_ != 0 ? indexOf(baselineId_) : -1;
+    int baseline = m_baselineId != 0 ? indexOf(m_baselineId) : -1;
     if (baseline < 0) {
         double slowest = -1.0;
-        for (std::size_t i = 0; i < runs_.size(); ++i) {
-            const Summary &s = runs_[i].summary;
+        for (std::size_t i = 0; i < m_runs.size(); ++i) {
+            const Summary &s = m_runs[i].summary;
             if (s.hasStable && std::isfinite(s.stableMean) && s.stableMean > slowest) {
                 slowest = s.stableMean;
                 baseline = static_cast<int>(i);
             }
         }
     }
-    if (baseline < 0 && !runs_.empty())
+    if (baseline < 0 && !m_runs.empty())
         baseline = 0;
     // 3. Against the baseline: speed-up, workload differences, control.
-    for (std::size_t i = 0; i < runs_.size(); ++i) {
-        RunEntry &run = runs_[i];
+    for (std::size_t i = 0; i < m_runs.size(); ++i) {
+        RunEntry &run = m_runs[i];
         run.isBaseline = static_cast<int>(i) == baseline;
-        const RunEntry &base = runs_[static_cast<std::size_t>(baseline)];
+        const RunEntry &base = m_runs[static_cast<std::size_t>(baseline)];
         run.differences = run.isBaseline ? std::vector<std::string>()
                                          : workloadDifferences(base.record, run.record);
         if (base.summary.hasStable && run.summary.hasStable && run.summary.stableMean > 0.0) {

@@ -13,14 +13,14 @@ namespace devicebench::fetch_detail {
 
 Cleanup::~Cleanup() {
     std::error_code ec;
-    if (!tempDir_.empty()) {
-        fs::remove_all(tempDir_, ec);
+    if (!m_tempDir.empty()) {
+        fs::remove_all(m_tempDir, ec);
         if (ec) {
-            spdlog::warn("fetch: cannot remove {}: {}", tempDir_.string(), ec.message());
+            spdlog::warn("fetch: cannot remove {}: {}", m_tempDir.string(), ec.message());
         }
     }
     // Innermost first; fs::remove() leaves a folder that is not empty.
-    for (auto it = createdDirs_.rbegin(); it != createdDirs_.rend(); ++it) {
+    for (auto it = m_createdDirs.rbegin(); it != m_createdDirs.rend(); ++it) {
         fs::remove(*it, ec);
     }
 }

@@ -47,69 +47,69 @@ std::string errnoText(int error);
 class ProgressReporter {
 public:
     explicit ProgressReporter(const std::function<void(const FetchProgress &)> &callback)
-        : callback_(callback) {}
+        : m_callback(callback) {}
 
     void start(FetchPhase phase, std::int64_t total) {
-        progress_ = FetchProgress{};
-        progress_.phase = phase;
-        progress_.bytesTotal = total;
-        samples_.clear();
+        m_progress = FetchProgress{};
+        m_progress.phase = phase;
+        m_progress.bytesTotal = total;
+        m_samples.clear();
         const auto now = Clock::now();
-        samples_.emplace_back(now, 0);
-        lastReport_ = now;
+        m_samples.emplace_back(now, 0);
+        m_lastReport = now;
         report();
     }
 
     void update(std::int64_t done, std::int64_t total) {
-        progress_.bytesDone = done;
-        progress_.bytesTotal = total;
+        m_progress.bytesDone = done;
+        m_progress.bytesTotal = total;
         const auto now = Clock::now();
-        if (now - samples_.back().first >= kProgressInterval) {
-            samples_.emplace_back(now, done);
-            while (samples_.size() > 2 && now - samples_[1].first >= kRateWindow) {
-                samples_.pop_front();
+        if (now - m_samples.back().first >= kProgressInterval) {
+            m_samples.emplace_back(now, done);
+            while (m_samples.size() > 2 && now - m_samples[1].first >= kRateWindow) {
+                m_samples.pop_front();
             }
         }
-        if (now - lastReport_ >= kProgressInterval) {
-            lastReport_ = now;
+        if (now - m_lastReport >= kProgressInterval) {
+            m_lastReport = now;
             computeRate(now);
             report();
         }
     }
 
     void finish() {
-        if (progress_.bytesTotal >= 0) {
-            progress_.bytesDone = progress_.bytesTotal;
+        if (m_progress.bytesTotal >= 0) {
+            m_progress.bytesDone = m_progress.bytesTotal;
         }
-        progress_.secondsLeft = progress_.bytesTotal >= 0 ? 0.0 : -1.0;
+        m_progress.secondsLeft = m_progress.bytesTotal >= 0 ? 0.0 : -1.0;
         report();
     }
 
 private:
     void computeRate(Clock::time_point now) {
-        const auto &[oldTime, oldBytes] = samples_.front();
+        const auto &[oldTime, oldBytes] = m_samples.front();
         const double seconds = std::chrono::duration<double>(now - oldTime).count();
         if (seconds < 0.2) {
             return; // too short to say
         }
-        progress_.bytesPerSecond = static_cast<double>(progress_.bytesDone - oldBytes) / seconds;
-        progress_.secondsLeft =
-            (progress_.bytesTotal >= 0 && progress_.bytesPerSecond > 0.0)
-                ? static_cast<double>(progress_.bytesTotal - progress_.bytesDone) /
-                      progress_.bytesPerSecond
+        m_progress.bytesPerSecond = static_cast<double>(m_progress.bytesDone - oldBytes) / seconds;
+        m_progress.secondsLeft =
+            (m_progress.bytesTotal >= 0 && m_progress.bytesPerSecond > 0.0)
+                ? static_cast<double>(m_progress.bytesTotal - m_progress.bytesDone) /
+                      m_progress.bytesPerSecond
                 : -1.0;
     }
 
     void report() {
-        if (callback_) {
-            callback_(progress_);
+        if (m_callback) {
+            m_callback(m_progress);
         }
     }
 
-    const std::function<void(const FetchProgress &)> &callback_;
-    FetchProgress progress_;
-    std::deque<std::pair<Clock::time_point, std::int64_t>> samples_;
-    Clock::time_point lastReport_;
+    const std::function<void(const FetchProgress &)> &m_callback;
+    FetchProgress m_progress;
+    std::deque<std::pair<Clock::time_point, std::int64_t>> m_samples;
+    Clock::time_point m_lastReport;
 };
 
 // Throws Cancelled when `cancel` is set.
@@ -135,17 +135,17 @@ void unpack(const fs::path &archivePath, const std::string &source, const fs::pa
 // dismissed.
 class Cleanup {
 public:
-    void setTempDir(fs::path dir) { tempDir_ = std::move(dir); }
-    void addCreatedDir(fs::path dir) { createdDirs_.push_back(std::move(dir)); }
-    void keepTargetDirs() { createdDirs_.clear(); }
+    void setTempDir(fs::path dir) { m_tempDir = std::move(dir); }
+    void addCreatedDir(fs::path dir) { m_createdDirs.push_back(std::move(dir)); }
+    void keepTargetDirs() { m_createdDirs.clear(); }
     ~Cleanup();
     Cleanup() = default;
     Cleanup(const Cleanup &) = delete;
     Cleanup &operator=(const Cleanup &) = delete;
 
 private:
-    fs::path tempDir_;
-    std::vector<fs::path> createdDirs_; // outermost first
+    fs::path m_tempDir;
+    std::vector<fs::path> m_createdDirs; // outermost first
 };
 
 // Creates `dir` and its missing parents, recording each one created in `cleanup`. Throws

@@ -57,26 +57,26 @@ public:
     Encoder &bytes(std::uint32_t field, std::string_view value) {
         key(field, kLengthDelimited);
         raw(value.size());
-        bytes_.append(value);
+        m_bytes.append(value);
         return *this;
     }
-    std::string take() { return std::move(bytes_); }
+    std::string take() { return std::move(m_bytes); }
 
 private:
     void key(std::uint32_t field, WireType type) { raw((std::uint64_t{field} << 3U) | type); }
     void raw(std::uint64_t value) {
         while (value >= 0x80U) {
-            bytes_.push_back(static_cast<char>((value & 0x7FU) | 0x80U));
+            m_bytes.push_back(static_cast<char>((value & 0x7FU) | 0x80U));
             value >>= 7U;
         }
-        bytes_.push_back(static_cast<char>(value));
+        m_bytes.push_back(static_cast<char>(value));
     }
     void littleEndian(std::uint64_t value, int count) {
         for (int i = 0; i < count; ++i) {
-            bytes_.push_back(static_cast<char>((value >> (8 * i)) & 0xFFU));
+            m_bytes.push_back(static_cast<char>((value >> (8 * i)) & 0xFFU));
         }
     }
-    std::string bytes_;
+    std::string m_bytes;
 };
 
 // An Event with wall_time and (when not 0) step, then the given summary.
@@ -233,21 +233,21 @@ EventFileWriter::EventFileWriter(const std::string &runDir) {
                                (ec ? ec.message() : std::string("not a folder")));
     }
     const double now = tensorboard::unixSeconds();
-    path_ = (std::filesystem::path(runDir) /
+    m_path = (std::filesystem::path(runDir) /
              tensorboard::eventFileName(static_cast<std::int64_t>(now),
                                         tensorboard::sanitizeRunName(tensorboard::hostName())))
                 .string();
-    file_ = std::fopen(path_.c_str(), "ab");
-    if (file_ == nullptr) {
-        throw TensorBoardError("cannot write TensorBoard event file " + path_ + ": " +
+    m_file = std::fopen(m_path.c_str(), "ab");
+    if (m_file == nullptr) {
+        throw TensorBoardError("cannot write TensorBoard event file " + m_path + ": " +
                                std::strerror(errno));
     }
     write(tensorboard::fileVersionEvent(now));
 }
 
 EventFileWriter::~EventFileWriter() {
-    if (file_ != nullptr) {
-        std::fclose(file_);
+    if (m_file != nullptr) {
+        std::fclose(m_file);
     }
 }
 
@@ -260,16 +260,16 @@ void EventFileWriter::addText(std::int64_t step, std::string_view tag, std::stri
 }
 
 void EventFileWriter::flush() {
-    if (std::fflush(file_) != 0) {
-        throw TensorBoardError("cannot write TensorBoard event file " + path_ + ": " +
+    if (std::fflush(m_file) != 0) {
+        throw TensorBoardError("cannot write TensorBoard event file " + m_path + ": " +
                                std::strerror(errno));
     }
 }
 
 void EventFileWriter::write(const std::string &event) {
     const std::string record = tensorboard::frameRecord(event);
-    if (std::fwrite(record.data(), 1, record.size(), file_) != record.size()) {
-        throw TensorBoardError("cannot write TensorBoard event file " + path_ + ": " +
+    if (std::fwrite(record.data(), 1, record.size(), m_file) != record.size()) {
+        throw TensorBoardError("cannot write TensorBoard event file " + m_path + ": " +
                                std::strerror(errno));
     }
 }
@@ -278,74 +278,74 @@ void EventFileWriter::write(const std::string &event) {
 
 TensorBoardObserver::TensorBoardObserver(const RunConfig &config, std::string logDir,
                                          const std::string &runName, TrainingObserver *next)
-    : config_(config),
-      runDir_((std::filesystem::path(std::move(logDir)) / tensorboard::sanitizeRunName(runName))
+    : m_config(config),
+      m_runDir((std::filesystem::path(std::move(logDir)) / tensorboard::sanitizeRunName(runName))
                   .string()),
-      next_(next) {}
+      m_next(next) {}
 
 TensorBoardObserver::~TensorBoardObserver() = default;
 
 template <typename F> void TensorBoardObserver::guarded(F &&action) {
-    if (!writeError_.empty()) {
+    if (!m_writeError.empty()) {
         return; // after the first failure, stop trying (one message, not one per step)
     }
     try {
         action();
     } catch (const std::exception &e) {
-        writeError_ = e.what();
-        spdlog::error("{}", writeError_);
-        writer_.reset();
+        m_writeError = e.what();
+        spdlog::error("{}", m_writeError);
+        m_writer.reset();
     }
 }
 
 void TensorBoardObserver::onRunStarted(const RunStarted &info) {
     guarded([&] {
-        writer_ = std::make_unique<EventFileWriter>(runDir_);
-        filePath_ = writer_->path();
-        writer_->addText(0, "config", tensorboard::configMarkdown(config_, info));
-        writer_->flush();
+        m_writer = std::make_unique<EventFileWriter>(m_runDir);
+        m_filePath = m_writer->path();
+        m_writer->addText(0, "config", tensorboard::configMarkdown(m_config, info));
+        m_writer->flush();
     });
-    if (next_ != nullptr) {
-        next_->onRunStarted(info);
+    if (m_next != nullptr) {
+        m_next->onRunStarted(info);
     }
 }
 
 void TensorBoardObserver::onStepLosses(const std::vector<StepLoss> &losses) {
-    if (writer_) {
+    if (m_writer) {
         guarded([&] {
             for (const StepLoss &l : losses) {
-                writer_->addScalar(l.step, "train/loss", static_cast<float>(l.loss));
+                m_writer->addScalar(l.step, "train/loss", static_cast<float>(l.loss));
             }
         });
     }
-    if (next_ != nullptr) {
-        next_->onStepLosses(losses);
+    if (m_next != nullptr) {
+        m_next->onStepLosses(losses);
     }
 }
 
 void TensorBoardObserver::onEpochFinished(const EpochResult &e) {
-    if (writer_) {
+    if (m_writer) {
         guarded([&] {
-            writer_->addScalar(e.epoch, "test/loss", static_cast<float>(e.testLoss));
-            writer_->addScalar(e.epoch, "test/accuracy", static_cast<float>(e.testAccuracy));
-            writer_->addScalar(e.epoch, "epoch/seconds", static_cast<float>(e.seconds));
-            writer_->addScalar(e.epoch, "epoch/images_per_s",
+            m_writer->addScalar(e.epoch, "test/loss", static_cast<float>(e.testLoss));
+            m_writer->addScalar(e.epoch, "test/accuracy", static_cast<float>(e.testAccuracy));
+            m_writer->addScalar(e.epoch, "epoch/seconds", static_cast<float>(e.seconds));
+            m_writer->addScalar(e.epoch, "epoch/images_per_s",
                                static_cast<float>(e.imagesPerSecond));
-            writer_->flush();
+            m_writer->flush();
         });
     }
-    if (next_ != nullptr) {
-        next_->onEpochFinished(e);
+    if (m_next != nullptr) {
+        m_next->onEpochFinished(e);
     }
 }
 
 void TensorBoardObserver::onRunEnded(const RunOutcome &outcome) {
-    if (writer_) {
-        guarded([&] { writer_->flush(); });
-        writer_.reset();
+    if (m_writer) {
+        guarded([&] { m_writer->flush(); });
+        m_writer.reset();
     }
-    if (next_ != nullptr) {
-        next_->onRunEnded(outcome);
+    if (m_next != nullptr) {
+        m_next->onRunEnded(outcome);
     }
 }
 

@@ -26,18 +26,18 @@ public:
     void add(const void *data, std::size_t size) {
         const auto *bytes = static_cast<const unsigned char *>(data);
         for (std::size_t i = 0; i < size; ++i) {
-            hash_ ^= static_cast<std::uint64_t>(bytes[i]);
-            hash_ *= 1099511628211ULL;
+            m_hash ^= static_cast<std::uint64_t>(bytes[i]);
+            m_hash *= 1099511628211ULL;
         }
     }
     std::string hex() const {
         std::ostringstream s;
-        s << std::hex << std::setw(16) << std::setfill('0') << hash_;
+        s << std::hex << std::setw(16) << std::setfill('0') << m_hash;
         return s.str();
     }
 
 private:
-    std::uint64_t hash_ = 14695981039346656037ULL;
+    std::uint64_t m_hash = 14695981039346656037ULL;
 };
 
 } // namespace

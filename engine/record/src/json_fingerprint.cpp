@@ -20,9 +20,9 @@ using nlohmann::json;
 class FieldReader {
 public:
     FieldReader(const json &object, std::string where, std::string path)
-        : object_(object), where_(std::move(where)), path_(std::move(path)) {
-        if (!object_.is_object()) {
-            throw RecordError(where_ + ": field '" + path_ + "' must be an object");
+        : m_object(object), m_where(std::move(where)), m_path(std::move(path)) {
+        if (!m_object.is_object()) {
+            throw RecordError(m_where + ": field '" + m_path + "' must be an object");
         }
     }
 
@@ -62,8 +62,8 @@ public:
 
     // Absent or null: unset.
     std::optional<bool> optionalBoolean(const char *key) const {
-        const auto it = object_.find(key);
-        if (it == object_.end() || it->is_null()) {
+        const auto it = m_object.find(key);
+        if (it == m_object.end() || it->is_null()) {
             return std::nullopt;
         }
         if (!it->is_boolean()) {
@@ -93,24 +93,24 @@ public:
         return value;
     }
 
-    std::string fieldPath(const std::string &key) const { return path_ + "." + key; }
+    std::string fieldPath(const std::string &key) const { return m_path + "." + key; }
 
 private:
     const json &at(const char *key) const {
-        const auto it = object_.find(key);
-        if (it == object_.end()) {
+        const auto it = m_object.find(key);
+        if (it == m_object.end()) {
             fail(key, "is missing");
         }
         return *it;
     }
 
     [[noreturn]] void fail(const std::string &key, const std::string &problem) const {
-        throw RecordError(where_ + ": field '" + fieldPath(key) + "' " + problem);
+        throw RecordError(m_where + ": field '" + fieldPath(key) + "' " + problem);
     }
 
-    const json &object_;
-    std::string where_;
-    std::string path_;
+    const json &m_object;
+    std::string m_where;
+    std::string m_path;
 };
 
 } // namespace

@@ -72,10 +72,10 @@ OrderedJson dataJson(const DataIdentity &d) {
 // Reads typed fields out of parsed JSON; every error names the file and the field's path.
 class FieldReader {
 public:
-    explicit FieldReader(std::string source) : source_(std::move(source)) {}
+    explicit FieldReader(std::string source) : m_source(std::move(source)) {}
 
     [[noreturn]] void fail(const std::string &field, const std::string &problem) const {
-        throw RecordError(source_ + ": field '" + field + "' " + problem);
+        throw RecordError(m_source + ": field '" + field + "' " + problem);
     }
 
     static std::string join(const std::string &prefix, const std::string &key) {
@@ -179,7 +179,7 @@ public:
     }
 
 private:
-    std::string source_;
+    std::string m_source;
 };
 
 RunConfig readConfig(const FieldReader &r, const Json &j) {

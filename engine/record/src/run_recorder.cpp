@@ -23,66 +23,66 @@ double steadySeconds() {
 
 RunRecorder::RunRecorder(const RunConfig &config, std::string path, TrainingObserver *next,
                          std::string runId, FingerprintSource fingerprint)
-    : path_(std::move(path)), next_(next), fingerprint_(std::move(fingerprint)),
-      startSeconds_(steadySeconds()) {
-    record_.runId = runId.empty() ? newRunId() : std::move(runId);
-    record_.createdUtc = detail::utcTime(false);
-    record_.config = config;
-    record_.workload = toString(config.workload);
-    record_.status = "running";
+    : m_path(std::move(path)), m_next(next), m_fingerprint(std::move(fingerprint)),
+      m_startSeconds(steadySeconds()) {
+    m_record.runId = runId.empty() ? newRunId() : std::move(runId);
+    m_record.createdUtc = detail::utcTime(false);
+    m_record.config = config;
+    m_record.workload = toString(config.workload);
+    m_record.status = "running";
 }
 
 void RunRecorder::onRunStarted(const RunStarted &info) {
-    record_.started = info;
+    m_record.started = info;
     // After the engine set its thread count, so the fingerprint's intra-op threads are the run's.
-    record_.fingerprint = takeFingerprint();
-    record_.data = identifyData(record_.config, info.trainImages, info.testImages);
+    m_record.fingerprint = takeFingerprint();
+    m_record.data = identifyData(m_record.config, info.trainImages, info.testImages);
     save();
-    if (next_ != nullptr) {
-        next_->onRunStarted(info);
+    if (m_next != nullptr) {
+        m_next->onRunStarted(info);
     }
 }
 
 void RunRecorder::onStepLosses(const std::vector<StepLoss> &losses) {
-    const double seconds = steadySeconds() - startSeconds_;
+    const double seconds = steadySeconds() - m_startSeconds;
     for (const auto &l : losses) {
-        record_.steps.push_back({l.epoch, l.step, l.loss, seconds});
+        m_record.steps.push_back({l.epoch, l.step, l.loss, seconds});
     }
-    if (next_ != nullptr) {
-        next_->onStepLosses(losses);
+    if (m_next != nullptr) {
+        m_next->onStepLosses(losses);
     }
 }
 
 void RunRecorder::onEpochFinished(const EpochResult &epoch) {
-    record_.epochs.push_back(epoch);
+    m_record.epochs.push_back(epoch);
     save();
-    if (next_ != nullptr) {
-        next_->onEpochFinished(epoch);
+    if (m_next != nullptr) {
+        m_next->onEpochFinished(epoch);
     }
 }
 
 void RunRecorder::onRunEnded(const RunOutcome &outcome) {
-    if (record_.started.device.empty()) {
+    if (m_record.started.device.empty()) {
         // Ended before it started (e.g. the data could not be read): still say on what.
-        record_.fingerprint = takeFingerprint();
-        record_.data =
-            identifyData(record_.config, record_.config.trainImages, record_.config.testImages);
+        m_record.fingerprint = takeFingerprint();
+        m_record.data =
+            identifyData(m_record.config, m_record.config.trainImages, m_record.config.testImages);
     }
-    record_.epochs = outcome.epochs;
-    record_.status = toString(outcome.status);
-    record_.reason = outcome.reason;
+    m_record.epochs = outcome.epochs;
+    m_record.status = toString(outcome.status);
+    m_record.reason = outcome.reason;
     save();
-    if (next_ != nullptr) {
-        next_->onRunEnded(outcome);
+    if (m_next != nullptr) {
+        m_next->onRunEnded(outcome);
     }
 }
 
 Fingerprint RunRecorder::takeFingerprint() const {
-    if (!fingerprint_) {
+    if (!m_fingerprint) {
         return {};
     }
     try {
-        return fingerprint_();
+        return m_fingerprint();
     } catch (const std::exception &e) { // an observer must not throw (run_types.h)
         spdlog::error("collecting the machine fingerprint failed: {}", e.what());
         return {};
@@ -90,17 +90,17 @@ Fingerprint RunRecorder::takeFingerprint() const {
 }
 
 void RunRecorder::save() {
-    if (path_.empty()) {
+    if (m_path.empty()) {
         return;
     }
     try {
-        writeRunRecord(path_, record_);
-        writeError_.clear();
+        writeRunRecord(m_path, m_record);
+        m_writeError.clear();
     } catch (const std::exception &e) {
-        if (writeError_ != e.what()) {
+        if (m_writeError != e.what()) {
             spdlog::error("{}", e.what());
         }
-        writeError_ = e.what();
+        m_writeError = e.what();
     }
 }
 

@@ -9,53 +9,53 @@
 namespace devicebench::detail {
 
 LossBuffer::LossBuffer(int fetchInterval, TrainingObserver &observer)
-    : fetchInterval_(fetchInterval), observer_(observer) {
-    pending_.reserve(static_cast<std::size_t>(fetchInterval_));
+    : m_fetchInterval(fetchInterval), m_observer(observer) {
+    m_pending.reserve(static_cast<std::size_t>(m_fetchInterval));
 }
 
 void LossBuffer::beginEpoch(int epoch) {
-    epoch_ = epoch;
-    lossSum_ = 0.0;
-    lossCount_ = 0;
+    m_epoch = epoch;
+    m_lossSum = 0.0;
+    m_lossCount = 0;
 }
 
 void LossBuffer::add(const torch::Tensor &loss) {
-    ++step_;
-    pending_.push_back(loss.detach());
-    if (static_cast<int>(pending_.size()) >= fetchInterval_) {
+    ++m_step;
+    m_pending.push_back(loss.detach());
+    if (static_cast<int>(m_pending.size()) >= m_fetchInterval) {
         flush();
     }
 }
 
 void LossBuffer::flush() {
-    if (pending_.empty()) {
+    if (m_pending.empty()) {
         return;
     }
     // The one host synchronisation of the training pass: every K steps, not every step.
-    const auto values = torch::stack(pending_).to(torch::kCPU, torch::kFloat64).contiguous();
+    const auto values = torch::stack(m_pending).to(torch::kCPU, torch::kFloat64).contiguous();
     const auto *v = values.data_ptr<double>();
-    std::vector<StepLoss> losses(pending_.size());
-    const std::int64_t first = step_ - static_cast<std::int64_t>(pending_.size());
-    for (std::size_t i = 0; i < pending_.size(); ++i) {
-        losses[i] = {epoch_, first + static_cast<std::int64_t>(i) + 1, v[i]};
+    std::vector<StepLoss> losses(m_pending.size());
+    const std::int64_t first = m_step - static_cast<std::int64_t>(m_pending.size());
+    for (std::size_t i = 0; i < m_pending.size(); ++i) {
+        losses[i] = {m_epoch, first + static_cast<std::int64_t>(i) + 1, v[i]};
         if (!std::isfinite(v[i])) {
             losses.resize(i + 1);
-            observer_.onStepLosses(losses);
-            pending_.clear();
+            m_observer.onStepLosses(losses);
+            m_pending.clear();
             throw RunStop{RunStatus::Diverged, "training loss became " + formatNumber(v[i]) +
                                                    " at step " + std::to_string(losses[i].step) +
-                                                   " (epoch " + std::to_string(epoch_) +
+                                                   " (epoch " + std::to_string(m_epoch) +
                                                    "); lower the learning rate"};
         }
-        lossSum_ += v[i];
+        m_lossSum += v[i];
     }
-    lossCount_ += static_cast<std::int64_t>(pending_.size());
-    pending_.clear();
-    observer_.onStepLosses(losses);
+    m_lossCount += static_cast<std::int64_t>(m_pending.size());
+    m_pending.clear();
+    m_observer.onStepLosses(losses);
 }
 
 double LossBuffer::epochMean() const {
-    return lossCount_ > 0 ? lossSum_ / static_cast<double>(lossCount_) : 0.0;
+    return m_lossCount > 0 ? m_lossSum / static_cast<double>(m_lossCount) : 0.0;
 }
 
 } // namespace devicebench::detail

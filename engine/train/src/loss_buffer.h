@@ -37,13 +37,13 @@ public:
     double epochMean() const;
 
 private:
-    int fetchInterval_;
-    TrainingObserver &observer_;
-    std::vector<torch::Tensor> pending_; // step losses still on the device
-    std::int64_t step_ = 0;              // steps added so far in the run
-    int epoch_ = 0;
-    double lossSum_ = 0.0;               // this epoch's fetched losses
-    std::int64_t lossCount_ = 0;
+    int m_fetchInterval;
+    TrainingObserver &m_observer;
+    std::vector<torch::Tensor> m_pending; // step losses still on the device
+    std::int64_t m_step = 0;              // steps added so far in the run
+    int m_epoch = 0;
+    double m_lossSum = 0.0;               // this epoch's fetched losses
+    std::int64_t m_lossCount = 0;
 };
 
 } // namespace devicebench::detail

@@ -25,29 +25,29 @@ void resetLikePython(torch::Tensor &weight, torch::Tensor &bias) {
 } // namespace
 
 SmallCnnImpl::SmallCnnImpl()
-    : conv1_(register_module("conv1", torch::nn::Conv2d(conv(3, 32)))),
-      conv2_(register_module("conv2", torch::nn::Conv2d(conv(32, 32)))),
-      conv3_(register_module("conv3", torch::nn::Conv2d(conv(32, 64)))),
-      pool_(register_module("pool", torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(2)))),
-      fc1_(register_module("fc1", torch::nn::Linear(64 * 4 * 4, 64))),
-      fc2_(register_module("fc2", torch::nn::Linear(64, 10))) {}
+    : m_conv1(register_module("conv1", torch::nn::Conv2d(conv(3, 32)))),
+      m_conv2(register_module("conv2", torch::nn::Conv2d(conv(32, 32)))),
+      m_conv3(register_module("conv3", torch::nn::Conv2d(conv(32, 64)))),
+      m_pool(register_module("pool", torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(2)))),
+      m_fc1(register_module("fc1", torch::nn::Linear(64 * 4 * 4, 64))),
+      m_fc2(register_module("fc2", torch::nn::Linear(64, 10))) {}
 
 torch::Tensor SmallCnnImpl::forward(torch::Tensor x) {
-    x = pool_(conv1_(x));
-    x = pool_(conv2_(x));
-    x = pool_(conv3_(x));
+    x = m_pool(m_conv1(x));
+    x = m_pool(m_conv2(x));
+    x = m_pool(m_conv3(x));
     x = x.flatten(/*start_dim=*/1);
-    return fc2_(fc1_(x));
+    return m_fc2(m_fc1(x));
 }
 
 void SmallCnnImpl::resetParameters(std::uint64_t seed) {
     torch::NoGradGuard noGrad;
     torch::manual_seed(seed);
-    resetLikePython(conv1_->weight, conv1_->bias);
-    resetLikePython(conv2_->weight, conv2_->bias);
-    resetLikePython(conv3_->weight, conv3_->bias);
-    resetLikePython(fc1_->weight, fc1_->bias);
-    resetLikePython(fc2_->weight, fc2_->bias);
+    resetLikePython(m_conv1->weight, m_conv1->bias);
+    resetLikePython(m_conv2->weight, m_conv2->bias);
+    resetLikePython(m_conv3->weight, m_conv3->bias);
+    resetLikePython(m_fc1->weight, m_fc1->bias);
+    resetLikePython(m_fc2->weight, m_fc2->bias);
 }
 
 std::int64_t countTrainableParameters(const torch::nn::Module &module) {

@@ -49,7 +49,7 @@ constexpr int kMaxThreads = 1024;
 
 class RunEnder {
 public:
-    explicit RunEnder(TrainingObserver &observer) : observer_(observer) {}
+    explicit RunEnder(TrainingObserver &observer) : m_observer(observer) {}
     RunOutcome end(RunOutcome outcome, int warmupEpochs, double imagesPerEpoch) {
         outcome.summary = summarize(outcome.epochs, std::max(warmupEpochs, 0), imagesPerEpoch);
         if (outcome.status == RunStatus::Finished) {
@@ -59,7 +59,7 @@ public:
             spdlog::info("run {}: {}", toString(outcome.status), outcome.reason);
         }
         try {
-            observer_.onRunEnded(outcome);
+            m_observer.onRunEnded(outcome);
         } catch (const std::exception &e) {
             spdlog::error("observer threw in onRunEnded: {}", e.what());
         }
@@ -67,7 +67,7 @@ public:
     }
 
 private:
-    TrainingObserver &observer_;
+    TrainingObserver &m_observer;
 };
 
 } // namespace

@@ -13,7 +13,7 @@ namespace {
 // choice (benchmark off, PyTorch's default).
 class FaithfulWorkload final : public WorkloadStrategy {
 public:
-    explicit FaithfulWorkload(const torch::Device &device) : device_(device) {}
+    explicit FaithfulWorkload(const torch::Device &device) : m_device(device) {}
 
     Workload workload() const override { return Workload::Faithful; }
     void prepareModel(SmallCnn & /*model*/) const override {}
@@ -24,12 +24,12 @@ public:
 
     torch::Tensor batchImages(const torch::Tensor &images, std::int64_t start,
                               std::int64_t n) override {
-        return toUnitFloat(images.narrow(0, start, n)).to(device_);
+        return toUnitFloat(images.narrow(0, start, n)).to(m_device);
     }
 
     torch::Tensor batchLabels(const torch::Tensor &labels, std::int64_t start,
                               std::int64_t n) const override {
-        return labels.narrow(0, start, n).to(device_, /*non_blocking=*/false);
+        return labels.narrow(0, start, n).to(m_device, /*non_blocking=*/false);
     }
 
     void clearGradients(torch::optim::Optimizer &optimizer,
@@ -43,7 +43,7 @@ public:
     }
 
 private:
-    torch::Device device_;
+    torch::Device m_device;
 };
 
 // Channels-last memory format for the model, the images (laid out once, with the data) and
@@ -53,7 +53,7 @@ private:
 class TunedWorkload final : public WorkloadStrategy {
 public:
     TunedWorkload(const torch::Device &device, std::int64_t batchSize)
-        : device_(device), batchSize_(batchSize) {}
+        : m_device(device), m_batchSize(batchSize) {}
 
     Workload workload() const override { return Workload::Tuned; }
 
@@ -77,7 +77,7 @@ public:
     }
 
     void stageHostData(SplitTensors &split) const override {
-        if (device_.is_cuda()) {
+        if (m_device.is_cuda()) {
             // Pinned, so the per-step copies can be non-blocking.
             split.images = split.images.pin_memory();
             split.labels = split.labels.pin_memory();
@@ -85,21 +85,21 @@ public:
     }
 
     void prepareBatches() override {
-        batchBuffer_ = torch::empty({batchSize_, 3, 32, 32},
-                                    torch::TensorOptions().dtype(torch::kFloat32).device(device_))
+        m_batchBuffer = torch::empty({m_batchSize, 3, 32, 32},
+                                    torch::TensorOptions().dtype(torch::kFloat32).device(m_device))
                            .contiguous(kFormat);
     }
 
     torch::Tensor batchImages(const torch::Tensor &images, std::int64_t start,
                               std::int64_t n) override {
-        auto x = batchBuffer_.narrow(0, 0, n);
+        auto x = m_batchBuffer.narrow(0, 0, n);
         x.copy_(images.narrow(0, start, n), /*non_blocking=*/true);
         return x.div_(255.0);
     }
 
     torch::Tensor batchLabels(const torch::Tensor &labels, std::int64_t start,
                               std::int64_t n) const override {
-        return labels.narrow(0, start, n).to(device_, /*non_blocking=*/true);
+        return labels.narrow(0, start, n).to(m_device, /*non_blocking=*/true);
     }
 
     void clearGradients(torch::optim::Optimizer & /*optimizer*/,
@@ -117,9 +117,9 @@ public:
 
 private:
     static constexpr auto kFormat = torch::MemoryFormat::ChannelsLast;
-    torch::Device device_;
-    std::int64_t batchSize_;
-    torch::Tensor batchBuffer_; // float32, batchSize x 3 x 32 x 32, channels-last, on the device
+    torch::Device m_device;
+    std::int64_t m_batchSize;
+    torch::Tensor m_batchBuffer; // float32, batchSize x 3 x 32 x 32, channels-last, on the device
 };
 
 } // namespace

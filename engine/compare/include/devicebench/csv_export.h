@@ -44,7 +44,7 @@ inline constexpr int kEpochCsvColumnCount = 15;
 // Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
 // stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
 // baseline (whose label is in `baseline`) with their 95% interval; unknown numbers "nan";
-// max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. gpu_* describe
+// max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. m_gpu* describe
 // the run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
 std::string summaryCsv(const RunSet &runs);
 inline constexpr int kSummaryCsvColumnCount = 43;

@@ -106,21 +106,21 @@ public:
     // Warm-up epochs applied to every run; -1 (the default): each run's own config. Values
     // below -1 count as -1. Returns false when nothing changed.
     bool setWarmupEpochs(int warmupEpochs);
-    int warmupEpochs() const { return warmupOverride_; }
+    int warmupEpochs() const { return m_warmupOverride; }
 
     // Baseline of the speed-ups and of the comparability check, by run id; 0 (the default) or
     // an id not in the set: the slowest run with a stable mean (else the first run). Returns
     // false when nothing changed.
     bool setBaseline(int id);
-    int baselineSetting() const { return baselineId_; }
+    int baselineSetting() const { return m_baselineId; }
     // Index of the baseline in effect; -1 when the set is empty.
     int baselineIndex() const;
 
     // ---- access -----------------------------------------------------------------------------
-    int runCount() const { return static_cast<int>(runs_.size()); }
+    int runCount() const { return static_cast<int>(m_runs.size()); }
     // Throws std::out_of_range unless 0 <= index < runCount().
     const RunEntry &run(int index) const;
-    const std::vector<RunEntry> &runs() const { return runs_; }
+    const std::vector<RunEntry> &runs() const { return m_runs; }
     const RunEntry *findRun(int id) const; // nullptr when absent
     int indexOf(int id) const;             // -1 when absent
     bool hasRun(int id) const { return indexOf(id) >= 0; }
@@ -139,11 +139,11 @@ private:
     RunEntry *find(int id);
     void rederive(); // summaries, baseline, speed-ups, differences
 
-    std::vector<RunEntry> runs_;
-    int warmupOverride_ = -1;
-    int baselineId_ = 0;
-    int nextNumber_ = 1;
-    int nextImportId_ = -1;
+    std::vector<RunEntry> m_runs;
+    int m_warmupOverride = -1;
+    int m_baselineId = 0;
+    int m_nextNumber = 1;
+    int m_nextImportId = -1;
 };
 
 } // namespace devicebench

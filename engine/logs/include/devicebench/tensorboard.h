@@ -104,12 +104,12 @@ public:
     // Hands the written records to the operating system (fflush). Throws TensorBoardError.
     void flush();
 
-    const std::string &path() const { return path_; }
+    const std::string &path() const { return m_path; }
 
 private:
     void write(const std::string &event);
-    std::string path_;
-    std::FILE *file_ = nullptr;
+    std::string m_path;
+    std::FILE *m_file = nullptr;
 };
 
 // A TrainingObserver that writes the run's event file under logDir/sanitizeRunName(runName)
@@ -127,20 +127,20 @@ public:
     void onRunEnded(const RunOutcome &outcome) override;
 
     // logDir/<sanitised run name>.
-    const std::string &runDir() const { return runDir_; }
+    const std::string &runDir() const { return m_runDir; }
     // The event file's path; empty until onRunStarted has opened it.
-    const std::string &filePath() const { return filePath_; }
+    const std::string &filePath() const { return m_filePath; }
     // "" while every write succeeded.
-    const std::string &writeError() const { return writeError_; }
+    const std::string &writeError() const { return m_writeError; }
 
 private:
     template <typename F> void guarded(F &&action);
-    RunConfig config_;
-    std::string runDir_;
-    std::string filePath_;
-    std::string writeError_;
-    TrainingObserver *next_;
-    std::unique_ptr<EventFileWriter> writer_;
+    RunConfig m_config;
+    std::string m_runDir;
+    std::string m_filePath;
+    std::string m_writeError;
+    TrainingObserver *m_next;
+    std::unique_ptr<EventFileWriter> m_writer;
 };
 
 } // namespace devicebench

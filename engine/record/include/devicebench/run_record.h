@@ -114,19 +114,19 @@ public:
     void onStepLosses(const std::vector<StepLoss> &losses) override;
     void onEpochFinished(const EpochResult &epoch) override;
     void onRunEnded(const RunOutcome &outcome) override;
-    const RunRecord &record() const { return record_; }
+    const RunRecord &record() const { return m_record; }
     // The last write's error ("" when the last write succeeded, or none was made yet).
-    const std::string &writeError() const { return writeError_; }
+    const std::string &writeError() const { return m_writeError; }
 
 private:
     void save();
     Fingerprint takeFingerprint() const;
-    RunRecord record_;
-    std::string path_;
-    TrainingObserver *next_;
-    FingerprintSource fingerprint_;
-    std::string writeError_;
-    double startSeconds_ = 0.0;
+    RunRecord m_record;
+    std::string m_path;
+    TrainingObserver *m_next;
+    FingerprintSource m_fingerprint;
+    std::string m_writeError;
+    double m_startSeconds = 0.0;
 };
 
 } // namespace devicebench

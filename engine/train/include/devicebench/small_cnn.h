@@ -30,12 +30,12 @@ public:
     void resetParameters(std::uint64_t seed);
 
 private:
-    torch::nn::Conv2d conv1_{nullptr};
-    torch::nn::Conv2d conv2_{nullptr};
-    torch::nn::Conv2d conv3_{nullptr};
-    torch::nn::MaxPool2d pool_{nullptr};
-    torch::nn::Linear fc1_{nullptr};
-    torch::nn::Linear fc2_{nullptr};
+    torch::nn::Conv2d m_conv1{nullptr};
+    torch::nn::Conv2d m_conv2{nullptr};
+    torch::nn::Conv2d m_conv3{nullptr};
+    torch::nn::MaxPool2d m_pool{nullptr};
+    torch::nn::Linear m_fc1{nullptr};
+    torch::nn::Linear m_fc2{nullptr};
 };
 TORCH_MODULE(SmallCnn);
 
