@@ -34,8 +34,8 @@ public:
         QObject::connect(&m_timer, &QTimer::timeout, [this] {
             const qint64 now = m_clock.nsecsElapsed();
             if (m_last > 0 && m_lateness != nullptr) {
-                m_lateness->push_back(std::max(
-                    0.0, static_cast<double>(now - m_last) / 1e6 - static_cast<double>(kIntervalMs)));
+                m_lateness->push_back(std::max(0.0, static_cast<double>(now - m_last) / 1e6 -
+                                                        static_cast<double>(kIntervalMs)));
             }
             m_last = now;
         });

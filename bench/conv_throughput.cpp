@@ -84,8 +84,10 @@ int main(int argc, char **argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string flag = argv[i];
         if (i + 1 >= argc) {
-            std::fprintf(stderr, "%s needs a value\nusage: conv_throughput [--threads N] "
-                                 "[--reps N] [--batch N]\n", flag.c_str());
+            std::fprintf(stderr,
+                         "%s needs a value\nusage: conv_throughput [--threads N] "
+                         "[--reps N] [--batch N]\n",
+                         flag.c_str());
             return 2;
         }
         if (flag == "--threads")

@@ -17,8 +17,8 @@
 #include "main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
-#include "wiring.h"
 #include "run_store.h"
+#include "wiring.h"
 
 #include "devicebench/devices.h"
 #include "devicebench/summary.h"
@@ -67,7 +67,8 @@ double engineAlone(const RunConfig &config) {
     LatenessProbe probe(nullptr);
     std::thread worker([&] {
         outcome = runTraining(config, observer, stop);
-        QMetaObject::invokeMethod(&loop, [&loop] { loop.quit(); }, Qt::QueuedConnection);
+        QMetaObject::invokeMethod(
+            &loop, [&loop] { loop.quit(); }, Qt::QueuedConnection);
     });
     loop.exec();
     worker.join();
@@ -85,11 +86,10 @@ double viaControllerOnly(const RunConfig &config) {
     QEventLoop loop;
     RunOutcome outcome;
     LatenessProbe probe(nullptr);
-    QObject::connect(&controller, &RunController::runEnded, &loop,
-                     [&](int, const RunOutcome &o) {
-                         outcome = o;
-                         loop.quit();
-                     });
+    QObject::connect(&controller, &RunController::runEnded, &loop, [&](int, const RunOutcome &o) {
+        outcome = o;
+        loop.quit();
+    });
     controller.startRun(config);
     loop.exec();
     if (outcome.status != RunStatus::Finished) {
@@ -127,11 +127,10 @@ double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,
     window.show();
     QEventLoop loop;
     RunOutcome outcome;
-    QObject::connect(&controller, &RunController::runEnded, &loop,
-                     [&](int, const RunOutcome &o) {
-                         outcome = o;
-                         loop.quit();
-                     });
+    QObject::connect(&controller, &RunController::runEnded, &loop, [&](int, const RunOutcome &o) {
+        outcome = o;
+        loop.quit();
+    });
     LatenessProbe probe(latenessMs);
     if (window.startRun(config.device) == 0) {
         std::fprintf(stderr, "the dashboard refused the run\n");
@@ -260,7 +259,8 @@ int main(int argc, char **argv) {
         double var = 0.0;
         for (double r : logRatios)
             var += (r - mean) * (r - mean) / (n - 1.0);
-        const double half = studentT975(static_cast<int>(logRatios.size()) - 1) * std::sqrt(var / n);
+        const double half =
+            studentT975(static_cast<int>(logRatios.size()) - 1) * std::sqrt(var / n);
         std::vector<double> ratios;
         for (double r : logRatios)
             ratios.push_back(std::exp(r));

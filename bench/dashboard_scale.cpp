@@ -191,8 +191,8 @@ int main(int argc, char **argv) {
         }
         std::printf("load full data set: median %.3f s, max %.3f s of 5 loads (%.0f MB held)\n",
                     percentile(seconds, 0.5), percentile(seconds, 1.0), bytes / 1e6);
-        std::printf("resident memory after the loads: %.0f MB (peak %.0f MB)\n",
-                    statusMb("VmRSS"), statusMb("VmHWM"));
+        std::printf("resident memory after the loads: %.0f MB (peak %.0f MB)\n", statusMb("VmRSS"),
+                    statusMb("VmHWM"));
     }
 
     QTemporaryDir recordsDir;
@@ -322,8 +322,7 @@ int main(int argc, char **argv) {
     std::printf("live run (%lld synthetic images, 2 epochs, 2 threads) with %d runs in view: "
                 "%zu probe ticks, lateness p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
                 static_cast<long long>(o.liveImages), o.runs, lateness.size(),
-                percentile(lateness, 0.5), percentile(lateness, 0.99),
-                percentile(lateness, 1.0));
+                percentile(lateness, 0.5), percentile(lateness, 0.99), percentile(lateness, 1.0));
     std::printf("resident memory at the end: %.0f MB, peak (VmHWM) %.0f MB\n", statusMb("VmRSS"),
                 statusMb("VmHWM"));
     return 0;

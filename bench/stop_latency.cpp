@@ -7,8 +7,8 @@
 //   cli        devicebench-cli run: SIGINT until the process has exited (the step finished,
 //              summary printed, record written as cancelled, LibTorch unloaded), exit code 130;
 // and the training step time of the same settings (from a first run that reports every step's
-// loss), so that each latency can be read in steps. Prints a table: median, p90 and max latency per path.
-// usage: stop_latency [--stops N] [--data-dir DIR] [--threads N] [--workload faithful|tuned]
+// loss), so that each latency can be read in steps. Prints a table: median, p90 and max latency per
+// path. usage: stop_latency [--stops N] [--data-dir DIR] [--threads N] [--workload faithful|tuned]
 #include "bench_support.h"
 #include "run_controller.h"
 
@@ -95,13 +95,18 @@ Sample viaCli(const RunConfig &config, int delayMs) {
     QTemporaryDir dir;
     QProcess cli;
     QStringList args = {QStringLiteral("run"),
-                        QStringLiteral("--device"), QString::fromStdString(config.device),
-                        QStringLiteral("--epochs"), QString::number(config.epochs),
-                        QStringLiteral("--warmup-epochs"), QString::number(config.warmupEpochs),
-                        QStringLiteral("--threads"), QString::number(config.threads),
+                        QStringLiteral("--device"),
+                        QString::fromStdString(config.device),
+                        QStringLiteral("--epochs"),
+                        QString::number(config.epochs),
+                        QStringLiteral("--warmup-epochs"),
+                        QString::number(config.warmupEpochs),
+                        QStringLiteral("--threads"),
+                        QString::number(config.threads),
                         QStringLiteral("--workload"),
                         QString::fromLatin1(toString(config.workload)),
-                        QStringLiteral("--record"), dir.filePath(QStringLiteral("run.json"))};
+                        QStringLiteral("--record"),
+                        dir.filePath(QStringLiteral("run.json"))};
     if (config.synthetic) {
         args << QStringLiteral("--synthetic");
     } else {
@@ -219,12 +224,13 @@ int main(int argc, char **argv) {
     }
     const double step = percentile(stepSeconds, 0.5);
     std::printf("stop latency: %s, %s workload, batch size %d, %d threads, %s\n",
-                o.config.device.c_str(), toString(o.config.workload),
-                o.config.batchSize, o.config.threads, o.config.dataDir.c_str());
-    std::printf("training step time: median %.4f s (%zu steps of a run fetching every step's loss)\n\n",
-                step, stepSeconds.size());
-    std::printf("%-10s %6s %10s %8s %8s %14s %12s\n", "path", "stops", "median s", "p90 s",
-                "max s", "median/step", "cancelled");
+                o.config.device.c_str(), toString(o.config.workload), o.config.batchSize,
+                o.config.threads, o.config.dataDir.c_str());
+    std::printf(
+        "training step time: median %.4f s (%zu steps of a run fetching every step's loss)\n\n",
+        step, stepSeconds.size());
+    std::printf("%-10s %6s %10s %8s %8s %14s %12s\n", "path", "stops", "median s", "p90 s", "max s",
+                "median/step", "cancelled");
     printRow("dashboard", dashboard, step);
     printRow("cli", cli, step);
     std::printf("\ndashboard: stop() to runEnded on the main thread; cli: SIGINT to process "

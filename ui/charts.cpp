@@ -92,9 +92,9 @@ void styleChartTitle(QChart *chart, const QString &title, double scale) {
 LossChart::LossChart(QGraphicsItem *parent)
     : QChart(parent), m_axisX(new QValueAxis(this)), m_axisY(new QValueAxis(this)) {
     setAnimationOptions(QChart::NoAnimation);
-    styleChartTitle(this,
-               QStringLiteral("Loss: training loss per step (lines), test loss per epoch (dots)"),
-               1.15);
+    styleChartTitle(
+        this, QStringLiteral("Loss: training loss per step (lines), test loss per epoch (dots)"),
+        1.15);
     m_axisX->setTitleText(QStringLiteral("epoch"));
     m_axisX->setLabelFormat(QStringLiteral("%.0f"));
     m_axisX->setRange(0.0, 1.0);

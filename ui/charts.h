@@ -77,7 +77,7 @@ private:
         ValueRange trainRange;
         ValueRange testRange;
         QColor colour; // the run colour the pens were last made from
-        QString name;         // the legend name last set
+        QString name;  // the legend name last set
     };
 
     QValueAxis *m_axisX;

@@ -20,8 +20,7 @@
 
 namespace devicebench {
 
-ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent)
-    : QWidget(parent), m_store(store) {
+ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(parent), m_store(store) {
     m_lossChart = new LossChart;
     m_lossView = new QChartView(m_lossChart); // the view owns the chart
     m_lossView->setObjectName(QStringLiteral("lossChartView"));
@@ -104,7 +103,8 @@ void ChartsPanel::updateControlText() {
                            .arg(a, b, QString::number(pair.maxTestLossDiff, 'g', 3));
         if (pair.warning)
             line = QStringLiteral("<span style=\"color:%1\"><b>WARNING</b> ")
-                       .arg(errorColour(palette())) + line +
+                       .arg(errorColour(palette())) +
+                   line +
                    QStringLiteral(" (above %1: the runs did not compute the same thing)</span>")
                        .arg(kTestLossWarning);
         lines.append(line);

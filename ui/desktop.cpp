@@ -44,7 +44,8 @@ bool setUpLogging(const QString &level, const QString &folder, QString *error) {
     const QString path = QDir(folder).filePath(QString::fromUtf8(kLogFileName));
     if (!folder.isEmpty()) {
         if (!QDir().mkpath(folder)) {
-            problem = QDir::toNativeSeparators(folder) + QStringLiteral(": cannot create the folder");
+            problem =
+                QDir::toNativeSeparators(folder) + QStringLiteral(": cannot create the folder");
         } else {
             try {
                 sinks.push_back(std::make_shared<spdlog::sinks::rotating_file_sink_mt>(

@@ -221,8 +221,8 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
                                         theme::themeOf(QGuiApplication::palette())));
         // Warm-up epochs are kept but left out of the headline: show them greyed.
         if (run.isWarmup(epoch.epoch))
-            return QBrush(theme::colour(theme::Role::MutedText,
-                                        theme::themeOf(QGuiApplication::palette())));
+            return QBrush(
+                theme::colour(theme::Role::MutedText, theme::themeOf(QGuiApplication::palette())));
         return QVariant();
     case Qt::DecorationRole:
         // The run's colour beside its label, as in the charts' legend and bars.

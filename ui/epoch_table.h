@@ -31,8 +31,8 @@ enum class EpochColumn {
     Data,            // "cifar-10" or "synthetic"
     Status,          // run state: running/finished/cancelled/diverged/failed/interrupted
     Host,            // host name of the machine the run ran on (fingerprint)
-    Comparable,      // same workload as the baseline: CSV 1/0; table "baseline"/"yes"/"no: <fields>"
-    Differences,     // workload fields differing from the baseline, joined by ';' (comparison.h)
+    Comparable,  // same workload as the baseline: CSV 1/0; table "baseline"/"yes"/"no: <fields>"
+    Differences, // workload fields differing from the baseline, joined by ';' (comparison.h)
 };
 inline constexpr int kEpochColumnCount = 15;
 inline constexpr int kEpochTableShownColumns = 11;

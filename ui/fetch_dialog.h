@@ -2,8 +2,8 @@
 // "Get CIFAR-10…" and "Open archive…": a dialog that asks for fetchCifar10()
 // (devicebench/fetch.h) with a signal and shows the job's progress (phase, bar, bytes, rate,
 // time left) with a Cancel button. The job runs elsewhere (app/controller/fetch_controller.h,
-// wired by the dashboard's composition root). The source URL and the expected MD5 are settings (QSettings "fetch/url",
-// "fetch/md5"; mirrors), remembered when a download starts.
+// wired by the dashboard's composition root). The source URL and the expected MD5 are settings
+// (QSettings "fetch/url", "fetch/md5"; mirrors), remembered when a download starts.
 #pragma once
 
 #include "devicebench/fetch.h"

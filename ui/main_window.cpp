@@ -157,8 +157,8 @@ int MainWindow::startRun(const std::string &device) {
                                        "folder or tick \"Synthetic data\""));
     const QString tensorBoardDir = m_settings->tensorBoardDir();
     if (!tensorBoardDir.isEmpty() && !QDir().mkpath(tensorBoardDir))
-        problems.append(QStringLiteral("TensorBoard log folder %1 cannot be created")
-                            .arg(tensorBoardDir));
+        problems.append(
+            QStringLiteral("TensorBoard log folder %1 cannot be created").arg(tensorBoardDir));
     m_settings->showProblems(problems);
     if (!problems.isEmpty()) {
         setStatus(QStringLiteral("Not started: %1").arg(problems.join(QStringLiteral("; "))), true);
@@ -337,8 +337,8 @@ void MainWindow::updateButtons() {
 void MainWindow::setStatus(const QString &text, bool error) {
     m_statusLabel->setText(text);
     m_statusLabel->setToolTip(text);
-    m_statusLabel->setStyleSheet(
-        error ? QStringLiteral("color: %1;").arg(errorColour(palette())) : QString());
+    m_statusLabel->setStyleSheet(error ? QStringLiteral("color: %1;").arg(errorColour(palette()))
+                                       : QString());
 }
 
 bool MainWindow::exportPng(const QString &path, QString *error) const {

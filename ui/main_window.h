@@ -54,8 +54,7 @@ class MainWindow : public QMainWindow {
 
 public:
     // `runsFolder`: where run records are kept and reloaded from; empty: none kept.
-    explicit MainWindow(QWidget *parent = nullptr,
-                        const QString &runsFolder = defaultRunsFolder());
+    explicit MainWindow(QWidget *parent = nullptr, const QString &runsFolder = defaultRunsFolder());
     ~MainWindow() override;
 
     // The settings as the widgets show them, for a run on `device` ("cpu" or "cuda").
@@ -177,7 +176,7 @@ private:
     bool m_haveSurvey = false;
 
     // Progress of the current run (status bar).
-    int m_activeRunId = 0; // 0 when no run is going
+    int m_activeRunId = 0;   // 0 when no run is going
     int m_acceptedRunId = 0; // set by onRunAccepted during startRun's signal
     QString m_activeDevice;
     int m_activeEpochs = 0;

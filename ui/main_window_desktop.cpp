@@ -65,8 +65,8 @@ void MainWindow::buildActions() {
         addAction(action); // active even when the menu bar is hidden
         return action;
     };
-    QAction *importAction =
-        makeAction(QStringLiteral("&Import runs…"), "importAction", QKeySequence(Qt::CTRL | Qt::Key_O));
+    QAction *importAction = makeAction(QStringLiteral("&Import runs…"), "importAction",
+                                       QKeySequence(Qt::CTRL | Qt::Key_O));
     m_exportPngAction = makeAction(QStringLiteral("Export &PNG…"), "exportPngAction",
                                    QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportCsvAction = makeAction(QStringLiteral("Export &CSV (+ summary)…"), "exportCsvAction",

@@ -41,8 +41,9 @@ void MainWindow::onDevicesProbed(const std::vector<DeviceInfo> &devices,
                                           "backward checked against the CPU): ") +
                                QString::fromStdString(d.reason);
     }
-    m_gpuReason = usable ? QString()
-                         : (reason.isEmpty() ? QStringLiteral("No CUDA device was found.") : reason);
+    m_gpuReason = usable
+                      ? QString()
+                      : (reason.isEmpty() ? QStringLiteral("No CUDA device was found.") : reason);
     if (m_diagnostics != nullptr)
         m_diagnostics->showSurvey(devices, fingerprint);
     updateButtons();
@@ -61,8 +62,7 @@ void MainWindow::onProbeFailed(const QString &reason) {
 void MainWindow::showDiagnostics() {
     if (m_diagnostics == nullptr) {
         m_diagnostics = new DiagnosticsDialog(this);
-        connect(m_diagnostics, &DiagnosticsDialog::probeRequested, this,
-                &MainWindow::requestProbe);
+        connect(m_diagnostics, &DiagnosticsDialog::probeRequested, this, &MainWindow::requestProbe);
         if (m_haveSurvey)
             m_diagnostics->showSurvey(m_devices, m_fingerprint);
         if (m_probing)

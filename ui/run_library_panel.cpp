@@ -107,9 +107,9 @@ void RunLibraryPanel::syncRuns(int activeRunId) {
 
 void RunLibraryPanel::updateRemoveButton() {
     const QListWidgetItem *item = m_list->currentItem();
-    m_removeButton->setEnabled(item != nullptr &&
-                               (m_activeRunId == 0 ||
-                                item->data(Qt::UserRole).toInt() != m_activeRunId));
+    m_removeButton->setEnabled(
+        item != nullptr &&
+        (m_activeRunId == 0 || item->data(Qt::UserRole).toInt() != m_activeRunId));
 }
 
 QString RunLibraryPanel::recordFileOf(int runId) const {

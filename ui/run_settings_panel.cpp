@@ -85,9 +85,9 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
                                 QStringLiteral("Train on the CPU"));
     m_runGpuButton = makeButton(this, QStringLiteral("Run on GPU"), "runGpuButton");
     m_gpuTip = QStringLiteral("Train on the first CUDA device");
-    m_stopButton = makeButton(
-        this, QStringLiteral("Stop"), "stopButton",
-        QStringLiteral("End the run within one step; its finished epochs are kept"));
+    m_stopButton =
+        makeButton(this, QStringLiteral("Stop"), "stopButton",
+                   QStringLiteral("End the run within one step; its finished epochs are kept"));
     m_diagnosticsButton =
         makeButton(this, QStringLiteral("Diagnostics…"), "diagnosticsButton",
                    QStringLiteral("This machine's fingerprint and every device with its probe "
@@ -167,7 +167,8 @@ QWidget *RunSettingsPanel::buildDataBox() {
             edit->setText(QDir::toNativeSeparators(dir));
     };
     connect(m_browseButton, &QPushButton::clicked, this, [this, chooseFolder] {
-        chooseFolder(m_dataDirEdit, QStringLiteral("CIFAR-10 binary folder (cifar-10-batches-bin)"));
+        chooseFolder(m_dataDirEdit,
+                     QStringLiteral("CIFAR-10 binary folder (cifar-10-batches-bin)"));
     });
     connect(tensorBoardBrowse, &QPushButton::clicked, this, [this, chooseFolder] {
         chooseFolder(m_tensorBoardEdit, QStringLiteral("TensorBoard log folder"));

@@ -68,8 +68,8 @@ Q_SIGNALS:
     void runRequested(QString device); // "cpu" or "cuda"
     void stopRequested();
     void diagnosticsRequested();
-    void getDataRequested();                       // "Get CIFAR-10…"
-    void archiveChosen(QString archivePath);       // "Open archive…", after choosing a file
+    void getDataRequested();                 // "Get CIFAR-10…"
+    void archiveChosen(QString archivePath); // "Open archive…", after choosing a file
 
 private:
     QWidget *buildDataBox();

@@ -33,11 +33,11 @@ struct StoredRun {
     explicit StoredRun(const RunEntry &entry);
     void update(const RunEntry &entry); // everything but `record`, which it refers to
 
-    int id = 0;     // key: the RunController's (or the CLI's) run id; negative for records
-                    // added with addRecord()
-    int number = 0; // 1, 2, ... in the order runs were added: the "#<n>" of the label
-    QString label;  // "#<n> " + runLabel(record), e.g. "#1 Tesla T4 @ host-a"
-    QString origin; // "live" for a run of this process, else the file it was read from
+    int id = 0;              // key: the RunController's (or the CLI's) run id; negative for records
+                             // added with addRecord()
+    int number = 0;          // 1, 2, ... in the order runs were added: the "#<n>" of the label
+    QString label;           // "#<n> " + runLabel(record), e.g. "#1 Tesla T4 @ host-a"
+    QString origin;          // "live" for a run of this process, else the file it was read from
     const RunRecord &record; // config, device as started, fingerprint, data, epochs, steps
     RunState state = RunState::Running;
     QString reason; // why it ended, when not Finished; empty otherwise

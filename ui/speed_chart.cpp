@@ -120,9 +120,9 @@ SpeedChart::SpeedChart(QGraphicsItem *parent)
       m_axisY(new QValueAxis(this)) {
     setAnimationOptions(QChart::NoAnimation);
     styleChartTitle(this,
-               QStringLiteral("Stable mean seconds per epoch (after warm-up), 95% interval as "
-                              "error bar"),
-               1.0);
+                    QStringLiteral("Stable mean seconds per epoch (after warm-up), 95% interval as "
+                                   "error bar"),
+                    1.0);
     legend()->setVisible(false);
     m_series->setLabelsVisible(false); // the means are written above the error bars
     addSeries(m_series);

@@ -90,8 +90,8 @@ QJsonObject member(const QJsonObject &object, const QString &key, const QString 
                    const QString &path) {
     const QJsonValue value = object.value(key);
     if (!value.isObject())
-        fail(source, path + QStringLiteral(": ") + shown(value) +
-                         QStringLiteral(" is not a JSON object"));
+        fail(source,
+             path + QStringLiteral(": ") + shown(value) + QStringLiteral(" is not a JSON object"));
     return value.toObject();
 }
 
@@ -121,9 +121,8 @@ parseRoles(const QJsonObject &object, const QString &source, const QString &path
 }
 
 const ChartPalette &chartPalette() {
-    static const ChartPalette palette =
-        parseChartPalette(readResource(kChartPaletteResource),
-                          QString::fromUtf8(kChartPaletteResource));
+    static const ChartPalette palette = parseChartPalette(readResource(kChartPaletteResource),
+                                                          QString::fromUtf8(kChartPaletteResource));
     return palette;
 }
 
@@ -170,28 +169,26 @@ ChartPalette parseChartPalette(const QByteArray &json, const QString &source) {
                          QStringLiteral(" is not a non-empty array of colours"));
     const QJsonArray list = runs.toArray();
     for (qsizetype i = 0; i < list.size(); ++i)
-        palette.runs.push_back(
-            parseColour(list.at(i), source, QStringLiteral("runs[%1]").arg(i)));
-    palette.light = parseChartColours(
-        member(root, QStringLiteral("light"), source, QStringLiteral("light")), source,
-        QStringLiteral("light"));
-    palette.dark = parseChartColours(
-        member(root, QStringLiteral("dark"), source, QStringLiteral("dark")), source,
-        QStringLiteral("dark"));
+        palette.runs.push_back(parseColour(list.at(i), source, QStringLiteral("runs[%1]").arg(i)));
+    palette.light =
+        parseChartColours(member(root, QStringLiteral("light"), source, QStringLiteral("light")),
+                          source, QStringLiteral("light"));
+    palette.dark =
+        parseChartColours(member(root, QStringLiteral("dark"), source, QStringLiteral("dark")),
+                          source, QStringLiteral("dark"));
     return palette;
 }
 
 Style parseStyle(const QByteArray &json, const QString &source) {
     const QJsonObject root = parseObject(json, source);
     Style style;
-    style.palette = parseRoles(member(root, QStringLiteral("palette"), source,
-                                      QStringLiteral("palette")),
-                               source, QStringLiteral("palette"));
-    style.disabled = parseRoles(member(root, QStringLiteral("disabled"), source,
-                                       QStringLiteral("disabled")),
-                                source, QStringLiteral("disabled"));
-    const QJsonObject text =
-        member(root, QStringLiteral("text"), source, QStringLiteral("text"));
+    style.palette =
+        parseRoles(member(root, QStringLiteral("palette"), source, QStringLiteral("palette")),
+                   source, QStringLiteral("palette"));
+    style.disabled =
+        parseRoles(member(root, QStringLiteral("disabled"), source, QStringLiteral("disabled")),
+                   source, QStringLiteral("disabled"));
+    const QJsonObject text = member(root, QStringLiteral("text"), source, QStringLiteral("text"));
     const auto get = [&](const char *key) {
         const QString name = QString::fromLatin1(key);
         return parseColour(text.value(name), source, QStringLiteral("text.") + name);
@@ -212,8 +209,7 @@ QColor runColour(int runNumber) {
 int runColourCount() { return static_cast<int>(chartPalette().runs.size()); }
 
 QColor colour(Role role, Theme theme) {
-    const ChartColours &chart =
-        theme == Theme::Dark ? chartPalette().dark : chartPalette().light;
+    const ChartColours &chart = theme == Theme::Dark ? chartPalette().dark : chartPalette().light;
     switch (role) {
     case Role::ErrorText:
         return style(theme).errorText;

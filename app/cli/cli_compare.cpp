@@ -61,9 +61,9 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     OrderedJson files = OrderedJson::array();
     const int recordCount = static_cast<int>(options.records.size());
     if (options.baselineGiven && (options.baseline < 1 || options.baseline > recordCount)) {
-        err << "devicebench-cli: error: --baseline " << options.baseline << ": "
-            << recordCount << (recordCount == 1 ? " record was" : " records were")
-            << " given (choose 1-" << recordCount << ")\n";
+        err << "devicebench-cli: error: --baseline " << options.baseline << ": " << recordCount
+            << (recordCount == 1 ? " record was" : " records were") << " given (choose 1-"
+            << recordCount << ")\n";
         return kExitUsage;
     }
 
@@ -86,8 +86,7 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
                 baselineId = store.run(index).id;
             if (store.runCount() == before) { // the store keeps one run per run id
                 err << "devicebench-cli: skipped " << path << ": the same run (run id "
-                    << record.runId << ") as " << store.run(index).origin
-                    << ", compared once\n";
+                    << record.runId << ") as " << store.run(index).origin << ", compared once\n";
                 skipped.push_back({{"file", path}, {"reason", "the same run as another file"}});
                 exitCode = kExitRunFailed;
             }
@@ -221,8 +220,8 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
         }
     }
     if (options.json) {
-        stdOut << dumpJson(compareJson(store, pairs, exitCode, std::move(skipped),
-                                       std::move(files)))
+        stdOut << dumpJson(
+                      compareJson(store, pairs, exitCode, std::move(skipped), std::move(files)))
                << std::flush;
     }
     return exitCode;

@@ -28,8 +28,8 @@ OrderedJson summaryJson(const Summary &s) {
 
 OrderedJson recordJson(const RunRecord &record) { return OrderedJson::parse(toJson(record)); }
 
-OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pairs,
-                        int exitCode, OrderedJson skipped, OrderedJson files) {
+OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pairs, int exitCode,
+                        OrderedJson skipped, OrderedJson files) {
     OrderedJson runs = OrderedJson::array();
     for (const RunEntry &run : store.runs()) {
         const OrderedJson record = recordJson(run.record);
@@ -43,9 +43,8 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
         j["comparable"] = run.comparable();
         j["differences"] = run.differences;
         j["isBaseline"] = run.isBaseline;
-        j["speedUp"] = {{"ratio", run.speedUp.ratio},
-                        {"low", run.speedUp.low},
-                        {"high", run.speedUp.high}};
+        j["speedUp"] = {
+            {"ratio", run.speedUp.ratio}, {"low", run.speedUp.low}, {"high", run.speedUp.high}};
         j["warmupEpochs"] = run.warmupEpochs;
         j["summary"] = summaryJson(run.summary);
         j["config"] = record["config"];

@@ -37,8 +37,8 @@ OrderedJson recordJson(const RunRecord &record);
 //              "started": <record started>}],
 //    "control": [{"a": number, "b": number, "maxTestLossDiff", "warning": bool}],
 //    "skipped": [{"file", "reason"}], "files": [written paths]}
-OrderedJson compareJson(const RunSet &runs, const std::vector<ControlPair> &pairs,
-                        int exitCode, OrderedJson skipped, OrderedJson files);
+OrderedJson compareJson(const RunSet &runs, const std::vector<ControlPair> &pairs, int exitCode,
+                        OrderedJson skipped, OrderedJson files);
 
 // `document` pretty-printed with two spaces and a final newline.
 std::string dumpJson(const OrderedJson &document);

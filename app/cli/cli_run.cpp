@@ -46,14 +46,13 @@ public:
         m_info = info;
         m_store.addRun(m_runId, m_recorder->record());
         m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads)
-             << ", batch size " << m_config.batchSize << ", learning rate "
-             << m_config.learningRate << ", " << m_config.epochs
-             << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
-             << m_config.warmupEpochs << " warm-up), seed " << m_config.seed << ", workload "
-             << toString(m_config.workload) << "\n"
-             << "data: " << info.dataDescription << " (" << info.trainImages
-             << " training, " << info.testImages << " test images, " << info.stepsPerEpoch
-             << " steps per epoch)\n";
+              << ", batch size " << m_config.batchSize << ", learning rate "
+              << m_config.learningRate << ", " << m_config.epochs
+              << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
+              << m_config.warmupEpochs << " warm-up), seed " << m_config.seed << ", workload "
+              << toString(m_config.workload) << "\n"
+              << "data: " << info.dataDescription << " (" << info.trainImages << " training, "
+              << info.testImages << " test images, " << info.stepsPerEpoch << " steps per epoch)\n";
         m_out.flush();
     }
 
@@ -66,8 +65,7 @@ public:
             const auto &last = losses.back();
             const std::int64_t inEpoch = last.step - (last.epoch - 1) * m_info.stepsPerEpoch;
             m_err << "\r  epoch " << last.epoch << " step " << inEpoch << "/"
-                 << m_info.stepsPerEpoch << " loss " << fixed(last.loss, 4) << "   "
-                 << std::flush;
+                  << m_info.stepsPerEpoch << " loss " << fixed(last.loss, 4) << "   " << std::flush;
         }
     }
 
@@ -77,11 +75,11 @@ public:
             m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
         }
         m_out << "epoch " << std::setw(2) << e.epoch << "/" << m_config.epochs << "  "
-             << fixed(e.seconds, 3) << " s  train loss " << fixed(e.trainLoss, 4)
-             << "  test loss " << fixed(e.testLoss, 4) << "  test accuracy "
-             << fixed(100.0 * e.testAccuracy, 2) << "%  " << fixed(e.imagesPerSecond, 0)
-             << " images/s" << (e.warmup ? "  (warm-up)" : "")
-             << (m_info.synthetic ? "  [synthetic]" : "") << "\n";
+              << fixed(e.seconds, 3) << " s  train loss " << fixed(e.trainLoss, 4) << "  test loss "
+              << fixed(e.testLoss, 4) << "  test accuracy " << fixed(100.0 * e.testAccuracy, 2)
+              << "%  " << fixed(e.imagesPerSecond, 0) << " images/s"
+              << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
+              << "\n";
         m_out.flush();
     }
 
@@ -122,17 +120,17 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     }
     out << "  mean of all epochs: " << fixed(s.meanAll, 3) << " s\n";
     if (s.hasStable) {
-        out << "  stable mean (epochs " << config.warmupEpochs + 1 << "-"
-            << s.epochSeconds.size() << ", after " << config.warmupEpochs
-            << " warm-up): " << fixed(s.stableMean, 3) << " s\n";
-        out << "  median " << fixed(s.median, 3) << " s, standard deviation "
-            << fixed(s.stddev, 3) << " s, " << fixed(s.imagesPerSecond, 0) << " images/s\n";
+        out << "  stable mean (epochs " << config.warmupEpochs + 1 << "-" << s.epochSeconds.size()
+            << ", after " << config.warmupEpochs << " warm-up): " << fixed(s.stableMean, 3)
+            << " s\n";
+        out << "  median " << fixed(s.median, 3) << " s, standard deviation " << fixed(s.stddev, 3)
+            << " s, " << fixed(s.imagesPerSecond, 0) << " images/s\n";
     } else {
         out << "  stable mean: none (all " << s.epochSeconds.size()
             << " finished epochs are warm-up)\n";
     }
-    out << "  final test accuracy " << fixed(100.0 * outcome.epochs.back().testAccuracy, 2)
-        << "%" << (synthetic ? " (meaningless on synthetic data)" : "") << "\n";
+    out << "  final test accuracy " << fixed(100.0 * outcome.epochs.back().testAccuracy, 2) << "%"
+        << (synthetic ? " (meaningless on synthetic data)" : "") << "\n";
 }
 
 } // namespace
@@ -254,7 +252,6 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         }
     }
 
-
     out << "DeviceBench " << kVersion << ": small-cnn on CIFAR-10, " << runs.size()
         << (runs.size() == 1 ? " run" : " runs") << "\n";
     if (base.synthetic) {
@@ -273,8 +270,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         if (!options.logDir.empty()) {
             const int threads = runs[i].threads > 0 ? runs[i].threads : availableCores();
             board = std::make_unique<TensorBoardObserver>(
-                runs[i], options.logDir,
-                id + "_" + runs[i].device + "_x" + std::to_string(threads), &observer);
+                runs[i], options.logDir, id + "_" + runs[i].device + "_x" + std::to_string(threads),
+                &observer);
         }
         TrainingObserver &console = board ? static_cast<TrainingObserver &>(*board) : observer;
         std::string recordPath = options.recordPath;
@@ -307,8 +304,7 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
             OrderedJson run = recordJson(recorder->record());
             run["label"] = label;
             run["summary"] = summaryJson(outcome.summary);
-            run["recordFile"] =
-                recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(recordPath);
+            run["recordFile"] = recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(recordPath);
             run["tensorboardFile"] = board && !board->filePath().empty()
                                          ? OrderedJson(board->filePath())
                                          : OrderedJson(nullptr);
@@ -337,8 +333,7 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         for (std::size_t i = 0; i < outcomes.size(); ++i) {
             const auto &s = outcomes[i].summary;
             out << "  #" << i + 1 << " " << runs[i].device << ", "
-                << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores())
-                << ": ";
+                << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": ";
             if (s.hasStable) {
                 out << fixed(s.stableMean, 3) << " s  " << fixed(slowest / s.stableMean, 2)
                     << "x\n";

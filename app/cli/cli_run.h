@@ -15,11 +15,11 @@ namespace devicebench::cli {
 // Exit codes (documented in the README and in --help).
 enum ExitCode : int {
     kExitOk = 0,
-    kExitRunFailed = 1,    // a run failed or diverged, or an export could not be written
-    kExitUsage = 2,        // bad flags or values
-    kExitNoData = 3,       // no usable CIFAR-10 folder (none found, or it is missing, empty,
-                           // the wrong variant, or a batch file is missing or of the wrong size)
-    kExitCancelled = 130,  // stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it)
+    kExitRunFailed = 1,   // a run failed or diverged, or an export could not be written
+    kExitUsage = 2,       // bad flags or values
+    kExitNoData = 3,      // no usable CIFAR-10 folder (none found, or it is missing, empty,
+                          // the wrong variant, or a batch file is missing or of the wrong size)
+    kExitCancelled = 130, // stopped by SIGINT/SIGTERM (128 + SIGINT, as shells report it)
 };
 
 struct RunOptions {
@@ -27,8 +27,8 @@ struct RunOptions {
     std::vector<int> threads{0};             // 0 = all cores this process may use
     RunConfig base;                          // everything but device and threads
     bool dataDirGiven = false;
-    std::string csvPath;  // empty: no CSV
-    std::string pngPath;  // empty: no PNG
+    std::string csvPath;    // empty: no CSV
+    std::string pngPath;    // empty: no PNG
     std::string recordPath; // run record (docs/run-record.md) of the only run; empty: none
     std::string outDir;     // one run record per run, "<runId>.json"; created if missing
     // TensorBoard event files (devicebench/tensorboard.h), one per run in
@@ -51,12 +51,12 @@ int devicesCommand(std::ostream &out, bool json = false);
 
 struct CompareOptions {
     std::vector<std::string> records; // run record files (docs/run-record.md)
-    std::string csvPath;    // per-epoch CSV; the summary goes beside it as FILE-summary.csv
-    std::string pngPath;    // the comparison picture
-    int baseline = 0;       // 1-based position in `records` (when baselineGiven)
+    std::string csvPath;        // per-epoch CSV; the summary goes beside it as FILE-summary.csv
+    std::string pngPath;        // the comparison picture
+    int baseline = 0;           // 1-based position in `records` (when baselineGiven)
     bool baselineGiven = false; // false: the slowest run is the baseline
-    int warmupEpochs = -1;  // warm-up epochs for every run; -1 = each run's own
-    bool json = false;      // as RunOptions::json
+    int warmupEpochs = -1;      // warm-up epochs for every run; -1 = each run's own
+    bool json = false;          // as RunOptions::json
 };
 
 // Loads every record (a bad one: "skipped <file>: <reason>" on `err`, the others load),

@@ -24,8 +24,8 @@ extern "C" void onStopSignal(int /*signal*/) { g_stopRequested.store(true); }
 // Splits each value of a list flag ("1,2", or the flag given twice) into its items. CLI11's own
 // splitting drops empty items, so "1,,2" would run 1 and 2 without a word: refused here.
 // Returns "" or the problem, naming the flag and the value.
-std::string splitList(const char *flag, const char *expected,
-                      const std::vector<std::string> &given, std::vector<std::string> *items) {
+std::string splitList(const char *flag, const char *expected, const std::vector<std::string> &given,
+                      std::vector<std::string> *items) {
     items->clear();
     if (given.empty()) { // CLI11 turns a lone "" into no value at all
         return std::string(flag) + " '' has an empty item: give " + expected +
@@ -37,8 +37,8 @@ std::string splitList(const char *flag, const char *expected,
             const std::size_t comma = value.find(',', start);
             const std::string item = value.substr(start, comma - start);
             if (item.empty()) {
-                return std::string(flag) + " '" + value + "' has an empty item: give " +
-                       expected + ", or a comma-separated list of them";
+                return std::string(flag) + " '" + value + "' has an empty item: give " + expected +
+                       ", or a comma-separated list of them";
             }
             items->push_back(item);
             if (comma == std::string::npos) {
@@ -82,9 +82,10 @@ int main(int argc, char **argv) {
                    "Engine log messages on stderr: trace, debug, info, warn, error, off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
         ->default_str("warn");
-    app.footer("Exit codes: 0 ok; 1 a run failed or diverged, or an export failed; 2 bad "
-               "usage; 3 no usable data set (none found, or a bad folder or batch file); 130 stopped "
-               "by SIGINT/SIGTERM.");
+    app.footer(
+        "Exit codes: 0 ok; 1 a run failed or diverged, or an export failed; 2 bad "
+        "usage; 3 no usable data set (none found, or a bad folder or batch file); 130 stopped "
+        "by SIGINT/SIGTERM.");
 
     RunOptions options;
     RunConfig &c = options.base;
@@ -94,8 +95,7 @@ int main(int argc, char **argv) {
         ->default_str("cpu"); // split by splitList, which refuses empty items
     run->add_option("--epochs", c.epochs, "Epochs (each = training pass + test pass)")
         ->default_val(kDefaultEpochs);
-    run->add_option("--batch-size", c.batchSize, "Images per step")
-        ->default_val(kDefaultBatchSize);
+    run->add_option("--batch-size", c.batchSize, "Images per step")->default_val(kDefaultBatchSize);
     run->add_option("--lr", c.learningRate, "Learning rate (SGD, no momentum)")
         ->default_val(kDefaultLearningRate);
     run->add_option("--warmup-epochs", c.warmupEpochs,
@@ -160,8 +160,7 @@ int main(int argc, char **argv) {
     CompareOptions compareOptions;
     auto *compare = app.add_subcommand(
         "compare", "Compare run records (made here or elsewhere): table, PNG and CSV");
-    compare->add_option("records", compareOptions.records, "Run record files (JSON)")
-        ->required();
+    compare->add_option("records", compareOptions.records, "Run record files (JSON)")->required();
     compare->add_option("--csv", compareOptions.csvPath,
                         "Write the per-epoch CSV to FILE and the per-run summary to "
                         "FILE-summary.csv beside it");
@@ -172,8 +171,9 @@ int main(int argc, char **argv) {
     auto *baselineOption = compare->add_option(
         "--baseline", compareOptions.baseline,
         "Speed-ups against the N-th record given, from 1 (default: the slowest run)");
-    compare->add_option("--warmup-epochs", compareOptions.warmupEpochs,
-                        "Warm-up epochs for every run (default: each run's own)")
+    compare
+        ->add_option("--warmup-epochs", compareOptions.warmupEpochs,
+                     "Warm-up epochs for every run (default: each run's own)")
         ->check(CLI::Range(0, 100000));
     compare->add_flag("--json", compareOptions.json,
                       "Print one JSON document on stdout: {\"runs\": [...], \"control\": [...], "

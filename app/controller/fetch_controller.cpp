@@ -23,14 +23,14 @@ int FetchController::start(FetchOptions options) {
     if (m_jobs.isBusy())
         return 0;
     m_result = FetchResult{};
-    const int jobId = m_jobs.start([this, options = std::move(options),
-                                    fetch = m_fetch](JobContext &job) mutable {
-        options.onProgress = [this, &job](const FetchProgress &p) {
-            job.post([this, id = job.jobId(), p] { Q_EMIT progress(id, p); });
-        };
-        FetchResult result = fetch(options, job.stopFlag());
-        job.post([this, result = std::move(result)] { m_result = result; });
-    });
+    const int jobId = m_jobs.start(
+        [this, options = std::move(options), fetch = m_fetch](JobContext &job) mutable {
+            options.onProgress = [this, &job](const FetchProgress &p) {
+                job.post([this, id = job.jobId(), p] { Q_EMIT progress(id, p); });
+            };
+            FetchResult result = fetch(options, job.stopFlag());
+            job.post([this, result = std::move(result)] { m_result = result; });
+        });
     Q_EMIT fetchStarted(jobId);
     return jobId;
 }

@@ -64,9 +64,8 @@ int JobRunner::start(Work work) {
         // still ends through the queue, so callers see one way of ending.
         const QString reason =
             QStringLiteral("the system refused a worker thread: ") + QString::fromUtf8(e.what());
-        m_events.post([this, jobId, reason] {
-            deliverEnd(jobId, false, JobFailure::NoThread, reason);
-        });
+        m_events.post(
+            [this, jobId, reason] { deliverEnd(jobId, false, JobFailure::NoThread, reason); });
     }
     return jobId;
 }

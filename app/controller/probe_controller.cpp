@@ -18,10 +18,10 @@ ProbeController::ProbeController(ProbeFunction probe, QObject *parent,
             [this](int jobId) { Q_EMIT probed(jobId, m_survey.devices, m_survey.fingerprint); });
     connect(&m_jobs, &JobRunner::failed, this,
             [this](int jobId, JobFailure kind, const QString &reason) {
-                Q_EMIT probeFailed(jobId, kind == JobFailure::NoThread
-                                              ? QStringLiteral("the probe could not start: ") +
-                                                    reason
-                                              : QStringLiteral("the probe failed: ") + reason);
+                Q_EMIT probeFailed(jobId,
+                                   kind == JobFailure::NoThread
+                                       ? QStringLiteral("the probe could not start: ") + reason
+                                       : QStringLiteral("the probe failed: ") + reason);
             });
 }
 

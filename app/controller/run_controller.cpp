@@ -57,14 +57,12 @@ private:
     const RunRecorder *m_recorder = nullptr;
 };
 
-RunController::RunController(TrainFunction train, QObject *parent,
-                             JobRunner::ThreadStarter starter)
+RunController::RunController(TrainFunction train, QObject *parent, JobRunner::ThreadStarter starter)
     : QObject(parent),
       m_train(train ? std::move(train)
-                    : TrainFunction(static_cast<RunOutcome (*)(const RunConfig &,
-                                                               TrainingObserver &,
-                                                               const std::atomic<bool> &)>(
-                          &runTraining))),
+                    : TrainFunction(
+                          static_cast<RunOutcome (*)(const RunConfig &, TrainingObserver &,
+                                                     const std::atomic<bool> &)>(&runTraining))),
       m_jobs(std::move(starter)) {
     registerRunMetaTypes();
     connect(&m_jobs, &JobRunner::finished, this, &RunController::onJobFinished);
@@ -93,8 +91,7 @@ int RunController::startRun(const RunConfig &config) {
         if (!logDir.empty()) {
             board = std::make_unique<TensorBoardObserver>(
                 config, logDir,
-                recordId + "_" + config.device + "_x" + std::to_string(config.threads),
-                &observer);
+                recordId + "_" + config.device + "_x" + std::to_string(config.threads), &observer);
         }
         TrainingObserver &next = board ? static_cast<TrainingObserver &>(*board) : observer;
         std::string recordPath;
@@ -120,10 +117,10 @@ int RunController::startRun(const RunConfig &config) {
         if (recorder.record().status == "running") // the train function threw or never ended
             recorder.onRunEnded(outcome);
         if (board && !board->writeError().empty()) {
-            job.post([this, runId = job.jobId(),
-                      message = QString::fromStdString(board->writeError())] {
-                Q_EMIT tensorBoardFailed(runId, message);
-            });
+            job.post(
+                [this, runId = job.jobId(), message = QString::fromStdString(board->writeError())] {
+                    Q_EMIT tensorBoardFailed(runId, message);
+                });
         }
         if (!recorder.writeError().empty()) {
             job.post([this, runId = job.jobId(),

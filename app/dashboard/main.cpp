@@ -28,8 +28,8 @@
 
 #include <algorithm>
 #include <cstdio>
-#include <string>
 #include <deque>
+#include <string>
 
 namespace {
 
@@ -65,8 +65,8 @@ bool intOption(const QCommandLineParser &parser, const QString &name, int *value
     bool ok = false;
     const int v = parser.value(name).toInt(&ok);
     if (!ok) {
-        std::fprintf(stderr, "devicebench: --%s: '%s' is not a whole number\n",
-                     qPrintable(name), qPrintable(parser.value(name)));
+        std::fprintf(stderr, "devicebench: --%s: '%s' is not a whole number\n", qPrintable(name),
+                     qPrintable(parser.value(name)));
         return false;
     }
     *value = v;
@@ -123,28 +123,59 @@ int main(int argc, char *argv[]) {
     parser.addVersionOption();
     const QString valueName = QStringLiteral("N");
     parser.addOptions({
-        {QStringLiteral("data-dir"), QStringLiteral("CIFAR-10 binary folder."), QStringLiteral("DIR")},
-        {QStringLiteral("synthetic"), QStringLiteral("Use synthetic data (times are real, accuracy is meaningless).")},
+        {QStringLiteral("data-dir"), QStringLiteral("CIFAR-10 binary folder."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("synthetic"),
+         QStringLiteral("Use synthetic data (times are real, accuracy is meaningless).")},
         {QStringLiteral("epochs"), QStringLiteral("Epochs."), valueName},
         {QStringLiteral("warmup-epochs"), QStringLiteral("Warm-up epochs."), valueName},
         {QStringLiteral("threads"), QStringLiteral("CPU threads."), valueName},
-        {QStringLiteral("train-images"), QStringLiteral("Use only the first N training images (0 = all)."), valueName},
-        {QStringLiteral("test-images"), QStringLiteral("Use only the first N test images (0 = all)."), valueName},
+        {QStringLiteral("train-images"),
+         QStringLiteral("Use only the first N training images (0 = all)."), valueName},
+        {QStringLiteral("test-images"),
+         QStringLiteral("Use only the first N test images (0 = all)."), valueName},
         {QStringLiteral("workload"), QStringLiteral("faithful or tuned."), QStringLiteral("NAME")},
-        {QStringLiteral("run"), QStringLiteral("Start a run when the window opens: cpu, cpu:THREADS or cuda; repeat for several, run one after another."), QStringLiteral("SPEC")},
-        {QStringLiteral("export-png"), QStringLiteral("After the scripted runs, export the comparison PNG to FILE."), QStringLiteral("FILE")},
-        {QStringLiteral("export-csv"), QStringLiteral("After the scripted runs, export the comparison CSV to FILE."), QStringLiteral("FILE")},
-        {QStringLiteral("import"), QStringLiteral("Import a run record (JSON) when the window opens, as \"Import runs…\" does; repeat for several."), QStringLiteral("FILE")},
-        {QStringLiteral("quit"), QStringLiteral("Quit after the scripted runs and exports. A scripted session (with --quit) neither reads nor writes the saved settings.")},
+        {QStringLiteral("run"),
+         QStringLiteral("Start a run when the window opens: cpu, cpu:THREADS or cuda; repeat for "
+                        "several, run one after another."),
+         QStringLiteral("SPEC")},
+        {QStringLiteral("export-png"),
+         QStringLiteral("After the scripted runs, export the comparison PNG to FILE."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("export-csv"),
+         QStringLiteral("After the scripted runs, export the comparison CSV to FILE."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("import"),
+         QStringLiteral("Import a run record (JSON) when the window opens, as \"Import runs…\" "
+                        "does; repeat for several."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("quit"),
+         QStringLiteral("Quit after the scripted runs and exports. A scripted session (with "
+                        "--quit) neither reads nor writes the saved settings.")},
         {QStringLiteral("log-level"),
-         QStringLiteral("Log messages of LEVEL and above (trace, debug, info, warn, error, off) to stderr and to %1 (rotated at 1 MiB, 3 old files kept).")
-             .arg(QDir::toNativeSeparators(QDir(devicebench::defaultLogFolder()).filePath(QString::fromUtf8(devicebench::kLogFileName)))
+         QStringLiteral("Log messages of LEVEL and above (trace, debug, info, warn, error, off) to "
+                        "stderr and to %1 (rotated at 1 MiB, 3 old files kept).")
+             .arg(QDir::toNativeSeparators(
+                      QDir(devicebench::defaultLogFolder())
+                          .filePath(QString::fromUtf8(devicebench::kLogFileName)))
                       .replace(QDir::toNativeSeparators(QDir::homePath()), QStringLiteral("~"))),
          QStringLiteral("LEVEL"), QStringLiteral("info")},
-        {QStringLiteral("theme"), QStringLiteral("system (the desktop's palette), light or dark (the Fusion style with a light or dark palette). Remembered for the next start; default: the last one given, else system."), QStringLiteral("NAME")},
-        {QStringLiteral("fetch-url"), QStringLiteral("Open \"Get CIFAR-10…\" and start downloading from URL (a mirror, or a test server)."), QStringLiteral("URL")},
-        {QStringLiteral("fetch-md5"), QStringLiteral("With --fetch-url: the MD5 the archive must have (default: the official one)."), QStringLiteral("HEX")},
-        {QStringLiteral("fetch-dir"), QStringLiteral("With --fetch-url: the folder that receives cifar-10-batches-bin."), QStringLiteral("DIR")},
+        {QStringLiteral("theme"),
+         QStringLiteral(
+             "system (the desktop's palette), light or dark (the Fusion style with a light or dark "
+             "palette). Remembered for the next start; default: the last one given, else system."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("fetch-url"),
+         QStringLiteral(
+             "Open \"Get CIFAR-10…\" and start downloading from URL (a mirror, or a test server)."),
+         QStringLiteral("URL")},
+        {QStringLiteral("fetch-md5"),
+         QStringLiteral(
+             "With --fetch-url: the MD5 the archive must have (default: the official one)."),
+         QStringLiteral("HEX")},
+        {QStringLiteral("fetch-dir"),
+         QStringLiteral("With --fetch-url: the folder that receives cifar-10-batches-bin."),
+         QStringLiteral("DIR")},
     });
     parser.process(app);
 
@@ -161,12 +192,14 @@ int main(int argc, char *argv[]) {
 
     const QString logLevel = parser.value(QStringLiteral("log-level"));
     if (!devicebench::isLogLevelName(logLevel)) {
-        std::fprintf(stderr,
-                     "devicebench: --log-level: '%s' is not trace, debug, info, warn, error or off\n",
-                     qPrintable(logLevel));
+        std::fprintf(
+            stderr,
+            "devicebench: --log-level: '%s' is not trace, debug, info, warn, error or off\n",
+            qPrintable(logLevel));
         return 2;
     }
-    devicebench::setUpLogging(logLevel, devicebench::defaultLogFolder()); // warns on stderr if no file
+    devicebench::setUpLogging(logLevel,
+                              devicebench::defaultLogFolder()); // warns on stderr if no file
     devicebench::routeQtMessagesToLog();
 
     // Settings of the last session (QSettings: ~/.config/DeviceBench/DeviceBench.conf). A
@@ -178,7 +211,8 @@ int main(int argc, char *argv[]) {
     if (theme.isEmpty() && keepSettings) {
         theme = stored.value(themeKey).toString();
     }
-    const QStringList themes = {QStringLiteral("system"), QStringLiteral("light"), QStringLiteral("dark")};
+    const QStringList themes = {QStringLiteral("system"), QStringLiteral("light"),
+                                QStringLiteral("dark")};
     if (!themes.contains(theme)) {
         if (parser.isSet(QStringLiteral("theme"))) {
             std::fprintf(stderr, "devicebench: --theme: '%s' is not system, light or dark\n",

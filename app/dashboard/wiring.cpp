@@ -12,8 +12,7 @@ namespace devicebench {
 void wireFetchDialog(FetchDialog &dialog, FetchController &fetch) {
     QObject::connect(&dialog, &FetchDialog::fetchRequested, &fetch, &FetchController::start);
     QObject::connect(&dialog, &FetchDialog::cancelRequested, &fetch, &FetchController::cancel);
-    QObject::connect(&fetch, &FetchController::fetchStarted, &dialog,
-                     &FetchDialog::onFetchStarted);
+    QObject::connect(&fetch, &FetchController::fetchStarted, &dialog, &FetchDialog::onFetchStarted);
     QObject::connect(&fetch, &FetchController::progress, &dialog, &FetchDialog::onProgress);
     QObject::connect(&fetch, &FetchController::ended, &dialog, &FetchDialog::onEnded);
 }
@@ -28,8 +27,7 @@ void wireDashboard(MainWindow &window, RunController &runs, ProbeController &pro
                      });
     QObject::connect(&window, &MainWindow::stopRequested, &runs, &RunController::stop);
     QObject::connect(&runs, &RunController::runAccepted, &window, &MainWindow::onRunAccepted);
-    QObject::connect(&runs, &RunController::recordStarted, &window,
-                     &MainWindow::onRecordStarted);
+    QObject::connect(&runs, &RunController::recordStarted, &window, &MainWindow::onRecordStarted);
     QObject::connect(&runs, &RunController::recordEnded, &window, &MainWindow::onRecordEnded);
     QObject::connect(&runs, &RunController::recordFailed, &window, &MainWindow::onRecordFailed);
     QObject::connect(&runs, &RunController::runStarted, &window, &MainWindow::onRunStarted);
@@ -41,11 +39,11 @@ void wireDashboard(MainWindow &window, RunController &runs, ProbeController &pro
                      &MainWindow::onTensorBoardFailed);
 
     QObject::connect(&window, &MainWindow::probeRequested, &probe, &ProbeController::start);
-    QObject::connect(&probe, &ProbeController::probed, &window,
-                     [&window](int, const std::vector<DeviceInfo> &devices,
-                               const Fingerprint &fingerprint) {
-                         window.onDevicesProbed(devices, fingerprint);
-                     });
+    QObject::connect(
+        &probe, &ProbeController::probed, &window,
+        [&window](int, const std::vector<DeviceInfo> &devices, const Fingerprint &fingerprint) {
+            window.onDevicesProbed(devices, fingerprint);
+        });
     QObject::connect(&probe, &ProbeController::probeFailed, &window,
                      [&window](int, const QString &reason) { window.onProbeFailed(reason); });
 

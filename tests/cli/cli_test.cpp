@@ -12,14 +12,14 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
+#include <fcntl.h>
 #include <fstream>
 #include <map>
 #include <set>
 #include <sstream>
-#include <chrono>
-#include <csignal>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -53,7 +53,8 @@ CliResult runCli(const std::vector<std::string> &args, const std::string &env = 
 CliResult runDashboard(const std::vector<std::string> &args) {
     static TempDir data("devicebench-dashboard-data");
     return runProgram(DEVICEBENCH_DASHBOARD, args,
-                      "QT_QPA_PLATFORM=offscreen XDG_DATA_HOME=" + shellQuote(data.path().string()));
+                      "QT_QPA_PLATFORM=offscreen XDG_DATA_HOME=" +
+                          shellQuote(data.path().string()));
 }
 #endif
 
@@ -104,9 +105,20 @@ int distinctColours(const QImage &image) {
 }
 #endif
 
-const std::vector<std::string> kTinySynthetic = {
-    "run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1", "--train-images", "256",
-    "--test-images", "128", "--threads", "1", "--batch-size", "32"};
+const std::vector<std::string> kTinySynthetic = {"run",
+                                                 "--synthetic",
+                                                 "--epochs",
+                                                 "2",
+                                                 "--warmup-epochs",
+                                                 "1",
+                                                 "--train-images",
+                                                 "256",
+                                                 "--test-images",
+                                                 "128",
+                                                 "--threads",
+                                                 "1",
+                                                 "--batch-size",
+                                                 "32"};
 
 } // namespace
 
@@ -133,9 +145,9 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
     const auto rows = parseCsv(csv);
     ASSERT_EQ(rows.size(), 3u) << "header + one row per epoch";
     const std::vector<std::string> header = {
-        "run",  "device",       "threads", "epoch", "seconds", "warmup",     "train_loss",
-        "test_loss", "test_accuracy", "images_per_s", "data", "status", "host", "comparable",
-        "differences"};
+        "run",    "device",     "threads",   "epoch",         "seconds",
+        "warmup", "train_loss", "test_loss", "test_accuracy", "images_per_s",
+        "data",   "status",     "host",      "comparable",    "differences"};
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());
@@ -163,9 +175,9 @@ TEST(Cli, RunsOnFilesInTheBinaryLayoutWithImageLimits) {
     TempDir dir;
     const fs::path data = dir.path() / "cifar 10 – ✓";
     devicebench::testing::writeDataset(data);
-    const CliResult r = runCli({"run", "--data-dir", data.string(), "--epochs", "1",
-                                "--warmup-epochs", "0", "--train-images", "300",
-                                "--test-images", "100", "--threads", "1"});
+    const CliResult r =
+        runCli({"run", "--data-dir", data.string(), "--epochs", "1", "--warmup-epochs", "0",
+                "--train-images", "300", "--test-images", "100", "--threads", "1"});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("300 training, 100 test images"), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(data.string()), std::string::npos) << r.out;
@@ -188,8 +200,8 @@ TEST(Cli, NoDataFoundSaysWhereToGetAndPutCifar10) {
 }
 
 TEST(Cli, MissingDataFolderFailsNamingItBeforeAnyRun) {
-    const CliResult r = runCli({"run", "--data-dir", "/nonexistent/cifar", "--epochs", "1",
-                                "--threads", "1,2"});
+    const CliResult r =
+        runCli({"run", "--data-dir", "/nonexistent/cifar", "--epochs", "1", "--threads", "1,2"});
     EXPECT_EQ(r.exitCode, 3);
     EXPECT_NE(r.err.find("'/nonexistent/cifar' does not exist"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("run 1"), std::string::npos) << "no run may start: " << r.out;
@@ -293,8 +305,20 @@ TEST(Cli, ExportToAFolderThatDoesNotExistIsRefusedBeforeTheRun) {
                     "CliWithoutQt.PngIsRefusedWithExitCodeTwoBeforeAnyRun";
 #endif
     const std::string png = "/nonexistent-dir/out.png";
-    const std::vector<std::string> args = {"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0", "--train-images",
-            "64", "--test-images", "64", "--threads", "1", "--png", png};
+    const std::vector<std::string> args = {"run",
+                                           "--synthetic",
+                                           "--epochs",
+                                           "1",
+                                           "--warmup-epochs",
+                                           "0",
+                                           "--train-images",
+                                           "64",
+                                           "--test-images",
+                                           "64",
+                                           "--threads",
+                                           "1",
+                                           "--png",
+                                           png};
     const CliResult r = runCli(args);
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_EQ(r.out.find("epoch "), std::string::npos) << "no run may start: " << r.out;
@@ -305,9 +329,9 @@ TEST(Cli, ExportToAFolderThatDoesNotExistIsRefusedBeforeTheRun) {
 TEST(Cli, ComparesEveryThreadCountInOneInvocation) {
     TempDir dir;
     const fs::path csv = dir.path() / "both.csv";
-    const CliResult r = runCli({"run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1",
-                                "--train-images", "128", "--test-images", "64", "--threads",
-                                "1,2", "--csv", csv.string()});
+    const CliResult r =
+        runCli({"run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1", "--train-images",
+                "128", "--test-images", "64", "--threads", "1,2", "--csv", csv.string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("comparison (stable mean"), std::string::npos) << r.out;
     const auto rows = parseCsv(csv);
@@ -399,9 +423,18 @@ std::string waitForEpochs(CliChild &child, const fs::path &path, std::size_t epo
     return "timed out";
 }
 
-const std::vector<std::string> kFiveEpochs = {
-    "run", "--synthetic", "--epochs", "5", "--warmup-epochs", "0", "--train-images", "2000",
-    "--test-images", "200", "--threads", "1"};
+const std::vector<std::string> kFiveEpochs = {"run",
+                                              "--synthetic",
+                                              "--epochs",
+                                              "5",
+                                              "--warmup-epochs",
+                                              "0",
+                                              "--train-images",
+                                              "2000",
+                                              "--test-images",
+                                              "200",
+                                              "--threads",
+                                              "1"};
 
 } // namespace
 
@@ -470,9 +503,9 @@ TEST(CliRecord, RecordFlagWritesTheFinishedRunAndSaysWhere) {
 TEST(CliRecord, OutDirGetsOneRecordPerRunNamedByItsRunId) {
     TempDir dir;
     const fs::path outDir = dir.path() / "new" / "records";
-    const CliResult r = runCli({"run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1",
-                                "--train-images", "128", "--test-images", "64", "--threads",
-                                "1,2", "--out-dir", outDir.string()});
+    const CliResult r =
+        runCli({"run", "--synthetic", "--epochs", "2", "--warmup-epochs", "1", "--train-images",
+                "128", "--test-images", "64", "--threads", "1,2", "--out-dir", outDir.string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     std::set<int> threads;
     int files = 0;
@@ -482,8 +515,7 @@ TEST(CliRecord, OutDirGetsOneRecordPerRunNamedByItsRunId) {
         EXPECT_EQ(entry.path().filename().string(), rec.runId + ".json");
         EXPECT_EQ(rec.status, "finished");
         threads.insert(rec.started.threads);
-        EXPECT_NE(r.out.find("wrote record " + entry.path().string()), std::string::npos)
-            << r.out;
+        EXPECT_NE(r.out.find("wrote record " + entry.path().string()), std::string::npos) << r.out;
     }
     EXPECT_EQ(files, 2);
     EXPECT_EQ(threads, (std::set<int>{1, 2}));
@@ -492,8 +524,7 @@ TEST(CliRecord, OutDirGetsOneRecordPerRunNamedByItsRunId) {
 TEST(CliRecord, RecordWithSeveralRunsIsRefusedBeforeAnyRun) {
     TempDir dir;
     const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0",
-                                "--threads", "1,2", "--record",
-                                (dir.path() / "x.json").string()});
+                                "--threads", "1,2", "--record", (dir.path() / "x.json").string()});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
     EXPECT_NE(r.err.find("--out-dir"), std::string::npos) << r.err;
     EXPECT_EQ(r.out.find("epoch "), std::string::npos) << r.out;
@@ -517,9 +548,9 @@ protected:
             {"--threads", "1"}, {"--threads", "2"}, {"--threads", "1", "--batch-size", "32"}};
         for (std::size_t i = 0; i < variants.size(); ++i) {
             const fs::path record = m_dir->path() / ("r" + std::to_string(i + 1) + ".json");
-            std::vector<std::string> args = {"run",           "--synthetic", "--epochs", "3",
-                                             "--warmup-epochs", "1", "--train-images", "192",
-                                             "--test-images", "64"};
+            std::vector<std::string> args = {
+                "run", "--synthetic",   "--epochs", "3", "--warmup-epochs", "1", "--train-images",
+                "192", "--test-images", "64"};
             args.insert(args.end(), variants[i].begin(), variants[i].end());
             args.insert(args.end(), {"--record", record.string()});
             const CliResult r = runCli(args);
@@ -555,8 +586,8 @@ TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
     ASSERT_EQ(m_records.size(), 3u);
     const fs::path csv = m_dir->path() / "cmp.csv";
     const fs::path png = m_dir->path() / "cmp.png";
-    std::vector<std::string> args = {"compare",  m_records[0], m_records[1], m_records[2],
-                                     "--baseline", "1",       "--csv",     csv.string()};
+    std::vector<std::string> args = {"compare",    m_records[0], m_records[1], m_records[2],
+                                     "--baseline", "1",          "--csv",      csv.string()};
 #ifdef DEVICEBENCH_HAVE_PNG
     args.insert(args.end(), {"--png", png.string()});
 #endif
@@ -693,9 +724,9 @@ TEST(CliJson, BadUsageWithJsonPrintsNothingOnStdoutAndExitsTwo) {
 TEST(CliTensorBoard, LogdirGetsOneEventFilePerRunAndSaysWhere) {
     TempDir dir;
     const fs::path logs = dir.path() / "new" / "logs";
-    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--train-images", "64",
-                                "--test-images", "64", "--threads", "1,2", "--logdir",
-                                logs.string()});
+    const CliResult r =
+        runCli({"run", "--synthetic", "--epochs", "1", "--train-images", "64", "--test-images",
+                "64", "--threads", "1,2", "--logdir", logs.string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     std::set<std::string> runNames;
     for (const auto &entry : fs::directory_iterator(logs)) {
@@ -743,8 +774,8 @@ TEST(Dashboard, WithoutADisplaySaysSoAndPointsAtTheCli) {
 }
 
 TEST(Dashboard, AScriptedRunThatFailsMakesTheExitCodeNonZero) {
-    const CliResult r = runDashboard({"--data-dir", "/nonexistent/cifar", "--epochs", "1",
-                                      "--run", "cpu:1", "--quit"});
+    const CliResult r = runDashboard(
+        {"--data-dir", "/nonexistent/cifar", "--epochs", "1", "--run", "cpu:1", "--quit"});
     EXPECT_EQ(r.exitCode, 1) << r.err;
     EXPECT_NE(r.err.find("'/nonexistent/cifar' does not exist"), std::string::npos) << r.err;
 }
@@ -752,9 +783,9 @@ TEST(Dashboard, AScriptedRunThatFailsMakesTheExitCodeNonZero) {
 TEST(Dashboard, AScriptedOneEpochRunDefaultsToNoWarmupAndExports) {
     TempDir dir;
     const fs::path csv = dir.path() / "d.csv";
-    const CliResult r = runDashboard({"--synthetic", "--epochs", "1", "--train-images", "128",
-                                      "--test-images", "64", "--run", "cpu:1", "--export-csv",
-                                      csv.string(), "--quit"});
+    const CliResult r =
+        runDashboard({"--synthetic", "--epochs", "1", "--train-images", "128", "--test-images",
+                      "64", "--run", "cpu:1", "--export-csv", csv.string(), "--quit"});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     const auto rows = parseCsv(csv);
     ASSERT_EQ(rows.size(), 2u);

@@ -112,8 +112,8 @@ TEST_P(CliRefusesData, WithExitCodeThreeNamingThePathBeforeAnyRun) {
     const fs::path data = dir.path() / "cifar-10-batches-bin";
     fs::create_directory(data);
     GetParam().make(data);
-    const Result r = runCli({"run", "--data-dir", data.string(), "--epochs", "1",
-                             "--train-images", "100", "--test-images", "100", "--threads", "1,2"});
+    const Result r = runCli({"run", "--data-dir", data.string(), "--epochs", "1", "--train-images",
+                             "100", "--test-images", "100", "--threads", "1,2"});
     EXPECT_EQ(r.exitCode, 3) << r.out << r.err;
     EXPECT_TRUE(contains(r.err, "devicebench-cli: error: ")) << r.err;
     EXPECT_TRUE(contains(r.err, data.string())) << r.err;
@@ -235,31 +235,57 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Values(
         BadSetting{"NegativeEpochs", {"--epochs", "-1"}, "epochs must be at least 1 (got -1)"},
         BadSetting{"ZeroBatchSize", {"--batch-size", "0"}, "batch size must be at least 1 (got 0)"},
-        BadSetting{"NegativeBatchSize", {"--batch-size", "-5"}, "batch size must be at least 1 (got -5)"},
-        BadSetting{"BatchSizeOverTheTrainingSet", {"--train-images", "100", "--batch-size", "101"},
+        BadSetting{
+            "NegativeBatchSize", {"--batch-size", "-5"}, "batch size must be at least 1 (got -5)"},
+        BadSetting{"BatchSizeOverTheTrainingSet",
+                   {"--train-images", "100", "--batch-size", "101"},
                    "batch size (101) is larger than the training set (100 images)"},
-        BadSetting{"BatchSizeOverTheWholeSplit", {"--batch-size", "50001"},
+        BadSetting{"BatchSizeOverTheWholeSplit",
+                   {"--batch-size", "50001"},
                    "batch size (50001) is larger than the training set (50000 images)"},
-        BadSetting{"ZeroLearningRate", {"--lr", "0"}, "learning rate must be a finite number above 0 (got 0)"},
-        BadSetting{"NegativeLearningRate", {"--lr", "-0.1"}, "learning rate must be a finite number above 0 (got -0.1)"},
-        BadSetting{"InfiniteLearningRate", {"--lr", "inf"}, "learning rate must be a finite number above 0 (got inf)"},
-        BadSetting{"NegativeThreads", {"--threads", "-1"}, "threads must be between 1 and 1024, or 0 for all cores (got -1)"},
-        BadSetting{"ThreadsOver1024", {"--threads", "1025"}, "threads must be between 1 and 1024, or 0 for all cores (got 1025)"},
-        BadSetting{"ThreadsListWithAnEmptyItem", {"--threads", "1,,2"}, "--threads '1,,2' has an empty item"},
-        BadSetting{"ThreadsListEndingInAComma", {"--threads", "1,"}, "--threads '1,' has an empty item"},
-        BadSetting{"ThreadsWithTrailingGarbage", {"--threads", "2x"}, "--threads: '2x' is not a whole number"},
-        BadSetting{"WarmupEqualToEpochs", {"--epochs", "3", "--warmup-epochs", "3"},
+        BadSetting{"ZeroLearningRate",
+                   {"--lr", "0"},
+                   "learning rate must be a finite number above 0 (got 0)"},
+        BadSetting{"NegativeLearningRate",
+                   {"--lr", "-0.1"},
+                   "learning rate must be a finite number above 0 (got -0.1)"},
+        BadSetting{"InfiniteLearningRate",
+                   {"--lr", "inf"},
+                   "learning rate must be a finite number above 0 (got inf)"},
+        BadSetting{"NegativeThreads",
+                   {"--threads", "-1"},
+                   "threads must be between 1 and 1024, or 0 for all cores (got -1)"},
+        BadSetting{"ThreadsOver1024",
+                   {"--threads", "1025"},
+                   "threads must be between 1 and 1024, or 0 for all cores (got 1025)"},
+        BadSetting{"ThreadsListWithAnEmptyItem",
+                   {"--threads", "1,,2"},
+                   "--threads '1,,2' has an empty item"},
+        BadSetting{
+            "ThreadsListEndingInAComma", {"--threads", "1,"}, "--threads '1,' has an empty item"},
+        BadSetting{"ThreadsWithTrailingGarbage",
+                   {"--threads", "2x"},
+                   "--threads: '2x' is not a whole number"},
+        BadSetting{"WarmupEqualToEpochs",
+                   {"--epochs", "3", "--warmup-epochs", "3"},
                    "warm-up epochs (3) must be fewer than epochs (3)"},
-        BadSetting{"TrainImagesBeyondTheSplit", {"--train-images", "50001"},
+        BadSetting{"TrainImagesBeyondTheSplit",
+                   {"--train-images", "50001"},
                    "training images must be between 1 and 50000, or 0 for all (got 50001)"},
-        BadSetting{"NegativeTrainImages", {"--train-images", "-1"},
+        BadSetting{"NegativeTrainImages",
+                   {"--train-images", "-1"},
                    "training images must be between 1 and 50000, or 0 for all (got -1)"},
-        BadSetting{"TestImagesBeyondTheSplit", {"--test-images", "10001"},
+        BadSetting{"TestImagesBeyondTheSplit",
+                   {"--test-images", "10001"},
                    "test images must be between 1 and 10000, or 0 for all (got 10001)"},
         BadSetting{"EpochsWithTrailingGarbage", {"--epochs", "3x"}, "3x"},
         BadSetting{"LearningRateWithTrailingGarbage", {"--lr", "0.01x"}, "0.01x"},
-        BadSetting{"EmptyDevice", {"--device", ""}, "--device '' has an empty item: give cpu, cuda or cuda:N"},
-        BadSetting{"DeviceListWithAnEmptyItem", {"--device", "cpu,,cpu"}, "--device 'cpu,,cpu' has an empty item"},
+        BadSetting{"EmptyDevice",
+                   {"--device", ""},
+                   "--device '' has an empty item: give cpu, cuda or cuda:N"},
+        BadSetting{"DeviceListWithAnEmptyItem",
+                   {"--device", "cpu,,cpu"},
+                   "--device 'cpu,,cpu' has an empty item"},
         BadSetting{"UnknownWorkload", {"--workload", "fast"}, "fast"}),
     [](const ::testing::TestParamInfo<BadSetting> &p) { return std::string(p.param.name); });
 
@@ -286,10 +312,26 @@ TEST(CliRobustness, LearningRateTenDivergesWithExitCodeOneKeepingTheFinishedEpoc
     TempDir dir;
     const fs::path record = dir.path() / "diverged.json";
     // One step per epoch: epoch 1 always finishes (its step's loss is taken before any update).
-    const Result r = runCli({"run", "--synthetic", "--lr", "10", "--epochs", "30",
-                             "--warmup-epochs", "0", "--train-images", "64", "--test-images",
-                             "64", "--batch-size", "64", "--threads", "1", "--loss-every", "1",
-                             "--record", record.string()});
+    const Result r = runCli({"run",
+                             "--synthetic",
+                             "--lr",
+                             "10",
+                             "--epochs",
+                             "30",
+                             "--warmup-epochs",
+                             "0",
+                             "--train-images",
+                             "64",
+                             "--test-images",
+                             "64",
+                             "--batch-size",
+                             "64",
+                             "--threads",
+                             "1",
+                             "--loss-every",
+                             "1",
+                             "--record",
+                             record.string()});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     EXPECT_TRUE(contains(r.err, "devicebench-cli: run #1 cpu diverged: ")) << r.err;
     EXPECT_TRUE(contains(r.err, "; lower the learning rate")) << r.err;
@@ -326,8 +368,7 @@ TEST(CliRobustness, AFullDiskOnExportReportsTheFileAndLeavesNoPartialFile) {
         << r.err;
     EXPECT_TRUE(contains(r.err, " bytes could be written (disk full?)")) << r.err;
     EXPECT_TRUE(contains(r.out, "wrote " + csv.string())) << "the small CSV fits: " << r.out;
-    EXPECT_EQ(namesIn(dir.path()),
-              (std::vector<std::string>{"out-summary.csv", "out.csv"}))
+    EXPECT_EQ(namesIn(dir.path()), (std::vector<std::string>{"out-summary.csv", "out.csv"}))
         << "no PNG and no temporary file";
 }
 
@@ -343,9 +384,9 @@ TEST(CliRobustness, AFullDiskOnTheRunRecordReportsItAndLeavesNoPartialFile) {
     const auto limit = fs::file_size(probe) - 64;
     TempDir dir;
     const fs::path record = dir.path() / "run.json";
-    const Result r = runCli(tinyRun({"--record", record.string()}),
-                            "/usr/bin/prlimit --fsize=" + std::to_string(limit) + " ",
-                            "trap '' XFSZ; ");
+    const Result r =
+        runCli(tinyRun({"--record", record.string()}),
+               "/usr/bin/prlimit --fsize=" + std::to_string(limit) + " ", "trap '' XFSZ; ");
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     EXPECT_TRUE(contains(r.err, "devicebench-cli: error: cannot write run record " +
                                     record.string() + ": File too large"))
@@ -368,9 +409,9 @@ TEST(CliRobustness, AReadOnlyFolderForExportsOrTheRecordIsRefusedBeforeAnyRun) {
     TempDir dir;
     const fs::path folder = dir.path() / "read-only";
     fs::create_directory(folder);
-    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec |
-                                fs::perms::group_read | fs::perms::group_exec |
-                                fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                fs::perms::group_exec | fs::perms::others_read |
+                                fs::perms::others_exec);
     const Result png = runCli(tinyRun({"--csv", (folder / "out.csv").string()}), *prefix);
     EXPECT_EQ(png.exitCode, 2) << png.out << png.err;
     EXPECT_TRUE(contains(png.err, "cannot write " + (folder / "out.csv").string() + ": folder " +
@@ -392,11 +433,21 @@ TEST(CliRobustness, AReadOnlyFolderForExportsOrTheRecordIsRefusedBeforeAnyRun) {
 TEST(CliRobustness, SigtermFinishesTheStepWritesACancelledRecordAndExits130) {
     TempDir dir;
     const fs::path record = dir.path() / "stopped.json";
-    std::vector<std::string> argv = {DEVICEBENCH_CLI, "run",         "--synthetic",
-                                     "--epochs",      "5",           "--warmup-epochs",
-                                     "0",             "--train-images", "2000",
-                                     "--test-images", "200",         "--threads",
-                                     "1",             "--record",    record.string()};
+    std::vector<std::string> argv = {DEVICEBENCH_CLI,
+                                     "run",
+                                     "--synthetic",
+                                     "--epochs",
+                                     "5",
+                                     "--warmup-epochs",
+                                     "0",
+                                     "--train-images",
+                                     "2000",
+                                     "--test-images",
+                                     "200",
+                                     "--threads",
+                                     "1",
+                                     "--record",
+                                     record.string()};
     std::vector<char *> cargv;
     for (auto &a : argv) {
         cargv.push_back(a.data());
@@ -419,8 +470,8 @@ TEST(CliRobustness, SigtermFinishesTheStepWritesACancelledRecordAndExits130) {
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(240);
     while (!sawEpoch && !exited && std::chrono::steady_clock::now() < deadline) {
         try {
-            sawEpoch = fs::exists(record) &&
-                       !devicebench::readRunRecord(record.string()).epochs.empty();
+            sawEpoch =
+                fs::exists(record) && !devicebench::readRunRecord(record.string()).epochs.empty();
         } catch (const devicebench::RecordError &) {
             // every version is written whole; a failure here would show in the final read
         }
@@ -509,10 +560,12 @@ TEST_F(CliCompareRobustness, EachBadRecordIsSkippedWithItsReasonAndTheOthersAreC
                    "field 'config.batchSize' is missing"});
     bad.push_back({write("wrong-type.json", replaced(text, "\"epochs\": 2,", "\"epochs\": \"2\",")),
                    "field 'config.epochs' must be a whole number"});
-    bad.push_back({write("infinite.json", replaced(text, "\"seconds\": ", "\"seconds\": 1e999, \"x\": ")),
-                   "holds a number that is not finite: number overflow parsing '1e999'"});
-    bad.push_back({write("nan.json", replaced(text, "\"testLoss\": ", "\"testLoss\": NaN, \"x\": ")),
-                   "is not valid JSON"});
+    bad.push_back(
+        {write("infinite.json", replaced(text, "\"seconds\": ", "\"seconds\": 1e999, \"x\": ")),
+         "holds a number that is not finite: number overflow parsing '1e999'"});
+    bad.push_back(
+        {write("nan.json", replaced(text, "\"testLoss\": ", "\"testLoss\": NaN, \"x\": ")),
+         "is not valid JSON"});
     const fs::path huge = write("huge.json", "");
     fs::resize_file(huge, 200LL * 1024 * 1024); // sparse: refused by its size, never read
     bad.push_back({huge, "is 209715200 bytes; run records over 64 MiB are refused"});
@@ -531,7 +584,8 @@ TEST_F(CliCompareRobustness, EachBadRecordIsSkippedWithItsReasonAndTheOthersAreC
         const std::string line = "devicebench-cli: skipped " + b.path.string() + ": ";
         const auto at = r.err.find(line);
         ASSERT_NE(at, std::string::npos) << b.path << "\n" << r.err;
-        const std::string rest = r.err.substr(at + line.size(), r.err.find('\n', at) - at - line.size());
+        const std::string rest =
+            r.err.substr(at + line.size(), r.err.find('\n', at) - at - line.size());
         EXPECT_TRUE(contains(rest, b.reason)) << b.path << ": " << rest;
     }
     EXPECT_TRUE(contains(r.out, "DeviceBench ")) << r.out;
@@ -548,8 +602,8 @@ TEST_F(CliCompareRobustness, BaselineZeroIsRefusedNamingTheRange) {
 TEST_F(CliCompareRobustness, WarmupEpochsLeavingNoStableEpochAreRefused) {
     const Result r = runCli({"compare", m_good[0], m_good[1], "--warmup-epochs", "2"});
     EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
-    EXPECT_TRUE(contains(r.err, "--warmup-epochs 2 leaves no stable epoch: " + m_good[0] +
-                                    " has 2 epochs"))
+    EXPECT_TRUE(
+        contains(r.err, "--warmup-epochs 2 leaves no stable epoch: " + m_good[0] + " has 2 epochs"))
         << r.err;
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
@@ -558,8 +612,9 @@ TEST_F(CliCompareRobustness, ARecordGivenTwiceIsComparedOnceAndSaysSo) {
     const Result r = runCli({"compare", m_good[0], m_good[1], m_good[0]});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     const auto rec = devicebench::readRunRecord(m_good[0]);
-    EXPECT_TRUE(contains(r.err, "devicebench-cli: skipped " + m_good[0] + ": the same run (run id " +
-                                    rec.runId + ") as " + m_good[0] + ", compared once"))
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: skipped " + m_good[0] +
+                                    ": the same run (run id " + rec.runId + ") as " + m_good[0] +
+                                    ", compared once"))
         << r.err;
     EXPECT_TRUE(contains(r.out, ": 2 runs")) << r.out;
 }
@@ -593,21 +648,30 @@ TEST_P(DashboardRefusesScript, WithExitCodeTwoBeforeTheWindowClampsIt) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, DashboardRefusesScript,
     ::testing::Values(
-        BadScript{"ZeroEpochs", {"--epochs", "0", "--run", "cpu:1"},
+        BadScript{"ZeroEpochs",
+                  {"--epochs", "0", "--run", "cpu:1"},
                   "devicebench: epochs must be at least 1 (got 0)"},
-        BadScript{"WarmupNotBelowEpochs", {"--epochs", "2", "--warmup-epochs", "2", "--run", "cpu:1"},
+        BadScript{"WarmupNotBelowEpochs",
+                  {"--epochs", "2", "--warmup-epochs", "2", "--run", "cpu:1"},
                   "devicebench: warm-up epochs (2) must be fewer than epochs (2)"},
-        BadScript{"NegativeThreads", {"--threads", "-1", "--run", "cpu"},
+        BadScript{"NegativeThreads",
+                  {"--threads", "-1", "--run", "cpu"},
                   "devicebench: threads must be between 1 and 1024, or 0 for all cores (got -1)"},
-        BadScript{"ThreadsOver1024InARun", {"--run", "cpu:2000"},
+        BadScript{"ThreadsOver1024InARun",
+                  {"--run", "cpu:2000"},
                   "devicebench: threads must be between 1 and 1024, or 0 for all cores (got 2000)"},
-        BadScript{"TrainImagesBeyondTheSplit", {"--train-images", "50001", "--run", "cpu:1"},
-                  "devicebench: training images must be between 1 and 50000, or 0 for all (got 50001)"},
-        BadScript{"EpochsWithTrailingGarbage", {"--epochs", "5x", "--run", "cpu:1"},
+        BadScript{
+            "TrainImagesBeyondTheSplit",
+            {"--train-images", "50001", "--run", "cpu:1"},
+            "devicebench: training images must be between 1 and 50000, or 0 for all (got 50001)"},
+        BadScript{"EpochsWithTrailingGarbage",
+                  {"--epochs", "5x", "--run", "cpu:1"},
                   "devicebench: --epochs: '5x' is not a whole number"},
-        BadScript{"UnknownDevice", {"--run", "cuda:7"},
+        BadScript{"UnknownDevice",
+                  {"--run", "cuda:7"},
                   "devicebench: --run: 'cuda:7' is not cpu, cpu:THREADS or cuda"},
-        BadScript{"EmptyDevice", {"--run", ""},
+        BadScript{"EmptyDevice",
+                  {"--run", ""},
                   "devicebench: --run: '' is not cpu, cpu:THREADS or cuda"}),
     [](const ::testing::TestParamInfo<BadScript> &p) { return std::string(p.param.name); });
 
@@ -617,14 +681,13 @@ TEST(DashboardRobustness, AScriptedImportNamesEachBadFileAndExitsOne) {
     fs::create_directory(folder);
     const fs::path notJson = dir.path() / "notes.txt";
     std::ofstream(notJson) << "epoch 1: 2.3 s\n";
-    const Result r = runProgram(DEVICEBENCH_DASHBOARD,
-                                {"--import", folder.string(), "--import", notJson.string(), "--quit"});
+    const Result r = runProgram(DEVICEBENCH_DASHBOARD, {"--import", folder.string(), "--import",
+                                                        notJson.string(), "--quit"});
     EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
     EXPECT_TRUE(contains(r.err, "devicebench: skipped: " + folder.string() +
                                     " is a folder, not a run record file"))
         << r.err;
-    EXPECT_TRUE(contains(r.err, "devicebench: skipped: " + notJson.string() +
-                                    " is not valid JSON"))
+    EXPECT_TRUE(contains(r.err, "devicebench: skipped: " + notJson.string() + " is not valid JSON"))
         << r.err;
 }
 #endif

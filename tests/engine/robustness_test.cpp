@@ -75,9 +75,9 @@ INSTANTIATE_TEST_SUITE_P(
                   " is empty (expected data_batch_1..5.bin and test_batch.bin)"},
         BadFolder{"PythonPickleVariant",
                   [](const fs::path &d) {
-                      for (const char *n : {"data_batch_1", "data_batch_2", "data_batch_3",
-                                            "data_batch_4", "data_batch_5", "test_batch",
-                                            "batches.meta"})
+                      for (const char *n :
+                           {"data_batch_1", "data_batch_2", "data_batch_3", "data_batch_4",
+                            "data_batch_5", "test_batch", "batches.meta"})
                           std::ofstream(d / n) << "pickle";
                   },
                   "holds the Python pickle variant of CIFAR-10 (cifar-10-batches-py)"},
@@ -352,8 +352,8 @@ TEST(RunRecordNumbers, ANumberBeyondADoubleIsRefusedNamingTheFile) {
 
 TEST(RunRecordNumbers, NaNAndInfinityLiteralsAreNotJson) {
     for (const char *literal : {"NaN", "Infinity", "-Infinity"}) {
-        const std::string json = replaced(toJson(smallRecord()), "\"loss\": 1.5",
-                                          std::string("\"loss\": ") + literal);
+        const std::string json =
+            replaced(toJson(smallRecord()), "\"loss\": 1.5", std::string("\"loss\": ") + literal);
         EXPECT_EQ(parseMessage(json).rfind("runs/a.json is not valid JSON (truncated?)", 0), 0U)
             << literal << ": " << parseMessage(json);
     }
@@ -395,9 +395,9 @@ TEST(RunRecordFile, AFolderTheUserMayNotWriteIsReportedAndGetsNoFile) {
     TempDir dir;
     const fs::path folder = dir.path() / "read-only";
     fs::create_directory(folder);
-    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec |
-                                fs::perms::group_read | fs::perms::group_exec |
-                                fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(folder, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                fs::perms::group_exec | fs::perms::others_read |
+                                fs::perms::others_exec);
     const std::string path = (folder / "run.json").string();
     std::string why;
     const auto message = runWithoutRoot(

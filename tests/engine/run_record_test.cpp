@@ -4,8 +4,8 @@
 #include "devicebench/run_record.h"
 
 #include "cifar_files.h"
-#include "process_support.h"
 #include "devicebench/trainer.h"
+#include "process_support.h"
 
 #include <gtest/gtest.h>
 

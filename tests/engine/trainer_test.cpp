@@ -220,22 +220,46 @@ TEST_P(RunConfigRejects, NamesTheFieldAndValue) {
 INSTANTIATE_TEST_SUITE_P(
     Cases, RunConfigRejects,
     ::testing::Values(
-        BadConfigCase{"ZeroEpochs", [](RunConfig &c) { c.epochs = 0; }, "epochs must be at least 1 (got 0)"},
+        BadConfigCase{"ZeroEpochs", [](RunConfig &c) { c.epochs = 0; },
+                      "epochs must be at least 1 (got 0)"},
         BadConfigCase{"NegativeEpochs", [](RunConfig &c) { c.epochs = -3; }, "(got -3)"},
-        BadConfigCase{"NegativeBatch", [](RunConfig &c) { c.batchSize = -1; }, "batch size must be at least 1 (got -1)"},
-        BadConfigCase{"BatchOverTrainingSet", [](RunConfig &c) { c.trainImages = 100; c.batchSize = 101; }, "larger than the training set (100 images)"},
-        BadConfigCase{"ZeroLr", [](RunConfig &c) { c.learningRate = 0.0; }, "learning rate must be a finite number above 0 (got 0)"},
+        BadConfigCase{"NegativeBatch", [](RunConfig &c) { c.batchSize = -1; },
+                      "batch size must be at least 1 (got -1)"},
+        BadConfigCase{"BatchOverTrainingSet",
+                      [](RunConfig &c) {
+                          c.trainImages = 100;
+                          c.batchSize = 101;
+                      },
+                      "larger than the training set (100 images)"},
+        BadConfigCase{"ZeroLr", [](RunConfig &c) { c.learningRate = 0.0; },
+                      "learning rate must be a finite number above 0 (got 0)"},
         BadConfigCase{"NegativeLr", [](RunConfig &c) { c.learningRate = -0.1; }, "(got -0.1)"},
         BadConfigCase{"NanLr", [](RunConfig &c) { c.learningRate = std::nan(""); }, "(got nan)"},
         BadConfigCase{"InfLr", [](RunConfig &c) { c.learningRate = HUGE_VAL; }, "(got inf)"},
-        BadConfigCase{"TooManyThreads", [](RunConfig &c) { c.threads = 1025; }, "threads must be between 1 and 1024"},
+        BadConfigCase{"TooManyThreads", [](RunConfig &c) { c.threads = 1025; },
+                      "threads must be between 1 and 1024"},
         BadConfigCase{"NegativeThreads", [](RunConfig &c) { c.threads = -1; }, "(got -1)"},
-        BadConfigCase{"WarmupNotBelowEpochs", [](RunConfig &c) { c.epochs = 2; c.warmupEpochs = 2; }, "warm-up epochs (2) must be fewer than epochs (2)"},
-        BadConfigCase{"TrainImagesBeyondSplit", [](RunConfig &c) { c.trainImages = 50001; }, "training images must be between 1 and 50000"},
-        BadConfigCase{"TestImagesBeyondSplit", [](RunConfig &c) { c.testImages = 10001; }, "test images must be between 1 and 10000"},
-        BadConfigCase{"EmptyDevice", [](RunConfig &c) { c.device = ""; }, "device must not be empty"},
-        BadConfigCase{"NoDataFolder", [](RunConfig &c) { c.synthetic = false; c.dataDir.clear(); }, "no data folder given"}),
-    [](const ::testing::TestParamInfo<BadConfigCase> &caseInfo) { return std::string(caseInfo.param.name); });
+        BadConfigCase{"WarmupNotBelowEpochs",
+                      [](RunConfig &c) {
+                          c.epochs = 2;
+                          c.warmupEpochs = 2;
+                      },
+                      "warm-up epochs (2) must be fewer than epochs (2)"},
+        BadConfigCase{"TrainImagesBeyondSplit", [](RunConfig &c) { c.trainImages = 50001; },
+                      "training images must be between 1 and 50000"},
+        BadConfigCase{"TestImagesBeyondSplit", [](RunConfig &c) { c.testImages = 10001; },
+                      "test images must be between 1 and 10000"},
+        BadConfigCase{"EmptyDevice", [](RunConfig &c) { c.device = ""; },
+                      "device must not be empty"},
+        BadConfigCase{"NoDataFolder",
+                      [](RunConfig &c) {
+                          c.synthetic = false;
+                          c.dataDir.clear();
+                      },
+                      "no data folder given"}),
+    [](const ::testing::TestParamInfo<BadConfigCase> &caseInfo) {
+        return std::string(caseInfo.param.name);
+    });
 
 namespace {
 RunOutcome runWith(Workload workload, RecordingObserver &obs) {

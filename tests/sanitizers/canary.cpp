@@ -49,15 +49,15 @@ int signedOverflow() {
 
 int raceInRunWorker(int argc, char **argv) {
     QCoreApplication app(argc, argv);
-    devicebench::RunController controller(
-        [](const devicebench::RunConfig &, devicebench::TrainingObserver &,
-           const std::atomic<bool> &) {
-            g_shared = 1; // worker thread, no lock
-            std::this_thread::sleep_for(std::chrono::milliseconds(300));
-            devicebench::RunOutcome outcome;
-            outcome.status = devicebench::RunStatus::Finished;
-            return outcome;
-        });
+    devicebench::RunController controller([](const devicebench::RunConfig &,
+                                             devicebench::TrainingObserver &,
+                                             const std::atomic<bool> &) {
+        g_shared = 1; // worker thread, no lock
+        std::this_thread::sleep_for(std::chrono::milliseconds(300));
+        devicebench::RunOutcome outcome;
+        outcome.status = devicebench::RunStatus::Finished;
+        return outcome;
+    });
     bool ended = false;
     QObject::connect(&controller, &devicebench::RunController::runEnded,
                      [&ended](int, const devicebench::RunOutcome &) { ended = true; });
@@ -82,8 +82,7 @@ int main(int argc, char **argv) {
         return signedOverflow();
     if (std::strcmp(mode, "race-in-run-worker") == 0)
         return raceInRunWorker(argc, argv);
-    std::fprintf(stderr,
-                 "usage: canary heap-buffer-overflow | leak | signed-overflow | "
-                 "race-in-run-worker\n");
+    std::fprintf(stderr, "usage: canary heap-buffer-overflow | leak | signed-overflow | "
+                         "race-in-run-worker\n");
     return 2;
 }

@@ -23,8 +23,8 @@ public:
     explicit TempDir(const std::string &prefix = "devicebench-test") {
         std::random_device rd;
         for (int attempt = 0; attempt < 100; ++attempt) {
-            auto candidate = std::filesystem::temp_directory_path() /
-                             (prefix + "-" + std::to_string(rd()));
+            auto candidate =
+                std::filesystem::temp_directory_path() / (prefix + "-" + std::to_string(rd()));
             if (std::filesystem::create_directory(candidate)) {
                 m_path = candidate;
                 return;
@@ -82,8 +82,7 @@ inline std::string realDataDir(const char *configured) {
     const char *fromEnv = std::getenv("DEVICEBENCH_TEST_DATA");
     const std::string dir = (fromEnv && *fromEnv) ? fromEnv : configured;
     std::error_code ec;
-    return std::filesystem::exists(std::filesystem::path(dir) / "test_batch.bin", ec) ? dir
-                                                                                      : "";
+    return std::filesystem::exists(std::filesystem::path(dir) / "test_batch.bin", ec) ? dir : "";
 }
 
 } // namespace devicebench::testing

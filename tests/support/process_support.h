@@ -68,9 +68,9 @@ inline ProgramResult runProgram(const std::string &program, const std::vector<st
     const int n = counter++;
     const std::filesystem::path out = ioDir / ("out" + std::to_string(n));
     const std::filesystem::path err = ioDir / ("err" + std::to_string(n));
-    std::string cmd = setup.shellSetup + "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" +
-                      shellQuote(home.string()) + " " + setup.env + " " + setup.prefix +
-                      shellQuote(program);
+    std::string cmd = setup.shellSetup +
+                      "env -u DEVICEBENCH_DATA XDG_CACHE_HOME= HOME=" + shellQuote(home.string()) +
+                      " " + setup.env + " " + setup.prefix + shellQuote(program);
     for (const auto &a : args) {
         cmd += " " + shellQuote(a);
     }

@@ -44,8 +44,8 @@ inline std::optional<std::string> runWithoutRoot(const std::function<std::string
         ::close(fds[0]);
         int code = 0;
         std::string text;
-        if (::geteuid() == 0 &&
-            (::setgroups(0, nullptr) != 0 || ::setgid(kNobodyId) != 0 || ::setuid(kNobodyId) != 0)) {
+        if (::geteuid() == 0 && (::setgroups(0, nullptr) != 0 || ::setgid(kNobodyId) != 0 ||
+                                 ::setuid(kNobodyId) != 0)) {
             text = std::string("cannot become user nobody: ") + std::strerror(errno);
             code = 3;
         } else {

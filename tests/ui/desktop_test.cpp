@@ -215,9 +215,8 @@ TEST(DesktopShortcuts, ButtonTooltipsShowTheirShortcuts) {
     };
     for (const auto &[button, name] : pairs) {
         const QString keys = action(window, name)->shortcut().toString(QKeySequence::NativeText);
-        EXPECT_TRUE(window.findChild<QPushButton *>(QString::fromUtf8(button))
-                        ->toolTip()
-                        .contains(keys))
+        EXPECT_TRUE(
+            window.findChild<QPushButton *>(QString::fromUtf8(button))->toolTip().contains(keys))
             << button;
     }
 }
@@ -250,8 +249,7 @@ TEST(DesktopLogging, WritesToARotatingFileInTheGivenFolder) {
     QTemporaryDir dir;
     const QString folder = dir.filePath(QStringLiteral("state/logs")); // made when missing
     QString error;
-    ASSERT_TRUE(setUpLogging(QStringLiteral("info"), folder, &error))
-        << error.toStdString();
+    ASSERT_TRUE(setUpLogging(QStringLiteral("info"), folder, &error)) << error.toStdString();
     spdlog::info("a line the test looks for");
     spdlog::debug("below the level: not written");
     spdlog::set_default_logger(previous);
@@ -269,8 +267,8 @@ TEST(DesktopLogging, AFolderThatCannotBeMadeLeavesStderrAndSaysWhy) {
     ASSERT_TRUE(blocker.open(QIODevice::WriteOnly));
     blocker.close();
     QString error;
-    EXPECT_FALSE(setUpLogging(QStringLiteral("warn"), blocker.fileName() + QStringLiteral("/logs"),
-                              &error));
+    EXPECT_FALSE(
+        setUpLogging(QStringLiteral("warn"), blocker.fileName() + QStringLiteral("/logs"), &error));
     EXPECT_TRUE(error.contains(QStringLiteral("/file/logs"))) << error.toStdString();
     EXPECT_NE(spdlog::default_logger(), nullptr);
     spdlog::set_default_logger(previous);

@@ -106,9 +106,9 @@ TEST(JobRunner, AThrowingJobFailsWithTheExceptionsText) {
     runner.start([](JobContext &) { throw std::runtime_error("disk on fire"); });
     ASSERT_TRUE(waitUntil([&] { return !ends->empty(); }));
     waitUntil([] { return false; }, 50);
-    EXPECT_EQ(*ends, std::vector<std::string>{
-                         "failed 1 " + std::to_string(static_cast<int>(JobFailure::Error)) +
-                         " disk on fire"});
+    EXPECT_EQ(*ends, std::vector<std::string>{"failed 1 " +
+                                              std::to_string(static_cast<int>(JobFailure::Error)) +
+                                              " disk on fire"});
 }
 
 TEST(JobRunner, ARefusedThreadEndsTheJobWithAClearErrorAndLeavesTheRunnerIdle) {

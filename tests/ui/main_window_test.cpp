@@ -292,7 +292,8 @@ TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
         std::string t = text;
         const auto at = t.find(from);
         EXPECT_NE(at, std::string::npos) << from;
-        return QByteArray::fromStdString(at == std::string::npos ? t : t.replace(at, from.size(), to));
+        return QByteArray::fromStdString(at == std::string::npos ? t
+                                                                 : t.replace(at, from.size(), to));
     };
     RunRecord futureRecord = savedRecord("f", "finished", 4);
     futureRecord.schemaVersion = kRunRecordSchemaVersion + 1;
@@ -326,8 +327,8 @@ TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
     RunController controller(test::FakeTrainer{});
     MainWindow window(nullptr, runs);
     test::wire(window, controller);
-    const auto report =
-        window.importRecords(QStringList{good1, truncated, notJson, old} + more + QStringList{good2});
+    const auto report = window.importRecords(QStringList{good1, truncated, notJson, old} + more +
+                                             QStringList{good2});
     EXPECT_EQ(report.loaded, 2);
     ASSERT_EQ(report.rejected.size(), 3 + more.size());
     for (qsizetype i = 0; i < more.size(); ++i) {
@@ -345,8 +346,10 @@ TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
         EXPECT_GT(message.size(), 40) << "names the problem too: " << message.toStdString();
     auto *box = window.findChild<QMessageBox *>(QStringLiteral("importRejectedBox"));
     ASSERT_NE(box, nullptr) << "one dialog lists every rejected file";
-    for (const QString &name : QStringList{QStringLiteral("truncated.json"), QStringLiteral("notes.txt"),
-                                           QStringLiteral("old-schema.json")} + more)
+    for (const QString &name :
+         QStringList{QStringLiteral("truncated.json"), QStringLiteral("notes.txt"),
+                     QStringLiteral("old-schema.json")} +
+             more)
         EXPECT_TRUE(box->informativeText().contains(name)) << name.toStdString();
 
     ASSERT_EQ(window.store().runCount(), 2);
@@ -373,8 +376,8 @@ TEST(MainWindow, DiagnosticsShowTheFingerprintAndEveryDeviceWithItsProbe) {
     auto *text = window.findChild<QTextBrowser *>(QStringLiteral("diagnosticsText"));
     ASSERT_NE(text, nullptr);
     // The probe runs as a job: the page is filled when it reports.
-    ASSERT_TRUE(waitUntil([&] { return text->toPlainText().contains(QStringLiteral(" ms")); },
-                          60000))
+    ASSERT_TRUE(
+        waitUntil([&] { return text->toPlainText().contains(QStringLiteral(" ms")); }, 60000))
         << text->toPlainText().toStdString();
     const QString page = text->toPlainText();
     EXPECT_TRUE(page.contains(QString::fromStdString(collectFingerprint().hostName)));

@@ -108,11 +108,13 @@ RunOutcome finishOrDiverge(const RunConfig &config, TrainingObserver &observer,
         if (diverge && epoch == 2) {
             observer.onStepLosses({{epoch, first, std::numeric_limits<double>::quiet_NaN()}});
             outcome.status = RunStatus::Diverged;
-            outcome.reason = "training loss became nan at step 3 (epoch 2); lower the learning rate";
+            outcome.reason =
+                "training loss became nan at step 3 (epoch 2); lower the learning rate";
             observer.onRunEnded(outcome);
             return outcome;
         }
-        observer.onStepLosses({{epoch, first, 2.3 - 0.1 * epoch}, {epoch, first + 1, 2.2 - 0.1 * epoch}});
+        observer.onStepLosses(
+            {{epoch, first, 2.3 - 0.1 * epoch}, {epoch, first + 1, 2.2 - 0.1 * epoch}});
         EpochResult e;
         e.epoch = epoch;
         e.seconds = 1.0 + 0.1 * epoch;
@@ -222,8 +224,8 @@ TEST(MainWindowRobustness, ABadDataFolderShowsTheReadersMessageAndAddsNoRun) {
     }
     const QString truncated = dir.filePath(QStringLiteral("truncated"));
     writeSparseDataset(truncated);
-    ASSERT_TRUE(QFile::resize(QDir(truncated).filePath(QStringLiteral("data_batch_1.bin")),
-                              30730000 - 1));
+    ASSERT_TRUE(
+        QFile::resize(QDir(truncated).filePath(QStringLiteral("data_batch_1.bin")), 30730000 - 1));
     const QList<QPair<QString, QString>> cases = {
         {empty, QStringLiteral("' is empty (expected data_batch_1..5.bin and test_batch.bin)")},
         {labels, QStringLiteral("test_batch.bin': record 5 has label byte 10; CIFAR-10 labels "
@@ -248,12 +250,14 @@ TEST(MainWindowRobustness, ABadDataFolderShowsTheReadersMessageAndAddsNoRun) {
         ASSERT_TRUE(waitUntil([&] { return ended.count() == before + 1; }, 60000));
         EXPECT_EQ(ended.back().at(1).value<RunOutcome>().status, RunStatus::Failed);
         const QString text = statusText(window);
-        EXPECT_TRUE(text.startsWith(QStringLiteral("Run #%1 failed: ").arg(id))) << text.toStdString();
+        EXPECT_TRUE(text.startsWith(QStringLiteral("Run #%1 failed: ").arg(id)))
+            << text.toStdString();
         EXPECT_TRUE(text.contains(folder)) << text.toStdString();
         EXPECT_TRUE(text.contains(expected)) << text.toStdString();
         auto *box = window.findChild<QMessageBox *>(QStringLiteral("runFailedBox"));
         ASSERT_NE(box, nullptr);
-        EXPECT_TRUE(box->informativeText().contains(expected)) << box->informativeText().toStdString();
+        EXPECT_TRUE(box->informativeText().contains(expected))
+            << box->informativeText().toStdString();
         delete box; // the next case finds its own dialog
         EXPECT_EQ(window.store().runCount(), 0) << "no run is added";
         EXPECT_TRUE(window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->isEnabled());
@@ -312,7 +316,10 @@ TEST(ExportRobustness, AFullDiskReportsTheFileAndLeavesNoPartialFile) {
         << csvError.toStdString();
     EXPECT_TRUE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden | QDir::System).isEmpty())
         << "no partial file and no temporary file: "
-        << QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).join(QLatin1Char(' ')).toStdString();
+        << QDir(dir.path())
+               .entryList(QDir::Files | QDir::Hidden)
+               .join(QLatin1Char(' '))
+               .toStdString();
 }
 
 } // namespace

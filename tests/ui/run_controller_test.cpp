@@ -186,14 +186,12 @@ TEST(RunController, AnEventFileThatCannotBeWrittenIsReportedAndTheRunFinishes) {
     RunController controller{FakeTrainer{}};
     controller.setTensorBoardLogDir(file); // a file, not a folder
     std::vector<std::string> order;
-    QObject::connect(&controller, &RunController::tensorBoardFailed,
-                     [&](int, const QString &message) {
-                         order.push_back("failed: " + message.toStdString());
-                     });
-    QObject::connect(&controller, &RunController::runEnded,
-                     [&](int, const RunOutcome &outcome) {
-                         order.push_back(std::string("ended ") + toString(outcome.status));
-                     });
+    QObject::connect(
+        &controller, &RunController::tensorBoardFailed,
+        [&](int, const QString &message) { order.push_back("failed: " + message.toStdString()); });
+    QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &outcome) {
+        order.push_back(std::string("ended ") + toString(outcome.status));
+    });
     ASSERT_EQ(controller.startRun(fakeConfig()), 1);
     ASSERT_TRUE(waitUntil([&] { return order.size() == 2; }));
     EXPECT_EQ(order[0].rfind("failed: cannot create TensorBoard folder " + file.toStdString(), 0),

@@ -144,8 +144,9 @@ TEST(Theme, AStyleWithAnUnknownPaletteRoleIsAnError) {
         theme::parseStyle(bad, QStringLiteral("s.json"));
         ADD_FAILURE() << "an unknown role was accepted";
     } catch (const theme::ThemeError &e) {
-        EXPECT_NE(std::string(e.what()).find("s.json: palette.WindowTxt: not a QPalette::ColorRole"),
-                  std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("s.json: palette.WindowTxt: not a QPalette::ColorRole"),
+            std::string::npos)
             << e.what();
     }
 }

@@ -9,8 +9,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstring>
-#include <limits>
 #include <fcntl.h>
+#include <limits>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
@@ -77,27 +77,61 @@ std::string epochCsv(const RunSet &runs) {
         const RunRecord &r = run.record;
         const bool synthetic = r.started.synthetic || r.config.synthetic;
         for (const EpochResult &e : r.epochs) {
-            csv += line({run.label, deviceOf(r), std::to_string(r.started.threads),
-                         std::to_string(e.epoch), number(e.seconds, 4),
-                         run.isWarmup(e.epoch) ? "1" : "0", number(e.trainLoss, 6),
-                         number(e.testLoss, 6), number(e.testAccuracy, 6),
-                         number(e.imagesPerSecond, 2), synthetic ? "synthetic" : "cifar-10",
-                         toString(run.state), r.fingerprint.hostName,
-                         run.comparable() ? "1" : "0", joined(run.differences, ";")});
+            csv += line(
+                {run.label, deviceOf(r), std::to_string(r.started.threads), std::to_string(e.epoch),
+                 number(e.seconds, 4), run.isWarmup(e.epoch) ? "1" : "0", number(e.trainLoss, 6),
+                 number(e.testLoss, 6), number(e.testAccuracy, 6), number(e.imagesPerSecond, 2),
+                 synthetic ? "synthetic" : "cifar-10", toString(run.state), r.fingerprint.hostName,
+                 run.comparable() ? "1" : "0", joined(run.differences, ";")});
         }
     }
     return csv;
 }
 
 std::string summaryCsv(const RunSet &runs) {
-    const std::vector<std::string> header = {
-        "run", "device", "host", "threads", "status", "epochs", "warmup_epochs", "mean_all_s",
-        "stable_mean_s", "median_s", "stddev_s", "min_s", "max_s", "cv", "ci95_low_s",
-        "ci95_high_s", "images_per_s", "speedup", "speedup_low", "speedup_high", "baseline",
-        "comparable", "differences", "max_test_loss_diff", "cpu_model", "physical_cores",
-        "logical_cores", "cpu_quota", "affinity", "omp_num_threads", "intra_op_threads", "blas",
-        "libtorch", "cuda_built", "cuda_runtime", "cudnn", "driver", "gpu_name", "gpu_cc",
-        "gpu_memory_bytes", "cudnn_benchmark", "app_version", "os"};
+    const std::vector<std::string> header = {"run",
+                                             "device",
+                                             "host",
+                                             "threads",
+                                             "status",
+                                             "epochs",
+                                             "warmup_epochs",
+                                             "mean_all_s",
+                                             "stable_mean_s",
+                                             "median_s",
+                                             "stddev_s",
+                                             "min_s",
+                                             "max_s",
+                                             "cv",
+                                             "ci95_low_s",
+                                             "ci95_high_s",
+                                             "images_per_s",
+                                             "speedup",
+                                             "speedup_low",
+                                             "speedup_high",
+                                             "baseline",
+                                             "comparable",
+                                             "differences",
+                                             "max_test_loss_diff",
+                                             "cpu_model",
+                                             "physical_cores",
+                                             "logical_cores",
+                                             "cpu_quota",
+                                             "affinity",
+                                             "omp_num_threads",
+                                             "intra_op_threads",
+                                             "blas",
+                                             "libtorch",
+                                             "cuda_built",
+                                             "cuda_runtime",
+                                             "cudnn",
+                                             "driver",
+                                             "gpu_name",
+                                             "gpu_cc",
+                                             "gpu_memory_bytes",
+                                             "cudnn_benchmark",
+                                             "app_version",
+                                             "os"};
     std::string csv = line(header);
 
     const int baselineIndex = runs.baselineIndex();
@@ -205,10 +239,10 @@ void writeFileAtomically(const std::string &path, const std::string &bytes) {
             if (errno == EINTR)
                 continue;
             const int error = errno;
-            abandon(error == ENOSPC || error == EFBIG || error == EDQUOT ? "only " + std::to_string(written) + " of " +
-                                          std::to_string(bytes.size()) +
-                                          " bytes could be written (disk full?)"
-                                    : errnoText(error));
+            abandon(error == ENOSPC || error == EFBIG || error == EDQUOT
+                        ? "only " + std::to_string(written) + " of " +
+                              std::to_string(bytes.size()) + " bytes could be written (disk full?)"
+                        : errnoText(error));
         }
         written += static_cast<std::size_t>(n);
     }

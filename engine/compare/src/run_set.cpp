@@ -198,8 +198,8 @@ int RunSet::baselineIndex() const {
 
 const RunEntry &RunSet::run(int index) const {
     if (index < 0 || index >= runCount())
-        throw std::out_of_range("RunSet::run: index " + std::to_string(index) +
-                                " outside 0.." + std::to_string(runCount() - 1));
+        throw std::out_of_range("RunSet::run: index " + std::to_string(index) + " outside 0.." +
+                                std::to_string(runCount() - 1));
     return m_runs[static_cast<std::size_t>(index)];
 }
 

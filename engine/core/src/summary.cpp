@@ -13,11 +13,10 @@ double studentT975(int degreesOfFreedom) {
     // Two-sided 95% quantiles t(0.975, df) for df = 1..30 (standard tables, e.g. NIST/SEMATECH
     // e-Handbook 1.3.6.7.2); above 30 the Cornish-Fisher expansion around z = 1.959964 is
     // accurate to 1e-4.
-    static constexpr double table[] = {12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646,
-                                       2.3060,  2.2622, 2.2281, 2.2010, 2.1788, 2.1604, 2.1448,
-                                       2.1314,  2.1199, 2.1098, 2.1009, 2.0930, 2.0860, 2.0796,
-                                       2.0739,  2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484,
-                                       2.0452,  2.0423};
+    static constexpr double table[] = {
+        12.7062, 4.3027, 3.1824, 2.7764, 2.5706, 2.4469, 2.3646, 2.3060, 2.2622, 2.2281,
+        2.2010,  2.1788, 2.1604, 2.1448, 2.1314, 2.1199, 2.1098, 2.1009, 2.0930, 2.0860,
+        2.0796,  2.0739, 2.0687, 2.0639, 2.0595, 2.0555, 2.0518, 2.0484, 2.0452, 2.0423};
     if (degreesOfFreedom < 1) {
         return std::numeric_limits<double>::quiet_NaN();
     }
@@ -86,8 +85,7 @@ Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
     return s;
 }
 
-Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs,
-                  double imagesPerEpoch) {
+Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs, double imagesPerEpoch) {
     std::vector<double> seconds;
     seconds.reserve(epochs.size());
     for (const auto &e : epochs) {

@@ -52,8 +52,8 @@ Split readBatchFile(const std::string &pathString, std::int64_t maxRecords) {
     in.read(reinterpret_cast<char *>(raw.data_ptr<std::uint8_t>()),
             static_cast<std::streamsize>(keep * kCifarRecordBytes));
     if (in.gcount() != static_cast<std::streamsize>(keep * kCifarRecordBytes)) {
-        throw DataError("could not read " + std::to_string(keep) + " records from " +
-                        quoted(path) + " (file changed or read error)");
+        throw DataError("could not read " + std::to_string(keep) + " records from " + quoted(path) +
+                        " (file changed or read error)");
     }
     // Labels of the records we do not keep are checked too: the file is validated whole.
     if (keep < records) {

@@ -79,8 +79,8 @@ fs::path checkFolderLayout(const std::string &dirString) {
     }
     if (fs::exists(dir / "data_batch_1", ec) && !fs::exists(dir / "data_batch_1.bin", ec)) {
         throw DataError(quoted(dir) + " holds the Python pickle variant of CIFAR-10 "
-                        "(cifar-10-batches-py); DeviceBench needs the binary version "
-                        "(cifar-10-binary.tar.gz, folder cifar-10-batches-bin)");
+                                      "(cifar-10-batches-py); DeviceBench needs the binary version "
+                                      "(cifar-10-binary.tar.gz, folder cifar-10-batches-bin)");
     }
     {
         // Permission problems show up here rather than as a confusing "missing" later.
@@ -96,7 +96,8 @@ fs::path checkFolderLayout(const std::string &dirString) {
     }
     if (fs::exists(dir / "train.bin", ec) && fs::exists(dir / "test.bin", ec) &&
         !fs::exists(dir / "data_batch_1.bin", ec)) {
-        throw DataError(quoted(dir) + " holds CIFAR-100 (train.bin, test.bin, records of 3,074 "
+        throw DataError(quoted(dir) +
+                        " holds CIFAR-100 (train.bin, test.bin, records of 3,074 "
                         "bytes); DeviceBench needs CIFAR-10 (cifar-10-binary.tar.gz, folder "
                         "cifar-10-batches-bin)");
     }
@@ -129,8 +130,8 @@ void checkLabelBytes(const fs::path &path, std::int64_t records) {
             throw DataError("could not read " + quoted(path) + " (file changed or read error)");
         }
         for (std::int64_t i = 0; i < n; ++i) {
-            const auto label = static_cast<unsigned char>(
-                chunk[static_cast<std::size_t>(i * kCifarRecordBytes)]);
+            const auto label =
+                static_cast<unsigned char>(chunk[static_cast<std::size_t>(i * kCifarRecordBytes)]);
             if (label > 9) {
                 throw badLabelError(quoted(path), first + i, label);
             }

@@ -159,18 +159,17 @@ std::string resolveDevice(const std::string &device) {
     } else if (device.rfind("cuda:", 0) == 0) {
         index = device.substr(5);
     } else {
-        throw std::invalid_argument("unknown device '" + device +
-                                    "': use cpu, cuda or cuda:N; " + existingDevicesText());
+        throw std::invalid_argument("unknown device '" + device + "': use cpu, cuda or cuda:N; " +
+                                    existingDevicesText());
     }
     if (index.empty() || index.size() > 4 ||
         index.find_first_not_of("0123456789") != std::string::npos) {
-        throw std::invalid_argument("unknown device '" + device +
-                                    "': use cpu, cuda or cuda:N; " + existingDevicesText());
+        throw std::invalid_argument("unknown device '" + device + "': use cpu, cuda or cuda:N; " +
+                                    existingDevicesText());
     }
     if (!torch::cuda::is_available()) {
         throw std::invalid_argument("device '" + device + "' is not available: " +
-                                    cudaUnavailableReason() +
-                                    "; devices that exist here: cpu");
+                                    cudaUnavailableReason() + "; devices that exist here: cpu");
     }
     const int n = std::stoi(index);
     if (n >= static_cast<int>(torch::cuda::device_count())) {

@@ -67,6 +67,8 @@ std::string md5Hex(const std::string &path, ProgressReporter *reporter,
 
 } // namespace fetch_detail
 
-std::string md5OfFile(const std::string &path) { return fetch_detail::md5Hex(path, nullptr, nullptr); }
+std::string md5OfFile(const std::string &path) {
+    return fetch_detail::md5Hex(path, nullptr, nullptr);
+}
 
 } // namespace devicebench

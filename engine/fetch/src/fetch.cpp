@@ -251,7 +251,6 @@ std::string defaultFetchDir() {
     return data.empty() ? std::string() : fs::path(data).parent_path().string();
 }
 
-
 FetchResult fetchCifar10(const FetchOptions &options, const std::atomic<bool> &cancel) {
     FetchResult result;
     try {

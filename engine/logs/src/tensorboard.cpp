@@ -234,9 +234,9 @@ EventFileWriter::EventFileWriter(const std::string &runDir) {
     }
     const double now = tensorboard::unixSeconds();
     m_path = (std::filesystem::path(runDir) /
-             tensorboard::eventFileName(static_cast<std::int64_t>(now),
-                                        tensorboard::sanitizeRunName(tensorboard::hostName())))
-                .string();
+              tensorboard::eventFileName(static_cast<std::int64_t>(now),
+                                         tensorboard::sanitizeRunName(tensorboard::hostName())))
+                 .string();
     m_file = std::fopen(m_path.c_str(), "ab");
     if (m_file == nullptr) {
         throw TensorBoardError("cannot write TensorBoard event file " + m_path + ": " +
@@ -280,7 +280,7 @@ TensorBoardObserver::TensorBoardObserver(const RunConfig &config, std::string lo
                                          const std::string &runName, TrainingObserver *next)
     : m_config(config),
       m_runDir((std::filesystem::path(std::move(logDir)) / tensorboard::sanitizeRunName(runName))
-                  .string()),
+                   .string()),
       m_next(next) {}
 
 TensorBoardObserver::~TensorBoardObserver() = default;
@@ -330,7 +330,7 @@ void TensorBoardObserver::onEpochFinished(const EpochResult &e) {
             m_writer->addScalar(e.epoch, "test/accuracy", static_cast<float>(e.testAccuracy));
             m_writer->addScalar(e.epoch, "epoch/seconds", static_cast<float>(e.seconds));
             m_writer->addScalar(e.epoch, "epoch/images_per_s",
-                               static_cast<float>(e.imagesPerSecond));
+                                static_cast<float>(e.imagesPerSecond));
             m_writer->flush();
         });
     }

@@ -54,8 +54,7 @@ TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &tes
     });
     TestResult result;
     result.loss = lossSum.item<double>() / static_cast<double>(size);
-    result.accuracy =
-        static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(size);
+    result.accuracy = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(size);
     return result;
 }
 

@@ -42,7 +42,7 @@ private:
     std::vector<torch::Tensor> m_pending; // step losses still on the device
     std::int64_t m_step = 0;              // steps added so far in the run
     int m_epoch = 0;
-    double m_lossSum = 0.0;               // this epoch's fetched losses
+    double m_lossSum = 0.0; // this epoch's fetched losses
     std::int64_t m_lossCount = 0;
 };
 

@@ -81,8 +81,7 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
         errors.push_back("epochs must be at least 1 (got " + std::to_string(c.epochs) + ")");
     }
     if (c.batchSize < 1) {
-        errors.push_back("batch size must be at least 1 (got " + std::to_string(c.batchSize) +
-                         ")");
+        errors.push_back("batch size must be at least 1 (got " + std::to_string(c.batchSize) + ")");
     }
     if (!std::isfinite(c.learningRate) || c.learningRate <= 0.0) {
         errors.push_back("learning rate must be a finite number above 0 (got " +
@@ -157,9 +156,9 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         // lesson 3).
         if (const ProbeResult probed = probe(device.str()); !probed.usable) {
             outcome.status = RunStatus::Failed;
-            outcome.reason = "device " + device.str() + " is unusable: " +
-                             (probed.error.empty() ? std::string("the device probe failed")
-                                                   : probed.error);
+            outcome.reason =
+                "device " + device.str() + " is unusable: " +
+                (probed.error.empty() ? std::string("the device probe failed") : probed.error);
             return ender.end(outcome, 0, 0.0);
         }
         const int threads = config.threads > 0 ? config.threads : availableCores();
@@ -167,11 +166,9 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
 
         const Cifar10 data =
             config.synthetic
-                ? makeSyntheticCifar10(config.trainImages > 0 ? config.trainImages
-                                                              : kCifarTrainImages,
-                                       config.testImages > 0 ? config.testImages
-                                                             : kCifarTestImages,
-                                       config.seed)
+                ? makeSyntheticCifar10(
+                      config.trainImages > 0 ? config.trainImages : kCifarTrainImages,
+                      config.testImages > 0 ? config.testImages : kCifarTestImages, config.seed)
                 : loadCifar10(config.dataDir, config.trainImages, config.testImages);
         const std::int64_t nTrain = data.train.size();
         const std::int64_t nTest = data.test.size();
@@ -196,13 +193,13 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         started.stepsPerEpoch = (nTrain + batch - 1) / batch;
         started.synthetic = data.synthetic;
         started.deviceInitSeconds = deviceInitSeconds;
-        started.dataDescription =
-            data.synthetic ? "synthetic data (times are real, accuracy is meaningless)"
-                           : data.source;
+        started.dataDescription = data.synthetic
+                                      ? "synthetic data (times are real, accuracy is meaningless)"
+                                      : data.source;
         spdlog::info("run on {} ({} threads): {} training, {} test images, batch size {}, "
                      "lr {}, {} epochs",
-                     started.device, started.threads, nTrain, nTest, batch,
-                     config.learningRate, config.epochs);
+                     started.device, started.threads, nTrain, nTest, batch, config.learningRate,
+                     config.epochs);
         if (device.is_cuda()) {
             // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
             at::globalContext().setBenchmarkCuDNN(workload->cudnnBenchmark());

@@ -86,8 +86,8 @@ public:
 
     void prepareBatches() override {
         m_batchBuffer = torch::empty({m_batchSize, 3, 32, 32},
-                                    torch::TensorOptions().dtype(torch::kFloat32).device(m_device))
-                           .contiguous(kFormat);
+                                     torch::TensorOptions().dtype(torch::kFloat32).device(m_device))
+                            .contiguous(kFormat);
     }
 
     torch::Tensor batchImages(const torch::Tensor &images, std::int64_t start,
@@ -124,9 +124,8 @@ private:
 
 } // namespace
 
-std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
-                                                       const torch::Device &device,
-                                                       std::int64_t batchSize) {
+std::unique_ptr<WorkloadStrategy>
+makeWorkloadStrategy(Workload workload, const torch::Device &device, std::int64_t batchSize) {
     if (workload == Workload::Tuned) {
         return std::make_unique<TunedWorkload>(device, batchSize);
     }

@@ -73,8 +73,7 @@ public:
 };
 
 // The strategy of `workload` for a run on `device` with batches of at most `batchSize` images.
-std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
-                                                       const torch::Device &device,
-                                                       std::int64_t batchSize);
+std::unique_ptr<WorkloadStrategy>
+makeWorkloadStrategy(Workload workload, const torch::Device &device, std::int64_t batchSize);
 
 } // namespace devicebench::detail

@@ -41,19 +41,19 @@ bool parseWorkload(const std::string &text, Workload *workload);
 
 // One training run's settings. Every field is validated by validateRunConfig() (trainer.h).
 struct RunConfig {
-    std::string device = "cpu";      // "cpu", "cuda" or "cuda:N" (devices.h)
-    int epochs = kDefaultEpochs;     // >= 1
-    int batchSize = kDefaultBatchSize;   // images per step, >= 1
+    std::string device = "cpu";                 // "cpu", "cuda" or "cuda:N" (devices.h)
+    int epochs = kDefaultEpochs;                // >= 1
+    int batchSize = kDefaultBatchSize;          // images per step, >= 1
     double learningRate = kDefaultLearningRate; // SGD step size, finite and > 0
     int warmupEpochs = kDefaultWarmupEpochs;    // first N epochs flagged warm-up; 0 <= N < epochs
-    int threads = 0;                 // CPU intra-op threads; 0 = the cores this process may use
-    std::uint64_t seed = kDefaultSeed;          // initial weights (data order is fixed: no shuffle)
-    std::string dataDir;             // folder holding data_batch_1..5.bin and test_batch.bin
-    bool synthetic = false;          // CIFAR-shaped generated data instead of dataDir
-    std::int64_t trainImages = 0;    // use only the first N training images; 0 = all 50,000
-    std::int64_t testImages = 0;     // use only the first N test images; 0 = all 10,000
+    int threads = 0;                   // CPU intra-op threads; 0 = the cores this process may use
+    std::uint64_t seed = kDefaultSeed; // initial weights (data order is fixed: no shuffle)
+    std::string dataDir;               // folder holding data_batch_1..5.bin and test_batch.bin
+    bool synthetic = false;            // CIFAR-shaped generated data instead of dataDir
+    std::int64_t trainImages = 0;      // use only the first N training images; 0 = all 50,000
+    std::int64_t testImages = 0;       // use only the first N test images; 0 = all 10,000
     int lossFetchInterval = kDefaultLossFetchInterval; // K: step losses fetched every K steps
-    Workload workload = Workload::Faithful;      // how the same training is computed
+    Workload workload = Workload::Faithful;            // how the same training is computed
     // CUDA only: copy the whole data set (uint8, about 184 MB for CIFAR-10) to the device once,
     // before epoch 1 and outside the timed epochs, so that no step copies from the host. No
     // effect on the CPU, where the data already is. Runs that differ in it are not comparable.
@@ -71,24 +71,24 @@ struct StepLoss {
 // One epoch: a training pass over the training images plus a test pass over the test images,
 // timed together (seconds, steady clock, device synchronised before each clock read).
 struct EpochResult {
-    int epoch = 0;               // from 1
-    double seconds = 0.0;        // wall time of training + test pass
-    bool warmup = false;         // epoch <= warmupEpochs: kept, but left out of the headline
-    double trainLoss = 0.0;      // mean of the epoch's step losses (nats)
-    double testLoss = 0.0;       // mean cross-entropy per test image (nats)
-    double testAccuracy = 0.0;   // fraction of test images classified correctly, 0..1
+    int epoch = 0;                // from 1
+    double seconds = 0.0;         // wall time of training + test pass
+    bool warmup = false;          // epoch <= warmupEpochs: kept, but left out of the headline
+    double trainLoss = 0.0;       // mean of the epoch's step losses (nats)
+    double testLoss = 0.0;        // mean cross-entropy per test image (nats)
+    double testAccuracy = 0.0;    // fraction of test images classified correctly, 0..1
     double imagesPerSecond = 0.0; // (training images + test images) / seconds
 };
 
 // Emitted once when a run has loaded its data and built its model, before epoch 1.
 struct RunStarted {
-    std::string device;          // canonical device string, e.g. "cpu" or "cuda:0"
-    std::string deviceName;      // human name, e.g. "CPU" or "Tesla T4"
-    int threads = 0;             // intra-op threads actually in use
+    std::string device;     // canonical device string, e.g. "cpu" or "cuda:0"
+    std::string deviceName; // human name, e.g. "CPU" or "Tesla T4"
+    int threads = 0;        // intra-op threads actually in use
     std::int64_t trainImages = 0;
     std::int64_t testImages = 0;
     std::int64_t stepsPerEpoch = 0; // training steps per epoch (ceil(trainImages / batchSize))
-    std::string dataDescription; // data folder, or "synthetic data (accuracy is meaningless)"
+    std::string dataDescription;    // data folder, or "synthetic data (accuracy is meaningless)"
     bool synthetic = false;
     // Seconds the device took to start (the first CUDA start: context creation, a tiny
     // allocation and a synchronisation; startDevice() in devices.h), before epoch 1 and outside
@@ -109,16 +109,16 @@ const char *toString(RunStatus status);
 struct Summary {
     std::vector<double> epochSeconds; // every epoch, warm-up included, in order
     int warmupEpochs = 0;
-    double meanAll = 0.0;        // mean of all epochs
+    double meanAll = 0.0; // mean of all epochs
     bool hasStable = false;
-    double stableMean = 0.0;     // headline: mean of epochs warmupEpochs+1..N
-    double median = 0.0;         // median of the stable epochs
-    double stddev = 0.0;         // sample standard deviation (n-1) of the stable epochs; 0 if n=1
+    double stableMean = 0.0;      // headline: mean of epochs warmupEpochs+1..N
+    double median = 0.0;          // median of the stable epochs
+    double stddev = 0.0;          // sample standard deviation (n-1) of the stable epochs; 0 if n=1
     double imagesPerSecond = 0.0; // images per epoch / stableMean
-    int stableCount = 0;         // number of stable epochs
-    double min = 0.0;            // fastest stable epoch
-    double max = 0.0;            // slowest stable epoch
-    double cv = 0.0;             // coefficient of variation: stddev / stableMean (a fraction)
+    int stableCount = 0;          // number of stable epochs
+    double min = 0.0;             // fastest stable epoch
+    double max = 0.0;             // slowest stable epoch
+    double cv = 0.0;              // coefficient of variation: stddev / stableMean (a fraction)
     // 95% confidence interval of the stable mean, Student t with n-1 degrees of freedom:
     // stableMean -+ t(0.975, n-1) * stddev / sqrt(n). With one stable epoch the interval is
     // unknown: NaN.

@@ -13,12 +13,10 @@ namespace devicebench {
 // `imagesPerEpoch`: images processed per epoch (training + test), for Summary::imagesPerSecond.
 // With fewer epochs than warmupEpochs + 1 the stable statistics are NaN and hasStable false.
 // Throws std::invalid_argument when warmupEpochs < 0.
-Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
-                  double imagesPerEpoch);
+Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs, double imagesPerEpoch);
 
 // Convenience: summary of finished epochs (their `seconds`).
-Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs,
-                  double imagesPerEpoch);
+Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs, double imagesPerEpoch);
 
 // Two-sided 95% Student t quantile t(0.975, df); NaN for df < 1.
 double studentT975(int degreesOfFreedom);

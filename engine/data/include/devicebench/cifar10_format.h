@@ -14,8 +14,8 @@
 
 namespace devicebench {
 
-inline constexpr std::int64_t kCifarImageBytes = 3 * 32 * 32;              // 3,072
-inline constexpr std::int64_t kCifarRecordBytes = 1 + kCifarImageBytes;    // 3,073
+inline constexpr std::int64_t kCifarImageBytes = 3 * 32 * 32;           // 3,072
+inline constexpr std::int64_t kCifarRecordBytes = 1 + kCifarImageBytes; // 3,073
 inline constexpr std::int64_t kCifarRecordsPerFile = 10000;
 inline constexpr std::int64_t kCifarTrainImages = 5 * kCifarRecordsPerFile; // 50,000
 inline constexpr std::int64_t kCifarTestImages = kCifarRecordsPerFile;      // 10,000

@@ -13,12 +13,12 @@
 namespace devicebench {
 
 struct DeviceInfo {
-    std::string id;          // canonical: "cpu", "cuda:0", ...
-    std::string name;        // "CPU (Intel Xeon ...)" or the GPU's name
-    bool usable = false;     // can a run start on it
-    std::string reason;      // why not, when !usable
-    ProbeResult probe;       // the device probe's result (probe.h); not run (device "") when the
-                             // device could not be probed at all, e.g. "cuda" without CUDA
+    std::string id;      // canonical: "cpu", "cuda:0", ...
+    std::string name;    // "CPU (Intel Xeon ...)" or the GPU's name
+    bool usable = false; // can a run start on it
+    std::string reason;  // why not, when !usable
+    ProbeResult probe;   // the device probe's result (probe.h); not run (device "") when the
+                         // device could not be probed at all, e.g. "cuda" without CUDA
 };
 
 // Every device a run could ask for: the CPU first, then each CUDA device. When CUDA is not

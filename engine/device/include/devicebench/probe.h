@@ -14,10 +14,10 @@ namespace devicebench {
 inline constexpr double kProbeTolerance = 1e-3;
 
 struct ProbeResult {
-    std::string device;        // canonical id probed, e.g. "cpu", "cuda:0"
-    bool usable = false;       // ran, and agreed with the CPU within kProbeTolerance
-    std::string error;         // why not, when !usable (the exception text, or the disagreement)
-    double seconds = 0.0;      // wall time of the probe on the device, synchronised
+    std::string device;         // canonical id probed, e.g. "cpu", "cuda:0"
+    bool usable = false;        // ran, and agreed with the CPU within kProbeTolerance
+    std::string error;          // why not, when !usable (the exception text, or the disagreement)
+    double seconds = 0.0;       // wall time of the probe on the device, synchronised
     double relativeError = 0.0; // max |device - cpu| / max(|cpu|, tiny) over outputs and gradients
 };
 

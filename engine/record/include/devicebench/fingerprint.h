@@ -14,36 +14,37 @@
 namespace devicebench {
 
 struct GpuInfo {
-    int index = 0;                 // CUDA device index
-    std::string name;              // e.g. "Tesla T4"
-    int computeMajor = 0;          // compute capability, e.g. 7.5 -> 7, 5
+    int index = 0;        // CUDA device index
+    std::string name;     // e.g. "Tesla T4"
+    int computeMajor = 0; // compute capability, e.g. 7.5 -> 7, 5
     int computeMinor = 0;
-    std::int64_t memoryBytes = 0;  // total device memory
+    std::int64_t memoryBytes = 0; // total device memory
 };
 
 struct Fingerprint {
-    std::string hostName;          // gethostname()
-    std::string os;                // PRETTY_NAME of /etc/os-release + kernel release (uname -r)
-    std::string cpuModel;          // "model name" of /proc/cpuinfo
-    int physicalCores = 0;         // distinct (physical id, core id) pairs of /proc/cpuinfo
-    int logicalCores = 0;          // logical CPUs online (sysconf(_SC_NPROCESSORS_ONLN))
-    std::string cpuQuota;          // cgroup v2 cpu.max as read, e.g. "max 100000" or "200000 100000"; "" if absent
-                                   // (the tightest of the process's cgroup and its parents; on
-                                   // cgroup v1 hosts cfs_quota_us/cfs_period_us in the same form
-                                   // with " (cgroup v1)" appended, quota -1 written "max")
-    double cpuQuotaCores = 0.0;    // quota / period in cores; 0 when unlimited or unknown
-    std::string affinity;          // CPUs this process may run on, as a list, e.g. "0-1" or "0,2,4"
-    int affinityCount = 0;         // number of those CPUs
-    std::string ompNumThreads;     // $OMP_NUM_THREADS as set, "" when unset
-    int intraOpThreads = 0;        // at::get_num_threads() when collected
-    std::string blasLibrary;       // real path of the libblas.so.3 loaded in this process ("" if none)
-    std::string libtorchVersion;   // e.g. "1.13.1"
-    bool cudaBuilt = false;        // this LibTorch was built with CUDA
+    std::string hostName;  // gethostname()
+    std::string os;        // PRETTY_NAME of /etc/os-release + kernel release (uname -r)
+    std::string cpuModel;  // "model name" of /proc/cpuinfo
+    int physicalCores = 0; // distinct (physical id, core id) pairs of /proc/cpuinfo
+    int logicalCores = 0;  // logical CPUs online (sysconf(_SC_NPROCESSORS_ONLN))
+    std::string
+        cpuQuota; // cgroup v2 cpu.max as read, e.g. "max 100000" or "200000 100000"; "" if absent
+                  // (the tightest of the process's cgroup and its parents; on
+                  // cgroup v1 hosts cfs_quota_us/cfs_period_us in the same form
+                  // with " (cgroup v1)" appended, quota -1 written "max")
+    double cpuQuotaCores = 0.0; // quota / period in cores; 0 when unlimited or unknown
+    std::string affinity;       // CPUs this process may run on, as a list, e.g. "0-1" or "0,2,4"
+    int affinityCount = 0;      // number of those CPUs
+    std::string ompNumThreads;  // $OMP_NUM_THREADS as set, "" when unset
+    int intraOpThreads = 0;     // at::get_num_threads() when collected
+    std::string blasLibrary;    // real path of the libblas.so.3 loaded in this process ("" if none)
+    std::string libtorchVersion;    // e.g. "1.13.1"
+    bool cudaBuilt = false;         // this LibTorch was built with CUDA
     std::string cudaRuntimeVersion; // e.g. "11.8"; "" without CUDA
-    std::string cudnnVersion;      // e.g. "8.7.0"; "" without cuDNN
-    std::string driverVersion;     // CUDA driver API version, e.g. "12.2"; "" without a driver
-    std::vector<GpuInfo> gpus;     // every CUDA device the driver reports
-    bool cudnnBenchmark = false;   // at::globalContext().benchmarkCuDNN()
+    std::string cudnnVersion;       // e.g. "8.7.0"; "" without cuDNN
+    std::string driverVersion;      // CUDA driver API version, e.g. "12.2"; "" without a driver
+    std::vector<GpuInfo> gpus;      // every CUDA device the driver reports
+    bool cudnnBenchmark = false;    // at::globalContext().benchmarkCuDNN()
     // TF32 (19-bit float products in float32 work on Ampere and later GPUs) as LibTorch is set
     // when collected: matrix products (at::globalContext().allowTF32CuBLAS(), Python's
     // torch.backends.cuda.matmul.allow_tf32) and cuDNN convolutions (allowTF32CuDNN(), Python's
@@ -52,7 +53,7 @@ struct Fingerprint {
     // mixed) and in records written before they were recorded.
     std::optional<bool> tf32Matmul;
     std::optional<bool> tf32Cudnn;
-    std::string appVersion;        // DeviceBench version (version.h)
+    std::string appVersion; // DeviceBench version (version.h)
 };
 
 // Collects the fingerprint of this process and machine. Never throws: fields it cannot read
@@ -64,7 +65,6 @@ Fingerprint collectFingerprint();
 // Short machine label for charts (issue 3): "CPU x<threads> @ <host>" for "cpu",
 // "<GPU name> @ <host>" for "cuda"/"cuda:N" when fingerprint.gpus has that index, otherwise
 // "<device> @ <host>" ("unknown host" when hostName is empty).
-std::string machineLabel(const Fingerprint &fingerprint, const std::string &device,
-                         int threads);
+std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads);
 
 } // namespace devicebench

@@ -29,8 +29,8 @@ public:
 
 // Which data a run used.
 struct DataIdentity {
-    std::string path;          // folder read; "" for synthetic
-    std::string variant;       // "cifar-10-binary" or "synthetic"
+    std::string path;    // folder read; "" for synthetic
+    std::string variant; // "cifar-10-binary" or "synthetic"
     std::int64_t trainImages = 0;
     std::int64_t testImages = 0;
     // Content hash of the batch files: FNV-1a 64 over each file's name, size and first 4,096
@@ -50,13 +50,13 @@ struct TimedStepLoss {
 
 struct RunRecord {
     int schemaVersion = kRunRecordSchemaVersion;
-    std::string runId;          // unique: "<UTC time>-<host>-<random hex>"
-    std::string createdUtc;     // ISO 8601, e.g. "2026-11-29T22:40:00Z"
+    std::string runId;      // unique: "<UTC time>-<host>-<random hex>"
+    std::string createdUtc; // ISO 8601, e.g. "2026-11-29T22:40:00Z"
     std::string model = "small-cnn";
     std::string precision = "float32";
     std::string workload = "faithful"; // "faithful" or "tuned" (speed issue)
     RunConfig config;
-    RunStarted started;         // device actually used, threads, image counts, steps per epoch
+    RunStarted started; // device actually used, threads, image counts, steps per epoch
     Fingerprint fingerprint;
     DataIdentity data;
     std::vector<EpochResult> epochs;
@@ -64,7 +64,7 @@ struct RunRecord {
     // "running" (still going, or the process died: the finished epochs are all there),
     // "finished", "cancelled", "diverged" or "failed".
     std::string status = "running";
-    std::string reason;         // why it ended, when not finished
+    std::string reason; // why it ended, when not finished
 };
 
 // Serialises `record` (pretty-printed JSON, numbers with full precision; NaN is written as
