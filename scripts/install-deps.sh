@@ -15,6 +15,7 @@ packages=(
   xvfb xauth fonts-dejavu-core
   help2man desktop-file-utils appstream dpkg-dev   # packaging/: man pages, validators, .deb deps
   patchelf                                         # scripts/make-bundle.sh: the bundle's RUNPATHs
+  clang-format clang-tidy                          # scripts/lint.sh (CI checks the format)
   python3 python3-crc32c protobuf-compiler   # tests/tensorboard: the independent event decoder
 )
 if [ "${DEVICEBENCH_WITH_REFERENCE:-0}" = 1 ]; then

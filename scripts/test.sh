@@ -6,6 +6,9 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
+# The pinned PyPI torch (a venv): LibTorch 2.11 for the cuda presets, and TensorBoard's own
+# reader and torchvision for tests/tensorboard and tests/scripts. Skipped when present.
+scripts/install-torch.sh >/dev/null
 preset="${DEVICEBENCH_PRESET:-default}"
 scripts/build.sh "$preset"
 ctest --preset "$preset" -j "$(nproc)"
