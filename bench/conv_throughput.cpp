@@ -2,7 +2,7 @@
 // How fast can this machine run the small CNN's convolutions? The denominator of "achieved
 // GFLOP/s" in bench/speed.sh.
 //
-// For each of the network's three 5x5 convolutions (engine/src/small_cnn.cpp: 3->32 on 32x32,
+// For each of the network's three 5x5 convolutions (engine/train/src/small_cnn.cpp: 3->32 on 32x32,
 // 32->32 on 16x16, 32->64 on 8x8, padding 2, batch 64), in NCHW and in channels-last, it times
 // the forward pass and the forward + backward pass (gradients of weight, bias and, except for
 // the first layer whose input is the image, the input) through LibTorch, the way a training

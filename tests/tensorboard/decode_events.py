@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """Reads a TensorBoard event file without DeviceBench's code: an independent check of the
-writer (engine/src/tensorboard.cpp).
+writer (engine/logs/src/tensorboard.cpp).
 
 The TFRecord framing is read here (little-endian uint64 length, masked CRC-32C of the length,
 data, masked CRC-32C of the data), both CRCs are checked with the `crc32c` module (Debian:
