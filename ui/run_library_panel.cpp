@@ -97,7 +97,10 @@ void RunLibraryPanel::syncRuns(int activeRunId) {
         for (int i = 0; i < m_store.runCount(); ++i) {
             auto *item = new QListWidgetItem(texts[i], m_list);
             item->setData(Qt::UserRole, m_store.run(i).id);
-            item->setToolTip(m_store.run(i).origin);
+            // The run id names the record file and the TensorBoard folder (one id per run).
+            item->setToolTip(QStringLiteral("run id %1\n%2")
+                                 .arg(QString::fromStdString(m_store.run(i).record.runId),
+                                      m_store.run(i).origin));
             if (selected.isValid() && selected.toInt() == m_store.run(i).id)
                 m_list->setCurrentItem(item);
         }

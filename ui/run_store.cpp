@@ -66,29 +66,6 @@ int RunStore::addRun(int id, const RunRecord &record) {
     return index;
 }
 
-int RunStore::addRun(int id, const RunConfig &config, const RunStarted &info) {
-    RunRecord r;
-    r.config = config;
-    r.workload = toString(config.workload);
-    r.started = info;
-    r.fingerprint = thisMachine();
-    r.fingerprint.intraOpThreads = info.threads;
-    r.runId = newRunId();
-    r.createdUtc = QDateTime::currentDateTimeUtc()
-                       .toString(QStringLiteral("yyyy-MM-dd'T'HH:mm:ss'Z'"))
-                       .toStdString();
-    try {
-        r.data = identifyData(config, info.trainImages, info.testImages);
-    } catch (const std::exception &) {
-        // The identity is informative; a run whose files vanished meanwhile still shows.
-        r.data.path = config.synthetic ? std::string() : config.dataDir;
-        r.data.variant = config.synthetic ? "synthetic" : "cifar-10-binary";
-        r.data.trainImages = info.trainImages;
-        r.data.testImages = info.testImages;
-    }
-    return addRun(id, r);
-}
-
 void RunStore::appendStepLosses(int id, const std::vector<StepLoss> &losses) {
     const auto start = m_liveStart.find(id);
     if (losses.empty() || start == m_liveStart.end() || !m_set.hasRun(id))

@@ -68,11 +68,6 @@ public:
     // is replaced and keeps its index and number.
     int addRun(int id, const RunRecord &record);
 
-    // Older form, for callers that have no recorder: the store makes the record itself on the
-    // calling thread (a new runId, the creation time, this machine's fingerprint with intra-op
-    // threads = info.threads, the data identity). The dashboard uses addRun(id, record).
-    int addRun(int id, const RunConfig &config, const RunStarted &info);
-
     // Appends step losses (kept in full, NaN/inf included) with the time since addRun as
     // their wall time (replaceRecord() later puts in the recorder's times). Unknown ids are
     // ignored.

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The dashboard's look, read from its Qt resources (resources/devicebench.qrc, compiled into the
-// ui library): the application icon, the light and dark styles and the chart palette. Every
-// colour the ui library and the executables draw comes from here; no .cpp file under ui/ or
-// app/ writes a colour (the ctest ui.NoColourLiteralsInUiOrApp fails when one does).
+// The dashboard's look, read from its Qt resources (resources/devicebench.qrc, compiled into
+// devicebench_resources, which ui and ui_export link): the application icon, the light and dark
+// styles and the chart palette. Every colour the ui library and the executables draw comes from
+// here; no .cpp file under ui/ or app/ writes a colour (the ctest ui.NoColourLiteralsInUiOrApp
+// fails when one does).
 //
 // Resources are read on first use and kept; a missing or malformed one is a ThemeError naming
 // the resource, the key and the value, never a silent black. The dashboard calls loadAll() at

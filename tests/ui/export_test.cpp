@@ -2,6 +2,7 @@
 #include "comparison_export.h"
 #include "epoch_table.h"
 #include "run_store.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -25,7 +26,7 @@ RunStore *storeWithOneRun(QObject *parent, const std::string &deviceName) {
     info.trainImages = 100;
     info.testImages = 10;
     info.stepsPerEpoch = 2;
-    store->addRun(1, config, info);
+    test::addLiveRun(*store, 1, config, info);
     for (int n = 1; n <= 2; ++n) {
         EpochResult e;
         e.epoch = n;
@@ -124,7 +125,7 @@ TEST(Export, CaptionWarnsAboutSyntheticData) {
     RunStarted info;
     info.device = "cpu";
     info.synthetic = true;
-    store->addRun(2, config, info);
+    test::addLiveRun(*store, 2, config, info);
     EXPECT_TRUE(comparisonCaption(*store).contains(
         QStringLiteral("synthetic data: times are real, accuracy is meaningless")));
     EXPECT_TRUE(comparisonCaption(*store).startsWith(QStringLiteral("DeviceBench ")));
@@ -171,7 +172,7 @@ TEST(SummaryCsv, HasOneRowPerRunWithStatisticsSpeedUpComparabilityAndFingerprint
     info.threads = 2;
     info.trainImages = 100;
     info.testImages = 10;
-    store->addRun(2, config, info);
+    test::addLiveRun(*store, 2, config, info);
     for (int n = 1; n <= 2; ++n) {
         EpochResult e;
         e.epoch = n;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "charts.h"
 #include "run_store.h"
+#include "test_support.h"
 
 #include <gtest/gtest.h>
 
@@ -58,7 +59,7 @@ TEST(RunStore, LabelsNameTheRunTheDeviceAndTheMachine) {
     // A live run is labelled with this machine's host name, numbered in order of arrival.
     RunStore store;
     store.addRecord(record, QStringLiteral("a.json"));
-    store.addRun(5, configWithWarmup(2, 1), startedOn("cpu", 2));
+    test::addLiveRun(store, 5, configWithWarmup(2, 1), startedOn("cpu", 2));
     const QString host = QString::fromStdString(collectFingerprint().hostName);
     EXPECT_EQ(store.findRun(5)->label, QStringLiteral("#2 CPU x2 @ ") + host);
     EXPECT_EQ(store.run(0).origin, QStringLiteral("a.json"));
@@ -69,7 +70,7 @@ TEST(RunStore, LabelsNameTheRunTheDeviceAndTheMachine) {
 TEST(RunStore, KeepsEveryPointSummarizesAndEmitsChanged) {
     RunStore store;
     QSignalSpy changed(&store, &RunStore::changed);
-    EXPECT_EQ(store.addRun(7, configWithWarmup(3, 1), startedOn("cpu", 2)), 0);
+    EXPECT_EQ(test::addLiveRun(store, 7, configWithWarmup(3, 1), startedOn("cpu", 2)), 0);
     std::vector<StepLoss> losses;
     for (int i = 1; i <= 5000; ++i)
         losses.push_back({1 + (i - 1) / 10, i, 1.0});
@@ -99,9 +100,9 @@ TEST(RunStore, KeepsEveryPointSummarizesAndEmitsChanged) {
 
 TEST(RunStore, SpeedUpIsTheSlowestStableMeanOverThisOne) {
     RunStore store;
-    store.addRun(1, configWithWarmup(2, 1), startedOn("cpu", 1));
-    store.addRun(2, configWithWarmup(2, 1), startedOn("cuda:0", 1));
-    store.addRun(3, configWithWarmup(2, 1), startedOn("cpu", 2)); // no stable epoch yet
+    test::addLiveRun(store, 1, configWithWarmup(2, 1), startedOn("cpu", 1));
+    test::addLiveRun(store, 2, configWithWarmup(2, 1), startedOn("cuda:0", 1));
+    test::addLiveRun(store, 3, configWithWarmup(2, 1), startedOn("cpu", 2)); // no stable epoch yet
     store.addEpoch(1, epochOf(1, 50.0, true));
     store.addEpoch(1, epochOf(2, 40.0, false));
     store.addEpoch(2, epochOf(1, 30.0, true));
@@ -145,7 +146,7 @@ TEST(Decimation, KeepsFirstAndLastPointsAndBoundsTheDrawnCount) {
 
 TEST(LossChart, DrawsADecimatedCopyAndKeepsAllPointsInTheStore) {
     RunStore store;
-    store.addRun(1, configWithWarmup(10, 2), startedOn("cpu", 1, 1000));
+    test::addLiveRun(store, 1, configWithWarmup(10, 2), startedOn("cpu", 1, 1000));
     std::vector<StepLoss> losses;
     for (int i = 1; i <= 10000; ++i)
         losses.push_back({1 + (i - 1) / 1000, i, 2.3 - i * 1e-4});
@@ -173,7 +174,7 @@ TEST(LossChart, AxisRangesIgnoreNaNAndInfinity) {
     EXPECT_FALSE(finiteYRange({QPointF(0, nan)}).valid);
 
     RunStore store;
-    store.addRun(1, configWithWarmup(2, 1), startedOn("cpu", 1, 4));
+    test::addLiveRun(store, 1, configWithWarmup(2, 1), startedOn("cpu", 1, 4));
     store.appendStepLosses(1, {{1, 1, 2.3}, {1, 2, 1.5}, {1, 3, nan}, {1, 4, inf}});
     EpochResult e = epochOf(1, 1.0, true);
     e.testLoss = nan;

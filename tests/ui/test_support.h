@@ -2,7 +2,10 @@
 // Helpers shared by the ui tests: waiting on the event loop with a timeout, and a fake trainer.
 #pragma once
 
+#include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
+
+#include "run_store.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
@@ -21,6 +24,15 @@ namespace devicebench::test {
 
 // A new empty folder for a window's run records, removed when the test program ends, so that
 // no test writes into the user's data location or sees another test's runs.
+// Adds a live run to `store` with the record the engine's RunRecorder makes when run `config`
+// starts as `info` (what RunController::recordStarted delivers in the dashboard): the same
+// record author as the CLI's, nothing made up on the GUI thread.
+inline int addLiveRun(RunStore &store, int id, const RunConfig &config, const RunStarted &info) {
+    RunRecorder recorder(config, /*path=*/std::string());
+    recorder.onRunStarted(info);
+    return store.addRun(id, recorder.record());
+}
+
 inline QString scratchRunsFolder() {
     static std::vector<std::unique_ptr<QTemporaryDir>> folders;
     folders.push_back(std::make_unique<QTemporaryDir>());
