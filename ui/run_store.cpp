@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "run_store.h"
 
-#include <QDateTime>
-
 #include <exception>
 
 namespace devicebench {
@@ -25,16 +23,6 @@ void StoredRun::update(const RunEntry &entry) {
     differences = entry.differences;
     maxTestLossDiff = entry.maxTestLossDiff;
 }
-
-namespace {
-
-// The fingerprint is a fact of this process and machine: collect it once.
-const Fingerprint &thisMachine() {
-    static const Fingerprint fingerprint = collectFingerprint();
-    return fingerprint;
-}
-
-} // namespace
 
 RunStore::RunStore(QObject *parent) : QObject(parent) {}
 
