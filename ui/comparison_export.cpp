@@ -140,7 +140,7 @@ bool exportComparisonPng(const RunStore &store, const QString &path, QString *er
         return false;
     }
     try {
-        writeFileAtomically(path.toStdString(), bytes.toStdString());
+        writeExportFile(path.toStdString(), bytes.toStdString());
     } catch (const ExportError &e) {
         if (error != nullptr)
             *error = QString::fromStdString(e.what());

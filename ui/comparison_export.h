@@ -48,7 +48,7 @@ QString summaryCsvPath(const QString &csvPath);
 QString csvField(const QString &field);
 
 // Write renderComparison() as PNG / the two CSV files (writeComparisonCsv(), csv_export.h) to
-// `path` atomically (writeFileAtomically(): a temporary file in the same folder, then a
+// `path` atomically (writeExportFile(): a temporary file in the same folder, then a
 // rename), so a file is either complete or untouched. exportComparisonCsv writes the
 // per-epoch file first; on its failure the summary is not written. Return false on failure
 // and then, if `error` is not null, set it to a message naming the path and the OS error

@@ -190,11 +190,11 @@ TEST(SummaryCsvPath, GoesBesideThePerEpochFile) {
     EXPECT_EQ(summaryCsvPath("csv"), "csv-summary.csv");
 }
 
-TEST(WriteFileAtomically, WritesTheWholeFileReadableByAllAndLeavesNoTemporaryFile) {
+TEST(WriteExportFile, WritesTheWholeFileReadableByAllAndLeavesNoTemporaryFile) {
     TempDir dir;
     const fs::path path = dir.path() / "t.csv";
     std::ofstream(path) << "old";
-    writeFileAtomically(path.string(), "a,b\n1,2\n");
+    writeExportFile(path.string(), "a,b\n1,2\n");
     EXPECT_EQ(slurp(path), "a,b\n1,2\n");
     EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"t.csv"});
     struct stat info {};
@@ -202,18 +202,18 @@ TEST(WriteFileAtomically, WritesTheWholeFileReadableByAllAndLeavesNoTemporaryFil
     EXPECT_EQ(info.st_mode & 0777, 0644U);
 }
 
-TEST(WriteFileAtomically, AFailureNamesThePathAndTheOsErrorAndLeavesNothing) {
+TEST(WriteExportFile, AFailureNamesThePathAndTheOsErrorAndLeavesNothing) {
     TempDir dir;
     const std::string missing = (dir.path() / "no-such-folder" / "t.csv").string();
     try {
-        writeFileAtomically(missing, "x");
+        writeExportFile(missing, "x");
         FAIL() << "no error";
     } catch (const ExportError &e) {
         EXPECT_EQ(std::string(e.what()), "Cannot write " + missing + ": No such file or directory");
     }
     std::ofstream(dir.path() / "a-file") << "x";
     const std::string underAFile = (dir.path() / "a-file" / "t.csv").string();
-    EXPECT_THROW(writeFileAtomically(underAFile, "x"), ExportError);
+    EXPECT_THROW(writeExportFile(underAFile, "x"), ExportError);
     EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
 }
 

@@ -1,18 +1,14 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/csv_export.h"
 
+#include "devicebench/atomic_file.h"
 #include "devicebench/run_set.h"
 
 #include <array>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <cmath>
-#include <cstring>
-#include <fcntl.h>
 #include <limits>
-#include <sys/stat.h>
-#include <unistd.h>
 #include <vector>
 
 namespace devicebench {
@@ -52,8 +48,6 @@ std::string line(const std::vector<std::string> &fields) {
 std::string deviceOf(const RunRecord &r) {
     return r.started.device.empty() ? r.config.device : r.started.device;
 }
-
-std::string errnoText(int error) { return std::strerror(error); }
 
 } // namespace
 
@@ -216,53 +210,22 @@ std::string summaryCsvPath(const std::string &csvPath) {
     return base + "-summary.csv";
 }
 
-void writeFileAtomically(const std::string &path, const std::string &bytes) {
-    const auto fail = [&path](const std::string &why) {
-        throw ExportError("Cannot write " + path + ": " + why);
-    };
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
-    if (fd < 0)
-        fail(errnoText(errno));
-    const auto abandon = [&](const std::string &why) {
-        ::close(fd);
-        ::unlink(temp.c_str());
-        fail(why);
-    };
-    // mkstemp makes the file private (0600); a table is an ordinary document.
-    if (::fchmod(fd, 0644) != 0)
-        abandon(errnoText(errno));
-    std::size_t written = 0;
-    while (written < bytes.size()) {
-        const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            const int error = errno;
-            abandon(error == ENOSPC || error == EFBIG || error == EDQUOT
-                        ? "only " + std::to_string(written) + " of " +
-                              std::to_string(bytes.size()) + " bytes could be written (disk full?)"
-                        : errnoText(error));
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0)
-        abandon(errnoText(errno));
-    if (::close(fd) != 0) {
-        const int error = errno;
-        ::unlink(temp.c_str());
-        fail(errnoText(error));
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int error = errno;
-        ::unlink(temp.c_str());
-        fail(errnoText(error));
+void writeExportFile(const std::string &path, const std::string &bytes) {
+    try {
+        writeFileAtomically(path, bytes);
+    } catch (const AtomicWriteError &e) {
+        const bool full = e.stage() == AtomicWriteError::Stage::Write && e.outOfSpace();
+        throw ExportError("Cannot write " + path + ": " +
+                          (full ? "only " + std::to_string(e.written()) + " of " +
+                                      std::to_string(e.size()) +
+                                      " bytes could be written (disk full?)"
+                                : std::string(e.what())));
     }
 }
 
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath) {
-    writeFileAtomically(csvPath, epochCsv(runs));
-    writeFileAtomically(summaryCsvPath(csvPath), summaryCsv(runs));
+    writeExportFile(csvPath, epochCsv(runs));
+    writeExportFile(summaryCsvPath(csvPath), summaryCsv(runs));
 }
 
 } // namespace devicebench

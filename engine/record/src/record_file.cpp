@@ -2,11 +2,12 @@
 // Run record files: bounded, checked reading and atomic writing (temporary file, fsync, rename).
 #include "devicebench/run_record.h"
 
+#include "devicebench/atomic_file.h"
+
 #include <array>
 #include <cerrno>
 #include <cstring>
 #include <fcntl.h>
-#include <filesystem>
 #include <string>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -70,57 +71,12 @@ RunRecord readRunRecord(const std::string &path) {
 }
 
 void writeRunRecord(const std::string &path, const RunRecord &record) {
-    const std::string text = toJson(record);
-    const auto fail = [&path](const std::string &what, int error) {
-        throw RecordError("cannot write run record " + path + ": " + what + errnoText(error));
-    };
-    std::string temp = path + ".tmp-XXXXXX";
-    const int fd = ::mkstemp(temp.data());
-    if (fd < 0) {
-        fail("", errno);
-    }
-    const auto abandon = [&](const std::string &what, int error) {
-        ::close(fd);
-        ::unlink(temp.c_str());
-        fail(what, error);
-    };
-    // mkstemp makes the file private (0600); a record is an ordinary document.
-    if (::fchmod(fd, 0644) != 0) {
-        abandon("", errno);
-    }
-    std::size_t written = 0;
-    while (written < text.size()) {
-        const ssize_t n = ::write(fd, text.data() + written, text.size() - written);
-        if (n < 0) {
-            if (errno == EINTR) {
-                continue;
-            }
-            abandon("", errno);
-        }
-        written += static_cast<std::size_t>(n);
-    }
-    if (::fsync(fd) != 0) {
-        abandon("fsync: ", errno);
-    }
-    if (::close(fd) != 0) {
-        const int error = errno;
-        ::unlink(temp.c_str());
-        fail("", error);
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int error = errno;
-        ::unlink(temp.c_str());
-        fail("", error);
-    }
-    // Make the rename itself durable; a failure here leaves a complete file, so it is ignored.
-    std::string dir = std::filesystem::path(path).parent_path().string();
-    if (dir.empty()) {
-        dir = ".";
-    }
-    const int dirFd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dirFd >= 0) {
-        static_cast<void>(::fsync(dirFd));
-        ::close(dirFd);
+    try {
+        writeFileAtomically(path, toJson(record));
+    } catch (const AtomicWriteError &e) {
+        const bool fsync = e.stage() == AtomicWriteError::Stage::Fsync;
+        throw RecordError("cannot write run record " + path + ": " + (fsync ? "fsync: " : "") +
+                          e.what());
     }
 }
 

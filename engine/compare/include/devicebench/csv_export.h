@@ -53,13 +53,14 @@ inline constexpr int kSummaryCsvColumnCount = 43;
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).
 std::string summaryCsvPath(const std::string &csvPath);
 
-// Writes `bytes` to `path` atomically: a temporary file in the same folder ("<path>.tmp-XXXXXX",
-// mode 0644), fsync, rename over `path`. On failure throws ExportError("Cannot write <path>:
-// <OS error>") and leaves no temporary file; an existing `path` is then unchanged.
-void writeFileAtomically(const std::string &path, const std::string &bytes);
+// Writes `bytes` to `path` with writeFileAtomically() (atomic_file.h: temporary file in the same
+// folder, mode 0644, fsync, rename). On failure throws ExportError("Cannot write <path>: <OS
+// error>", or "...: only N of M bytes could be written (disk full?)" when the disk or a file
+// size limit ran out) and leaves no temporary file; an existing `path` is then unchanged.
+void writeExportFile(const std::string &path, const std::string &bytes);
 
 // Writes epochCsv() to `csvPath`, then summaryCsv() to summaryCsvPath(csvPath), each
-// atomically. Throws ExportError as writeFileAtomically (when the per-epoch file fails, the
+// atomically. Throws ExportError as writeExportFile (when the per-epoch file fails, the
 // summary is not written).
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath);
 

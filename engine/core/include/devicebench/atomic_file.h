@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// Writing a whole file atomically: a temporary file in the same folder ("<path>.tmp-XXXXXX",
+// mode 0644), every byte written, fsync, rename over `path`, then the folder fsynced so the
+// rename itself is durable. Either the complete new file is at `path` or the previous one (if
+// any) stays, and no temporary file is left behind. Used by the run records (run_record.h)
+// and the comparison CSV (csv_export.h), each of which words its own error.
+#pragma once
+
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+
+namespace devicebench {
+
+// Why writeFileAtomically failed. what() is the OS error text alone (strerror); the caller
+// names the file.
+class AtomicWriteError : public std::runtime_error {
+public:
+    enum class Stage { Open, Write, Fsync, Close, Rename };
+    AtomicWriteError(Stage stage, int errorNumber, std::size_t written, std::size_t size);
+    Stage stage() const { return m_stage; }
+    int errorNumber() const { return m_errorNumber; } // errno of the failed call
+    std::size_t written() const { return m_written; } // bytes written before a Write failure
+    std::size_t size() const { return m_size; }       // bytes that were to be written
+    // True for a write that ran out of room (ENOSPC, EFBIG, EDQUOT): a full disk or a file
+    // size limit.
+    bool outOfSpace() const;
+
+private:
+    Stage m_stage;
+    int m_errorNumber;
+    std::size_t m_written;
+    std::size_t m_size;
+};
+
+// Writes `bytes` to `path` as described above. Throws AtomicWriteError; then no temporary file
+// is left and `path` is as it was.
+void writeFileAtomically(const std::string &path, const std::string &bytes);
+
+} // namespace devicebench
