@@ -57,7 +57,7 @@ QString MainWindow::defaultRunsFolder() {
            QStringLiteral("/runs");
 }
 
-MainWindow::MainWindow(QWidget *parent, const QString &runsFolder)
+MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRole role)
     : QMainWindow(parent), m_store(new RunStore(this)),
       m_gpuReason(QStringLiteral("Checking the GPU (the device probe is running)…")) {
     setWindowTitle(QStringLiteral("DeviceBench"));
@@ -78,7 +78,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder)
     scroll->setWidgetResizable(true);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     scroll->setMinimumWidth(std::max(300, left->sizeHint().width() + 24));
-    m_library = new RunLibraryPanel(*m_store, runsFolder);
+    m_library = new RunLibraryPanel(*m_store, runsFolder, nullptr, role);
     auto *leftColumn = new QSplitter(Qt::Vertical);
     leftColumn->addWidget(scroll);
     leftColumn->addWidget(m_library);

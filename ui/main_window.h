@@ -53,8 +53,11 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
-    // `runsFolder`: where run records are kept and reloaded from; empty: none kept.
-    explicit MainWindow(QWidget *parent = nullptr, const QString &runsFolder = defaultRunsFolder());
+    // `runsFolder`: where run records are kept; empty: none kept. `role`: whether it is the
+    // saved history (reloaded, imports copied in) or only where this session's runs write
+    // their records (run_library_panel.h, RunsFolderRole).
+    explicit MainWindow(QWidget *parent = nullptr, const QString &runsFolder = defaultRunsFolder(),
+                        RunsFolderRole role = RunsFolderRole::History);
     ~MainWindow() override;
 
     // The settings as the widgets show them, for a run on `device` ("cpu" or "cuda").

@@ -38,8 +38,9 @@ QString fileNameFor(const std::string &runId) {
 
 } // namespace
 
-RunLibraryPanel::RunLibraryPanel(RunStore &store, const QString &runsFolder, QWidget *parent)
-    : QWidget(parent), m_store(store), m_runsFolder(runsFolder) {
+RunLibraryPanel::RunLibraryPanel(RunStore &store, const QString &runsFolder, QWidget *parent,
+                                 RunsFolderRole role)
+    : QWidget(parent), m_store(store), m_runsFolder(runsFolder), m_role(role) {
     auto *outer = new QVBoxLayout(this);
     outer->setContentsMargins(0, 0, 0, 0);
     auto *box = new QGroupBox(QStringLiteral("Run library"), this);
@@ -50,10 +51,14 @@ RunLibraryPanel::RunLibraryPanel(RunStore &store, const QString &runsFolder, QWi
     m_folderLabel->setWordWrap(true);
     m_folderLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_folderLabel->setForegroundRole(QPalette::PlaceholderText);
-    m_folderLabel->setText(m_runsFolder.isEmpty()
-                               ? QStringLiteral("Runs are not kept (no runs folder).")
-                               : QStringLiteral("Kept in ") +
-                                     QDir::toNativeSeparators(m_runsFolder));
+    if (m_runsFolder.isEmpty())
+        m_folderLabel->setText(QStringLiteral("Runs are not kept (no runs folder)."));
+    else if (m_role == RunsFolderRole::History)
+        m_folderLabel->setText(QStringLiteral("Kept in ") + QDir::toNativeSeparators(m_runsFolder));
+    else
+        m_folderLabel->setText(QStringLiteral("This session's runs are written to ") +
+                               QDir::toNativeSeparators(m_runsFolder) +
+                               QStringLiteral(" (saved runs not loaded)."));
     layout->addWidget(m_folderLabel);
     m_list = new QListWidget(box);
     m_list->setObjectName(QStringLiteral("runList"));
@@ -153,7 +158,7 @@ void RunLibraryPanel::reportSaveError(int runId, const QString &message) {
 }
 
 void RunLibraryPanel::loadSavedRuns() {
-    if (m_runsFolder.isEmpty())
+    if (m_runsFolder.isEmpty() || m_role != RunsFolderRole::History)
         return;
     const QDir dir(m_runsFolder);
     QStringList paths;
@@ -201,7 +206,7 @@ ImportReport RunLibraryPanel::importRecords(const QStringList &paths, bool showD
         const int index = m_store.addRecord(record, path);
         ++report.loaded;
         // Keep it with the dashboard's own runs, so it is there after a restart.
-        if (!m_runsFolder.isEmpty() &&
+        if (!m_runsFolder.isEmpty() && m_role == RunsFolderRole::History &&
             QFileInfo(path).absolutePath() != QFileInfo(m_runsFolder).absoluteFilePath())
             saveRun(m_store.run(index).id);
     }

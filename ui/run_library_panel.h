@@ -16,6 +16,15 @@ namespace devicebench {
 
 class RunStore;
 
+// What the runs folder is to a window (app/dashboard/main.cpp chooses):
+//  - History: the user's saved runs. Every record in it is shown when the window opens, and
+//    imported records are copied into it, so that they are there after a restart (the
+//    interactive dashboard).
+//  - SessionRecords: only where this session's own runs write their records. Nothing is read
+//    from it and imports are not copied into it, so that a scripted session (devicebench ...
+//    --quit) shows and exports exactly the runs it was given (issue #15, fault 5).
+enum class RunsFolderRole { History, SessionRecords };
+
 // What importRecords() did: the number of records loaded, and every rejected file as
 // "<file>: <problem>".
 struct ImportReport {
@@ -29,20 +38,23 @@ struct ImportReport {
 // report importRejectedBox.
 //
 // Files: each live run is kept as <runId>.json in the runs folder (characters other than
-// letters, digits, '.', '_' and '-' become '_'); imported records are copied there; and every
-// record of the folder is shown again when the window opens (a record left "running" by a
-// process that died shows as interrupted, with its finished epochs).
+// letters, digits, '.', '_' and '-' become '_'). When the folder is the History, imported
+// records are copied there and every record of the folder is shown again when the window opens
+// (a record left "running" by a process that died shows as interrupted, with its finished
+// epochs).
 class RunLibraryPanel : public QWidget {
     Q_OBJECT
 
 public:
     // `store` must outlive the panel. `runsFolder` empty: no records are kept.
-    RunLibraryPanel(RunStore &store, const QString &runsFolder, QWidget *parent = nullptr);
+    RunLibraryPanel(RunStore &store, const QString &runsFolder, QWidget *parent = nullptr,
+                    RunsFolderRole role = RunsFolderRole::History);
 
     const QString &runsFolder() const { return m_runsFolder; }
+    RunsFolderRole runsFolderRole() const { return m_role; }
 
-    // Adds every *.json record of the runs folder to the store; says what it did (and every
-    // file it could not read) with statusMessage.
+    // History: adds every *.json record of the runs folder to the store; says what it did (and
+    // every file it could not read) with statusMessage. SessionRecords: does nothing.
     void loadSavedRuns();
     // Writes run `runId`'s record to the runs folder (atomic, see run_record.h). A failure is
     // kept in saveError() and said once per problem with statusMessage; a success clears it.
@@ -55,7 +67,8 @@ public:
     void clearSaveError() { m_saveError.clear(); }
 
     // Reads each file as a run record and adds the good ones (copying them into the runs
-    // folder); with `showDialog` every rejected file is listed in one non-blocking dialog.
+    // folder when it is the History); with `showDialog` every rejected file is listed in one
+    // non-blocking dialog.
     ImportReport importRecords(const QStringList &paths, bool showDialog = true);
     void importInteractive(); // "Import runs…": a file dialog, then importRecords()
 
@@ -83,6 +96,7 @@ private:
 
     RunStore &m_store;
     QString m_runsFolder;
+    RunsFolderRole m_role = RunsFolderRole::History;
     QString m_saveError;
     int m_activeRunId = 0;
     QLabel *m_folderLabel = nullptr;

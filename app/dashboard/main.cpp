@@ -13,6 +13,8 @@
 #include "main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
+#include "script_options.h"
+#include "stop_signals.h"
 #include "theme.h"
 #include "wiring.h"
 
@@ -27,53 +29,10 @@
 #include <QTimer>
 
 #include <algorithm>
+#include <csignal>
 #include <cstdio>
 #include <deque>
 #include <string>
-
-namespace {
-
-struct ScriptedRun {
-    std::string device; // "cpu" or "cuda"
-    int threads = 0;    // 0: keep the window's setting
-};
-
-// "cpu", "cpu:N" (N threads), "cuda", "gpu" -> a run; false on anything else.
-bool parseRunSpec(const QString &spec, ScriptedRun *run) {
-    const QStringList parts = spec.split(QLatin1Char(':'));
-    const QString device = parts.value(0);
-    if (device == QLatin1String("cpu")) {
-        run->device = "cpu";
-        if (parts.size() == 2) {
-            bool ok = false;
-            run->threads = parts[1].toInt(&ok);
-            return ok && run->threads >= 1;
-        }
-        return parts.size() == 1;
-    }
-    if ((device == QLatin1String("cuda") || device == QLatin1String("gpu")) && parts.size() == 1) {
-        run->device = "cuda";
-        return true;
-    }
-    return false;
-}
-
-bool intOption(const QCommandLineParser &parser, const QString &name, int *value) {
-    if (!parser.isSet(name)) {
-        return true;
-    }
-    bool ok = false;
-    const int v = parser.value(name).toInt(&ok);
-    if (!ok) {
-        std::fprintf(stderr, "devicebench: --%s: '%s' is not a whole number\n", qPrintable(name),
-                     qPrintable(parser.value(name)));
-        return false;
-    }
-    *value = v;
-    return true;
-}
-
-} // namespace
 
 int main(int argc, char *argv[]) {
     // Without a display QApplication aborts: --help and --version still work (offscreen), and
@@ -151,7 +110,19 @@ int main(int argc, char *argv[]) {
          QStringLiteral("FILE")},
         {QStringLiteral("quit"),
          QStringLiteral("Quit after the scripted runs and exports. A scripted session (with "
-                        "--quit) neither reads nor writes the saved settings.")},
+                        "--quit) neither reads nor writes the saved settings, and neither "
+                        "shows nor adds to the saved runs: it exports exactly the runs it was "
+                        "given (see --runs-folder, --with-history).")},
+        {QStringLiteral("runs-folder"),
+         QStringLiteral("Keep run records in DIR. Interactive: the saved runs (default %1). "
+                        "Scripted (--quit): only this session's runs are written there; "
+                        "without it they are not kept.")
+             .arg(QDir::toNativeSeparators(devicebench::MainWindow::defaultRunsFolder())
+                      .replace(QDir::toNativeSeparators(QDir::homePath()), QStringLiteral("~"))),
+         QStringLiteral("DIR")},
+        {QStringLiteral("with-history"),
+         QStringLiteral("With --quit: show, export and add to the saved runs, as an "
+                        "interactive session does.")},
         {QStringLiteral("log-level"),
          QStringLiteral("Log messages of LEVEL and above (trace, debug, info, warn, error, off) to "
                         "stderr and to %1 (rotated at 1 MiB, 3 old files kept).")
@@ -179,10 +150,10 @@ int main(int argc, char *argv[]) {
     });
     parser.process(app);
 
-    std::deque<ScriptedRun> script;
+    std::deque<devicebench::ScriptedRun> script;
     for (const QString &spec : parser.values(QStringLiteral("run"))) {
-        ScriptedRun run;
-        if (!parseRunSpec(spec, &run)) {
+        devicebench::ScriptedRun run;
+        if (!devicebench::parseRunSpec(spec, &run)) {
             std::fprintf(stderr, "devicebench: --run: '%s' is not cpu, cpu:THREADS or cuda\n",
                          qPrintable(spec));
             return 2;
@@ -230,10 +201,19 @@ int main(int argc, char *argv[]) {
 
     // The composition root: the controllers (each a job on a worker thread), then the window,
     // wired together (wiring.h). The device probe starts now and never holds up the window.
+    // The runs folder: the saved runs for an interactive session (or --with-history); for a
+    // scripted one only where its own runs write their records (--runs-folder), so that it
+    // exports exactly the runs it was given and leaves the saved ones untouched.
+    const bool history = keepSettings || parser.isSet(QStringLiteral("with-history"));
+    QString runsFolder = parser.value(QStringLiteral("runs-folder"));
+    if (runsFolder.isEmpty() && history)
+        runsFolder = devicebench::MainWindow::defaultRunsFolder();
     devicebench::RunController controller;
     devicebench::ProbeController probe;
     devicebench::FetchController fetcher;
-    devicebench::MainWindow window;
+    devicebench::MainWindow window(nullptr, runsFolder,
+                                   history ? devicebench::RunsFolderRole::History
+                                           : devicebench::RunsFolderRole::SessionRecords);
     devicebench::wireDashboard(window, controller, probe, fetcher);
     if (keepSettings) {
         window.restoreSettings(stored); // the command line's settings below override them
@@ -248,11 +228,11 @@ int main(int argc, char *argv[]) {
     }
     int trainImages = static_cast<int>(settings.trainImages);
     int testImages = static_cast<int>(settings.testImages);
-    if (!intOption(parser, QStringLiteral("epochs"), &settings.epochs) ||
-        !intOption(parser, QStringLiteral("warmup-epochs"), &settings.warmupEpochs) ||
-        !intOption(parser, QStringLiteral("threads"), &settings.threads) ||
-        !intOption(parser, QStringLiteral("train-images"), &trainImages) ||
-        !intOption(parser, QStringLiteral("test-images"), &testImages)) {
+    if (!devicebench::intOption(parser, QStringLiteral("epochs"), &settings.epochs) ||
+        !devicebench::intOption(parser, QStringLiteral("warmup-epochs"), &settings.warmupEpochs) ||
+        !devicebench::intOption(parser, QStringLiteral("threads"), &settings.threads) ||
+        !devicebench::intOption(parser, QStringLiteral("train-images"), &trainImages) ||
+        !devicebench::intOption(parser, QStringLiteral("test-images"), &testImages)) {
         return 2;
     }
     settings.trainImages = trainImages;
@@ -310,9 +290,17 @@ int main(int argc, char *argv[]) {
         }
     }
 
+    // SIGINT/SIGTERM: as the CLI, the run ends after its current step with a "cancelled"
+    // record, what finished is exported, and the program exits 130 (stop_signals.h).
+    devicebench::StopSignals stopSignals;
+    if (!stopSignals.installed())
+        std::fprintf(stderr, "devicebench: SIGINT/SIGTERM keep their default action: %s\n",
+                     qPrintable(stopSignals.error()));
+    bool stopSignalled = false;
+
     auto startNext = [&]() {
-        if (!script.empty()) {
-            const ScriptedRun next = script.front();
+        if (!script.empty() && !stopSignalled) {
+            const devicebench::ScriptedRun next = script.front();
             script.pop_front();
             devicebench::RunConfig c = window.runConfig(next.device);
             if (next.threads > 0) {
@@ -344,23 +332,48 @@ int main(int argc, char *argv[]) {
             std::fprintf(stderr, "devicebench: %s\n", qPrintable(error));
             exitCode = 1;
         }
-        if (parser.isSet(QStringLiteral("quit"))) {
+        if (stopSignalled) {
+            QTimer::singleShot(0, &app, [&]() { QApplication::exit(devicebench::kExitStopped); });
+        } else if (parser.isSet(QStringLiteral("quit"))) {
             QTimer::singleShot(0, &app, [&]() { QApplication::exit(exitCode); });
         }
     };
+    QObject::connect(&stopSignals, &devicebench::StopSignals::stopRequested, &app, [&](int sig) {
+        if (stopSignalled)
+            return;
+        stopSignalled = true;
+        script.clear();
+        const bool exports = parser.isSet(QStringLiteral("export-png")) ||
+                             parser.isSet(QStringLiteral("export-csv"));
+        std::fprintf(stderr, "devicebench: %s: %s%s\n", sig == SIGINT ? "SIGINT" : "SIGTERM",
+                     window.isRunning() ? "stopping the run after its current step" : "quitting",
+                     exports ? ", exporting what finished" : "");
+        if (window.isRunning())
+            controller.stop(); // runEnded (cancelled) then leads to startNext
+        else
+            startNext();
+    });
     const bool scripted = !script.empty();
-    if (scripted) {
+    if (!scripted) {
+        // An interactive run stopped by a signal: once it has ended, export and quit.
         QObject::connect(&controller, &devicebench::RunController::runEnded, &app,
-                         [&](int, const devicebench::RunOutcome &outcome) {
-                             if (outcome.status != devicebench::RunStatus::Finished) {
-                                 std::fprintf(stderr, "devicebench: run %s: %s\n",
-                                              devicebench::toString(outcome.status),
-                                              outcome.reason.c_str());
-                                 exitCode = 1; // a script must be able to tell
-                             }
-                             // Let the window take the outcome first.
-                             QTimer::singleShot(0, &app, startNext);
+                         [&](int, const devicebench::RunOutcome &) {
+                             if (stopSignalled)
+                                 QTimer::singleShot(0, &app, startNext);
                          });
+    }
+    if (scripted) {
+        QObject::connect(
+            &controller, &devicebench::RunController::runEnded, &app,
+            [&](int, const devicebench::RunOutcome &outcome) {
+                if (outcome.status != devicebench::RunStatus::Finished && !stopSignalled) {
+                    std::fprintf(stderr, "devicebench: run %s: %s\n",
+                                 devicebench::toString(outcome.status), outcome.reason.c_str());
+                    exitCode = 1; // a script must be able to tell
+                }
+                // Let the window take the outcome first.
+                QTimer::singleShot(0, &app, startNext);
+            });
         QTimer::singleShot(0, &app, startNext);
     } else if (parser.isSet(QStringLiteral("quit"))) {
         QTimer::singleShot(0, &app, startNext);

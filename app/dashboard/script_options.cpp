@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+#include "script_options.h"
+
+#include <QCommandLineParser>
+#include <QStringList>
+
+#include <cstdio>
+
+namespace devicebench {
+
+bool parseRunSpec(const QString &spec, ScriptedRun *run) {
+    const QStringList parts = spec.split(QLatin1Char(':'));
+    const QString device = parts.value(0);
+    if (device == QLatin1String("cpu")) {
+        run->device = "cpu";
+        if (parts.size() == 2) {
+            bool ok = false;
+            run->threads = parts[1].toInt(&ok);
+            return ok && run->threads >= 1;
+        }
+        return parts.size() == 1;
+    }
+    if ((device == QLatin1String("cuda") || device == QLatin1String("gpu")) && parts.size() == 1) {
+        run->device = "cuda";
+        return true;
+    }
+    return false;
+}
+
+bool intOption(const QCommandLineParser &parser, const QString &name, int *value) {
+    if (!parser.isSet(name)) {
+        return true;
+    }
+    bool ok = false;
+    const int v = parser.value(name).toInt(&ok);
+    if (!ok) {
+        std::fprintf(stderr, "devicebench: --%s: '%s' is not a whole number\n", qPrintable(name),
+                     qPrintable(parser.value(name)));
+        return false;
+    }
+    *value = v;
+    return true;
+}
+
+} // namespace devicebench

@@ -1,0 +1,29 @@
+// SPDX-License-Identifier: MIT
+// The dashboard's scripted command line (app/dashboard/main.cpp): the pieces that parse its
+// values, kept apart so that main() reads as the order of a session.
+#pragma once
+
+#include <QString>
+
+#include <string>
+
+class QCommandLineParser;
+
+namespace devicebench {
+
+// One --run of a scripted session.
+struct ScriptedRun {
+    std::string device; // "cpu" or "cuda"
+    int threads = 0;    // 0: keep the window's setting
+};
+
+// "cpu", "cpu:N" (N >= 1 threads), "cuda", "gpu" -> *run; false on anything else (*run is
+// then unspecified).
+bool parseRunSpec(const QString &spec, ScriptedRun *run);
+
+// When option `name` is set, its value as a whole number into *value; false (after saying on
+// stderr "devicebench: --<name>: '<value>' is not a whole number") when it is not one. Unset:
+// true, *value untouched.
+bool intOption(const QCommandLineParser &parser, const QString &name, int *value);
+
+} // namespace devicebench
