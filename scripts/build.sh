@@ -9,5 +9,8 @@ preset="${1:-default}"
 case "$preset" in
   cuda|ci-cuda|bundle) scripts/install-torch.sh >/dev/null ;;
 esac
+# ccache (when installed, CMakeLists.txt): paths relative to the checkout's parent, so that
+# build folders and clones share cache entries.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$PWD")}"
 cmake --preset "$preset" >/dev/null
 cmake --build --preset "$preset" -j "$(nproc)"

@@ -5,7 +5,7 @@
 set -euo pipefail
 
 packages=(
-  cmake ninja-build g++ pkg-config
+  cmake ninja-build g++ pkg-config ccache   # ccache: CI's second build against torch 2.11 (bundle)
   libtorch-dev libopenblas0-openmp    # LibTorch 1.13.1 (CPU); OpenBLAS: ~7x faster matmuls
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev   # Charts needs Qt6OpenGL's CMake files
   qt6-svg-dev   # the window icon, rendered from resources/icons/*.svg
