@@ -20,10 +20,7 @@ void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, L
         const std::int64_t n = std::min(parts.batchSize, size - start);
         auto x = parts.workload.batchImages(train.images, start, n);
         auto y = parts.workload.batchLabels(train.labels, start, n);
-        auto loss = torch::nn::functional::cross_entropy(parts.model->forward(x), y);
-        parts.workload.clearGradients(parts.optimizer, parts.parameters);
-        loss.backward();
-        parts.optimizer.step();
+        auto loss = parts.workload.trainStep(parts.model, parts.optimizer, parts.parameters, x, y);
         // No host synchronisation here: the loss stays on the device (LossBuffer).
         losses.add(loss);
     }

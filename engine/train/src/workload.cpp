@@ -6,6 +6,24 @@
 #include "devicebench/cifar10.h"
 
 namespace devicebench::detail {
+
+torch::Tensor WorkloadStrategy::eagerTrainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+                                               const std::vector<torch::Tensor> &parameters,
+                                               const torch::Tensor &x,
+                                               const torch::Tensor &y) const {
+    auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+    clearGradients(optimizer, parameters);
+    loss.backward();
+    optimizer.step();
+    return loss;
+}
+
+torch::Tensor WorkloadStrategy::trainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+                                          const std::vector<torch::Tensor> &parameters,
+                                          const torch::Tensor &x, const torch::Tensor &y) {
+    return eagerTrainStep(model, optimizer, parameters, x, y);
+}
+
 namespace {
 
 // The article's computation: NCHW tensors, a new float batch converted from the uint8 images
@@ -49,7 +67,8 @@ private:
 // Channels-last memory format for the model, the images (laid out once, with the data) and
 // the batches; one preallocated batch buffer filled in place (no per-step allocation of the
 // input); gradients set to none instead of zeroed; the test pass under InferenceMode; on CUDA
-// cuDNN's benchmark mode, and the images in pinned host memory copied non-blocking.
+// cuDNN's benchmark mode, the images in pinned host memory copied non-blocking, and (in the
+// CUDA build) the training step captured once and replayed as a CUDA graph (graphed_step.h).
 class TunedWorkload final : public WorkloadStrategy {
 public:
     TunedWorkload(const torch::Device &device, std::int64_t batchSize)
@@ -88,6 +107,18 @@ public:
         m_batchBuffer = torch::empty({m_batchSize, 3, 32, 32},
                                      torch::TensorOptions().dtype(torch::kFloat32).device(m_device))
                             .contiguous(kFormat);
+        if (m_device.is_cuda())
+            m_graphedStep = makeGraphedTrainStep(m_batchSize); // nullptr without CUDA graphs
+    }
+
+    torch::Tensor trainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+                            const std::vector<torch::Tensor> &parameters, const torch::Tensor &x,
+                            const torch::Tensor &y) override {
+        if (!m_graphedStep)
+            return eagerTrainStep(model, optimizer, parameters, x, y);
+        return m_graphedStep->step(x, y, [&](const torch::Tensor &bx, const torch::Tensor &by) {
+            return eagerTrainStep(model, optimizer, parameters, bx, by);
+        });
     }
 
     torch::Tensor batchImages(const torch::Tensor &images, std::int64_t start,
@@ -120,6 +151,7 @@ private:
     torch::Device m_device;
     std::int64_t m_batchSize;
     torch::Tensor m_batchBuffer; // float32, batchSize x 3 x 32 x 32, channels-last, on the device
+    std::unique_ptr<GraphedTrainStep> m_graphedStep; // CUDA build, CUDA device: the graph
 };
 
 } // namespace

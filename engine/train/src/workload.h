@@ -9,6 +9,7 @@
 
 #include "devicebench/run_types.h"
 #include "devicebench/small_cnn.h"
+#include "graphed_step.h"
 
 #include <torch/torch.h>
 
@@ -70,6 +71,20 @@ public:
 
     // Runs `body` (the test pass) with autograd off in this workload's way.
     virtual void withoutAutograd(const std::function<void()> &body) const = 0;
+
+    // One training step on batch (x, y) (batchImages, batchLabels): forward, cross-entropy,
+    // gradients cleared (clearGradients), backward, optimiser step, in this order. Returns the
+    // step's loss (0-d, on the device; the caller's LossBuffer fetches it later). This base
+    // version runs it eagerly; the tuned workload on CUDA replays a captured graph
+    // (graphed_step.h).
+    virtual torch::Tensor trainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+                                    const std::vector<torch::Tensor> &parameters,
+                                    const torch::Tensor &x, const torch::Tensor &y);
+
+    // The eager step of trainStep.
+    torch::Tensor eagerTrainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+                                 const std::vector<torch::Tensor> &parameters,
+                                 const torch::Tensor &x, const torch::Tensor &y) const;
 };
 
 // The strategy of `workload` for a run on `device` with batches of at most `batchSize` images.
