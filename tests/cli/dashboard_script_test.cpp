@@ -32,7 +32,9 @@ const fs::path kExamples = fs::path(DEVICEBENCH_SOURCE_DIR) / "docs" / "examples
 // A user's home for one test: the dashboard's saved runs are under data/.
 struct Home {
     TempDir dir{"devicebench-dashboard-home"};
-    fs::path savedRuns() const { return dir.path() / "data" / "DeviceBench" / "DeviceBench" / "runs"; }
+    fs::path savedRuns() const {
+        return dir.path() / "data" / "DeviceBench" / "DeviceBench" / "runs";
+    }
     std::vector<std::string> env() const {
         return {"QT_QPA_PLATFORM=offscreen",
                 "HOME=" + dir.path().string(),
@@ -186,8 +188,8 @@ TEST(DashboardScript, RunsFolderGetsTheSessionsRunRecordAndNothingElse) {
     const fs::path folder = home.dir.path() / "records";
     ASSERT_EQ(runDashboard({"--synthetic", "--epochs", "1", "--warmup-epochs", "0",
                             "--train-images", "64", "--test-images", "32", "--run", "cpu:1",
-                            "--import", (kExamples / "cpu-1-thread.json").string(),
-                            "--runs-folder", folder.string(), "--quit"},
+                            "--import", (kExamples / "cpu-1-thread.json").string(), "--runs-folder",
+                            folder.string(), "--quit"},
                            home),
               0);
     const auto names = namesIn(folder);
