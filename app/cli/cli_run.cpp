@@ -310,6 +310,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
             OrderedJson run = recordJson(recorder->record());
             run["label"] = label;
             run["summary"] = summaryJson(outcome.summary);
+            run["contendedStableEpochs"] =
+                contendedStableEpochs(outcome.epochs, runs[i].warmupEpochs);
             run["recordFile"] = recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(recordPath);
             run["tensorboardFile"] = board && !board->filePath().empty()
                                          ? OrderedJson(board->filePath())

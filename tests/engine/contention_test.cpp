@@ -121,10 +121,10 @@ TEST(ContentionWarning, NamesTheContendedStableEpochsAndIgnoresWarmUpAndUnmeasur
 
 TEST(ContentionWarning, DescribesWhatTheEpochGot) {
     EpochLoad load = loadOf(0.48, 1.04, 0.0, 1);
-    EXPECT_EQ(describeLoad(load, 1), "got 48 % of 1 CPU; others used 1.0 CPU of its 1; steal 0 %");
+    EXPECT_EQ(describeLoad(load, 1), "got 48 % of 1 CPU; others used 1.0 of its 1 CPU; steal 0 %");
     load.stealFraction = kNaN;
     load.cpus = 2;
-    EXPECT_EQ(describeLoad(load, 4), "got 48 % of 2 CPUs; others used 1.0 CPU of its 2");
+    EXPECT_EQ(describeLoad(load, 4), "got 48 % of 2 CPUs; others used 1.0 of its 2 CPUs");
     EXPECT_EQ(describeLoad(EpochLoad{}, 1), "");
 }
 

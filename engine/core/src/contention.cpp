@@ -42,12 +42,8 @@ std::string percent(double fraction) {
     return text;
 }
 
-// "1 CPU", "2 CPUs" (decimals 0); "0.3 CPU", "1.0 CPU" (decimals 1).
-std::string cpusText(double cpus, int decimals) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.*f", decimals, cpus);
-    return std::string(text) + (decimals == 0 && cpus != 1.0 ? " CPUs" : " CPU");
-}
+// "1 CPU", "2 CPUs".
+std::string cpusText(int cpus) { return std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs"); }
 
 } // namespace
 
@@ -71,11 +67,12 @@ std::string describeLoad(const EpochLoad &load, int threads) {
     std::vector<std::string> parts;
     const int used = load.cpus > 0 ? std::min(std::max(threads, 1), load.cpus) : threads;
     if (std::isfinite(load.cpuShare))
-        parts.push_back("got " + percent(load.cpuShare) + " of " +
-                        cpusText(static_cast<double>(used), 0));
-    if (std::isfinite(load.otherCpus) && load.cpus > 0)
-        parts.push_back("others used " + cpusText(load.otherCpus, 1) + " of its " +
-                        std::to_string(load.cpus));
+        parts.push_back("got " + percent(load.cpuShare) + " of " + cpusText(used));
+    if (std::isfinite(load.otherCpus) && load.cpus > 0) {
+        char others[32];
+        std::snprintf(others, sizeof others, "%.1f", load.otherCpus);
+        parts.push_back("others used " + std::string(others) + " of its " + cpusText(load.cpus));
+    }
     if (std::isfinite(load.stealFraction))
         parts.push_back("steal " + percent(load.stealFraction));
     std::string text;

@@ -44,7 +44,7 @@ inline constexpr double kMinJudgedSeconds = 0.05;
 // the epoch is contended. False when load.measured is false or a needed number is NaN.
 bool judgeContention(const EpochLoad &load, double wallSeconds, int threads, bool cpuDevice);
 
-// One line for people: "got 48 % of 1 CPU; others used 1.0 CPU of its 1; steal 0 %"
+// One line for people: "got 48 % of 1 CPU; others used 1.0 of its 1 CPU; steal 0 %"
 // (NaN parts left out); "" when not measured.
 std::string describeLoad(const EpochLoad &load, int threads);
 
