@@ -57,12 +57,20 @@ TEST(ContentionRule, TwoThreadsWithOneOtherBusyProcessOnTwoCpusAreContended) {
     EXPECT_TRUE(judgeContention(loadOf(0.67, 0.67, 0.0, 2), 1.0, 2, true));
 }
 
+TEST(ContentionRule, AFifthOfTheCpuTakenIsContendedTheUsualBackgroundIsNot) {
+    // Measured: a busy loop took a fifth of the run's CPU, epochs 25 % slower.
+    EXPECT_TRUE(judgeContention(loadOf(0.794, 0.197, 0.005, 1), 2.0, 1, true));
+    EXPECT_TRUE(judgeContention(loadOf(0.809, 0.184, 0.0, 1), 2.1, 1, true));
+    // Measured alone: the background on the run's CPUs stays near 0.1 CPU.
+    EXPECT_FALSE(judgeContention(loadOf(0.936, 0.111, 0.006, 2), 1.0, 2, true));
+}
+
 TEST(ContentionRule, OthersOnTheCpuARunLeftFreeDoNotMakeItContended) {
     // 1 thread on 2 CPUs, one other busy process on the other CPU: the run got its CPU.
     EXPECT_FALSE(judgeContention(loadOf(0.97, 1.0, 0.0, 2), 1.0, 1, true));
     // Even with a lower share (its own waiting), others within the spare CPU are not enough.
-    EXPECT_FALSE(judgeContention(loadOf(0.7, 1.2, 0.0, 2), 1.0, 1, true));
-    EXPECT_TRUE(judgeContention(loadOf(0.7, 1.3, 0.0, 2), 1.0, 1, true))
+    EXPECT_FALSE(judgeContention(loadOf(0.7, 1.1, 0.0, 2), 1.0, 1, true));
+    EXPECT_TRUE(judgeContention(loadOf(0.7, 1.2, 0.0, 2), 1.0, 1, true))
         << "beyond the spare CPU by the margin: contended";
 }
 
@@ -84,8 +92,8 @@ TEST(ContentionRule, StealAboveTheThresholdIsContendedOnAnyDevice) {
 TEST(ContentionRule, OnCudaTheShareIsNotJudgedOnlyTheCpuLeftForTheHostThread) {
     // The host thread waits for the GPU: a low share is normal there.
     EXPECT_FALSE(judgeContention(loadOf(0.1, 0.2, 0.0, 2), 1.0, 2, false));
-    EXPECT_FALSE(judgeContention(loadOf(0.1, 1.2, 0.0, 2), 1.0, 2, false)) << "0.8 CPU left";
-    EXPECT_TRUE(judgeContention(loadOf(0.9, 1.3, 0.0, 2), 1.0, 2, false)) << "0.7 CPU left";
+    EXPECT_FALSE(judgeContention(loadOf(0.1, 1.1, 0.0, 2), 1.0, 2, false)) << "0.9 CPU left";
+    EXPECT_TRUE(judgeContention(loadOf(0.9, 1.2, 0.0, 2), 1.0, 2, false)) << "0.8 CPU left";
 }
 
 TEST(ContentionRule, UnmeasuredUnknownOrTooShortEpochsAreNotJudged) {
