@@ -94,7 +94,9 @@ class ErrorBarItem;
 // ("2.31x [2.20, 2.43]"), "baseline", or, in red, "not comparable: <fields>" for a run whose
 // workload differs from the baseline's (its bar is hatched); runs without a stable mean get a 0
 // bar and the note "no stable epochs". Each bar has its run's colour
-// (theme::runColour(run number)), the colour of the run's loss curves.
+// (theme::runColour(run number)), the colour of the run's loss curves. A run with stable
+// epochs measured on a busy machine (EpochLoad::contended, contention.h) has its bar
+// cross-hatched and a third line in red, "⚠ busy machine: epochs 4, 7 contended".
 class SpeedChart : public QChart {
     Q_OBJECT
 
@@ -112,6 +114,8 @@ public:
     // and whether it is hatched (the run is not comparable with the baseline).
     QColor barColour(int index) const;
     bool barHatched(int index) const;
+    // For tests: whether bar `index` is cross-hatched (the run has contended stable epochs).
+    bool barCrossHatched(int index) const;
 
 private:
     void colourBars(); // sets each bar's brush and border from its run's colour, if they differ
@@ -119,7 +123,8 @@ private:
     QStringList m_categories;
     std::vector<double> m_values;
     std::vector<bool> m_flagged;
-    std::vector<int> m_numbers; // run numbers, which give the bars' colours
+    std::vector<bool> m_contended; // the run has contended stable epochs (a busy machine)
+    std::vector<int> m_numbers;    // run numbers, which give the bars' colours
     QStackedBarSeries *m_series = nullptr;
     ErrorBarItem *m_errorBars = nullptr;
     QBarCategoryAxis *m_axisX = nullptr;

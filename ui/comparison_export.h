@@ -38,7 +38,7 @@ QString comparisonCsv(const RunStore &store);
 
 // The summary CSV text: summaryCsv(store.runSet()) (devicebench/csv_export.h).
 QString summaryCsv(const RunStore &store);
-inline constexpr int kSummaryColumnCount = 43;
+inline constexpr int kSummaryColumnCount = 44; // kSummaryCsvColumnCount (csv_export.h)
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (a path without ".csv" gets "-summary.csv" appended).

@@ -4,6 +4,8 @@
 #include "run_store.h"
 #include "theme.h"
 
+#include "devicebench/contention.h"
+
 #include <QBrush>
 #include <QColor>
 #include <QGuiApplication>
@@ -47,6 +49,8 @@ QString epochColumnKey(EpochColumn column) {
         return QStringLiteral("comparable");
     case EpochColumn::Differences:
         return QStringLiteral("differences");
+    case EpochColumn::Contended:
+        return QStringLiteral("contended");
     }
     return QString();
 }
@@ -55,6 +59,8 @@ EpochColumn epochTableColumn(int section) {
     // The comparability right after the run, where it is seen without scrolling.
     if (section == 1)
         return EpochColumn::Comparable;
+    if (section == kEpochTableShownColumns - 1) // after images/s
+        return EpochColumn::Contended;
     return static_cast<EpochColumn>(section < 1 ? section : section - 1);
 }
 
@@ -101,6 +107,21 @@ QString number(double value, int csvDecimals, int displayDecimals, CellFormat fo
     return QString::number(value, 'f', format == CellFormat::Csv ? csvDecimals : displayDecimals);
 }
 
+// What an epoch got from the machine, for the seconds and contended cells' tooltips.
+QVariant loadToolTip(const EpochResult &epoch, int threads, EpochColumn column) {
+    const QString load = QString::fromStdString(describeLoad(epoch.load, threads));
+    if (epoch.load.contended)
+        return QStringLiteral("Contended: the machine was busy during this epoch (%1), so its "
+                              "time is not the device's alone.")
+            .arg(load);
+    if (column != EpochColumn::Contended)
+        return QVariant();
+    if (!epoch.load.measured)
+        return QStringLiteral("Not measured: the record was written before DeviceBench measured "
+                              "what each epoch got from the machine.");
+    return QStringLiteral("Not contended: %1.").arg(load);
+}
+
 } // namespace
 
 QString differencesText(const StoredRun &run, const QString &separator) {
@@ -125,6 +146,8 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
     case EpochColumn::Epoch:
         return QString::number(epoch.epoch);
     case EpochColumn::Seconds:
+        if (!csv && epoch.load.contended) // a busy machine's epoch (issue 15)
+            return QStringLiteral("⚠ ") + number(epoch.seconds, 4, 2, format);
         return number(epoch.seconds, 4, 2, format);
     case EpochColumn::Warmup:
         if (csv)
@@ -159,6 +182,12 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
                    : QStringLiteral("no: ") + differencesText(run, QStringLiteral(", "));
     case EpochColumn::Differences:
         return differencesText(run, QStringLiteral(";"));
+    case EpochColumn::Contended:
+        if (csv)
+            return !epoch.load.measured   ? QString()
+                   : epoch.load.contended ? QStringLiteral("1")
+                                          : QStringLiteral("0");
+        return epoch.load.contended ? QStringLiteral("yes") : QString();
     }
     return QString();
 }
@@ -219,6 +248,11 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
         if (column == EpochColumn::Comparable && !run.comparable())
             return QBrush(theme::colour(theme::Role::ErrorText, // light/dark
                                         theme::themeOf(QGuiApplication::palette())));
+        // An epoch measured on a busy machine: its time and its mark in red.
+        if ((column == EpochColumn::Seconds || column == EpochColumn::Contended) &&
+            epoch.load.contended)
+            return QBrush(
+                theme::colour(theme::Role::ErrorText, theme::themeOf(QGuiApplication::palette())));
         // Warm-up epochs are kept but left out of the headline: show them greyed.
         if (run.isWarmup(epoch.epoch))
             return QBrush(
@@ -235,6 +269,8 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
         if (column == EpochColumn::Comparable && !run.comparable())
             return QStringLiteral("The workload differs from the baseline's in: %1")
                 .arg(differencesText(run, QStringLiteral(", ")));
+        if (column == EpochColumn::Seconds || column == EpochColumn::Contended)
+            return loadToolTip(epoch, run.record.started.threads, column);
         return QVariant();
     default:
         return QVariant();

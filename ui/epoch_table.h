@@ -33,12 +33,14 @@ enum class EpochColumn {
     Host,            // host name of the machine the run ran on (fingerprint)
     Comparable,  // same workload as the baseline: CSV 1/0; table "baseline"/"yes"/"no: <fields>"
     Differences, // workload fields differing from the baseline, joined by ';' (comparison.h)
+    Contended,   // the epoch ran on a busy machine (EpochLoad, contention.h): CSV 1/0, "" when
+                 // not measured; table "yes"/"" (the seconds cell is marked too)
 };
-inline constexpr int kEpochColumnCount = 15;
-inline constexpr int kEpochTableShownColumns = 11;
+inline constexpr int kEpochColumnCount = 16;
+inline constexpr int kEpochTableShownColumns = 12;
 
 // Column shown in table section `section` (0 <= section < kEpochTableShownColumns): run (whose
-// label names device and host), comparable, then device ... images/s.
+// label names device and host), comparable, then device ... images/s, then contended.
 EpochColumn epochTableColumn(int section);
 
 enum class CellFormat {
@@ -74,7 +76,9 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
 // Read-only table model over a RunStore, refreshed explicitly (the window calls refresh()
 // from its coalescing timer). The store must outlive the model. Colours: the run column's
 // Qt::DecorationRole is the run's colour (theme::runColour(number), as in the charts); warm-up
-// rows are muted and a "not comparable" cell is in the error colour (theme::Role).
+// rows are muted and a "not comparable" cell is in the error colour (theme::Role), as are the
+// seconds ("⚠ 1.23") and contended cells of a contended epoch, whose tooltip says what the
+// epoch got from the machine (describeLoad, contention.h).
 class EpochTableModel : public QAbstractTableModel {
     Q_OBJECT
 

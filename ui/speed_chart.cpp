@@ -5,6 +5,8 @@
 #include "run_store.h"
 #include "theme.h"
 
+#include "devicebench/contention.h"
+
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QBrush>
@@ -151,6 +153,12 @@ bool SpeedChart::barHatched(int index) const {
     return index >= 0 && index < sets.size() && sets[index]->brush().style() != Qt::SolidPattern;
 }
 
+bool SpeedChart::barCrossHatched(int index) const {
+    const QList<QBarSet *> sets = m_series->barSets();
+    return index >= 0 && index < sets.size() &&
+           sets[index]->brush().style() == Qt::DiagCrossPattern;
+}
+
 void SpeedChart::colourBars() {
     // Comparable runs: a solid bar in the run's colour. Runs whose workload differs from the
     // baseline's: hatched in the run's colour, outlined.
@@ -158,10 +166,14 @@ void SpeedChart::colourBars() {
     for (qsizetype i = 0; i < sets.size() && i < static_cast<qsizetype>(m_numbers.size()); ++i) {
         const auto at = static_cast<std::size_t>(i);
         const QColor colour = theme::runColour(m_numbers[at]);
-        const QBrush brush(colour, m_flagged[at] ? Qt::BDiagPattern : Qt::SolidPattern);
+        // A run with contended stable epochs (a busy machine, issue 15): cross-hatched.
+        const bool contended = at < m_contended.size() && m_contended[at];
+        const QBrush brush(colour, contended       ? Qt::DiagCrossPattern
+                                   : m_flagged[at] ? Qt::BDiagPattern
+                                                   : Qt::SolidPattern);
         if (sets[i]->brush() != brush)
             sets[i]->setBrush(brush);
-        const QColor border = m_flagged[at] ? colour : colour.darker(130);
+        const QColor border = m_flagged[at] || contended ? colour : colour.darker(130);
         if (sets[i]->borderColor() != border)
             sets[i]->setBorderColor(border);
     }
@@ -192,6 +204,7 @@ void SpeedChart::sync(const RunStore &store) {
     QStringList categories;
     std::vector<double> values;
     std::vector<bool> flagged;
+    std::vector<bool> contended;
     std::vector<int> numbers;
     std::vector<ErrorBarItem::Bar> bars;
     for (int index = 0; index < store.runCount(); ++index) {
@@ -222,21 +235,35 @@ void SpeedChart::sync(const RunStore &store) {
             bar.low = s.ciLow;
             bar.high = s.ciHigh;
         }
+        // Stable epochs measured on a busy machine: the mean is not the device's alone.
+        const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
+        if (!busy.empty()) {
+            QStringList epochs;
+            for (int epoch : busy)
+                epochs.append(QString::number(epoch));
+            second += QStringLiteral("<br><span style=\"color:%1\">⚠ busy machine: epoch%2 %3 "
+                                     "contended</span>")
+                          .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)),
+                               busy.size() == 1 ? QString() : QStringLiteral("s"),
+                               epochs.join(QStringLiteral(", ")));
+        }
         categories.append(run.label.toHtmlEscaped() + QStringLiteral("<br>") + second);
         values.push_back(bar.mean);
         flagged.push_back(!run.comparable());
+        contended.push_back(!busy.empty());
         numbers.push_back(run.number);
         bars.push_back(bar);
     }
     m_errorBars->setBars(bars); // repaints only when a bar changed
     if (categories == m_categories && values == m_values && flagged == m_flagged &&
-        numbers == m_numbers) {
+        contended == m_contended && numbers == m_numbers) {
         colourBars(); // only if a chart theme set since has recoloured them
         return;       // nothing new: keep the bars as they are
     }
     m_categories = categories;
     m_values = values;
     m_flagged = flagged;
+    m_contended = contended;
     m_numbers = numbers;
 
     m_series->clear();

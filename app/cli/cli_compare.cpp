@@ -6,6 +6,7 @@
 #include "cli_support.h"
 
 #include "devicebench/comparison.h"
+#include "devicebench/contention.h"
 #include "devicebench/csv_export.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
@@ -171,6 +172,13 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
         out << "  " << pad(row.label, w[0]) << "  " << pad(row.status, w[1]) << "  "
             << pad(row.mean, w[2]) << "  " << pad(row.interval, w[3]) << "  "
             << pad(row.speedUp, w[4]) << "  " << row.comparable << "\n";
+    }
+
+    // Issue 15: a stable mean with epochs from a busy machine is not the device's alone.
+    for (const RunEntry &run : store.runs()) {
+        const std::string warning = contentionWarning(run.record.epochs, run.warmupEpochs);
+        if (!warning.empty())
+            out << "WARNING #" << run.number << ": " << warning << "\n";
     }
 
     const std::vector<ControlPair> pairs = store.controlPairs();

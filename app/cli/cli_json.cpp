@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli_json.h"
 
+#include "devicebench/contention.h"
 #include "devicebench/run_set.h"
 
 #include "devicebench/version.h"
@@ -47,6 +48,7 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
             {"ratio", run.speedUp.ratio}, {"low", run.speedUp.low}, {"high", run.speedUp.high}};
         j["warmupEpochs"] = run.warmupEpochs;
         j["summary"] = summaryJson(run.summary);
+        j["contendedStableEpochs"] = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
         j["config"] = record["config"];
         j["started"] = record["started"];
         runs.push_back(std::move(j));

@@ -3,6 +3,7 @@
 #include "cli_json.h"
 #include "cli_support.h"
 
+#include "devicebench/contention.h"
 #include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
@@ -79,6 +80,8 @@ public:
               << fixed(e.testLoss, 4) << "  test accuracy " << fixed(100.0 * e.testAccuracy, 2)
               << "%  " << fixed(e.imagesPerSecond, 0) << " images/s"
               << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
+              << (e.load.contended ? "  [CONTENDED: " + describeLoad(e.load, m_info.threads) + "]"
+                                   : std::string())
               << "\n";
         m_out.flush();
     }
@@ -131,6 +134,9 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     }
     out << "  final test accuracy " << fixed(100.0 * outcome.epochs.back().testAccuracy, 2) << "%"
         << (synthetic ? " (meaningless on synthetic data)" : "") << "\n";
+    if (const std::string warning = contentionWarning(outcome.epochs, config.warmupEpochs);
+        !warning.empty())
+        out << "  WARNING: " << warning << "\n";
 }
 
 } // namespace
@@ -304,6 +310,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
             OrderedJson run = recordJson(recorder->record());
             run["label"] = label;
             run["summary"] = summaryJson(outcome.summary);
+            run["contendedStableEpochs"] =
+                contendedStableEpochs(outcome.epochs, runs[i].warmupEpochs);
             run["recordFile"] = recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(recordPath);
             run["tensorboardFile"] = board && !board->filePath().empty()
                                          ? OrderedJson(board->filePath())

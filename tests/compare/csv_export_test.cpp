@@ -103,7 +103,8 @@ TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
     const std::vector<std::string> lines = splitLines(epochCsv(set));
     ASSERT_EQ(lines.size(), 4U) << "header + 2 + 1";
     EXPECT_EQ(lines[0], "run,device,threads,epoch,seconds,warmup,train_loss,test_loss,"
-                        "test_accuracy,images_per_s,data,status,host,comparable,differences");
+                        "test_accuracy,images_per_s,data,status,host,comparable,differences,"
+                        "contended,cpu_share,other_cpus,steal_fraction,load_average");
     const std::vector<std::string> first = fieldsOf(lines[1]);
     ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
     EXPECT_EQ(first[0], set.run(0).label);
@@ -229,6 +230,74 @@ TEST(WriteComparisonCsv, WritesBothFilesOrOnFailureNeither) {
     const fs::path missing = dir.path() / "gone" / "cmp.csv";
     EXPECT_THROW(writeComparisonCsv(set, missing.string()), ExportError);
     EXPECT_EQ(namesIn(dir.path()), (std::vector<std::string>{"cmp-summary.csv", "cmp.csv"}));
+}
+
+// Issue 15, a busy machine: what each epoch got from the machine, one column each, empty for an
+// epoch that was not measured (a record from before); the summary counts contended stable
+// epochs under the set's warm-up setting.
+EpochLoad measuredLoad(bool contended, double share, double others) {
+    EpochLoad load;
+    load.measured = true;
+    load.contended = contended;
+    load.cpuShare = share;
+    load.otherCpus = others;
+    load.stealFraction = 0.0;
+    load.iowaitFraction = 0.0;
+    load.loadAverage = 3.5;
+    load.cpus = 2;
+    load.cpuSeconds = 1.0;
+    return load;
+}
+
+TEST(EpochCsv, ContendedEpochsAreMarkedWithTheirShareAndOldRecordsLeaveTheCellsEmpty) {
+    RunSet set;
+    RunRecord busy = recordOf("busy", {3.0, 2.0, 6.0});
+    busy.epochs[0].load = measuredLoad(false, 0.97, 0.05);
+    busy.epochs[1].load = measuredLoad(false, 0.96, 0.1);
+    busy.epochs[2].load = measuredLoad(true, 0.4, 1.5);
+    set.addRecord(busy, "busy");
+    set.addRecord(recordOf("old", {3.0, 2.0}), "old"); // no load measured
+    const std::vector<std::string> lines = splitLines(epochCsv(set));
+    ASSERT_EQ(lines.size(), 6U);
+    const std::vector<std::string> header = fieldsOf(lines[0]);
+    const auto col = [&header](const std::string &name) {
+        const auto it = std::find(header.begin(), header.end(), name);
+        EXPECT_NE(it, header.end()) << name;
+        return static_cast<std::size_t>(it - header.begin());
+    };
+    const std::vector<std::string> clean = fieldsOf(lines[2]);
+    const std::vector<std::string> contended = fieldsOf(lines[3]);
+    const std::vector<std::string> old = fieldsOf(lines[4]);
+    ASSERT_EQ(contended.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    EXPECT_EQ(clean[col("contended")], "0");
+    EXPECT_EQ(contended[col("contended")], "1");
+    EXPECT_EQ(contended[col("cpu_share")], "0.4000");
+    EXPECT_EQ(contended[col("other_cpus")], "1.5000");
+    EXPECT_EQ(contended[col("steal_fraction")], "0.0000");
+    EXPECT_EQ(contended[col("load_average")], "3.50");
+    ASSERT_EQ(old.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    for (const char *name :
+         {"contended", "cpu_share", "other_cpus", "steal_fraction", "load_average"})
+        EXPECT_EQ(old[col(name)], "") << name << ": unknown, not 0";
+}
+
+TEST(SummaryCsv, CountsTheContendedStableEpochsOfEachRun) {
+    RunSet set;
+    RunRecord busy = recordOf("busy", {3.0, 2.0, 6.0, 7.0});
+    busy.epochs[0].load = measuredLoad(true, 0.5, 1.0); // warm-up: not counted
+    busy.epochs[1].load = measuredLoad(false, 0.96, 0.1);
+    busy.epochs[2].load = measuredLoad(true, 0.4, 1.5);
+    busy.epochs[3].load = measuredLoad(true, 0.45, 1.4);
+    set.addRecord(busy, "busy");
+    set.addRecord(recordOf("old", {3.0, 2.0}), "old");
+    const std::vector<std::string> lines = splitLines(summaryCsv(set));
+    ASSERT_EQ(lines.size(), 3U);
+    const std::vector<std::string> header = fieldsOf(lines[0]);
+    ASSERT_EQ(header.back(), "contended_stable_epochs");
+    EXPECT_EQ(fieldsOf(lines[1]).back(), "2");
+    EXPECT_EQ(fieldsOf(lines[2]).back(), "") << "not measured: unknown";
+    set.setWarmupEpochs(0); // the set's warm-up setting decides what is stable
+    EXPECT_EQ(fieldsOf(splitLines(summaryCsv(set))[1]).back(), "3");
 }
 
 } // namespace

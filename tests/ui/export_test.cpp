@@ -52,7 +52,8 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
     ASSERT_EQ(lines.size(), 3);
     EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
                                        "test_loss,test_accuracy,images_per_s,data,status,"
-                                       "host,comparable,differences"));
+                                       "host,comparable,differences,contended,cpu_share,"
+                                       "other_cpus,steal_fraction,load_average"));
     // The label names the run's GPU as the fingerprint reports it; quoted for its comma.
     store->setLabel(1, QStringLiteral("#1 Tesla, T4 @ host"));
     const QStringList relabelled =
@@ -63,7 +64,7 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
     EXPECT_TRUE(lines[2].contains(QStringLiteral(",0.125000,")));
     const QString host = QString::fromStdString(store->run(0).record.fingerprint.hostName);
     EXPECT_TRUE(lines[2].endsWith(QStringLiteral(",cifar-10,running,") + csvField(host) +
-                                  QStringLiteral(",1,")))
+                                  QStringLiteral(",1,,,,,,")))
         << lines[2].toStdString();
 }
 

@@ -171,10 +171,11 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     ASSERT_EQ(lines.size(), 3);
     EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
                                        "test_loss,test_accuracy,images_per_s,data,status,"
-                                       "host,comparable,differences"));
+                                       "host,comparable,differences,contended,cpu_share,"
+                                       "other_cpus,steal_fraction,load_average"));
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
-        ASSERT_EQ(fields.size(), 15) << lines[row].toStdString();
+        ASSERT_EQ(fields.size(), 20) << lines[row].toStdString();
         EXPECT_EQ(fields[1], QStringLiteral("cpu"));
         EXPECT_EQ(fields[2], QStringLiteral("1"));
         EXPECT_EQ(fields[3].toInt(), row);

@@ -2,6 +2,7 @@
 #include "devicebench/csv_export.h"
 
 #include "devicebench/atomic_file.h"
+#include "devicebench/contention.h"
 #include "devicebench/run_set.h"
 
 #include <array>
@@ -38,11 +39,35 @@ std::string joined(const std::vector<std::string> &fields, const char *separator
     return text;
 }
 
-std::string line(const std::vector<std::string> &fields) {
+std::string line(const std::vector<std::string> &fields,
+                 const std::vector<std::string> &more = {}) {
     std::string text;
     for (std::size_t i = 0; i < fields.size(); ++i)
         text += (i == 0 ? "" : ",") + csvField(fields[i]);
+    for (const std::string &field : more)
+        text += "," + csvField(field);
     return text + "\n";
+}
+
+// What an epoch got from the machine (contention.h), after the per-epoch CSV's first columns:
+// all empty when the load was not measured (records from before issue 15).
+const std::vector<std::string> kLoadColumns = {"contended", "cpu_share", "other_cpus",
+                                               "steal_fraction", "load_average"};
+std::vector<std::string> loadCells(const EpochLoad &load) {
+    if (!load.measured)
+        return std::vector<std::string>(kLoadColumns.size());
+    return {load.contended ? "1" : "0", number(load.cpuShare, 4), number(load.otherCpus, 4),
+            number(load.stealFraction, 4), number(load.loadAverage, 2)};
+}
+
+// The summary's count of contended stable epochs: empty when no stable epoch was measured.
+std::string contendedCount(const RunEntry &run) {
+    bool anyMeasured = false;
+    for (const EpochResult &e : run.record.epochs)
+        anyMeasured = anyMeasured || (!run.isWarmup(e.epoch) && e.load.measured);
+    if (!anyMeasured)
+        return {};
+    return std::to_string(contendedStableEpochs(run.record.epochs, run.warmupEpochs).size());
 }
 
 std::string deviceOf(const RunRecord &r) {
@@ -66,7 +91,8 @@ std::string csvField(const std::string &field) {
 std::string epochCsv(const RunSet &runs) {
     std::string csv = line({"run", "device", "threads", "epoch", "seconds", "warmup", "train_loss",
                             "test_loss", "test_accuracy", "images_per_s", "data", "status", "host",
-                            "comparable", "differences"});
+                            "comparable", "differences"},
+                           kLoadColumns);
     for (const RunEntry &run : runs.runs()) {
         const RunRecord &r = run.record;
         const bool synthetic = r.started.synthetic || r.config.synthetic;
@@ -76,7 +102,8 @@ std::string epochCsv(const RunSet &runs) {
                  number(e.seconds, 4), run.isWarmup(e.epoch) ? "1" : "0", number(e.trainLoss, 6),
                  number(e.testLoss, 6), number(e.testAccuracy, 6), number(e.imagesPerSecond, 2),
                  synthetic ? "synthetic" : "cifar-10", toString(run.state), r.fingerprint.hostName,
-                 run.comparable() ? "1" : "0", joined(run.differences, ";")});
+                 run.comparable() ? "1" : "0", joined(run.differences, ";")},
+                loadCells(e.load));
         }
     }
     return csv;
@@ -125,7 +152,8 @@ std::string summaryCsv(const RunSet &runs) {
                                              "gpu_memory_bytes",
                                              "cudnn_benchmark",
                                              "app_version",
-                                             "os"};
+                                             "os",
+                                             "contended_stable_epochs"};
     std::string csv = line(header);
 
     const int baselineIndex = runs.baselineIndex();
@@ -192,6 +220,7 @@ std::string summaryCsv(const RunSet &runs) {
             f.cudnnBenchmark ? "1" : "0",
             f.appVersion,
             f.os,
+            contendedCount(run),
         };
         csv += line(fields);
     }

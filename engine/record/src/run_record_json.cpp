@@ -234,6 +234,36 @@ DataIdentity readData(const FieldReader &r, const Json &j) {
     return d;
 }
 
+// What the epoch got from the machine (contention.h). Added after schema 1 was first written:
+// the fields are optional together; "contended" present means measured, absent means unknown.
+// Numbers may be null (unknown); a share or fraction is 0 or more, a fraction at most 1.
+EpochLoad readEpochLoad(const FieldReader &r, const Json &o, const std::string &p) {
+    EpochLoad load;
+    if (!o.contains("contended"))
+        return load;
+    load.measured = true;
+    load.contended = r.boolean(o, "contended", p);
+    const auto optional = [&](const char *key, double max) {
+        if (!o.contains(key))
+            return kNaN;
+        const double value = r.numberOrNull(o, key, p);
+        if (value < 0.0 || value > max)
+            r.fail(FieldReader::join(p, key), "is out of range (" + o.at(key).dump() + ")");
+        return value;
+    };
+    constexpr double kAny = std::numeric_limits<double>::max();
+    load.cpuSeconds = optional("cpuSeconds", kAny);
+    load.cpuShare = optional("cpuShare", kAny);
+    load.otherCpus = optional("otherCpus", kAny);
+    load.stealFraction = optional("stealFraction", 1.0);
+    load.iowaitFraction = optional("iowaitFraction", 1.0);
+    load.loadAverage = optional("loadAverage", kAny);
+    load.cpus = o.contains("cpus") ? r.integer(o, "cpus", p) : 0;
+    if (load.cpus < 0)
+        r.fail(FieldReader::join(p, "cpus"), "must be 0 or more");
+    return load;
+}
+
 std::string indexed(const char *array, std::size_t i) {
     return std::string(array) + "[" + std::to_string(i) + "]";
 }
@@ -272,6 +302,16 @@ std::string toJson(const RunRecord &record) {
         o["testLoss"] = e.testLoss;
         o["testAccuracy"] = e.testAccuracy;
         o["imagesPerSecond"] = e.imagesPerSecond;
+        if (e.load.measured) { // absent: not measured (records before issue 15, no /proc)
+            o["cpuSeconds"] = e.load.cpuSeconds;
+            o["cpuShare"] = e.load.cpuShare;
+            o["otherCpus"] = e.load.otherCpus;
+            o["stealFraction"] = e.load.stealFraction;
+            o["iowaitFraction"] = e.load.iowaitFraction;
+            o["loadAverage"] = e.load.loadAverage;
+            o["cpus"] = e.load.cpus;
+            o["contended"] = e.load.contended;
+        }
         epochs.push_back(std::move(o));
     }
     j["epochs"] = std::move(epochs);
@@ -366,6 +406,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
         e.testLoss = r.numberOrNull(o, "testLoss", p);
         e.testAccuracy = r.finite(o, "testAccuracy", p);
         e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
+        e.load = readEpochLoad(r, o, p);
         record.epochs.push_back(e);
     }
     const Json &steps = r.array(j, "steps", "");

@@ -9,6 +9,7 @@
 #include "workload.h"
 
 #include "devicebench/cifar10.h"
+#include "devicebench/contention.h"
 #include "devicebench/devices.h"
 #include "devicebench/probe.h"
 #include "devicebench/small_cnn.h"
@@ -233,14 +234,18 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         // of pageable memory (`.to(device)`, as the article's script does) make the host wait
         // for each copy; the tuned workload copies pinned memory without blocking, and with
         // dataOnDevice nothing is copied.
+        // What each epoch got from the machine (contention.h): read just outside its clock.
+        EpochLoadMeter meter;
         for (int epoch = 1; epoch <= config.epochs; ++epoch) {
             losses.beginEpoch(epoch);
             synchronize(device);
+            meter.begin();
             const auto t0 = std::chrono::steady_clock::now();
             detail::trainEpoch(parts, epoch, train, losses);
             const detail::TestResult tested = detail::testEpoch(parts, epoch, test);
             synchronize(device);
             const auto t1 = std::chrono::steady_clock::now();
+            const EpochLoad load = meter.end(started.threads, device.is_cpu());
 
             EpochResult result;
             result.epoch = epoch;
@@ -250,9 +255,12 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             result.testLoss = tested.loss;
             result.testAccuracy = tested.accuracy;
             result.imagesPerSecond = imagesPerEpoch / result.seconds;
+            result.load = load;
             outcome.epochs.push_back(result);
-            spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}", epoch,
-                         result.seconds, tested.loss, tested.accuracy);
+            spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}", epoch,
+                         result.seconds, tested.loss, tested.accuracy,
+                         load.contended ? " contended: " + describeLoad(load, started.threads)
+                                        : std::string());
             observer.onEpochFinished(result);
             if (!std::isfinite(tested.loss)) {
                 throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(tested.loss) +

@@ -24,30 +24,36 @@ std::string csvField(const std::string &field);
 
 // The per-epoch CSV text: header line
 //   run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,
-//   status,host,comparable,differences
+//   status,host,comparable,differences,contended,cpu_share,other_cpus,steal_fraction,load_average
 // then one line per run and finished epoch, runs in set order, epochs in order. Cells: run
 // label; device as started (else as configured); intra-op threads; epoch from 1; seconds
 // "%.4f"; warmup 1/0 under the set's warm-up setting (RunEntry::isWarmup, not the recorded
 // flag); losses "%.6f" (nats); test accuracy "%.6f" as a fraction 0..1; images/s "%.2f";
 // "synthetic" or "cifar-10"; the run state (toString(RunState)); the host name; comparable with
-// the baseline 1/0; the differing workload fields joined by ';'. Non-finite numbers: "nan",
-// "inf", "-inf".
+// the baseline 1/0; the differing workload fields joined by ';'; then what the epoch got from
+// the machine (EpochLoad, contention.h): contended 1/0 (the rule of contention.h), the run's CPU
+// share "%.4f", other CPUs "%.4f" (CPUs' worth of others' work on the run's CPUs), steal
+// fraction "%.4f", 1-minute load average "%.2f", all five empty when not measured (records
+// from before issue 15). Non-finite numbers: "nan", "inf", "-inf".
 std::string epochCsv(const RunSet &runs);
-inline constexpr int kEpochCsvColumnCount = 15;
+inline constexpr int kEpochCsvColumnCount = 20;
 
 // The summary CSV text: one row per run, header line
 //   run,device,host,threads,status,epochs,warmup_epochs,mean_all_s,stable_mean_s,median_s,
 //   stddev_s,min_s,max_s,cv,ci95_low_s,ci95_high_s,images_per_s,speedup,speedup_low,
 //   speedup_high,baseline,comparable,differences,max_test_loss_diff,cpu_model,physical_cores,
 //   logical_cores,cpu_quota,affinity,omp_num_threads,intra_op_threads,blas,libtorch,cuda_built,
-//   cuda_runtime,cudnn,driver,gpu_name,gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os
+//   cuda_runtime,cudnn,driver,gpu_name,gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os,
+//   contended_stable_epochs
 // Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
 // stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
 // baseline (whose label is in `baseline`) with their 95% interval; unknown numbers "nan";
 // max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. m_gpu* describe
 // the run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
+// contended_stable_epochs: how many stable epochs (the set's warm-up setting) were contended,
+// empty when none of them was measured.
 std::string summaryCsv(const RunSet &runs);
-inline constexpr int kSummaryCsvColumnCount = 43;
+inline constexpr int kSummaryCsvColumnCount = 44;
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).

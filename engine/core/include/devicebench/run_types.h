@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -68,6 +69,27 @@ struct StepLoss {
     double loss = 0.0; // mean cross-entropy over the step's batch (nats)
 };
 
+// What one epoch got from the machine (issue 15, "a busy machine"; measured by EpochLoadMeter
+// and judged by judgeContention(), contention.h, which documents the rule and its thresholds).
+// Numbers are NaN and `measured` false when unknown: records written before this was measured,
+// or a system without /proc.
+struct EpochLoad {
+    static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+    bool measured = false;        // false: nothing below is known (older record, no /proc)
+    double cpuSeconds = kUnknown; // CPU seconds the whole process used over the epoch
+                                  // (user + system, CLOCK_PROCESS_CPUTIME_ID)
+    double cpuShare = kUnknown;   // cpuSeconds / (wall seconds x min(threads, cpus)): about 1
+                                  // when the run's threads had their CPUs to themselves
+    double otherCpus = kUnknown;  // CPUs' worth of work the rest of the machine did on the CPUs
+                                  // this run may use ((their busy time - cpuSeconds) / wall, >= 0)
+    double stealFraction = kUnknown;  // fraction of those CPUs' time taken by the hypervisor
+    double iowaitFraction = kUnknown; // fraction of those CPUs' time idle waiting for I/O
+    double loadAverage = kUnknown;    // the machine's 1-minute load average at the epoch's end
+    int cpus = 0;                     // CPUs this run may use (affinity mask, online); 0 unknown
+    bool contended = false; // judgeContention(): the epoch shared its CPUs, so its time is not
+                            // the device's alone (false when not measured)
+};
+
 // One epoch: a training pass over the training images plus a test pass over the test images,
 // timed together (seconds, steady clock, device synchronised before each clock read).
 struct EpochResult {
@@ -78,6 +100,7 @@ struct EpochResult {
     double testLoss = 0.0;        // mean cross-entropy per test image (nats)
     double testAccuracy = 0.0;    // fraction of test images classified correctly, 0..1
     double imagesPerSecond = 0.0; // (training images + test images) / seconds
+    EpochLoad load; // what the epoch got from the machine; load.measured false: unknown
 };
 
 // Emitted once when a run has loaded its data and built its model, before epoch 1.
