@@ -51,11 +51,52 @@ std::string deviceOf(const RunRecord &r) {
 
 } // namespace
 
+bool isCsvNumber(const std::string &text) {
+    if (text == "nan" || text == "inf" || text == "-inf")
+        return true;
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+'))
+        ++i;
+    bool digits = false;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
+        ++i;
+        digits = true;
+    }
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
+            ++i;
+            digits = true;
+        }
+    }
+    if (!digits)
+        return false;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '-' || text[i] == '+'))
+            ++i;
+        bool exponent = false;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
+            ++i;
+            exponent = true;
+        }
+        if (!exponent)
+            return false;
+    }
+    return i == text.size();
+}
+
 std::string csvField(const std::string &field) {
-    if (field.find_first_of(",\"\r\n") == std::string::npos)
-        return field;
+    // OWASP "CSV Injection": a cell that starts with = + - @ TAB or CR is run as a formula by
+    // spreadsheets; a leading single quote makes it text. Numbers ("-1.5") stay numbers.
+    const bool formula = !field.empty() &&
+                         std::string("=+-@\t\r").find(field[0]) != std::string::npos &&
+                         !isCsvNumber(field);
+    const std::string cell = formula ? "'" + field : field;
+    if (cell.find_first_of(",\"\r\n") == std::string::npos)
+        return cell;
     std::string quoted = "\"";
-    for (const char ch : field) {
+    for (const char ch : cell) {
         quoted += ch;
         if (ch == '"')
             quoted += '"';
