@@ -173,6 +173,16 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
             << pad(row.speedUp, w[4]) << "  " << row.comparable << "\n";
     }
 
+    // Data identities from records made before the whole-file hash: comparable as before,
+    // but say what that rests on (comparison.h, DataMatch).
+    for (const RunEntry &run : store.runs()) {
+        if (!run.isBaseline &&
+            compareData(baseline.record, run.record) == DataMatch::SameByOlderMethod) {
+            out << "note: #" << run.number << " and #" << baseline.number << ": "
+                << dataNote(DataMatch::SameByOlderMethod) << "\n";
+        }
+    }
+
     const std::vector<ControlPair> pairs = store.controlPairs();
     out << "control (comparable runs, same seed: test losses should agree up to float "
            "rounding):\n";

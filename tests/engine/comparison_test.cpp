@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <limits>
+#include <set>
+#include <string>
 
 using namespace devicebench;
 
@@ -97,6 +99,73 @@ TEST(WorkloadDifferences, SyntheticAgainstRealDataIsAnotherDataSet) {
     b.data.path = "";
     b.data.contentHash = "";
     EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"data set"});
+}
+
+TEST(WorkloadDifferences, LossFetchIntervalOneAgainstFiftyIsNotComparableAndNamed) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    a.config.lossFetchInterval = 1;
+    b.config.lossFetchInterval = 50;
+    EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"loss fetch interval"});
+}
+
+TEST(ComparisonRules, EveryRunConfigFieldHasExactlyOneRow) {
+    std::set<std::string> configFields;
+    for (const ComparisonRule &rule : comparisonRules()) {
+        if (rule.configField) {
+            EXPECT_TRUE(configFields.insert(rule.field).second) << rule.field << " twice";
+        }
+        EXPECT_NE(std::string(rule.why), "") << rule.field;
+        EXPECT_EQ(rule.differs == nullptr, rule.differenceName == nullptr) << rule.field;
+        EXPECT_NE(rule.vary, nullptr) << rule.field;
+    }
+    EXPECT_EQ(configFields.size(), runConfigFieldCount())
+        << "a RunConfig member without a row: decide whether it is compared";
+    EXPECT_EQ(configFields.count("lossFetchInterval"), 1U);
+}
+
+TEST(ComparisonRules, EachRowNoticesItsOwnFieldAndNoOther) {
+    for (const ComparisonRule &rule : comparisonRules()) {
+        const RunRecord a = baseRecord();
+        RunRecord b = baseRecord();
+        rule.vary(b);
+        EXPECT_NE(toJson(a), toJson(b)) << rule.field << ": vary() must change the record";
+        const std::vector<std::string> expected =
+            rule.differenceName == nullptr ? std::vector<std::string>{}
+                                           : std::vector<std::string>{rule.differenceName};
+        EXPECT_EQ(workloadDifferences(a, b), expected) << rule.field;
+        EXPECT_EQ(workloadDifferences(b, a), expected) << rule.field;
+    }
+}
+
+TEST(CompareData, OlderAndNewerHashesAreNeitherEqualNorDifferentButUnknown) {
+    RunRecord older = baseRecord(), newer = baseRecord();
+    newer.data.contentHash = "xxh3-128:0123456789abcdef0123456789abcdef";
+    EXPECT_EQ(compareData(older, newer), DataMatch::Unknown);
+    EXPECT_EQ(
+        workloadDifferences(older, newer),
+        std::vector<std::string>{"data set (identity unknown: a record from an older version)"});
+    RunRecord none = baseRecord();
+    none.data.contentHash = "";
+    EXPECT_EQ(compareData(none, newer), DataMatch::Unknown) << "real data without a hash";
+}
+
+TEST(CompareData, TwoOlderRecordsWithTheSameHashStayComparableWithANote) {
+    const RunRecord a = baseRecord(), b = baseRecord();
+    EXPECT_EQ(compareData(a, b), DataMatch::SameByOlderMethod);
+    EXPECT_TRUE(workloadDifferences(a, b).empty());
+    EXPECT_NE(dataNote(DataMatch::SameByOlderMethod).find("first 4 KiB"), std::string::npos);
+}
+
+TEST(CompareData, WholeFileHashesDecideAndSyntheticDataIsTheSameData) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    a.data.contentHash = "xxh3-128:0123456789abcdef0123456789abcdef";
+    b.data.contentHash = a.data.contentHash;
+    EXPECT_EQ(compareData(a, b), DataMatch::Same);
+    b.data.contentHash = "xxh3-128:0123456789abcdef0123456789abcdee";
+    EXPECT_EQ(compareData(a, b), DataMatch::Different);
+    EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"data set"});
+    a.data = b.data = {"", "synthetic", 100, 10, ""};
+    EXPECT_EQ(compareData(a, b), DataMatch::Same);
 }
 
 TEST(SpeedUp, RatioOfStableMeansWithTheOppositeEndsOfTheIntervals) {

@@ -3,6 +3,8 @@
 // recorder that keeps the finished epochs of a run that is still going.
 #include "devicebench/run_record.h"
 
+#include "devicebench/comparison.h"
+
 #include "cifar_files.h"
 #include "devicebench/trainer.h"
 #include "process_support.h"
@@ -428,19 +430,31 @@ TEST(DataIdentity, SyntheticDataHasNoPathAndNoHash) {
     EXPECT_EQ(d.testImages, 32);
 }
 
+namespace {
+// A small data folder (1,000 records per file: identifyData reads files, it does not check them).
+void writeSmallDataset(const fs::path &dir) {
+    fs::create_directories(dir);
+    for (const char *name : {"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin",
+                             "data_batch_4.bin", "data_batch_5.bin", "test_batch.bin"}) {
+        devicebench::testing::writeBatchFile(dir / name, 1000, devicebench::testing::cyclicLabel);
+    }
+}
+} // namespace
+
 TEST(DataIdentity, HashTellsCopiesFromChangedFilesApart) {
     TempDir dir;
     const fs::path a = dir.path() / "a";
     const fs::path b = dir.path() / "b";
-    devicebench::testing::writeDataset(a);
+    writeSmallDataset(a);
     fs::copy(a, b);
     RunConfig c;
     c.dataDir = a.string();
     const DataIdentity first = identifyData(c, 100, 10);
     EXPECT_EQ(first.variant, "cifar-10-binary");
     EXPECT_EQ(first.path, a.string());
-    EXPECT_TRUE(std::regex_match(first.contentHash, std::regex("[0-9a-f]{16}")))
+    EXPECT_TRUE(std::regex_match(first.contentHash, std::regex("xxh3-128:[0-9a-f]{32}")))
         << first.contentHash;
+    EXPECT_EQ(dataHashMethod(first.contentHash), DataHashMethod::WholeFilesXxh3);
     c.dataDir = b.string();
     EXPECT_EQ(identifyData(c, 100, 10).contentHash, first.contentHash) << "a copy is the same data";
     {
@@ -449,6 +463,46 @@ TEST(DataIdentity, HashTellsCopiesFromChangedFilesApart) {
         f.put('\x7f');
     }
     EXPECT_NE(identifyData(c, 100, 10).contentHash, first.contentHash);
+}
+
+// Issue #15, fault 1: records 2 to 639 of data_batch_1.bin relabelled, far past the first
+// 4 KiB that the older hash read.
+TEST(DataIdentity, FoldersDifferingOnlyInSomeLabelBytesAreDifferentDataAndNotComparable) {
+    TempDir dir;
+    const fs::path a = dir.path() / "a";
+    const fs::path b = dir.path() / "b";
+    writeSmallDataset(a);
+    fs::copy(a, b);
+    {
+        std::fstream f(b / "data_batch_1.bin", std::ios::in | std::ios::out | std::ios::binary);
+        for (std::int64_t record = 2; record <= 639; ++record) {
+            f.seekp(record * devicebench::testing::kRecordBytes);
+            f.put(static_cast<char>((devicebench::testing::cyclicLabel(record) + 1) % 10));
+        }
+    }
+    EXPECT_EQ(fs::file_size(a / "data_batch_1.bin"), fs::file_size(b / "data_batch_1.bin"));
+    RunConfig ca;
+    ca.dataDir = a.string();
+    RunConfig cb;
+    cb.dataDir = b.string();
+    RunRecord ra;
+    RunRecord rb;
+    ra.data = identifyData(ca, 1000, 1000);
+    rb.data = identifyData(cb, 1000, 1000);
+    EXPECT_NE(ra.data.contentHash, rb.data.contentHash);
+    EXPECT_EQ(compareData(ra, rb), DataMatch::Different);
+    EXPECT_EQ(workloadDifferences(ra, rb), std::vector<std::string>{"data set"});
+}
+
+TEST(DataIdentity, AMissingBatchFileGivesAnotherIdentity) {
+    TempDir dir;
+    const fs::path a = dir.path() / "a";
+    writeSmallDataset(a);
+    RunConfig c;
+    c.dataDir = a.string();
+    const std::string whole = identifyData(c, 100, 10).contentHash;
+    fs::remove(a / "data_batch_5.bin");
+    EXPECT_NE(identifyData(c, 100, 10).contentHash, whole);
 }
 
 // Reads the record file from inside the run, as a process that died right then would leave it.
