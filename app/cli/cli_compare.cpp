@@ -125,7 +125,8 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     const RunEntry &baseline = store.run(baselineIndex);
     out << "DeviceBench " << kVersion << ": " << store.runCount()
         << (store.runCount() == 1 ? " run" : " runs")
-        << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t)\n";
+        << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t on "
+           "the log of the times)\n";
     if (store.anySynthetic())
         out << "SYNTHETIC DATA in some runs: times are real, accuracy is meaningless\n";
 

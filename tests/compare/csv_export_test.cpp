@@ -231,6 +231,27 @@ TEST(SummaryCsv, OneRowPerRunWithTheBaselineAndEmptyControlForIt) {
     EXPECT_EQ(fast[col("status")], "finished");
 }
 
+TEST(SummaryCsv, StandardDeviationAndCvOfFewerThanTwoStableEpochsReadNA) {
+    RunSet set;
+    set.addRecord(recordOf("one", {9.0, 4.0}), "one stable epoch");
+    set.addRecord(recordOf("two", {9.0, 4.0, 6.0}), "two stable epochs");
+    const std::vector<std::string> lines = splitLines(summaryCsv(set));
+    ASSERT_EQ(lines.size(), 3U);
+    const std::vector<std::string> header = fieldsOf(lines[0]);
+    const auto col = [&header](const std::string &name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                        header.begin());
+    };
+    const std::vector<std::string> one = fieldsOf(lines[1]);
+    const std::vector<std::string> two = fieldsOf(lines[2]);
+    EXPECT_EQ(one[col("stddev_s")], "n/a");
+    EXPECT_EQ(one[col("cv")], "n/a");
+    EXPECT_EQ(one[col("stable_mean_s")], "4.0000");
+    EXPECT_EQ(one[col("ci95_low_s")], "nan") << "no interval of one epoch either";
+    EXPECT_EQ(two[col("stddev_s")], "1.4142");
+    EXPECT_EQ(two[col("cv")], "0.282843");
+}
+
 TEST(SummaryCsvPath, GoesBesideThePerEpochFile) {
     EXPECT_EQ(summaryCsvPath("x/out.csv"), "x/out-summary.csv");
     EXPECT_EQ(summaryCsvPath("x/OUT.CSV"), "x/OUT-summary.csv");

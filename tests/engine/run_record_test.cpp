@@ -333,6 +333,123 @@ INSTANTIATE_TEST_SUITE_P(
                   ": field 'fingerprint.hostName' must be a string"}),
     [](const ::testing::TestParamInfo<Rejection> &p) { return std::string(p.param.name); });
 
+// ---- issue #15, fault 3: records no real run could have made ------------------------------
+
+struct Impossible {
+    const char *name;
+    void (*mutate)(RunRecord &record);
+    const char *expected; // in the message, after the file name
+};
+
+void PrintTo(const Impossible &c, std::ostream *os) { *os << c.name; }
+
+class ImpossibleRecordIsRefused : public ::testing::TestWithParam<Impossible> {};
+
+TEST_P(ImpossibleRecordIsRefused, NamingTheFileAndTheField) {
+    RunRecord r = fullRecord();
+    ASSERT_NO_THROW(parseRunRecord(toJson(r), "runs/a.json")) << "the unbroken record is possible";
+    GetParam().mutate(r);
+    const std::string message = messageOf(toJson(r), "runs/a.json");
+    EXPECT_EQ(message.rfind("runs/a.json: field '", 0), 0u) << message;
+    EXPECT_NE(message.find(GetParam().expected), std::string::npos) << message;
+}
+
+// A finished run of 2 epochs (fullRecord is a diverged one).
+void makeFinished(RunRecord &r) {
+    r.status = "finished";
+    r.reason.clear();
+    r.config.epochs = 2;
+    r.epochs[1].trainLoss = 2.1;
+    r.epochs[1].testLoss = 2.0;
+    r.steps[1].loss = 2.2;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ImpossibleRecordIsRefused,
+    ::testing::Values(
+        Impossible{
+            "AllEpochSecondsZero",
+            [](RunRecord &r) {
+                for (EpochResult &e : r.epochs)
+                    e.seconds = 0.0;
+            },
+            "field 'epochs[0].seconds' must be above 0 (got 0): no real epoch takes no time"},
+        Impossible{"NegativeEpochSeconds", [](RunRecord &r) { r.epochs[1].seconds = -1.0; },
+                   "field 'epochs[1].seconds' must be above 0 (got -1)"},
+        Impossible{"EpochNumberSkipped", [](RunRecord &r) { r.epochs[1].epoch = 3; },
+                   "field 'epochs[1].epoch' is 3; epochs are numbered 1, 2, ... in order "
+                   "(expected 2)"},
+        Impossible{"EpochsOutOfOrder", [](RunRecord &r) { std::swap(r.epochs[0], r.epochs[1]); },
+                   "field 'epochs[0].epoch' is 2"},
+        Impossible{"AccuracyAboveOne", [](RunRecord &r) { r.epochs[0].testAccuracy = 1.5; },
+                   "field 'epochs[0].testAccuracy' must be a fraction from 0 to 1 (got 1.5)"},
+        Impossible{"NegativeTestLoss", [](RunRecord &r) { r.epochs[0].testLoss = -0.5; },
+                   "field 'epochs[0].testLoss' must not be negative (got -0.5)"},
+        Impossible{"UnknownLossInAFinishedRun",
+                   [](RunRecord &r) {
+                       makeFinished(r);
+                       r.epochs[1].trainLoss = kNaN;
+                   },
+                   "field 'epochs[1].trainLoss' must be a finite number in a run that did not "
+                   "diverge (got null)"},
+        Impossible{"FinishedWithEpochsMissing",
+                   [](RunRecord &r) {
+                       makeFinished(r);
+                       r.config.epochs = 7;
+                   },
+                   "field 'status' is finished, but the record holds 2 of its 7 epochs"},
+        Impossible{"MoreEpochsThanConfigured", [](RunRecord &r) { r.config.epochs = 1; },
+                   "field 'epochs' holds 2 epochs; the run was set to 1 (config.epochs)"},
+        Impossible{"ZeroBatchSize", [](RunRecord &r) { r.config.batchSize = 0; },
+                   "field 'config.batchSize' must be at least 1 (got 0)"},
+        Impossible{"ZeroLearningRate", [](RunRecord &r) { r.config.learningRate = 0.0; },
+                   "field 'config.learningRate' must be above 0 (got 0)"},
+        Impossible{"ZeroLossFetchInterval", [](RunRecord &r) { r.config.lossFetchInterval = 0; },
+                   "field 'config.lossFetchInterval' must be at least 1 (got 0)"},
+        Impossible{"StepsPerEpochInconsistent", [](RunRecord &r) { r.started.stepsPerEpoch = 11; },
+                   "field 'started.stepsPerEpoch' is 11; 1230 training images in batches of 128 "
+                   "make 10"},
+        Impossible{"NegativeThreads", [](RunRecord &r) { r.started.threads = -1; },
+                   "field 'started.threads' must be at least 0 (got -1)"},
+        Impossible{"NegativeImageCount", [](RunRecord &r) { r.data.testImages = -5; },
+                   "field 'data.testImages' must be at least 0 (got -5)"},
+        Impossible{"NegativeImagesPerSecond",
+                   [](RunRecord &r) { r.epochs[0].imagesPerSecond = -1; },
+                   "field 'epochs[0].imagesPerSecond' must be a finite number, 0 or more, or null"},
+        Impossible{"StepNumbersGoBack", [](RunRecord &r) { r.steps[2].step = 2; },
+                   "field 'steps[2].step' is 2; steps count up from 1 (the one before is 2)"},
+        Impossible{"StepInEpochZero", [](RunRecord &r) { r.steps[0].epoch = 0; },
+                   "field 'steps[0].epoch' must be at least 1 (got 0)"},
+        Impossible{"NegativeStepLoss", [](RunRecord &r) { r.steps[0].loss = -2.0; },
+                   "field 'steps[0].loss' must not be negative (got -2)"}),
+    [](const ::testing::TestParamInfo<Impossible> &p) { return std::string(p.param.name); });
+
+TEST(RunRecordChecks, ARunRefusedBeforeItsFirstEpochKeepsItsRefusedSettings) {
+    RunRecord r = fullRecord();
+    r.epochs.clear();
+    r.steps.clear();
+    r.status = "failed";
+    r.reason = "batch size must be at least 1 (got 0)";
+    r.config.batchSize = 0;
+    EXPECT_NO_THROW(parseRunRecord(toJson(r), "runs/failed.json"));
+}
+
+// docs/examples holds records written by earlier versions (the older data hash, no
+// dataOnDevice): they must keep importing.
+TEST(RunRecordChecks, RecordsWrittenByEarlierVersionsStillImport) {
+    int count = 0;
+    for (const auto &entry : fs::directory_iterator(DEVICEBENCH_EXAMPLES_DIR)) {
+        if (entry.path().extension() != ".json")
+            continue;
+        ++count;
+        RunRecord r;
+        ASSERT_NO_THROW(r = readRunRecord(entry.path().string())) << entry.path();
+        EXPECT_EQ(dataHashMethod(r.data.contentHash), DataHashMethod::PrefixFnv1a) << entry.path();
+        EXPECT_EQ(r.status, "finished");
+    }
+    EXPECT_GE(count, 3);
+}
+
 TEST(RunRecordFile, WriteThenReadGivesTheSameRecordAndLeavesNoTemporaryFile) {
     TempDir dir;
     const std::string path = (dir.path() / "run.json").string();

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/comparison.h"
 
+#include "devicebench/summary.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -187,20 +189,40 @@ std::vector<std::string> workloadDifferences(const RunRecord &a, const RunRecord
 
 SpeedUp speedUp(const Summary &baseline, const Summary &run) {
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-    constexpr double inf = std::numeric_limits<double>::infinity();
     SpeedUp s{nan, nan, nan};
     if (!baseline.hasStable || !run.hasStable || !(run.stableMean > 0.0)) {
         return s;
     }
     s.ratio = baseline.stableMean / run.stableMean;
-    const bool known = !std::isnan(baseline.ciLow) && !std::isnan(baseline.ciHigh) &&
-                       !std::isnan(run.ciLow) && !std::isnan(run.ciHigh);
-    if (known) {
-        // An interval reaching zero or below (few, scattered epochs) leaves that end unbounded.
-        s.low = baseline.ciLow <= 0.0 ? 0.0 : baseline.ciLow / run.ciHigh;
-        s.high = run.ciLow <= 0.0 ? inf : baseline.ciHigh / run.ciLow;
+    // On the logarithm of the times: log(speed-up) = mean log(baseline) - mean log(run), with
+    // Welch's standard error and degrees of freedom (Welch-Satterthwaite, rounded down), then
+    // back-transformed, so both ends are above 0. Needs 2 or more stable epochs in each.
+    const double vb = baseline.logStddev * baseline.logStddev / baseline.stableCount;
+    const double vr = run.logStddev * run.logStddev / run.stableCount;
+    if (!std::isfinite(vb) || !std::isfinite(vr) || !std::isfinite(baseline.logMean) ||
+        !std::isfinite(run.logMean) || baseline.stableCount < 2 || run.stableCount < 2) {
+        return s;
     }
+    const double difference = baseline.logMean - run.logMean;
+    const double se = std::sqrt(vb + vr);
+    if (!(se > 0.0)) { // every epoch of both runs took the same time
+        s.low = s.high = std::exp(difference);
+        return s;
+    }
+    const double df = welchDegreesOfFreedom(baseline, run);
+    const double t = studentT975(std::max(1, static_cast<int>(std::floor(df))));
+    s.low = std::exp(difference - t * se);
+    s.high = std::exp(difference + t * se);
     return s;
+}
+
+double welchDegreesOfFreedom(const Summary &a, const Summary &b) {
+    if (a.stableCount < 2 || b.stableCount < 2) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    const double va = a.logStddev * a.logStddev / a.stableCount;
+    const double vb = b.logStddev * b.logStddev / b.stableCount;
+    return (va + vb) * (va + vb) / (va * va / (a.stableCount - 1) + vb * vb / (b.stableCount - 1));
 }
 
 double maxTestLossDifference(const RunRecord &a, const RunRecord &b) {

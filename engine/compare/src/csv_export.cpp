@@ -15,6 +15,8 @@ namespace devicebench {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// A statistic that does not exist for the data (stddev and cv of fewer than 2 stable epochs).
+constexpr const char *kUndefined = "n/a";
 
 // "%.<decimals>f" in the C locale whatever the process locale (a Qt application sets the
 // user's); "nan", "inf", "-inf" for non-finite values.
@@ -200,10 +202,10 @@ std::string summaryCsv(const RunSet &runs) {
             number(s.epochSeconds.empty() ? kNaN : s.meanAll, 4),
             number(stable(s.stableMean), 4),
             number(stable(s.median), 4),
-            number(stable(s.stddev), 4),
+            s.stableCount >= 2 ? number(s.stddev, 4) : std::string(kUndefined),
             number(stable(s.min), 4),
             number(stable(s.max), 4),
-            number(stable(s.cv), 6),
+            s.stableCount >= 2 ? number(s.cv, 6) : std::string(kUndefined),
             number(stable(s.ciLow), 4),
             number(stable(s.ciHigh), 4),
             number(stable(s.imagesPerSecond), 2),

@@ -64,16 +64,23 @@ std::size_t runConfigFieldCount();
 std::vector<std::string> workloadDifferences(const RunRecord &a, const RunRecord &b);
 
 // Speed-up of `run` against `baseline`: baseline.stableMean / run.stableMean (> 1: faster).
-// The interval is conservative: the ratio of the two 95% intervals' opposite ends
-// [baseline.ciLow / run.ciHigh, baseline.ciHigh / run.ciLow]; NaN where an interval is unknown.
-// An interval end at or below zero (few, scattered epochs) makes low 0 / high +infinity.
-// No stable epochs in either summary: all three NaN.
+// Its 95% interval is computed on the logarithm of the times, so it never reaches 0 or below:
+// exp(d -+ t(0.975, df) * se), with d = baseline.logMean - run.logMean, se = sqrt(sb^2/nb +
+// sr^2/nr) (s the Summary::logStddev, n the stable counts) and df Welch-Satterthwaite's
+// (welchDegreesOfFreedom, rounded down, at least 1). Source: docs/MEASURING.md. low = high =
+// exp(d) when every epoch of both took the same time; low and high NaN when either run has
+// fewer than 2 stable epochs or an epoch not above 0 s. No stable epochs in either summary:
+// all three NaN.
 struct SpeedUp {
     double ratio = 0.0;
     double low = 0.0;
     double high = 0.0;
 };
 SpeedUp speedUp(const Summary &baseline, const Summary &run);
+
+// Welch-Satterthwaite degrees of freedom of the difference of the two log means (before
+// rounding); NaN when either has fewer than 2 stable epochs.
+double welchDegreesOfFreedom(const Summary &a, const Summary &b);
 
 // Largest |test loss difference| over the epochs both runs finished (matched by epoch number);
 // NaN if none in common; +infinity when a test loss is NaN/inf in either run (diverged).

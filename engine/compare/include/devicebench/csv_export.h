@@ -51,7 +51,9 @@ inline constexpr int kEpochCsvColumnCount = 15;
 //   cuda_runtime,cudnn,driver,gpu_name,gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os
 // Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
 // stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
-// baseline (whose label is in `baseline`) with their 95% interval; unknown numbers "nan";
+// baseline (whose label is in `baseline`) with their 95% interval (on the log of the times,
+// comparison.h); unknown numbers "nan"; stddev_s and cv "n/a" with fewer than 2 stable epochs
+// (undefined, not 0);
 // max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. m_gpu* describe
 // the run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
 std::string summaryCsv(const RunSet &runs);

@@ -89,8 +89,26 @@ std::string toJson(const RunRecord &record);
 
 // Parses a record. `source` names the file in errors. Throws RecordError when the text is not
 // JSON, truncated, of another schema version (older or newer: says which), misses a field,
-// has a field of the wrong type, or a number that is NaN/inf where a finite one is required.
+// has a field of the wrong type, or a number that is NaN/inf where a finite one is required;
+// then checkRunRecord (below): a record no real run could have made is refused too.
 RunRecord parseRunRecord(const std::string &json, const std::string &source);
+
+// Holds a parsed record against what a real run can produce, and throws RecordError naming
+// `source` and the first field that fails, e.g. "runs/a.json: field 'epochs[0].seconds' must be
+// above 0 (got 0): no real epoch takes no time". The rules (issue #15, fault 3; the source of
+// each is what RunRecorder writes and validateRunConfig, trainer.h, allows):
+//  - epochs numbered 1, 2, ... in order; each epoch's seconds above 0; testAccuracy in [0, 1];
+//    imagesPerSecond 0 or more (null: unknown); losses (nats) 0 or more, and finite unless
+//    the status is "diverged";
+//  - steps: epoch 1 or more, step numbers increasing from 1, seconds 0 or more, losses as
+//    above;
+//  - counts (threads, images, steps per epoch) 0 or more; with finished epochs, the settings
+//    are valid (epochs and batch size 1 or more, learning rate above 0, warm-up, threads and
+//    image limits 0 or more, loss fetch interval 1 or more), there are no more epochs than
+//    config.epochs, and started.stepsPerEpoch = ceil(started.trainImages / batchSize);
+//  - status "finished": all config.epochs epochs are there.
+// A run refused before its first epoch keeps its refused settings: those are not checked then.
+void checkRunRecord(const RunRecord &record, const std::string &source);
 
 // Reads and parses a file. Throws RecordError naming `path`: missing, a directory, unreadable,
 // larger than kMaxRunRecordBytes, or any parseRunRecord error.
