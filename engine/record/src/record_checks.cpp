@@ -44,8 +44,8 @@ public:
             return;
         }
         if (value < 0.0) {
-            fail(field, "must not be negative (got " + text(value) +
-                            "): a cross-entropy is 0 or more");
+            fail(field,
+                 "must not be negative (got " + text(value) + "): a cross-entropy is 0 or more");
         }
     }
 
@@ -71,8 +71,8 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
         c.atLeast("config.epochs", r.config.epochs, 1);
         c.atLeast("config.batchSize", r.config.batchSize, 1);
         if (!(r.config.learningRate > 0.0)) {
-            c.fail("config.learningRate", "must be above 0 (got " + text(r.config.learningRate) +
-                                              ")");
+            c.fail("config.learningRate",
+                   "must be above 0 (got " + text(r.config.learningRate) + ")");
         }
         c.atLeast("config.warmupEpochs", r.config.warmupEpochs, 0);
         c.atLeast("config.threads", r.config.threads, 0);
@@ -80,8 +80,9 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
         c.atLeast("config.testImages", r.config.testImages, 0);
         c.atLeast("config.lossFetchInterval", r.config.lossFetchInterval, 1);
         if (epochCount > r.config.epochs) {
-            c.fail("epochs", "holds " + std::to_string(epochCount) + " epochs; the run was set to " +
-                                 std::to_string(r.config.epochs) + " (config.epochs)");
+            c.fail("epochs", "holds " + std::to_string(epochCount) +
+                                 " epochs; the run was set to " + std::to_string(r.config.epochs) +
+                                 " (config.epochs)");
         }
     }
     // Counts.
@@ -146,8 +147,7 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
         }
         previous = s.step;
         if (s.seconds < 0.0) {
-            c.fail(at("steps", i, "seconds"),
-                   "must be 0 or more (got " + text(s.seconds) + ")");
+            c.fail(at("steps", i, "seconds"), "must be 0 or more (got " + text(s.seconds) + ")");
         }
         c.loss(at("steps", i, "loss"), s.loss, diverged);
     }
