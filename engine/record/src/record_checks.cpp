@@ -61,7 +61,9 @@ std::string at(const char *array, std::size_t i, const char *key) {
 
 void checkRunRecord(const RunRecord &r, const std::string &source) {
     const Checker c(source);
-    const bool diverged = r.status == "diverged";
+    // A loss that is not finite ends a run as diverged; a "running" record whose process died
+    // at that step may hold it before the status says so.
+    const bool diverged = r.status == "diverged" || r.status == "running";
     const auto epochCount = static_cast<std::int64_t>(r.epochs.size());
 
     // Settings: a run that finished an epoch had them validated before it started

@@ -99,7 +99,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source);
 // each is what RunRecorder writes and validateRunConfig, trainer.h, allows):
 //  - epochs numbered 1, 2, ... in order; each epoch's seconds above 0; testAccuracy in [0, 1];
 //    imagesPerSecond 0 or more (null: unknown); losses (nats) 0 or more, and finite unless
-//    the status is "diverged";
+//    the status is "diverged" (or "running": its process may have died at that very step);
 //  - steps: epoch 1 or more, step numbers increasing from 1, seconds 0 or more, losses as
 //    above;
 //  - counts (threads, images, steps per epoch) 0 or more; with finished epochs, the settings
