@@ -10,6 +10,7 @@ packages=(
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev   # Charts needs Qt6OpenGL's CMake files
   qt6-svg-dev   # the window icon, rendered from resources/icons/*.svg
   libspdlog-dev libcli11-dev nlohmann-json3-dev
+  libxxhash-dev                                    # XXH3-128 of the data files (data identity)
   libgtest-dev libgmock-dev
   libcurl4-openssl-dev libarchive-dev libssl-dev   # fetch-data: download, unpack, MD5
   xvfb xauth fonts-dejavu-core

@@ -33,13 +33,7 @@ QString diagnosticsHtml(const std::vector<DeviceInfo> &devices, const Fingerprin
     row(QStringLiteral("CPU"), orDash(f.cpuModel));
     row(QStringLiteral("cores"),
         QStringLiteral("%1 physical, %2 logical").arg(f.physicalCores).arg(f.logicalCores));
-    row(QStringLiteral("CPU quota (cgroup cpu.max)"),
-        f.cpuQuota.empty()
-            ? QStringLiteral("none found")
-            : html(f.cpuQuota) +
-                  (f.cpuQuotaCores > 0.0
-                       ? QStringLiteral(" (%1 cores)").arg(f.cpuQuotaCores, 0, 'f', 2)
-                       : QStringLiteral(" (unlimited)")));
+    row(QStringLiteral("CPU quota (cgroup)"), html(cpuQuotaText(f)));
     row(QStringLiteral("affinity"),
         QStringLiteral("%1 (%2 CPUs)").arg(orDash(f.affinity)).arg(f.affinityCount));
     row(QStringLiteral("OMP_NUM_THREADS"),

@@ -126,7 +126,8 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     const RunEntry &baseline = store.run(baselineIndex);
     out << "DeviceBench " << kVersion << ": " << store.runCount()
         << (store.runCount() == 1 ? " run" : " runs")
-        << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t)\n";
+        << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t on "
+           "the log of the times)\n";
     if (store.anySynthetic())
         out << "SYNTHETIC DATA in some runs: times are real, accuracy is meaningless\n";
 
@@ -179,6 +180,16 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
         const std::string warning = contentionWarning(run.record.epochs, run.warmupEpochs);
         if (!warning.empty())
             out << "WARNING #" << run.number << ": " << warning << "\n";
+    }
+
+    // Data identities from records made before the whole-file hash: comparable as before,
+    // but say what that rests on (comparison.h, DataMatch).
+    for (const RunEntry &run : store.runs()) {
+        if (!run.isBaseline &&
+            compareData(baseline.record, run.record) == DataMatch::SameByOlderMethod) {
+            out << "note: #" << run.number << " and #" << baseline.number << ": "
+                << dataNote(DataMatch::SameByOlderMethod) << "\n";
+        }
     }
 
     const std::vector<ControlPair> pairs = store.controlPairs();

@@ -40,11 +40,7 @@ void printFingerprint(const Fingerprint &fp, std::ostream &out) {
     line("cpuModel", orNone(fp.cpuModel));
     line("physicalCores", std::to_string(fp.physicalCores));
     line("logicalCores", std::to_string(fp.logicalCores));
-    line("cpuQuota", fp.cpuQuota.empty()
-                         ? std::string("(none found)")
-                         : fp.cpuQuota + (fp.cpuQuotaCores > 0.0
-                                              ? " = " + number(fp.cpuQuotaCores, 4) + " cores"
-                                              : std::string(" = no limit")));
+    line("cpuQuota", cpuQuotaText(fp));
     line("affinity", orNone(fp.affinity) + " (" + std::to_string(fp.affinityCount) + " CPUs)");
     line("ompNumThreads", fp.ompNumThreads.empty() ? std::string("(unset)") : fp.ompNumThreads);
     line("intraOpThreads", std::to_string(fp.intraOpThreads));

@@ -23,7 +23,9 @@ using OrderedJson = nlohmann::ordered_json;
 
 // {"epochSeconds": [...], "warmupEpochs", "meanAll", "hasStable", "stableMean", "median",
 //  "stddev", "imagesPerSecond", "stableCount", "min", "max", "cv", "ciLow", "ciHigh"}: the
-// members of Summary (run_types.h), seconds and images per second.
+// members of Summary (run_types.h), seconds and images per second. A number that is undefined
+// or unknown is null: "stddev", "cv", "ciLow" and "ciHigh" with fewer than 2 stable epochs,
+// every stable statistic without a stable epoch.
 OrderedJson summaryJson(const Summary &summary);
 
 // The run record's JSON (docs/run-record.md) as an object.

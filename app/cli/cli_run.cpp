@@ -126,8 +126,10 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
         out << "  stable mean (epochs " << config.warmupEpochs + 1 << "-" << s.epochSeconds.size()
             << ", after " << config.warmupEpochs << " warm-up): " << fixed(s.stableMean, 3)
             << " s\n";
-        out << "  median " << fixed(s.median, 3) << " s, standard deviation " << fixed(s.stddev, 3)
-            << " s, " << fixed(s.imagesPerSecond, 0) << " images/s\n";
+        // Undefined for a single stable epoch: "n/a", never 0.
+        out << "  median " << fixed(s.median, 3) << " s, standard deviation "
+            << (s.stableCount >= 2 ? fixed(s.stddev, 3) + " s" : std::string("n/a")) << ", "
+            << fixed(s.imagesPerSecond, 0) << " images/s\n";
     } else {
         out << "  stable mean: none (all " << s.epochSeconds.size()
             << " finished epochs are warm-up)\n";

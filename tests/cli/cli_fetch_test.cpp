@@ -35,15 +35,12 @@ struct Outcome {
 class FetchDataCli : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        s_dir = new TempDir("devicebench-cli-fetch-archives");
-        s_good = new fs::path(s_dir->path() / "cifar-10-binary.tar.gz");
-        writeTarGz(*s_good, cifarArchiveItems());
+        s_good = new fs::path(sharedGoodArchive(DEVICEBENCH_TEST_CACHE_DIR));
         s_md5 = new std::string(devicebench::md5OfFile(s_good->string()));
     }
     static void TearDownTestSuite() {
         delete s_md5;
         delete s_good;
-        delete s_dir;
     }
 
     // Starts devicebench-cli with `args` in a clean environment (cache under the work dir);
@@ -90,7 +87,6 @@ protected:
     fs::path errPath() const { return work.path() / "stderr.txt"; }
     fs::path target() const { return work.path() / "data"; }
 
-    static TempDir *s_dir;
     static fs::path *s_good;
     static std::string *s_md5;
 
@@ -98,7 +94,6 @@ protected:
     LocalHttpServer server;
 };
 
-TempDir *FetchDataCli::s_dir = nullptr;
 fs::path *FetchDataCli::s_good = nullptr;
 std::string *FetchDataCli::s_md5 = nullptr;
 

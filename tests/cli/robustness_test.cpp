@@ -619,6 +619,120 @@ TEST_F(CliCompareRobustness, ARecordGivenTwiceIsComparedOnceAndSaysSo) {
     EXPECT_TRUE(contains(r.out, ": 2 runs")) << r.out;
 }
 
+// ---- compare: issue #15 (numbers that cannot mislead) ---------------------------------------
+
+namespace {
+
+// A finished record as a real run writes it, made here without training: `seconds` per epoch
+// (the first one warm-up), 64 training and 32 test images in batches of 32.
+devicebench::RunRecord plausibleRecord(const std::string &id, const std::vector<double> &seconds) {
+    devicebench::RunRecord r;
+    r.runId = "20261130T120000Z-host-" + id;
+    r.createdUtc = "2026-11-30T12:00:00Z";
+    r.status = "finished";
+    r.config.epochs = static_cast<int>(seconds.size());
+    r.config.warmupEpochs = 1;
+    r.config.batchSize = 32;
+    r.config.threads = 1;
+    r.config.trainImages = 64;
+    r.config.testImages = 32;
+    r.config.dataDir = "/data/cifar-10-batches-bin";
+    r.started = {"cpu", "CPU", 1, 64, 32, 2, "/data/cifar-10-batches-bin", false, 0.0};
+    r.fingerprint.hostName = "host-" + id;
+    r.data = {"/data/cifar-10-batches-bin", "cifar-10-binary", 64, 32,
+              "xxh3-128:00112233445566778899aabbccddeeff"};
+    for (std::size_t i = 0; i < seconds.size(); ++i) {
+        r.epochs.push_back(
+            {static_cast<int>(i) + 1, seconds[i], i == 0, 2.3, 2.2, 0.1, 96.0 / seconds[i]});
+    }
+    return r;
+}
+
+class CliCompareIssue15 : public ::testing::Test {
+protected:
+    std::string write(const std::string &name, const devicebench::RunRecord &record) {
+        const fs::path p = m_dir.path() / name;
+        devicebench::writeRunRecord(p.string(), record);
+        return p.string();
+    }
+    TempDir m_dir{"devicebench-compare-15"};
+};
+
+} // namespace
+
+TEST_F(CliCompareIssue15, ARecordWhoseEpochsTookNoTimeIsSkippedNamingTheFileAndTheField) {
+    devicebench::RunRecord zero = plausibleRecord("zero", {1.0, 1.0, 1.0});
+    for (auto &e : zero.epochs)
+        e.seconds = 0.0;
+    zero.epochs[0].imagesPerSecond = zero.epochs[1].imagesPerSecond =
+        zero.epochs[2].imagesPerSecond = 0.0;
+    const std::string good = write("good.json", plausibleRecord("good", {2.0, 1.0, 1.1}));
+    const std::string bad = write("zero.json", zero);
+    const Result r = runCli({"compare", good, bad});
+    EXPECT_EQ(r.exitCode, 1) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "devicebench-cli: skipped " + bad +
+                                    ": field 'epochs[0].seconds' must be above 0 (got 0): no real "
+                                    "epoch takes no time"))
+        << r.err;
+    EXPECT_TRUE(contains(r.out, ": 1 run ")) << "the good one is compared alone: " << r.out;
+    EXPECT_FALSE(contains(r.out, "0.000 s")) << r.out;
+}
+
+TEST_F(CliCompareIssue15, RunsThatFetchLossesEveryStepOrEveryFiftyAreNotComparable) {
+    devicebench::RunRecord every = plausibleRecord("every", {2.0, 1.0, 1.1});
+    every.config.lossFetchInterval = 1;
+    devicebench::RunRecord fifty = plausibleRecord("fifty", {2.0, 1.0, 1.1});
+    fifty.config.lossFetchInterval = 50;
+    const Result r = runCli({"compare", write("a.json", every), write("b.json", fifty)});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "not comparable: loss fetch interval")) << r.out;
+}
+
+TEST_F(CliCompareIssue15, RunsOnDifferentDataAreNotComparable) {
+    devicebench::RunRecord other = plausibleRecord("other", {2.0, 1.0, 1.1});
+    other.data.contentHash = "xxh3-128:ffeeddccbbaa99887766554433221100";
+    const Result r = runCli({"compare", write("a.json", plausibleRecord("a", {2.0, 1.0, 1.1})),
+                             write("b.json", other)});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "not comparable: data set")) << r.out;
+}
+
+TEST_F(CliCompareIssue15, OneStableEpochHasNoStandardDeviationNullInJsonAndNAInCsv) {
+    const std::string csv = (m_dir.path() / "out.csv").string();
+    const Result r =
+        runCli({"compare", write("a.json", plausibleRecord("a", {2.0, 1.0})),
+                write("b.json", plausibleRecord("b", {3.0, 2.0, 2.2})), "--json", "--csv", csv});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "\"stddev\": null,")) << r.out;
+    EXPECT_TRUE(contains(r.out, "\"cv\": null,")) << r.out;
+    const std::string summary = slurp(m_dir.path() / "out-summary.csv");
+    EXPECT_TRUE(contains(summary, ",1.0000,1.0000,n/a,1.0000,1.0000,n/a,nan,nan,")) << summary;
+}
+
+TEST_F(CliCompareIssue15, SkewedEpochTimesGiveIntervalsThatStayAboveZero) {
+    const Result r =
+        runCli({"compare", write("a.json", plausibleRecord("a", {5.0, 1.0, 9.0, 1.0, 9.0})),
+                write("b.json", plausibleRecord("b", {2.0, 1.0, 1.1, 0.9, 1.0}))});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_TRUE(contains(r.out, "[0.399, 22.582] s")) << r.out;
+    EXPECT_FALSE(contains(r.out, "[-")) << r.out;
+    EXPECT_FALSE(contains(r.out, "[0.00,")) << r.out;
+}
+
+TEST_F(CliCompareIssue15, HostNamesThatLookLikeFormulasAreTextInTheCsv) {
+    devicebench::RunRecord hostile = plausibleRecord("h", {2.0, 1.0, 1.1});
+    hostile.fingerprint.hostName = "=HYPERLINK(\"http://x\",\"y\")";
+    hostile.fingerprint.cpuModel = "@SUM(1+1)";
+    const std::string csv = (m_dir.path() / "out.csv").string();
+    const Result r = runCli({"compare", write("a.json", hostile), "--csv", csv});
+    EXPECT_EQ(r.exitCode, 0) << r.out << r.err;
+    const std::string summary = slurp(m_dir.path() / "out-summary.csv");
+    EXPECT_TRUE(contains(summary, ",\"'=HYPERLINK(\"\"http://x\"\",\"\"y\"\")\",")) << summary;
+    EXPECT_TRUE(contains(summary, ",'@SUM(1+1),")) << summary;
+    EXPECT_FALSE(contains(summary, ",=")) << summary;
+    EXPECT_FALSE(contains(slurp(csv), ",=")) << slurp(csv);
+}
+
 // ---- the dashboard, scripted -----------------------------------------------------------------
 
 #ifdef DEVICEBENCH_HAVE_PNG // the dashboard exists in the full build only

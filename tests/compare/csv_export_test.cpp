@@ -92,6 +92,54 @@ TEST(CsvField, QuotesOnlyWhatNeedsItDoublingQuotes) {
     EXPECT_EQ(csvField(""), "");
 }
 
+TEST(CsvField, TextThatASpreadsheetWouldRunAsAFormulaGetsALeadingQuote) {
+    // OWASP "CSV Injection": = + - @ TAB CR at the start of a text cell.
+    EXPECT_EQ(csvField("=HYPERLINK(\"http://x\")"), "\"'=HYPERLINK(\"\"http://x\"\")\"");
+    EXPECT_EQ(csvField("+1+cmd|' /C calc'!A0"), "'+1+cmd|' /C calc'!A0");
+    EXPECT_EQ(csvField("-2+3"), "'-2+3");
+    EXPECT_EQ(csvField("@SUM(A1)"), "'@SUM(A1)");
+    EXPECT_EQ(csvField("\t=1"), "'\t=1");
+    EXPECT_EQ(csvField("\r=1"), "\"'\r=1\"");
+    EXPECT_EQ(csvField("a=b"), "a=b") << "only the first character matters";
+}
+
+TEST(CsvField, NumbersStayNumbersNegativeOnesIncluded) {
+    for (const char *n : {"-1.5", "-3", "+2", "1e-05", "-2.5E+3", "nan", "inf", "-inf", "0.0000"})
+        EXPECT_EQ(csvField(n), n) << n;
+    EXPECT_FALSE(isCsvNumber("-"));
+    EXPECT_FALSE(isCsvNumber("-1e"));
+    EXPECT_FALSE(isCsvNumber("-1-1"));
+    EXPECT_FALSE(isCsvNumber("-.e1"));
+}
+
+TEST(SummaryCsv, HostAndCpuModelFromAnImportedRecordCannotRunAsFormulas) {
+    RunRecord hostile = recordOf("=cmd|' /C calc'!A0", {2.0, 1.0, 1.0});
+    hostile.fingerprint.cpuModel = "@SUM(1+1)*cmd|' /C calc'!A0";
+    hostile.fingerprint.os = "-2+3";
+    RunSet set;
+    set.addRecord(hostile, "hostile.json");
+    const std::vector<std::string> lines = splitLines(summaryCsv(set));
+    ASSERT_EQ(lines.size(), 2U);
+    const std::vector<std::string> header = fieldsOf(lines[0]);
+    const std::vector<std::string> row = fieldsOf(lines[1]);
+    ASSERT_EQ(row.size(), header.size());
+    for (std::size_t i = 0; i < row.size(); ++i) {
+        const std::string &cell = row[i];
+        if (!cell.empty() && std::string("=+-@\t\r").find(cell[0]) != std::string::npos) {
+            EXPECT_TRUE(isCsvNumber(cell)) << header[i] << " = " << cell;
+        }
+    }
+    const auto col = [&header](const std::string &name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                        header.begin());
+    };
+    EXPECT_EQ(row[col("host")], "'=cmd|' /C calc'!A0");
+    EXPECT_EQ(row[col("cpu_model")], "'@SUM(1+1)*cmd|' /C calc'!A0");
+    EXPECT_EQ(row[col("os")], "'-2+3");
+    const std::vector<std::string> epoch = fieldsOf(splitLines(epochCsv(set))[1]);
+    EXPECT_EQ(epoch[12], "'=cmd|' /C calc'!A0") << "the host column of the per-epoch CSV";
+}
+
 TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
     RunSet set;
     set.addRecord(recordOf("host, a", {3.0, 2.0}), "a");
@@ -182,6 +230,27 @@ TEST(SummaryCsv, OneRowPerRunWithTheBaselineAndEmptyControlForIt) {
     EXPECT_EQ(fast[col("gpu_cc")], "7.5");
     EXPECT_EQ(fast[col("cpu_model")], "Intel(R) Xeon(R) CPU @ 2.20GHz");
     EXPECT_EQ(fast[col("status")], "finished");
+}
+
+TEST(SummaryCsv, StandardDeviationAndCvOfFewerThanTwoStableEpochsReadNA) {
+    RunSet set;
+    set.addRecord(recordOf("one", {9.0, 4.0}), "one stable epoch");
+    set.addRecord(recordOf("two", {9.0, 4.0, 6.0}), "two stable epochs");
+    const std::vector<std::string> lines = splitLines(summaryCsv(set));
+    ASSERT_EQ(lines.size(), 3U);
+    const std::vector<std::string> header = fieldsOf(lines[0]);
+    const auto col = [&header](const std::string &name) {
+        return static_cast<std::size_t>(std::find(header.begin(), header.end(), name) -
+                                        header.begin());
+    };
+    const std::vector<std::string> one = fieldsOf(lines[1]);
+    const std::vector<std::string> two = fieldsOf(lines[2]);
+    EXPECT_EQ(one[col("stddev_s")], "n/a");
+    EXPECT_EQ(one[col("cv")], "n/a");
+    EXPECT_EQ(one[col("stable_mean_s")], "4.0000");
+    EXPECT_EQ(one[col("ci95_low_s")], "nan") << "no interval of one epoch either";
+    EXPECT_EQ(two[col("stddev_s")], "1.4142");
+    EXPECT_EQ(two[col("cv")], "0.282843");
 }
 
 TEST(SummaryCsvPath, GoesBesideThePerEpochFile) {

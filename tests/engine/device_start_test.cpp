@@ -19,11 +19,12 @@ namespace {
 
 // A record as DeviceBench 0.1.0 wrote it before the device start and the TF32 states were
 // recorded (the fuzz seed tests/fuzz/corpus/run_record/diverged-null-losses.json): no
-// started.deviceInitSeconds, no fingerprint.tf32Matmul / tf32Cudnn.
+// started.deviceInitSeconds, no fingerprint.tf32Matmul / tf32Cudnn. Trimmed to one epoch, so
+// its config says 1 epoch: a finished run holds all of its epochs (checkRunRecord).
 const std::string kRecordWithoutDeviceStart =
     R"j({"schemaVersion":1,"runId":"20261129T231142Z-vm-d3fa9804","createdUtc":"2026-11-29T23:11:42Z",)j"
     R"j("status":"finished","reason":"","model":"small-cnn","precision":"float32","workload":"tuned",)j"
-    R"j("config":{"device":"cuda:0","epochs":5,"batchSize":64,"learningRate":0.01,"warmupEpochs":1,)j"
+    R"j("config":{"device":"cuda:0","epochs":1,"batchSize":64,"learningRate":0.01,"warmupEpochs":1,)j"
     R"j("threads":1,"seed":0,"dataDir":"/data","synthetic":false,"trainImages":10000,"testImages":2000,)j"
     R"j("lossFetchInterval":50},"started":{"device":"cuda:0","deviceName":"CUDA device cuda:0",)j"
     R"j("threads":1,"trainImages":10000,"testImages":2000,"stepsPerEpoch":157,"dataDescription":"/data",)j"

@@ -21,20 +21,17 @@ using namespace devicebench::testing;
 
 namespace {
 
-// One full-size synthetic archive for every test (building it takes a moment).
+// One full-size synthetic archive for every test, built once per build tree (sharedGoodArchive).
 class FetchTest : public ::testing::Test {
 protected:
     static void SetUpTestSuite() {
-        s_dir = new TempDir("devicebench-fetch-archives");
-        s_good = s_dir->path() / "cifar-10-binary.tar.gz";
-        writeTarGz(s_good, cifarArchiveItems());
+        s_good = sharedGoodArchive(DEVICEBENCH_TEST_CACHE_DIR);
         s_goodBytes = new std::string(readWholeFile(s_good));
         s_goodMd5 = new std::string(md5OfFile(s_good.string()));
     }
     static void TearDownTestSuite() {
         delete s_goodMd5;
         delete s_goodBytes;
-        delete s_dir;
     }
 
     // A fetch into a folder that does not exist yet (so "nothing left" means it is gone).
@@ -66,7 +63,6 @@ protected:
         return path;
     }
 
-    static TempDir *s_dir;
     static fs::path s_good;
     static std::string *s_goodBytes;
     static std::string *s_goodMd5;
@@ -77,7 +73,6 @@ protected:
     std::vector<FetchProgress> reports;
 };
 
-TempDir *FetchTest::s_dir = nullptr;
 fs::path FetchTest::s_good;
 std::string *FetchTest::s_goodBytes = nullptr;
 std::string *FetchTest::s_goodMd5 = nullptr;

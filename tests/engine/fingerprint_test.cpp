@@ -146,6 +146,21 @@ TEST(Fingerprint, CpuMaxIsParsedIntoCores) {
     EXPECT_DOUBLE_EQ(detail::parseCpuMax("12x 100000"), 0.0);
 }
 
+TEST(Fingerprint, AQuotaOfMaxOrMinusOneReadsAsNoLimit) {
+    Fingerprint fp;
+    EXPECT_EQ(cpuQuotaText(fp), "none found");
+    fp.cpuQuota = "max 100000 (cgroup v1)"; // cpu.cfs_quota_us -1, as the collector writes it
+    EXPECT_EQ(cpuQuotaText(fp), "no limit (cgroup v1 cpu.cfs_quota_us: -1)");
+    fp.cpuQuota = "max 100000";
+    EXPECT_EQ(cpuQuotaText(fp), "no limit (cgroup v2 cpu.max: max 100000)");
+    fp.cpuQuota = "200000 100000";
+    fp.cpuQuotaCores = 2.0;
+    EXPECT_EQ(cpuQuotaText(fp), "2.00 cores (200000 100000)");
+    fp.cpuQuota = "150000 100000 (cgroup v1)";
+    fp.cpuQuotaCores = 1.5;
+    EXPECT_EQ(cpuQuotaText(fp), "1.50 cores (150000 100000 (cgroup v1))");
+}
+
 TEST(Fingerprint, CgroupPathsAreFoundInProcSelfCgroup) {
     EXPECT_EQ(detail::cgroupV2Path("0::/user.slice/session-1.scope\n"),
               "/user.slice/session-1.scope");

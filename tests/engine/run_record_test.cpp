@@ -3,6 +3,8 @@
 // recorder that keeps the finished epochs of a run that is still going.
 #include "devicebench/run_record.h"
 
+#include "devicebench/comparison.h"
+
 #include "cifar_files.h"
 #include "devicebench/trainer.h"
 #include "process_support.h"
@@ -331,6 +333,123 @@ INSTANTIATE_TEST_SUITE_P(
                   ": field 'fingerprint.hostName' must be a string"}),
     [](const ::testing::TestParamInfo<Rejection> &p) { return std::string(p.param.name); });
 
+// ---- issue #15, fault 3: records no real run could have made ------------------------------
+
+struct Impossible {
+    const char *name;
+    void (*mutate)(RunRecord &record);
+    const char *expected; // in the message, after the file name
+};
+
+void PrintTo(const Impossible &c, std::ostream *os) { *os << c.name; }
+
+class ImpossibleRecordIsRefused : public ::testing::TestWithParam<Impossible> {};
+
+TEST_P(ImpossibleRecordIsRefused, NamingTheFileAndTheField) {
+    RunRecord r = fullRecord();
+    ASSERT_NO_THROW(parseRunRecord(toJson(r), "runs/a.json")) << "the unbroken record is possible";
+    GetParam().mutate(r);
+    const std::string message = messageOf(toJson(r), "runs/a.json");
+    EXPECT_EQ(message.rfind("runs/a.json: field '", 0), 0u) << message;
+    EXPECT_NE(message.find(GetParam().expected), std::string::npos) << message;
+}
+
+// A finished run of 2 epochs (fullRecord is a diverged one).
+void makeFinished(RunRecord &r) {
+    r.status = "finished";
+    r.reason.clear();
+    r.config.epochs = 2;
+    r.epochs[1].trainLoss = 2.1;
+    r.epochs[1].testLoss = 2.0;
+    r.steps[1].loss = 2.2;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cases, ImpossibleRecordIsRefused,
+    ::testing::Values(
+        Impossible{
+            "AllEpochSecondsZero",
+            [](RunRecord &r) {
+                for (EpochResult &e : r.epochs)
+                    e.seconds = 0.0;
+            },
+            "field 'epochs[0].seconds' must be above 0 (got 0): no real epoch takes no time"},
+        Impossible{"NegativeEpochSeconds", [](RunRecord &r) { r.epochs[1].seconds = -1.0; },
+                   "field 'epochs[1].seconds' must be above 0 (got -1)"},
+        Impossible{"EpochNumberSkipped", [](RunRecord &r) { r.epochs[1].epoch = 3; },
+                   "field 'epochs[1].epoch' is 3; epochs are numbered 1, 2, ... in order "
+                   "(expected 2)"},
+        Impossible{"EpochsOutOfOrder", [](RunRecord &r) { std::swap(r.epochs[0], r.epochs[1]); },
+                   "field 'epochs[0].epoch' is 2"},
+        Impossible{"AccuracyAboveOne", [](RunRecord &r) { r.epochs[0].testAccuracy = 1.5; },
+                   "field 'epochs[0].testAccuracy' must be a fraction from 0 to 1 (got 1.5)"},
+        Impossible{"NegativeTestLoss", [](RunRecord &r) { r.epochs[0].testLoss = -0.5; },
+                   "field 'epochs[0].testLoss' must not be negative (got -0.5)"},
+        Impossible{"UnknownLossInAFinishedRun",
+                   [](RunRecord &r) {
+                       makeFinished(r);
+                       r.epochs[1].trainLoss = kNaN;
+                   },
+                   "field 'epochs[1].trainLoss' must be a finite number in a run that did not "
+                   "diverge (got null)"},
+        Impossible{"FinishedWithEpochsMissing",
+                   [](RunRecord &r) {
+                       makeFinished(r);
+                       r.config.epochs = 7;
+                   },
+                   "field 'status' is finished, but the record holds 2 of its 7 epochs"},
+        Impossible{"MoreEpochsThanConfigured", [](RunRecord &r) { r.config.epochs = 1; },
+                   "field 'epochs' holds 2 epochs; the run was set to 1 (config.epochs)"},
+        Impossible{"ZeroBatchSize", [](RunRecord &r) { r.config.batchSize = 0; },
+                   "field 'config.batchSize' must be at least 1 (got 0)"},
+        Impossible{"ZeroLearningRate", [](RunRecord &r) { r.config.learningRate = 0.0; },
+                   "field 'config.learningRate' must be above 0 (got 0)"},
+        Impossible{"ZeroLossFetchInterval", [](RunRecord &r) { r.config.lossFetchInterval = 0; },
+                   "field 'config.lossFetchInterval' must be at least 1 (got 0)"},
+        Impossible{"StepsPerEpochInconsistent", [](RunRecord &r) { r.started.stepsPerEpoch = 11; },
+                   "field 'started.stepsPerEpoch' is 11; 1230 training images in batches of 128 "
+                   "make 10"},
+        Impossible{"NegativeThreads", [](RunRecord &r) { r.started.threads = -1; },
+                   "field 'started.threads' must be at least 0 (got -1)"},
+        Impossible{"NegativeImageCount", [](RunRecord &r) { r.data.testImages = -5; },
+                   "field 'data.testImages' must be at least 0 (got -5)"},
+        Impossible{"NegativeImagesPerSecond",
+                   [](RunRecord &r) { r.epochs[0].imagesPerSecond = -1; },
+                   "field 'epochs[0].imagesPerSecond' must be a finite number, 0 or more, or null"},
+        Impossible{"StepNumbersGoBack", [](RunRecord &r) { r.steps[2].step = 2; },
+                   "field 'steps[2].step' is 2; steps count up from 1 (the one before is 2)"},
+        Impossible{"StepInEpochZero", [](RunRecord &r) { r.steps[0].epoch = 0; },
+                   "field 'steps[0].epoch' must be at least 1 (got 0)"},
+        Impossible{"NegativeStepLoss", [](RunRecord &r) { r.steps[0].loss = -2.0; },
+                   "field 'steps[0].loss' must not be negative (got -2)"}),
+    [](const ::testing::TestParamInfo<Impossible> &p) { return std::string(p.param.name); });
+
+TEST(RunRecordChecks, ARunRefusedBeforeItsFirstEpochKeepsItsRefusedSettings) {
+    RunRecord r = fullRecord();
+    r.epochs.clear();
+    r.steps.clear();
+    r.status = "failed";
+    r.reason = "batch size must be at least 1 (got 0)";
+    r.config.batchSize = 0;
+    EXPECT_NO_THROW(parseRunRecord(toJson(r), "runs/failed.json"));
+}
+
+// docs/examples holds records written by earlier versions (the older data hash, no
+// dataOnDevice): they must keep importing.
+TEST(RunRecordChecks, RecordsWrittenByEarlierVersionsStillImport) {
+    int count = 0;
+    for (const auto &entry : fs::directory_iterator(DEVICEBENCH_EXAMPLES_DIR)) {
+        if (entry.path().extension() != ".json")
+            continue;
+        ++count;
+        RunRecord r;
+        ASSERT_NO_THROW(r = readRunRecord(entry.path().string())) << entry.path();
+        EXPECT_EQ(dataHashMethod(r.data.contentHash), DataHashMethod::PrefixFnv1a) << entry.path();
+        EXPECT_EQ(r.status, "finished");
+    }
+    EXPECT_GE(count, 3);
+}
+
 TEST(RunRecordFile, WriteThenReadGivesTheSameRecordAndLeavesNoTemporaryFile) {
     TempDir dir;
     const std::string path = (dir.path() / "run.json").string();
@@ -428,19 +547,31 @@ TEST(DataIdentity, SyntheticDataHasNoPathAndNoHash) {
     EXPECT_EQ(d.testImages, 32);
 }
 
+namespace {
+// A small data folder (1,000 records per file: identifyData reads files, it does not check them).
+void writeSmallDataset(const fs::path &dir) {
+    fs::create_directories(dir);
+    for (const char *name : {"data_batch_1.bin", "data_batch_2.bin", "data_batch_3.bin",
+                             "data_batch_4.bin", "data_batch_5.bin", "test_batch.bin"}) {
+        devicebench::testing::writeBatchFile(dir / name, 1000, devicebench::testing::cyclicLabel);
+    }
+}
+} // namespace
+
 TEST(DataIdentity, HashTellsCopiesFromChangedFilesApart) {
     TempDir dir;
     const fs::path a = dir.path() / "a";
     const fs::path b = dir.path() / "b";
-    devicebench::testing::writeDataset(a);
+    writeSmallDataset(a);
     fs::copy(a, b);
     RunConfig c;
     c.dataDir = a.string();
     const DataIdentity first = identifyData(c, 100, 10);
     EXPECT_EQ(first.variant, "cifar-10-binary");
     EXPECT_EQ(first.path, a.string());
-    EXPECT_TRUE(std::regex_match(first.contentHash, std::regex("[0-9a-f]{16}")))
+    EXPECT_TRUE(std::regex_match(first.contentHash, std::regex("xxh3-128:[0-9a-f]{32}")))
         << first.contentHash;
+    EXPECT_EQ(dataHashMethod(first.contentHash), DataHashMethod::WholeFilesXxh3);
     c.dataDir = b.string();
     EXPECT_EQ(identifyData(c, 100, 10).contentHash, first.contentHash) << "a copy is the same data";
     {
@@ -449,6 +580,46 @@ TEST(DataIdentity, HashTellsCopiesFromChangedFilesApart) {
         f.put('\x7f');
     }
     EXPECT_NE(identifyData(c, 100, 10).contentHash, first.contentHash);
+}
+
+// Issue #15, fault 1: records 2 to 639 of data_batch_1.bin relabelled, far past the first
+// 4 KiB that the older hash read.
+TEST(DataIdentity, FoldersDifferingOnlyInSomeLabelBytesAreDifferentDataAndNotComparable) {
+    TempDir dir;
+    const fs::path a = dir.path() / "a";
+    const fs::path b = dir.path() / "b";
+    writeSmallDataset(a);
+    fs::copy(a, b);
+    {
+        std::fstream f(b / "data_batch_1.bin", std::ios::in | std::ios::out | std::ios::binary);
+        for (std::int64_t record = 2; record <= 639; ++record) {
+            f.seekp(record * devicebench::testing::kRecordBytes);
+            f.put(static_cast<char>((devicebench::testing::cyclicLabel(record) + 1) % 10));
+        }
+    }
+    EXPECT_EQ(fs::file_size(a / "data_batch_1.bin"), fs::file_size(b / "data_batch_1.bin"));
+    RunConfig ca;
+    ca.dataDir = a.string();
+    RunConfig cb;
+    cb.dataDir = b.string();
+    RunRecord ra;
+    RunRecord rb;
+    ra.data = identifyData(ca, 1000, 1000);
+    rb.data = identifyData(cb, 1000, 1000);
+    EXPECT_NE(ra.data.contentHash, rb.data.contentHash);
+    EXPECT_EQ(compareData(ra, rb), DataMatch::Different);
+    EXPECT_EQ(workloadDifferences(ra, rb), std::vector<std::string>{"data set"});
+}
+
+TEST(DataIdentity, AMissingBatchFileGivesAnotherIdentity) {
+    TempDir dir;
+    const fs::path a = dir.path() / "a";
+    writeSmallDataset(a);
+    RunConfig c;
+    c.dataDir = a.string();
+    const std::string whole = identifyData(c, 100, 10).contentHash;
+    fs::remove(a / "data_batch_5.bin");
+    EXPECT_NE(identifyData(c, 100, 10).contentHash, whole);
 }
 
 // Reads the record file from inside the run, as a process that died right then would leave it.

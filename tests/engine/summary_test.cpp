@@ -4,6 +4,8 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <utility>
+#include <vector>
 
 using namespace devicebench;
 
@@ -26,10 +28,12 @@ TEST(Summary, MedianOfAnOddCountIsTheMiddleValue) {
     EXPECT_DOUBLE_EQ(s.stableMean, 5.0);
 }
 
-TEST(Summary, OneStableEpochHasZeroStandardDeviation) {
+TEST(Summary, OneStableEpochHasAnUndefinedStandardDeviationAndCvNotZero) {
     const Summary s = summarize(std::vector<double>{9.0, 4.0}, 1, 1.0);
     EXPECT_DOUBLE_EQ(s.stableMean, 4.0);
-    EXPECT_DOUBLE_EQ(s.stddev, 0.0);
+    EXPECT_EQ(s.stableCount, 1);
+    EXPECT_TRUE(std::isnan(s.stddev)) << s.stddev;
+    EXPECT_TRUE(std::isnan(s.cv)) << s.cv;
 }
 
 TEST(Summary, AllWarmupEpochsLeaveNoStableMean) {
@@ -53,16 +57,54 @@ TEST(Summary, SummarisesEpochResultsBySeconds) {
     EXPECT_DOUBLE_EQ(s.meanAll, 3.0);
 }
 
-TEST(Summary, StableStatisticsIncludeMinMaxCvAndStudentTInterval) {
+namespace {
+// Mean and sample standard deviation of the natural logs, computed here independently.
+std::pair<double, double> logMeanAndSd(const std::vector<double> &values) {
+    double sum = 0.0;
+    for (double v : values)
+        sum += std::log(v);
+    const double mean = sum / static_cast<double>(values.size());
+    double squares = 0.0;
+    for (double v : values)
+        squares += (std::log(v) - mean) * (std::log(v) - mean);
+    return {mean, std::sqrt(squares / static_cast<double>(values.size() - 1))};
+}
+} // namespace
+
+TEST(Summary, StableStatisticsIncludeMinMaxCvAndAStudentTIntervalOnTheLogOfTheTimes) {
     // Stable epochs {10, 12, 11, 13}: mean 11.5, sd sqrt(5/3), t(0.975, 3) = 3.1824.
     const Summary s = summarize(std::vector<double>{30.0, 20.0, 10.0, 12.0, 11.0, 13.0}, 2, 1.0);
     EXPECT_EQ(s.stableCount, 4);
     EXPECT_DOUBLE_EQ(s.min, 10.0);
     EXPECT_DOUBLE_EQ(s.max, 13.0);
     EXPECT_NEAR(s.cv, std::sqrt(5.0 / 3.0) / 11.5, 1e-12);
-    const double half = 3.1824 * std::sqrt(5.0 / 3.0) / 2.0;
-    EXPECT_NEAR(s.ciLow, 11.5 - half, 1e-9);
-    EXPECT_NEAR(s.ciHigh, 11.5 + half, 1e-9);
+    const auto [mean, sd] = logMeanAndSd({10.0, 12.0, 11.0, 13.0});
+    EXPECT_NEAR(s.logMean, mean, 1e-12);
+    EXPECT_NEAR(s.logStddev, sd, 1e-12);
+    const double half = 3.1824 * sd / 2.0;
+    EXPECT_NEAR(s.ciLow, std::exp(mean - half), 1e-9);
+    EXPECT_NEAR(s.ciHigh, std::exp(mean + half), 1e-9);
+    EXPECT_LT(s.ciLow, s.stableMean);
+    EXPECT_GT(s.ciHigh, s.stableMean);
+}
+
+// Issue #15, fault 2: the arithmetic interval of 1, 9, 1, 9 s was [-2.35, 12.35] s.
+TEST(Summary, EpochsOfOneAndNineSecondsGiveAnIntervalWithAPositiveLowerBound) {
+    const Summary s = summarize(std::vector<double>{1.0, 9.0, 1.0, 9.0}, 0, 1.0);
+    EXPECT_DOUBLE_EQ(s.stableMean, 5.0);
+    const auto [mean, sd] = logMeanAndSd({1.0, 9.0, 1.0, 9.0});
+    EXPECT_NEAR(s.ciLow, std::exp(mean - 3.1824 * sd / 2.0), 1e-9);  // 0.398
+    EXPECT_NEAR(s.ciHigh, std::exp(mean + 3.1824 * sd / 2.0), 1e-9); // 22.6
+    EXPECT_GT(s.ciLow, 0.0);
+    EXPECT_LT(s.ciLow, s.stableMean);
+    EXPECT_GT(s.ciHigh, s.stableMean);
+}
+
+TEST(Summary, AnEpochOfZeroSecondsLeavesTheIntervalUnknown) {
+    const Summary s = summarize(std::vector<double>{0.0, 1.0, 2.0}, 0, 1.0);
+    EXPECT_TRUE(std::isnan(s.ciLow));
+    EXPECT_TRUE(std::isnan(s.ciHigh));
+    EXPECT_DOUBLE_EQ(s.stableMean, 1.0);
 }
 
 TEST(Summary, OneStableEpochHasNoInterval) {

@@ -19,6 +19,8 @@
 #include <string>
 #include <vector>
 
+#include <unistd.h>
+
 namespace devicebench::testing {
 
 struct ArchiveItem {
@@ -108,6 +110,29 @@ inline void writeTarGz(const std::filesystem::path &path, const std::vector<Arch
     if (archive_write_close(out.get()) != ARCHIVE_OK) {
         throw std::runtime_error("cannot finish " + path.string());
     }
+}
+
+// The good full-size archive (cifarArchiveItems()), built once per build tree and reused by
+// every test process after it: ctest runs each test in a process of its own, so a
+// SetUpTestSuite would build it again for every test (about 1.5 s each). The file lives in
+// `cacheDir` (the build tree's, DEVICEBENCH_TEST_CACHE_DIR) under a name that changes with
+// kSharedArchiveVersion; it is written to a unique temporary name and renamed into place, so
+// tests running in parallel see the whole file or none. Tests must not change it.
+inline constexpr int kSharedArchiveVersion = 1; // bump when cifarArchiveItems() changes
+inline std::filesystem::path sharedGoodArchive(const std::filesystem::path &cacheDir) {
+    namespace fs = std::filesystem;
+    const fs::path path = cacheDir / ("cifar-10-binary-synthetic-v" +
+                                      std::to_string(kSharedArchiveVersion) + ".tar.gz");
+    std::error_code ec;
+    if (fs::is_regular_file(path, ec)) {
+        return path;
+    }
+    fs::create_directories(cacheDir);
+    const fs::path partial =
+        path.string() + ".tmp-" + std::to_string(static_cast<long>(::getpid()));
+    writeTarGz(partial, cifarArchiveItems());
+    fs::rename(partial, path);
+    return path;
 }
 
 inline std::string readWholeFile(const std::filesystem::path &path) {

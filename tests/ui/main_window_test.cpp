@@ -220,7 +220,7 @@ RunRecord savedRecord(const std::string &runId, const std::string &status, int e
     r.started.threads = 1;
     r.started.trainImages = 320;
     r.started.testImages = 50;
-    r.started.stepsPerEpoch = 5;
+    r.started.stepsPerEpoch = (320 + batchSize - 1) / batchSize;
     r.started.synthetic = true;
     r.fingerprint.hostName = "elsewhere";
     r.data.variant = "synthetic";

@@ -1,50 +1,228 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/comparison.h"
 
+#include "devicebench/summary.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <type_traits>
+#include <utility>
 
 namespace devicebench {
 
+namespace {
+
+// ---- counting RunConfig's fields (C++17: the largest N for which RunConfig{x1, ..., xN}
+// compiles, each x converting to any member type) ---------------------------------------------
+struct AnyField {
+    template <typename T> operator T() const; // NOLINT(google-explicit-constructor): unevaluated
+};
+template <typename T, typename Seq, typename = void> struct BraceConstructible : std::false_type {};
+template <typename T, std::size_t... I>
+struct BraceConstructible<T, std::index_sequence<I...>,
+                          std::void_t<decltype(T{(static_cast<void>(I), AnyField{})...})>>
+    : std::true_type {};
+template <typename T, std::size_t N = 0> constexpr std::size_t aggregateFieldCount() {
+    if constexpr (BraceConstructible<T, std::make_index_sequence<N + 1>>::value) {
+        return aggregateFieldCount<T, N + 1>();
+    } else {
+        return N;
+    }
+}
+
+bool dataDiffers(const RunRecord &a, const RunRecord &b) {
+    const DataMatch m = compareData(a, b);
+    return m == DataMatch::Different || m == DataMatch::Unknown;
+}
+
+void setImages(RunRecord &r, std::int64_t train, std::int64_t test) {
+    r.config.trainImages = r.started.trainImages = r.data.trainImages = train;
+    r.config.testImages = r.started.testImages = r.data.testImages = test;
+}
+
+// THE table (comparison.h, ComparisonRule). Order: the order of workloadDifferences' names.
+// Compared rows first, then the settings declared irrelevant to timing.
+const std::vector<ComparisonRule> kComparisonRules = {
+    {"model", false, "model", "another network is another computation",
+     [](const RunRecord &a, const RunRecord &b) { return a.model != b.model; },
+     [](RunRecord &r) { r.model = "other-cnn"; }},
+    {"batchSize", true, "batch size", "images per step: steps per epoch and work per step",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.batchSize != b.config.batchSize;
+     },
+     [](RunRecord &r) { r.config.batchSize += 1; }},
+    // Exact: both come from the same decimal text, printed back with full precision.
+    {"learningRate", true, "learning rate", "another training trajectory (losses, divergence)",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.learningRate != b.config.learningRate;
+     },
+     [](RunRecord &r) { r.config.learningRate *= 2.0; }},
+    {"epochs", true, "epochs", "how many epochs the means are over",
+     [](const RunRecord &a, const RunRecord &b) { return a.config.epochs != b.config.epochs; },
+     [](RunRecord &r) { r.config.epochs += 1; }},
+    {"synthetic", true, "data set",
+     "generated or real data; with the data identity (variant, whole-file hash): other data",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.synthetic != b.config.synthetic || dataDiffers(a, b);
+     },
+     [](RunRecord &r) {
+         r.config.synthetic = !r.config.synthetic;
+         r.data.variant = r.config.synthetic ? "synthetic" : "cifar-10-binary";
+         r.data.contentHash =
+             r.config.synthetic ? ""
+                                : std::string(kDataHashPrefix) + "00000000000000000000000000000001";
+     }},
+    // The images actually used (the config's 0 means the whole split).
+    {"trainImages", true, "training images", "images per training pass",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.data.trainImages != b.data.trainImages;
+     },
+     [](RunRecord &r) { setImages(r, r.data.trainImages / 2, r.data.testImages); }},
+    {"testImages", true, "test images", "images per test pass",
+     [](const RunRecord &a, const RunRecord &b) { return a.data.testImages != b.data.testImages; },
+     [](RunRecord &r) { setImages(r, r.data.trainImages, r.data.testImages / 2); }},
+    {"precision", false, "precision", "another arithmetic",
+     [](const RunRecord &a, const RunRecord &b) { return a.precision != b.precision; },
+     [](RunRecord &r) { r.precision = "float16"; }},
+    // The record's text (a record from another tool may name a workload this version does not
+    // know: it stays as text, and makes the runs not comparable).
+    {"workload", true, "workload", "how the same training is computed (faithful or tuned)",
+     [](const RunRecord &a, const RunRecord &b) { return a.workload != b.workload; },
+     [](RunRecord &r) {
+         r.config.workload =
+             r.config.workload == Workload::Tuned ? Workload::Faithful : Workload::Tuned;
+         r.workload = toString(r.config.workload);
+     }},
+    {"dataOnDevice", true, "data on device", "CUDA: no host-to-device copy in the timed steps",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.dataOnDevice != b.config.dataOnDevice;
+     },
+     [](RunRecord &r) { r.config.dataOnDevice = !r.config.dataOnDevice; }},
+    {"lossFetchInterval", true, "loss fetch interval",
+     "on a GPU every fetch of the step losses synchronises the device (issue #15, fault 4)",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.lossFetchInterval != b.config.lossFetchInterval;
+     },
+     [](RunRecord &r) { r.config.lossFetchInterval = r.config.lossFetchInterval == 1 ? 50 : 1; }},
+    // ---- declared irrelevant to timing: runs that differ in these stay comparable ----------
+    {"device", true, nullptr, "the hardware under comparison", nullptr,
+     [](RunRecord &r) { r.config.device = r.started.device = "cuda:0"; }},
+    {"threads", true, nullptr, "CPU threads: a setting of the hardware under comparison", nullptr,
+     [](RunRecord &r) {
+         r.config.threads += 1;
+         r.started.threads += 1;
+     }},
+    {"warmupEpochs", true, nullptr,
+     "which epochs the summary leaves out, not how they run; the comparison can apply one "
+     "setting to every run (RunSet::setWarmupEpochs)",
+     nullptr, [](RunRecord &r) { r.config.warmupEpochs = r.config.warmupEpochs == 0 ? 1 : 0; }},
+    {"seed", true, nullptr,
+     "initial weights only: the same operations on the same shapes each step (the test-loss "
+     "control pairs runs of one seed)",
+     nullptr, [](RunRecord &r) { r.config.seed += 1; }},
+    {"dataDir", true, nullptr,
+     "where the files are; what they hold is compared as the data set (whole-file hash)", nullptr,
+     [](RunRecord &r) { r.config.dataDir = r.data.path = "/elsewhere/cifar"; }},
+};
+
+constexpr std::size_t kRunConfigFieldCount = 14;
+static_assert(aggregateFieldCount<RunConfig>() == kRunConfigFieldCount,
+              "RunConfig gained or lost a field: give it a row in kComparisonRules (compared, "
+              "or irrelevant to timing and why), then update kRunConfigFieldCount");
+
+} // namespace
+
+DataMatch compareData(const RunRecord &a, const RunRecord &b) {
+    if (a.data.variant != b.data.variant) {
+        return DataMatch::Different;
+    }
+    if (a.data.variant == "synthetic") {
+        return DataMatch::Same; // generated from the seed-free recipe (cifar10.h)
+    }
+    const DataHashMethod ma = dataHashMethod(a.data.contentHash);
+    const DataHashMethod mb = dataHashMethod(b.data.contentHash);
+    if (ma == mb && (ma == DataHashMethod::WholeFilesXxh3 || ma == DataHashMethod::PrefixFnv1a)) {
+        if (a.data.contentHash != b.data.contentHash) {
+            return DataMatch::Different;
+        }
+        return ma == DataHashMethod::WholeFilesXxh3 ? DataMatch::Same
+                                                    : DataMatch::SameByOlderMethod;
+    }
+    return DataMatch::Unknown;
+}
+
+std::string dataNote(DataMatch match) {
+    switch (match) {
+    case DataMatch::Same:
+        return {};
+    case DataMatch::SameByOlderMethod:
+        return "data identity from older records (first 4 KiB of each file only): data that "
+               "differs beyond that would not show";
+    case DataMatch::Different:
+        return "data set";
+    case DataMatch::Unknown:
+        return "data set (identity unknown: a record from an older version)";
+    }
+    return {};
+}
+
+const std::vector<ComparisonRule> &comparisonRules() { return kComparisonRules; }
+
+std::size_t runConfigFieldCount() { return aggregateFieldCount<RunConfig>(); }
+
 std::vector<std::string> workloadDifferences(const RunRecord &a, const RunRecord &b) {
     std::vector<std::string> names;
-    const auto differs = [&names](bool different, const char *name) {
-        if (different) {
-            names.emplace_back(name);
+    for (const ComparisonRule &rule : kComparisonRules) {
+        if (rule.differs == nullptr || !rule.differs(a, b)) {
+            continue;
         }
-    };
-    differs(a.model != b.model, "model");
-    differs(a.config.batchSize != b.config.batchSize, "batch size");
-    // Exact: both come from the same decimal text, printed back with full precision.
-    differs(a.config.learningRate != b.config.learningRate, "learning rate");
-    differs(a.config.epochs != b.config.epochs, "epochs");
-    differs(a.data.variant != b.data.variant || a.data.contentHash != b.data.contentHash,
-            "data set");
-    differs(a.data.trainImages != b.data.trainImages, "training images");
-    differs(a.data.testImages != b.data.testImages, "test images");
-    differs(a.precision != b.precision, "precision");
-    differs(a.workload != b.workload, "workload");
-    differs(a.config.dataOnDevice != b.config.dataOnDevice, "data on device");
+        std::string name = rule.differenceName;
+        if (name == "data set" && compareData(a, b) == DataMatch::Unknown &&
+            a.config.synthetic == b.config.synthetic) {
+            name = dataNote(DataMatch::Unknown);
+        }
+        names.push_back(name);
+    }
     return names;
 }
 
 SpeedUp speedUp(const Summary &baseline, const Summary &run) {
     constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-    constexpr double inf = std::numeric_limits<double>::infinity();
     SpeedUp s{nan, nan, nan};
     if (!baseline.hasStable || !run.hasStable || !(run.stableMean > 0.0)) {
         return s;
     }
     s.ratio = baseline.stableMean / run.stableMean;
-    const bool known = !std::isnan(baseline.ciLow) && !std::isnan(baseline.ciHigh) &&
-                       !std::isnan(run.ciLow) && !std::isnan(run.ciHigh);
-    if (known) {
-        // An interval reaching zero or below (few, scattered epochs) leaves that end unbounded.
-        s.low = baseline.ciLow <= 0.0 ? 0.0 : baseline.ciLow / run.ciHigh;
-        s.high = run.ciLow <= 0.0 ? inf : baseline.ciHigh / run.ciLow;
+    // On the logarithm of the times: log(speed-up) = mean log(baseline) - mean log(run), with
+    // Welch's standard error and degrees of freedom (Welch-Satterthwaite, rounded down), then
+    // back-transformed, so both ends are above 0. Needs 2 or more stable epochs in each.
+    const double vb = baseline.logStddev * baseline.logStddev / baseline.stableCount;
+    const double vr = run.logStddev * run.logStddev / run.stableCount;
+    if (!std::isfinite(vb) || !std::isfinite(vr) || !std::isfinite(baseline.logMean) ||
+        !std::isfinite(run.logMean) || baseline.stableCount < 2 || run.stableCount < 2) {
+        return s;
     }
+    const double difference = baseline.logMean - run.logMean;
+    const double se = std::sqrt(vb + vr);
+    if (!(se > 0.0)) { // every epoch of both runs took the same time
+        s.low = s.high = std::exp(difference);
+        return s;
+    }
+    const double df = welchDegreesOfFreedom(baseline, run);
+    const double t = studentT975(std::max(1, static_cast<int>(std::floor(df))));
+    s.low = std::exp(difference - t * se);
+    s.high = std::exp(difference + t * se);
     return s;
+}
+
+double welchDegreesOfFreedom(const Summary &a, const Summary &b) {
+    if (a.stableCount < 2 || b.stableCount < 2) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    const double va = a.logStddev * a.logStddev / a.stableCount;
+    const double vb = b.logStddev * b.logStddev / b.stableCount;
+    return (va + vb) * (va + vb) / (va * va / (a.stableCount - 1) + vb * vb / (b.stableCount - 1));
 }
 
 double maxTestLossDifference(const RunRecord &a, const RunRecord &b) {

@@ -16,6 +16,8 @@ namespace devicebench {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// A statistic that does not exist for the data (stddev and cv of fewer than 2 stable epochs).
+constexpr const char *kUndefined = "n/a";
 
 // "%.<decimals>f" in the C locale whatever the process locale (a Qt application sets the
 // user's); "nan", "inf", "-inf" for non-finite values.
@@ -76,11 +78,52 @@ std::string deviceOf(const RunRecord &r) {
 
 } // namespace
 
+bool isCsvNumber(const std::string &text) {
+    if (text == "nan" || text == "inf" || text == "-inf")
+        return true;
+    std::size_t i = 0;
+    if (i < text.size() && (text[i] == '-' || text[i] == '+'))
+        ++i;
+    bool digits = false;
+    while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
+        ++i;
+        digits = true;
+    }
+    if (i < text.size() && text[i] == '.') {
+        ++i;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
+            ++i;
+            digits = true;
+        }
+    }
+    if (!digits)
+        return false;
+    if (i < text.size() && (text[i] == 'e' || text[i] == 'E')) {
+        ++i;
+        if (i < text.size() && (text[i] == '-' || text[i] == '+'))
+            ++i;
+        bool exponent = false;
+        while (i < text.size() && std::isdigit(static_cast<unsigned char>(text[i])) != 0) {
+            ++i;
+            exponent = true;
+        }
+        if (!exponent)
+            return false;
+    }
+    return i == text.size();
+}
+
 std::string csvField(const std::string &field) {
-    if (field.find_first_of(",\"\r\n") == std::string::npos)
-        return field;
+    // OWASP "CSV Injection": a cell that starts with = + - @ TAB or CR is run as a formula by
+    // spreadsheets; a leading single quote makes it text. Numbers ("-1.5") stay numbers.
+    const bool formula = !field.empty() &&
+                         std::string("=+-@\t\r").find(field[0]) != std::string::npos &&
+                         !isCsvNumber(field);
+    const std::string cell = formula ? "'" + field : field;
+    if (cell.find_first_of(",\"\r\n") == std::string::npos)
+        return cell;
     std::string quoted = "\"";
-    for (const char ch : field) {
+    for (const char ch : cell) {
         quoted += ch;
         if (ch == '"')
             quoted += '"';
@@ -187,10 +230,10 @@ std::string summaryCsv(const RunSet &runs) {
             number(s.epochSeconds.empty() ? kNaN : s.meanAll, 4),
             number(stable(s.stableMean), 4),
             number(stable(s.median), 4),
-            number(stable(s.stddev), 4),
+            s.stableCount >= 2 ? number(s.stddev, 4) : std::string(kUndefined),
             number(stable(s.min), 4),
             number(stable(s.max), 4),
-            number(stable(s.cv), 6),
+            s.stableCount >= 2 ? number(s.cv, 6) : std::string(kUndefined),
             number(stable(s.ciLow), 4),
             number(stable(s.ciHigh), 4),
             number(stable(s.imagesPerSecond), 2),

@@ -56,7 +56,7 @@ Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
     if (epochSeconds.size() <= skip) {
         s.hasStable = false;
         s.stableMean = s.median = s.stddev = s.imagesPerSecond = nan;
-        s.min = s.max = s.cv = s.ciLow = s.ciHigh = nan;
+        s.min = s.max = s.cv = s.ciLow = s.ciHigh = s.logMean = s.logStddev = nan;
         return s;
     }
     const std::vector<double> stable(epochSeconds.begin() + static_cast<std::ptrdiff_t>(skip),
@@ -69,18 +69,32 @@ Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs,
     for (double v : stable) {
         squares += (v - s.stableMean) * (v - s.stableMean);
     }
-    s.stddev = stable.size() > 1 ? std::sqrt(squares / (n - 1.0)) : 0.0;
+    s.stddev = stable.size() > 1 ? std::sqrt(squares / (n - 1.0)) : nan; // undefined for n = 1
     s.imagesPerSecond = s.stableMean > 0.0 ? imagesPerEpoch / s.stableMean : nan;
     s.stableCount = static_cast<int>(stable.size());
     s.min = *std::min_element(stable.begin(), stable.end());
     s.max = *std::max_element(stable.begin(), stable.end());
     s.cv = s.stableMean > 0.0 ? s.stddev / s.stableMean : nan;
-    if (stable.size() > 1) {
-        const double half = studentT975(s.stableCount - 1) * s.stddev / std::sqrt(n);
-        s.ciLow = s.stableMean - half;
-        s.ciHigh = s.stableMean + half;
-    } else {
-        s.ciLow = s.ciHigh = nan;
+    // The interval on the logarithm of the times, back-transformed: never below 0 s.
+    s.logMean = s.logStddev = s.ciLow = s.ciHigh = nan;
+    const bool positive = std::all_of(stable.begin(), stable.end(),
+                                      [](double v) { return std::isfinite(v) && v > 0.0; });
+    if (positive) {
+        double logSum = 0.0;
+        for (double v : stable) {
+            logSum += std::log(v);
+        }
+        s.logMean = logSum / n;
+        if (stable.size() > 1) {
+            double logSquares = 0.0;
+            for (double v : stable) {
+                logSquares += (std::log(v) - s.logMean) * (std::log(v) - s.logMean);
+            }
+            s.logStddev = std::sqrt(logSquares / (n - 1.0));
+            const double half = studentT975(s.stableCount - 1) * s.logStddev / std::sqrt(n);
+            s.ciLow = std::exp(s.logMean - half);
+            s.ciHigh = std::exp(s.logMean + half);
+        }
     }
     return s;
 }

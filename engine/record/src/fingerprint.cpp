@@ -3,6 +3,8 @@
 // LibTorch's settings, is engine_device's fingerprint_collect.cpp.)
 #include "devicebench/fingerprint.h"
 
+#include <array>
+#include <cstdio>
 #include <string>
 
 namespace devicebench {
@@ -25,6 +27,26 @@ std::string machineLabel(const Fingerprint &fingerprint, const std::string &devi
         }
     }
     return device + " @ " + host;
+}
+
+std::string cpuQuotaText(const Fingerprint &fingerprint) {
+    const std::string &raw = fingerprint.cpuQuota;
+    if (raw.empty()) {
+        return "none found";
+    }
+    const std::string v1 = " (cgroup v1)";
+    const bool isV1 =
+        raw.size() > v1.size() && raw.compare(raw.size() - v1.size(), v1.size(), v1) == 0;
+    if (raw.rfind("max", 0) == 0 && (raw.size() == 3 || raw[3] == ' ')) {
+        return isV1 ? "no limit (cgroup v1 cpu.cfs_quota_us: -1)"
+                    : "no limit (cgroup v2 cpu.max: " + raw + ")";
+    }
+    if (fingerprint.cpuQuotaCores > 0.0) {
+        std::array<char, 64> cores{};
+        std::snprintf(cores.data(), cores.size(), "%.2f", fingerprint.cpuQuotaCores);
+        return std::string(cores.data()) + " cores (" + raw + ")";
+    }
+    return raw;
 }
 
 } // namespace devicebench

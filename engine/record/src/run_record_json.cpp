@@ -421,6 +421,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
         s.seconds = r.finite(o, "seconds", p);
         record.steps.push_back(s);
     }
+    checkRunRecord(record, source);
     return record;
 }
 

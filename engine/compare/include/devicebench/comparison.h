@@ -5,28 +5,82 @@
 
 #include "devicebench/run_record.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 namespace devicebench {
 
-// Workload fields in which two records differ, by name: "model", "batch size",
-// "learning rate", "epochs", "data set" (variant or content hash), "training images",
-// "test images", "precision", "workload". Empty: the runs are comparable (only the hardware,
-// threads, seed or warm-up setting differ).
+// Whether two records ran on the same data (DataIdentity, run_record.h).
+enum class DataMatch {
+    Same,              // same variant, and the same whole-file hash (or both synthetic)
+    SameByOlderMethod, // both hashed by the method before issue #15 (first 4 KiB of each file)
+                       // and equal: the same as far as those records can tell; dataNote says so
+    Different,         // another variant, or hashes by one method that differ
+    Unknown,           // the hashes cannot be held against each other: one by the older
+                       // method and one by this version's, or one missing or of another form
+};
+DataMatch compareData(const RunRecord &a, const RunRecord &b);
+
+// What is shown for a DataMatch other than Same in the list of differences, or in a note:
+//   Different: "data set"
+//   Unknown:   "data set (identity unknown: a record from an older version)"
+// SameByOlderMethod (comparable, a note, dataNote()): "data identity from older records (first
+// 4 KiB of each file only): data that differs beyond that would not show"
+// Same: "".
+std::string dataNote(DataMatch match);
+
+// One entry of the comparison table: a field of the record (each field of RunConfig, plus the
+// record's model, precision and data identity), and whether runs that differ in it are
+// comparable. The single place where that is decided: comparison.cpp's kComparisonRules. A
+// static_assert there counts RunConfig's fields, so a new setting does not build until it
+// has a row (tests/engine/comparison_test.cpp, ComparisonRules.*, checks each row).
+struct ComparisonRule {
+    // The RunConfig member ("lossFetchInterval"), or the record field ("model") when the row is
+    // not about the run configuration.
+    const char *field;
+    bool configField; // true: a member of RunConfig (run_types.h)
+    // Shown when two runs differ in it ("loss fetch interval"); nullptr when the field is
+    // declared irrelevant to timing: runs may differ in it and stay comparable.
+    const char *differenceName;
+    const char *why; // what it changes, or why it may differ
+    // Compared rows: whether a and b differ in it. nullptr for irrelevant rows.
+    bool (*differs)(const RunRecord &a, const RunRecord &b);
+    // Sets the field (and what a real run derives from it, e.g. the data identity's image
+    // counts) to another valid value. For the tests that hold every row against the record.
+    void (*vary)(RunRecord &record);
+};
+const std::vector<ComparisonRule> &comparisonRules();
+
+// The number of members of RunConfig, counted by the compiler (aggregate initialisation), for
+// the test that every one has exactly one row.
+std::size_t runConfigFieldCount();
+
+// The fields in which two records differ, by differenceName in table order: "model",
+// "batch size", "learning rate", "epochs", "data set" (variant or whole-file hash; or
+// "data set (identity unknown: ...)", see DataMatch), "training images", "test images",
+// "precision", "workload", "data on device", "loss fetch interval". Empty: the runs are
+// comparable (only the device, threads, seed, warm-up setting or data folder differ).
 std::vector<std::string> workloadDifferences(const RunRecord &a, const RunRecord &b);
 
 // Speed-up of `run` against `baseline`: baseline.stableMean / run.stableMean (> 1: faster).
-// The interval is conservative: the ratio of the two 95% intervals' opposite ends
-// [baseline.ciLow / run.ciHigh, baseline.ciHigh / run.ciLow]; NaN where an interval is unknown.
-// An interval end at or below zero (few, scattered epochs) makes low 0 / high +infinity.
-// No stable epochs in either summary: all three NaN.
+// Its 95% interval is computed on the logarithm of the times, so it never reaches 0 or below:
+// exp(d -+ t(0.975, df) * se), with d = baseline.logMean - run.logMean, se = sqrt(sb^2/nb +
+// sr^2/nr) (s the Summary::logStddev, n the stable counts) and df Welch-Satterthwaite's
+// (welchDegreesOfFreedom, rounded down, at least 1). Source: docs/MEASURING.md. low = high =
+// exp(d) when every epoch of both took the same time; low and high NaN when either run has
+// fewer than 2 stable epochs or an epoch not above 0 s. No stable epochs in either summary:
+// all three NaN.
 struct SpeedUp {
     double ratio = 0.0;
     double low = 0.0;
     double high = 0.0;
 };
 SpeedUp speedUp(const Summary &baseline, const Summary &run);
+
+// Welch-Satterthwaite degrees of freedom of the difference of the two log means (before
+// rounding); NaN when either has fewer than 2 stable epochs.
+double welchDegreesOfFreedom(const Summary &a, const Summary &b);
 
 // Largest |test loss difference| over the epochs both runs finished (matched by epoch number);
 // NaN if none in common; +infinity when a test loss is NaN/inf in either run (diverged).

@@ -2,7 +2,8 @@
 // The comparison as CSV (every run of a RunSet): the per-epoch table and the summary table,
 // the same files from the CLI and from the dashboard's "Export CSV". Plain C++ (no Qt, no
 // LibTorch). Text is UTF-8; numbers use '.' whatever the process locale; lines end with "\n";
-// a field holding a comma, quote, CR or LF is quoted with quotes doubled (RFC 4180).
+// a field holding a comma, quote, CR or LF is quoted with quotes doubled (RFC 4180); text
+// starting like a spreadsheet formula is neutralised with a leading ' (csvField).
 #pragma once
 
 #include <stdexcept>
@@ -19,8 +20,15 @@ public:
     using std::runtime_error::runtime_error;
 };
 
-// RFC 4180 quoting of one field (unchanged when it needs none).
+// One CSV cell. Text that a spreadsheet would run as a formula, i.e. that starts with '=', '+',
+// '-', '@', TAB or CR (OWASP, "CSV Injection"), gets a leading single quote ("=1+1" ->
+// "'=1+1"); a number (isCsvNumber: "-1.5", "+2e-3", "nan", "-inf") is left as it is. Then RFC
+// 4180 quoting (unchanged when it needs none). Every writer below writes each cell through it.
 std::string csvField(const std::string &field);
+
+// True when `text` is a decimal number as the writers below print them: optional sign, digits
+// with an optional '.' and fraction, optional exponent; or "nan", "inf", "-inf".
+bool isCsvNumber(const std::string &text);
 
 // The per-epoch CSV text: header line
 //   run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,
@@ -47,7 +55,9 @@ inline constexpr int kEpochCsvColumnCount = 20;
 //   contended_stable_epochs
 // Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
 // stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
-// baseline (whose label is in `baseline`) with their 95% interval; unknown numbers "nan";
+// baseline (whose label is in `baseline`) with their 95% interval (on the log of the times,
+// comparison.h); unknown numbers "nan"; stddev_s and cv "n/a" with fewer than 2 stable epochs
+// (undefined, not 0);
 // max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. m_gpu* describe
 // the run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
 // contended_stable_epochs: how many stable epochs (the set's warm-up setting) were contended,

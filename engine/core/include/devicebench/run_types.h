@@ -129,22 +129,35 @@ const char *toString(RunStatus status);
 // The article's summary of a run's epoch times (all in seconds).
 // Statistics other than meanAll are over the stable epochs (those after the warm-up);
 // when there are none, they are NaN and `hasStable` is false.
+// Sources: docs/MEASURING.md ("How the numbers are made"); engine/core/src/summary.cpp.
 struct Summary {
     std::vector<double> epochSeconds; // every epoch, warm-up included, in order
     int warmupEpochs = 0;
     double meanAll = 0.0; // mean of all epochs
     bool hasStable = false;
-    double stableMean = 0.0;      // headline: mean of epochs warmupEpochs+1..N
-    double median = 0.0;          // median of the stable epochs
-    double stddev = 0.0;          // sample standard deviation (n-1) of the stable epochs; 0 if n=1
+    double stableMean = 0.0; // headline: mean of epochs warmupEpochs+1..N
+    double median = 0.0;     // median of the stable epochs
+    // Sample standard deviation (n-1) of the stable epochs. Undefined with fewer than 2 stable
+    // epochs: NaN then (JSON null, "n/a" in text and CSV), never 0.
+    double stddev = 0.0;
     double imagesPerSecond = 0.0; // images per epoch / stableMean
     int stableCount = 0;          // number of stable epochs
     double min = 0.0;             // fastest stable epoch
     double max = 0.0;             // slowest stable epoch
-    double cv = 0.0;              // coefficient of variation: stddev / stableMean (a fraction)
-    // 95% confidence interval of the stable mean, Student t with n-1 degrees of freedom:
-    // stableMean -+ t(0.975, n-1) * stddev / sqrt(n). With one stable epoch the interval is
-    // unknown: NaN.
+    // Coefficient of variation: stddev / stableMean (a fraction). NaN with fewer than 2 stable
+    // epochs, like stddev.
+    double cv = 0.0;
+    // Mean and sample standard deviation (n-1) of the natural logarithms of the stable epochs'
+    // seconds: what the intervals are computed from. NaN when an epoch is not above 0 s, and
+    // logStddev NaN with fewer than 2 stable epochs.
+    double logMean = 0.0;
+    double logStddev = 0.0;
+    // 95% confidence interval of the typical stable epoch time, on the logarithm of the times
+    // (epoch times are positive and skewed to the slow side): exp(logMean -+ t(0.975, n-1) *
+    // logStddev / sqrt(n)), Student t with n-1 degrees of freedom, back-transformed. Both ends
+    // are above 0 s. It is the interval of the geometric mean exp(logMean), which for epoch
+    // times that vary by a few percent is the stable mean to within rounding. NaN with fewer
+    // than 2 stable epochs.
     double ciLow = 0.0;
     double ciHigh = 0.0;
 };

@@ -18,7 +18,8 @@ Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs, dou
 // Convenience: summary of finished epochs (their `seconds`).
 Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs, double imagesPerEpoch);
 
-// Two-sided 95% Student t quantile t(0.975, df); NaN for df < 1.
+// Two-sided 95% Student t quantile t(0.975, df); NaN for df < 1. (Tables for df <= 30, a
+// Cornish-Fisher expansion above.)
 double studentT975(int degreesOfFreedom);
 
 // Median of `values` (mean of the two middle values for an even count); NaN when empty.

@@ -67,4 +67,14 @@ Fingerprint collectFingerprint();
 // "<device> @ <host>" ("unknown host" when hostName is empty).
 std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads);
 
+// The CPU quota as a person reads it (CLI `devices`, the dashboard's diagnostics):
+//   ""                          -> "none found"
+//   "max 100000"                -> "no limit (cgroup v2 cpu.max: max 100000)"
+//   "max 100000 (cgroup v1)"    -> "no limit (cgroup v1 cpu.cfs_quota_us: -1)"
+//   "200000 100000", 2.0 cores  -> "2.00 cores (200000 100000)"
+//   anything else               -> the text as recorded
+// (cgroup v2: cpu.max "max" means no limit; cgroup v1: cpu.cfs_quota_us -1 means no limit;
+// Linux Documentation/admin-guide/cgroup-v2.rst and scheduler/sched-bwc.rst.)
+std::string cpuQuotaText(const Fingerprint &fingerprint);
+
 } // namespace devicebench

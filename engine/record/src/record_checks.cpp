@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: MIT
+// What a real run can produce (run_record.h, checkRunRecord): every imported record is held
+// against it, so an impossible one is refused naming the file and the field, like a truncated
+// one, instead of being compared (issue #15, fault 3).
+#include "devicebench/run_record.h"
+
+#include <cmath>
+#include <sstream>
+#include <string>
+
+namespace devicebench {
+namespace {
+
+std::string text(double value) {
+    std::ostringstream s;
+    s.precision(17);
+    s << value;
+    return s.str();
+}
+
+class Checker {
+public:
+    explicit Checker(const std::string &source) : m_source(source) {}
+
+    [[noreturn]] void fail(const std::string &field, const std::string &problem) const {
+        throw RecordError(m_source + ": field '" + field + "' " + problem);
+    }
+    void atLeast(const std::string &field, std::int64_t value, std::int64_t min) const {
+        if (value < min) {
+            fail(field, "must be at least " + std::to_string(min) + " (got " +
+                            std::to_string(value) + ")");
+        }
+    }
+    // A loss (mean cross-entropy, nats): 0 or more; NaN/inf only where `mayBeNonFinite`.
+    void loss(const std::string &field, double value, bool mayBeNonFinite) const {
+        if (!std::isfinite(value)) {
+            if (!mayBeNonFinite) {
+                fail(field, "must be a finite number in a run that did not diverge (got " +
+                                std::string(std::isnan(value) ? "null" : text(value)) + ")");
+            }
+            if (value < 0.0) {
+                fail(field, "must not be negative (got -inf): a cross-entropy is 0 or more");
+            }
+            return;
+        }
+        if (value < 0.0) {
+            fail(field,
+                 "must not be negative (got " + text(value) + "): a cross-entropy is 0 or more");
+        }
+    }
+
+private:
+    const std::string &m_source;
+};
+
+std::string at(const char *array, std::size_t i, const char *key) {
+    return std::string(array) + "[" + std::to_string(i) + "]." + key;
+}
+
+} // namespace
+
+void checkRunRecord(const RunRecord &r, const std::string &source) {
+    const Checker c(source);
+    // A loss that is not finite ends a run as diverged; a "running" record whose process died
+    // at that step may hold it before the status says so.
+    const bool diverged = r.status == "diverged" || r.status == "running";
+    const auto epochCount = static_cast<std::int64_t>(r.epochs.size());
+
+    // Settings: a run that finished an epoch had them validated before it started
+    // (validateRunConfig, trainer.h). A record of a run refused before its first epoch keeps
+    // the refused settings, with the reason.
+    if (epochCount > 0) {
+        c.atLeast("config.epochs", r.config.epochs, 1);
+        c.atLeast("config.batchSize", r.config.batchSize, 1);
+        if (!(r.config.learningRate > 0.0)) {
+            c.fail("config.learningRate",
+                   "must be above 0 (got " + text(r.config.learningRate) + ")");
+        }
+        c.atLeast("config.warmupEpochs", r.config.warmupEpochs, 0);
+        c.atLeast("config.threads", r.config.threads, 0);
+        c.atLeast("config.trainImages", r.config.trainImages, 0);
+        c.atLeast("config.testImages", r.config.testImages, 0);
+        c.atLeast("config.lossFetchInterval", r.config.lossFetchInterval, 1);
+        if (epochCount > r.config.epochs) {
+            c.fail("epochs", "holds " + std::to_string(epochCount) +
+                                 " epochs; the run was set to " + std::to_string(r.config.epochs) +
+                                 " (config.epochs)");
+        }
+    }
+    // Counts.
+    c.atLeast("started.threads", r.started.threads, 0);
+    c.atLeast("started.trainImages", r.started.trainImages, 0);
+    c.atLeast("started.testImages", r.started.testImages, 0);
+    c.atLeast("started.stepsPerEpoch", r.started.stepsPerEpoch, 0);
+    c.atLeast("data.trainImages", r.data.trainImages, 0);
+    c.atLeast("data.testImages", r.data.testImages, 0);
+    if (epochCount > 0 && r.started.trainImages > 0 && r.started.stepsPerEpoch > 0 &&
+        r.config.batchSize > 0) {
+        const std::int64_t steps =
+            (r.started.trainImages + r.config.batchSize - 1) / r.config.batchSize;
+        if (r.started.stepsPerEpoch != steps) {
+            c.fail("started.stepsPerEpoch",
+                   "is " + std::to_string(r.started.stepsPerEpoch) + "; " +
+                       std::to_string(r.started.trainImages) + " training images in batches of " +
+                       std::to_string(r.config.batchSize) + " make " + std::to_string(steps));
+        }
+    }
+    // Status.
+    if (r.status == "finished" && epochCount != r.config.epochs) {
+        c.fail("status", "is finished, but the record holds " + std::to_string(epochCount) +
+                             " of its " + std::to_string(r.config.epochs) + " epochs");
+    }
+    // Epochs: numbered 1..n in order, each took time, fractions and losses in range.
+    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
+        const EpochResult &e = r.epochs[i];
+        if (e.epoch != static_cast<int>(i) + 1) {
+            c.fail(at("epochs", i, "epoch"), "is " + std::to_string(e.epoch) + "; epochs are " +
+                                                 "numbered 1, 2, ... in order (expected " +
+                                                 std::to_string(i + 1) + ")");
+        }
+        if (!(e.seconds > 0.0) || !std::isfinite(e.seconds)) {
+            c.fail(at("epochs", i, "seconds"),
+                   "must be above 0 (got " + text(e.seconds) + "): no real epoch takes no time");
+        }
+        if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0)) {
+            c.fail(at("epochs", i, "testAccuracy"),
+                   "must be a fraction from 0 to 1 (got " + text(e.testAccuracy) + ")");
+        }
+        c.loss(at("epochs", i, "trainLoss"), e.trainLoss, diverged);
+        c.loss(at("epochs", i, "testLoss"), e.testLoss, diverged);
+        if (e.imagesPerSecond < 0.0 || std::isinf(e.imagesPerSecond)) {
+            c.fail(at("epochs", i, "imagesPerSecond"),
+                   "must be a finite number, 0 or more, or null (got " + text(e.imagesPerSecond) +
+                       ")");
+        }
+    }
+    // Steps: numbered from 1, increasing, in epochs from 1; losses as above.
+    std::int64_t previous = 0;
+    for (std::size_t i = 0; i < r.steps.size(); ++i) {
+        const TimedStepLoss &s = r.steps[i];
+        if (s.epoch < 1) {
+            c.fail(at("steps", i, "epoch"),
+                   "must be at least 1 (got " + std::to_string(s.epoch) + ")");
+        }
+        if (s.step <= previous) {
+            c.fail(at("steps", i, "step"), "is " + std::to_string(s.step) +
+                                               "; steps count up from 1 (the one before is " +
+                                               std::to_string(previous) + ")");
+        }
+        previous = s.step;
+        if (s.seconds < 0.0) {
+            c.fail(at("steps", i, "seconds"), "must be 0 or more (got " + text(s.seconds) + ")");
+        }
+        c.loss(at("steps", i, "loss"), s.loss, diverged);
+    }
+}
+
+} // namespace devicebench
