@@ -78,7 +78,7 @@ class ChartHoverLabel;
 // of ChartOptions::smoothing (smoothDebiasedEma) with the raw steps drawn faint behind it (no
 // raw line when smoothing is 0), and the test loss per epoch as dots on a dashed line (at the
 // epoch's end). The legend names each run (label = run and device); a run whose training curve
-// coincides with an earlier shown run's (findCoincidingCurves, within kCoincidenceTolerance) is
+// coincides with an earlier shown run's (findCoincidingCurves, kCoincidenceFraction) is
 // drawn dashed over it and its legend says "identical to #n". Smoothing changes only what is
 // drawn: the store keeps every raw step. Non-finite losses are not drawn and never widen the
 // axes.
@@ -93,8 +93,11 @@ class LossChart : public QChart {
     Q_OBJECT
 
 public:
-    // Largest difference (nats) between two runs' step losses for their curves to count as one.
-    static constexpr double kCoincidenceTolerance = 1e-4;
+    // Two runs' curves count as one when no step loss differs by more than this fraction of
+    // the shown runs' loss range (a thousandth of the axis: under a pixel on any screen), or
+    // kCoincidenceFloor nats when that is larger.
+    static constexpr double kCoincidenceFraction = 1e-3;
+    static constexpr double kCoincidenceFloor = 1e-6;
 
     explicit LossChart(QGraphicsItem *parent = nullptr);
 
@@ -117,6 +120,8 @@ public:
     // point; "" and nothing shown when the run has no drawn step. hoverText() is what the label
     // shows (empty while none is shown).
     QString showHover(int runId, double x);
+    // The same for global step `step` of the run (the drawn step nearest to it).
+    QString showHoverAtStep(int runId, std::int64_t step);
     void hideHover();
     QString hoverText() const;
 

@@ -345,7 +345,15 @@ void LossChart::sync(const RunStore &store) {
         if (!entry.hidden)
             xMax = std::max(xMax, entry.xEnd);
     }
-    const std::vector<int> same = findCoincidingCurves(curves, kCoincidenceTolerance);
+    ValueRange shown;
+    for (const RunSeries *entry : order)
+        if (!entry->hidden && entry->rawRange.valid)
+            shown = ValueRange{
+                shown.valid ? std::min(shown.min, entry->rawRange.min) : entry->rawRange.min,
+                shown.valid ? std::max(shown.max, entry->rawRange.max) : entry->rawRange.max, true};
+    const double tolerance =
+        std::max(kCoincidenceFloor, kCoincidenceFraction * (shown.max - shown.min));
+    const std::vector<int> same = findCoincidingCurves(curves, tolerance);
     for (std::size_t i = 0; i < order.size(); ++i) {
         order[i]->identicalTo = same[i] >= 0 ? order[static_cast<std::size_t>(same[i])]->number : 0;
         style(*order[i]);

@@ -157,6 +157,19 @@ QString LossChart::showHover(int runId, double x) {
     return text;
 }
 
+QString LossChart::showHoverAtStep(int runId, std::int64_t step) {
+    const auto it = m_series.find(runId);
+    if (it == m_series.end() || it->second.stepOf.empty()) {
+        hideHover();
+        return {};
+    }
+    const std::vector<std::int64_t> &steps = it->second.stepOf;
+    const auto at = std::lower_bound(steps.begin(), steps.end(), step);
+    const auto i = std::min(static_cast<qsizetype>(at - steps.begin()),
+                            static_cast<qsizetype>(steps.size()) - 1);
+    return showHover(runId, it->second.rawPoints[i].x());
+}
+
 void LossChart::hideHover() { m_hover->hide(); }
 
 QString LossChart::hoverText() const { return m_hover->text(); }
