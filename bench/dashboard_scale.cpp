@@ -21,11 +21,11 @@
 #include "bench_support.h"
 #include "charts.h"
 #include "charts_panel.h"
-#include "run_store.h"
 #include "fetch_controller.h"
 #include "main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
+#include "run_store.h"
 #include "wiring.h"
 
 #include "devicebench/cifar10.h"
