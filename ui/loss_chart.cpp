@@ -231,7 +231,7 @@ void LossChart::style(RunSeries &entry) {
     // 10 (bench/dashboard_scale, docs/PERFORMANCE.md). A curve that coincides with an earlier
     // run's is dashed, so that both colours show where they overlay.
     QPen train(theme::runColour(n, theme::Opacity::Curve));
-    train.setWidthF(smoothed ? 1.5 : 1.0);
+    train.setWidthF(1.0);
     train.setCosmetic(true);
     if (entry.identicalTo != 0)
         train.setStyle(Qt::DashLine);
