@@ -19,28 +19,6 @@
 
 namespace devicebench {
 
-QString xAxisModeName(XAxisMode mode) {
-    switch (mode) {
-    case XAxisMode::Steps:
-        return QStringLiteral("steps");
-    case XAxisMode::Epochs:
-        return QStringLiteral("epochs");
-    case XAxisMode::Seconds:
-        return QStringLiteral("time");
-    }
-    return QStringLiteral("epochs"); // not reached
-}
-
-bool parseXAxisMode(const QString &name, XAxisMode *mode) {
-    for (const XAxisMode m : {XAxisMode::Steps, XAxisMode::Epochs, XAxisMode::Seconds}) {
-        if (name == xAxisModeName(m)) {
-            *mode = m;
-            return true;
-        }
-    }
-    return false;
-}
-
 LossChart::LossChart(QGraphicsItem *parent)
     : QChart(parent), m_axisX(new QValueAxis(this)), m_axisY(new QValueAxis(this)),
       m_logY(new QLogValueAxis(this)), m_hover(new ChartHoverLabel(this)) {
@@ -234,7 +212,7 @@ void LossChart::style(RunSeries &entry) {
     train.setWidthF(1.0);
     train.setCosmetic(true);
     if (entry.identicalTo != 0)
-        train.setStyle(Qt::DashLine);
+        train.setDashPattern({6.0, 6.0}); // long dashes: the run underneath shows in the gaps
     QPen raw(theme::runColour(n, theme::Opacity::RawCurve));
     raw.setWidthF(1.0);
     raw.setCosmetic(true);
@@ -306,12 +284,13 @@ void LossChart::sync(const RunStore &store) {
 
     std::vector<const std::vector<double> *> curves;
     std::vector<RunSeries *> order;
+    std::vector<int> ids;
+    bool added = false;
     double xMax = 1.0;
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);
         RunSeries &entry = m_series[run.id];
         if (entry.train == nullptr) {
-            // Raw first, so that the smoothed line is drawn over it.
             entry.raw = new QLineSeries(this);
             entry.train = new QLineSeries(this);
             entry.test = new QLineSeries(this);
@@ -323,9 +302,6 @@ void LossChart::sync(const RunStore &store) {
             entry.test->setPointsVisible(true);
             entry.test->setMarkerSize(9.0);
             const int id = run.id;
-            for (QLegendMarker *marker : legend()->markers(entry.train))
-                connect(marker, &QLegendMarker::clicked, this,
-                        [this, id] { Q_EMIT runVisibilityToggled(id); });
             for (QLineSeries *s : {entry.raw, entry.train})
                 connect(s, &QLineSeries::hovered, this, [this, id](const QPointF &p, bool on) {
                     if (on)
@@ -333,6 +309,7 @@ void LossChart::sync(const RunStore &store) {
                     else
                         hideHover();
                 });
+            added = true;
         }
         entry.number = run.number;
         entry.label = run.label;
@@ -342,8 +319,27 @@ void LossChart::sync(const RunStore &store) {
         curves.push_back(entry.hidden || m_options.xAxis == XAxisMode::Seconds ? nullptr
                                                                                : &entry.losses);
         order.push_back(&entry);
+        ids.push_back(run.id);
         if (!entry.hidden)
             xMax = std::max(xMax, entry.xEnd);
+    }
+    if (added) {
+        // Every run's raw steps under every run's lines: the lines and test dots are taken out
+        // and put back after all the raw series (the chart draws series in the order added).
+        for (RunSeries *entry : order)
+            for (QLineSeries *s : {entry->train, entry->test})
+                removeSeries(s);
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            for (QLineSeries *s : {order[i]->train, order[i]->test}) {
+                addSeries(s);
+                s->attachAxis(m_axisX);
+                s->attachAxis(activeYAxis());
+            }
+            const int id = ids[i];
+            for (QLegendMarker *marker : legend()->markers(order[i]->train))
+                connect(marker, &QLegendMarker::clicked, this,
+                        [this, id] { Q_EMIT runVisibilityToggled(id); });
+        }
     }
     ValueRange shown;
     for (const RunSeries *entry : order)

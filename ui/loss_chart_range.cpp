@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// LossChart (charts.h): its axes' ranges (the automatic one, the user's zoom) and the hover
-// label.
+// LossChart (charts.h): the x axis modes' names, its axes' ranges (the automatic one, the user's
+// zoom) and the hover label.
 #include "charts.h"
 
 #include "chart_items.h"
@@ -14,6 +14,28 @@
 #include <cmath>
 
 namespace devicebench {
+
+QString xAxisModeName(XAxisMode mode) {
+    switch (mode) {
+    case XAxisMode::Steps:
+        return QStringLiteral("steps");
+    case XAxisMode::Epochs:
+        return QStringLiteral("epochs");
+    case XAxisMode::Seconds:
+        return QStringLiteral("time");
+    }
+    return QStringLiteral("epochs"); // not reached
+}
+
+bool parseXAxisMode(const QString &name, XAxisMode *mode) {
+    for (const XAxisMode m : {XAxisMode::Steps, XAxisMode::Epochs, XAxisMode::Seconds}) {
+        if (name == xAxisModeName(m)) {
+            *mode = m;
+            return true;
+        }
+    }
+    return false;
+}
 
 namespace {
 

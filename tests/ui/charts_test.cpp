@@ -442,7 +442,7 @@ TEST(CoincidingCurves, TheLaterRunIsDashedAndItsLegendSaysIdenticalToTheFirst) {
     EXPECT_EQ(chart.identicalTo(2), 1);
     EXPECT_EQ(chart.identicalTo(3), 0);
     EXPECT_EQ(chart.identicalTo(4), 1);
-    EXPECT_EQ(chart.trainSeries(2)->pen().style(), Qt::DashLine);
+    EXPECT_EQ(chart.trainSeries(2)->pen().style(), Qt::CustomDashLine);
     EXPECT_EQ(chart.trainSeries(1)->pen().style(), Qt::SolidLine);
     EXPECT_TRUE(chart.trainSeries(2)->name().endsWith(QStringLiteral("(identical to #1)")));
     EXPECT_NE(chart.trainSeries(1)->pen().color().rgb(), chart.trainSeries(2)->pen().color().rgb());
