@@ -42,6 +42,24 @@ QList<QPointF> smoothPointsY(const QList<QPointF> &points, double weight) {
     return out;
 }
 
+void spreadTiedX(QList<QPointF> &points) {
+    const qsizetype n = points.size();
+    qsizetype begin = 0;
+    while (begin < n) {
+        qsizetype end = begin + 1;
+        while (end < n && points[end].x() == points[begin].x())
+            ++end;
+        if (begin > 0 && end - begin > 1) {
+            const double from = points[begin - 1].x();
+            const double to = points[begin].x();
+            const auto count = static_cast<double>(end - begin);
+            for (qsizetype i = begin; i < end; ++i)
+                points[i].setX(from + (to - from) * static_cast<double>(i - begin + 1) / count);
+        }
+        begin = end;
+    }
+}
+
 IndexRange visibleIndexRange(const QList<QPointF> &points, double xMin, double xMax) {
     const qsizetype n = points.size();
     if (n == 0)

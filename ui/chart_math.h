@@ -33,6 +33,13 @@ std::vector<double> smoothDebiasedEma(const std::vector<double> &values, double 
 // The same on the y of `points` (x is kept): the smoothed curve of a polyline.
 QList<QPointF> smoothPointsY(const QList<QPointF> &points, double weight);
 
+// Wall-clock x of steps that share one time (the recorder times the steps of one loss fetch,
+// every --loss-every steps, together): each run of equal x is spread evenly over the interval
+// since the previous distinct time, ending at its own time, so that the curve runs forward
+// instead of standing as a comb. Only for drawing; the first run keeps its x (no interval
+// before it). `points` ordered by x (non-decreasing).
+void spreadTiedX(QList<QPointF> &points);
+
 // The index range [first, last) of `points` (ordered by x, non-decreasing) that draws the
 // visible x range [xMin, xMax]: the points inside it plus one neighbour on each side, so that
 // the line runs to the plot's edges. Empty (first == last) when `points` is empty; when the

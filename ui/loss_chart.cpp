@@ -154,6 +154,8 @@ void LossChart::build(RunSeries &entry, const StoredRun &run) {
             entry.stepOf.push_back(s.step);
             entry.epochOf.push_back(s.epoch);
         }
+        if (m_options.xAxis == XAxisMode::Seconds)
+            spreadTiedX(entry.rawPoints);
         entry.smoothPoints = smoothPointsY(entry.rawPoints, m_options.smoothing);
         entry.rawRange = finiteYRange(entry.rawPoints);
         entry.smoothRange = finiteYRange(entry.smoothPoints);

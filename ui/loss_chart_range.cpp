@@ -101,10 +101,13 @@ void LossChart::applyRange(double xMin, double xMax, double yMin, double yMax) {
     m_settingRange = true;
     m_axisX->setRange(xMin, xMax);
     const double xSpan = xMax - xMin;
-    if (!m_userZoomed && m_options.xAxis == XAxisMode::Epochs)
+    if (!m_userZoomed && m_options.xAxis == XAxisMode::Epochs) {
         m_axisX->setTickCount(std::clamp(static_cast<int>(xSpan) + 1, 2, 11));
-    else
+    } else {
         m_axisX->setTickCount(6);
+        if (!m_userZoomed)
+            m_axisX->applyNiceNumbers(); // steps and seconds: round ticks (the range widens)
+    }
     const int xDecimals =
         xSpan > 0.0 && xSpan < 5.0
             ? std::clamp(static_cast<int>(std::ceil(-std::log10(xSpan / 5.0))), 0, 4)
@@ -113,6 +116,14 @@ void LossChart::applyRange(double xMin, double xMax, double yMin, double yMax) {
     if (m_axisX->labelFormat() != xFormat)
         m_axisX->setLabelFormat(xFormat);
     if (m_options.logScale) {
+        // Ticks sit at powers of the base: 10 when the losses span a decade or more, else a
+        // base that puts about five log-spaced ticks in the range (losses often stay within
+        // one decade, where base 10 would label nothing).
+        const double ratio = yMin > 0.0 ? yMax / yMin : 10.0;
+        const double base = ratio >= 10.0 ? 10.0 : std::max(1.001, std::pow(ratio, 1.0 / 5.0));
+        if (m_logY->base() != base)
+            m_logY->setBase(base);
+        m_logY->setMinorTickCount(ratio >= 10.0 ? -1 : 0);
         m_logY->setRange(yMin, yMax);
     } else {
         m_axisY->setRange(yMin, yMax);

@@ -159,6 +159,16 @@ TEST(VisibleRange, AZoomedInEpochIsDrawnWithEveryStep) {
     EXPECT_EQ(visibleIndexRange({}, 0.0, 1.0).last, 0);
 }
 
+TEST(VisibleRange, StepsTimedTogetherAreSpreadOverTheIntervalBeforeThem) {
+    QList<QPointF> points = {{2.0, 1.0}, {2.0, 1.1}, {4.0, 1.2},
+                             {4.0, 1.3}, {4.0, 1.4}, {5.0, 1.5}};
+    spreadTiedX(points);
+    const QList<double> xs = {points[0].x(), points[1].x(), points[2].x(),
+                              points[3].x(), points[4].x(), points[5].x()};
+    EXPECT_EQ(xs, (QList<double>{2.0, 2.0, 2.0 + 2.0 / 3.0, 2.0 + 4.0 / 3.0, 4.0, 5.0}));
+    EXPECT_EQ(points[3].y(), 1.3) << "the losses are kept";
+}
+
 TEST(Coincidence, ACurveOnTopOfAnEarlierOneIsFoundAndADifferentOneIsNot) {
     const std::vector<double> a = noisyLoss(100, 1);
     std::vector<double> sameAsA = a;
@@ -488,6 +498,11 @@ TEST(LossChartAxes, LogScaleAndTheTimeAxisWhereTheFasterRunEndsEarlier) {
     EXPECT_LE(chart.logYAxis()->min(), 0.5);
     EXPECT_GE(chart.logYAxis()->max(), 2.0);
     EXPECT_TRUE(chart.trainSeries(slowId)->attachedAxes().contains(chart.logYAxis()));
+    // Losses within one decade still get labelled ticks: a base that fits about five.
+    const double ticks = std::log(chart.logYAxis()->max() / chart.logYAxis()->min()) /
+                         std::log(chart.logYAxis()->base());
+    EXPECT_GE(ticks, 3.0);
+    EXPECT_LE(ticks, 6.0);
     options.logScale = false;
     chart.setOptions(options);
     EXPECT_TRUE(chart.axes(Qt::Vertical).contains(chart.yAxis()));
