@@ -17,6 +17,7 @@
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
+#include <QFontMetricsF>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -506,4 +507,17 @@ TEST(LossChartAxes, LogScaleAndTheTimeAxisWhereTheFasterRunEndsEarlier) {
     options.logScale = false;
     chart.setOptions(options);
     EXPECT_TRUE(chart.axes(Qt::Vertical).contains(chart.yAxis()));
+}
+
+TEST(SpeedChartTitle, ANarrowChartGetsAShorterTitleInsteadOfACutOne) {
+    SpeedChart chart;
+    chart.setGeometry(0, 0, 1400, 400);
+    const QString wide = chart.title();
+    EXPECT_TRUE(wide.startsWith(QStringLiteral("Stable mean seconds per epoch")))
+        << wide.toStdString();
+    chart.setGeometry(0, 0, 380, 400);
+    const QString narrow = chart.title();
+    EXPECT_LT(narrow.size(), wide.size());
+    const QFontMetricsF metrics(chart.titleFont());
+    EXPECT_LE(metrics.horizontalAdvance(narrow), 380.0);
 }
