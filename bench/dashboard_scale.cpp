@@ -15,13 +15,17 @@
 // The records are made here (a plausible decaying loss with noise), written with the engine's
 // writeRunRecord and imported through MainWindow::importRecords, as "Import runs..." does.
 // usage: dashboard_scale [--runs N] [--epochs N] [--steps-per-epoch N] [--repeats N]
-//                        [--live-images N] [--data-dir DIR] [--per-widget]
+//                        [--live-images N] [--data-dir DIR] [--per-widget] [--no-live]
+// The table of loss chart settings (issue 16: smoothing, log scale, time axis, zoom) comes after
+// the full redraw; --no-live stops there.
 #include "bench_support.h"
 #include "charts.h"
+#include "charts_panel.h"
 #include "fetch_controller.h"
 #include "main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
+#include "run_store.h"
 #include "wiring.h"
 
 #include "devicebench/cifar10.h"
@@ -33,6 +37,7 @@
 #include <QEventLoop>
 #include <QGraphicsScene>
 #include <QImage>
+#include <QLineSeries>
 #include <QPainter>
 #include <QPixmap>
 #include <QTemporaryDir>
@@ -61,6 +66,7 @@ struct Options {
     int repeats = 30;
     long long liveImages = 6400;
     bool perWidget = false; // --per-widget: time each widget's redraw too
+    bool noLive = false;    // --no-live: stop after the redraw tables (no live run)
     std::string dataDir;
 };
 
@@ -147,6 +153,10 @@ int main(int argc, char **argv) {
         const std::string flag = argv[i];
         if (flag == "--per-widget") {
             o.perWidget = true;
+            continue;
+        }
+        if (flag == "--no-live") {
+            o.noLive = true;
             continue;
         }
         if (i + 1 >= argc) {
@@ -276,6 +286,76 @@ int main(int argc, char **argv) {
                     percentile(chartMs, 0.5), percentile(chartMs, 0.99));
     }
 
+    {
+        // Issue 16: the loss chart's settings. Per setting: "apply" = setting it in the
+        // window's controls (rebuilds every run's points, smoothing, decimation for the
+        // visible range, axes), then "redraw" = a full window grab and the loss chart's scene
+        // alone, medians of --repeats.
+        struct Setting {
+            const char *name;
+            double smoothing;
+            XAxisMode axis;
+            bool log;
+            bool zoomEpoch; // x range of epoch 5 only (every step drawn)
+        };
+        const Setting settings[] = {
+            {"smoothing 0 (raw only)", 0.0, XAxisMode::Epochs, false, false},
+            {"smoothing 0.6 (default)", 0.6, XAxisMode::Epochs, false, false},
+            {"smoothing 0.99", 0.99, XAxisMode::Epochs, false, false},
+            {"smoothing 0.6, log scale", 0.6, XAxisMode::Epochs, true, false},
+            {"smoothing 0.6, time axis", 0.6, XAxisMode::Seconds, false, false},
+            {"smoothing 0.6, zoom: epoch 5", 0.6, XAxisMode::Epochs, false, true},
+        };
+        ChartsPanel *panel = window.chartsPanel();
+        const ChartOptions before = panel->chartOptions();
+        std::printf("\nloss chart settings, %d runs x %d steps in view (medians of %d):\n", o.runs,
+                    o.epochs * o.stepsPerEpoch, o.repeats);
+        std::printf("| setting | apply (ms) | window redraw (ms) | loss chart alone (ms) | "
+                    "points drawn per run |\n|---|---:|---:|---:|---:|\n");
+        QImage image(1400, 450, QImage::Format_ARGB32_Premultiplied);
+        for (const Setting &setting : settings) {
+            std::vector<double> applyMs;
+            std::vector<double> windowMs;
+            std::vector<double> chartMs;
+            ChartOptions options;
+            options.smoothing = setting.smoothing;
+            options.xAxis = setting.axis;
+            options.logScale = setting.log;
+            for (int i = 0; i < std::max(3, o.repeats / 5); ++i) {
+                ChartOptions other = options;
+                other.smoothing = setting.smoothing > 0.5 ? 0.3 : 0.5; // force a rebuild
+                panel->setChartOptions(other);
+                QElapsedTimer t;
+                t.start();
+                panel->setChartOptions(options);
+                if (setting.zoomEpoch)
+                    window.lossChart()->setXRange(4.0, 5.0);
+                applyMs.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+            }
+            QApplication::processEvents();
+            for (int i = 0; i < o.repeats; ++i) {
+                QElapsedTimer t;
+                t.start();
+                (void)window.grab();
+                windowMs.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+                t.restart();
+                QPainter painter(&image);
+                painter.setRenderHint(QPainter::Antialiasing);
+                window.lossChart()->scene()->render(&painter);
+                painter.end();
+                chartMs.push_back(static_cast<double>(t.nsecsElapsed()) / 1e6);
+            }
+            const int runId = window.store().run(0).id;
+            std::printf("| %s | %.1f | %.1f | %.1f | %lld |\n", setting.name,
+                        percentile(applyMs, 0.5), percentile(windowMs, 0.5),
+                        percentile(chartMs, 0.5),
+                        static_cast<long long>(window.lossChart()->trainSeries(runId)->count()));
+            window.lossChart()->resetView();
+        }
+        panel->setChartOptions(before);
+        std::printf("\n");
+    }
+
     if (o.perWidget) {
         // Where a full redraw's time goes: each visible widget of some size, grabbed alone.
         for (QWidget *w : window.findChildren<QWidget *>()) {
@@ -290,6 +370,8 @@ int main(int argc, char **argv) {
                         static_cast<double>(t.nsecsElapsed()) / 5e6);
         }
     }
+    if (o.noLive)
+        return 0;
     // A live run in the same window: the chart redraws as its loss arrives.
     RunConfig live;
     live.device = "cpu";

@@ -5,10 +5,17 @@
 // those calls).
 #pragma once
 
+#include "charts.h" // ChartOptions
+
 #include <QWidget>
 
 class QChartView;
+class QCheckBox;
+class QComboBox;
 class QLabel;
+class QPushButton;
+class QSettings;
+class QSlider;
 class QTableView;
 
 namespace devicebench {
@@ -18,7 +25,9 @@ class LossChart;
 class RunStore;
 class SpeedChart;
 
-// Object names (tests): lossChartView, barChartView, controlLabel, epochTable.
+// Object names (tests): lossChartView, barChartView, controlLabel, epochTable, and the loss
+// chart's controls above it: smoothingSlider (0..99, the weight in hundredths), smoothingValue,
+// xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck, resetViewButton.
 class ChartsPanel : public QWidget {
     Q_OBJECT
 
@@ -33,8 +42,26 @@ public:
     LossChart *lossChart() const { return m_lossChart; }
     SpeedChart *speedChart() const { return m_speedChart; }
 
+    // The loss chart's options as the controls show them; setChartOptions sets the controls
+    // (and so the chart, redrawn at once).
+    ChartOptions chartOptions() const;
+    void setChartOptions(const ChartOptions &options);
+
+    // The controls' values under "charts/" (smoothing, xAxis, logScale); restoreSettings keeps
+    // a control's value when its key is missing or bad.
+    void saveSettings(QSettings &settings) const;
+    void restoreSettings(const QSettings &settings);
+
+Q_SIGNALS:
+    // The user changed a control (smoothing, x axis, log scale).
+    void chartOptionsChanged(const devicebench::ChartOptions &options);
+    // A legend entry of the loss chart was clicked: the run should be shown (true) or hidden.
+    void runVisibilityRequested(int runId, bool visible);
+
 private:
     void updateControlText();
+    QWidget *buildControls();
+    void applyControls(); // controls -> chart, then redraw
 
     const RunStore &m_store;
     LossChart *m_lossChart = nullptr;
@@ -44,6 +71,12 @@ private:
     EpochTableModel *m_tableModel = nullptr;
     QTableView *m_table = nullptr;
     QLabel *m_controlLabel = nullptr;
+    QSlider *m_smoothingSlider = nullptr;
+    QLabel *m_smoothingValue = nullptr;
+    QComboBox *m_xAxisCombo = nullptr;
+    QCheckBox *m_logScaleCheck = nullptr;
+    QPushButton *m_resetViewButton = nullptr;
+    bool m_settingControls = false;
 };
 
 } // namespace devicebench

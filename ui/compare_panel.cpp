@@ -109,7 +109,7 @@ void ComparePanel::exportPngInteractive() {
     if (path.isEmpty())
         return;
     QString error;
-    if (exportComparisonPng(m_store, path, &error))
+    if (exportComparisonPng(m_store, path, &error, m_chartOptions))
         Q_EMIT statusMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), false);
     else
         QMessageBox::warning(this, QStringLiteral("Export PNG"), error);

@@ -4,6 +4,8 @@
 // comparison settings and writes exports (comparison_export.h); it starts nothing.
 #pragma once
 
+#include "charts.h" // ChartOptions
+
 #include <QString>
 #include <QWidget>
 
@@ -25,6 +27,9 @@ public:
 
     // Rebuilds the baseline list when the runs or their labels changed (keeps the choice).
     void syncRuns();
+
+    // How "Export PNG…" draws the loss chart: the window's chart options (smoothing, axes).
+    void setChartOptions(const ChartOptions &options) { m_chartOptions = options; }
     // Export buttons enabled when `enabled` (results exist and no run is going).
     void setExportEnabled(bool enabled);
 
@@ -41,6 +46,7 @@ Q_SIGNALS:
 
 private:
     RunStore &m_store;
+    ChartOptions m_chartOptions;
     QSpinBox *m_warmupSpin = nullptr;
     QComboBox *m_baselineCombo = nullptr;
     QPushButton *m_exportPngButton = nullptr;

@@ -54,7 +54,7 @@ QString comparisonControlText(const RunStore &store) {
            parts.join(QStringLiteral(" · "));
 }
 
-QImage renderComparison(const RunStore &store, QSize size) {
+QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options) {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
     image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
 
@@ -77,6 +77,7 @@ QImage renderComparison(const RunStore &store, QSize size) {
         theme::applyToChart(chart, theme::Theme::Light); // the picture is always light
         chart->setDropShadowEnabled(false);
     }
+    loss->setOptions(options);
     loss->sync(store);
     bars->sync(store);
     loss->setGeometry(lossRect);
@@ -95,8 +96,13 @@ QImage renderComparison(const RunStore &store, QSize size) {
     font.setPointSizeF(10.0);
     painter.setFont(font);
     painter.setPen(theme::colour(theme::Role::ChartText, theme::Theme::Light));
+    QString caption = comparisonCaption(store);
+    caption += options.smoothing > 0.0
+                   ? QStringLiteral(" · training loss smoothed %1 (debiased EMA), raw steps faint")
+                         .arg(options.smoothing, 0, 'f', 2)
+                   : QStringLiteral(" · training loss not smoothed");
     painter.drawText(QRectF(16, chartsHeight, width - 32, 30), Qt::AlignLeft | Qt::AlignVCenter,
-                     comparisonCaption(store));
+                     caption);
     if (!control.isEmpty())
         painter.drawText(QRectF(16, chartsHeight + 24, width - 32, 28),
                          Qt::AlignLeft | Qt::AlignVCenter, control);
@@ -120,13 +126,14 @@ QString summaryCsvPath(const QString &csvPath) {
     return QString::fromStdString(summaryCsvPath(csvPath.toStdString()));
 }
 
-bool exportComparisonPng(const RunStore &store, const QString &path, QString *error) {
+bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
+                         const ChartOptions &options) {
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     QImage image;
     try {
-        image = renderComparison(store);
+        image = renderComparison(store, QSize(kExportWidth, kExportHeight), options);
     } catch (const theme::ThemeError &e) { // a broken palette resource: say so, write nothing
         if (error != nullptr)
             *error = QStringLiteral("Cannot write %1: %2")

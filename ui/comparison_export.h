@@ -4,6 +4,8 @@
 // writers (devicebench/csv_export.h), which the command-line runner uses directly.
 #pragma once
 
+#include "charts.h" // ChartOptions
+
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -29,8 +31,11 @@ QString comparisonControlText(const RunStore &store);
 // from the chart palette, whatever the window's theme). Builds fresh chart objects, so it works
 // without any window shown, but a QApplication (a QGuiApplication is not enough for Qt Charts)
 // must exist on this thread; the offscreen platform is fine. Throws theme::ThemeError when the
-// chart palette resource cannot be read.
-QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight));
+// chart palette resource cannot be read. `options`: the loss chart's smoothing, x axis and
+// scale (the window's, when it exports); the loss chart's title states the smoothing. The
+// picture shows the whole of every run the store does not hide (no zoom).
+QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight),
+                        const ChartOptions &options = ChartOptions());
 
 // The per-epoch CSV text: epochCsv(store.runSet()) (devicebench/csv_export.h, which
 // documents the columns and cell formats).
@@ -53,7 +58,8 @@ QString csvField(const QString &field);
 // per-epoch file first; on its failure the summary is not written. Return false on failure
 // and then, if `error` is not null, set it to a message naming the path and the OS error
 // (e.g. "Cannot write /x/y.png: No such file or directory").
-bool exportComparisonPng(const RunStore &store, const QString &path, QString *error);
+bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
+                         const ChartOptions &options = ChartOptions());
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error);
 
 } // namespace devicebench

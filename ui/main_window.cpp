@@ -119,6 +119,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     connect(m_library, &RunLibraryPanel::statusMessage, this, &MainWindow::setStatus);
 
     buildActions();
+    connectCharts();
 
     m_redrawTimer.setSingleShot(true);
     m_redrawTimer.setInterval(kRedrawIntervalMs);
@@ -342,7 +343,7 @@ void MainWindow::setStatus(const QString &text, bool error) {
 }
 
 bool MainWindow::exportPng(const QString &path, QString *error) const {
-    return exportComparisonPng(*m_store, path, error);
+    return exportComparisonPng(*m_store, path, error, m_charts->chartOptions());
 }
 
 bool MainWindow::exportCsv(const QString &path, QString *error) const {

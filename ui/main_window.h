@@ -108,12 +108,17 @@ public:
     const RunStore &store() const { return *m_store; }
     LossChart *lossChart() const;
     SpeedChart *speedChart() const;
+    ChartsPanel *chartsPanel() const { return m_charts; }
+    // Shows or hides run `runId` in the charts (as its legend entry or its check box in the
+    // run list does); remembered by runId in the saved settings. Redraws at once.
+    void setRunVisible(int runId, bool visible);
 
     // Redraws charts, table and status now instead of at the next timer tick (tests).
     void redrawNow();
 
     // The last session's settings (main_window_desktop.cpp): every run setting, the Compare
-    // box's warm-up, the window geometry and state and the splitter positions. The window
+    // box's warm-up, the chart controls (smoothing, x axis, log scale) and the hidden runs, the
+    // window geometry and state and the splitter positions. The window
     // itself never touches QSettings; the dashboard's main() passes the user's.
     void saveSettings(QSettings &settings) const;
     // Restores what saveSettings wrote. A missing or bad value keeps the widget's value;
@@ -157,8 +162,9 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void buildActions(); // menus, shortcuts (main_window_desktop.cpp)
-    void syncActions();  // actions enabled as their buttons
+    void buildActions();  // menus, shortcuts (main_window_desktop.cpp)
+    void connectCharts(); // chart controls and shown/hidden runs (main_window_desktop.cpp)
+    void syncActions();   // actions enabled as their buttons
     void scheduleRedraw();
     void updateButtons();
     void updateProgressText();

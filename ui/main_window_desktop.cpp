@@ -3,9 +3,11 @@
 // window geometry kept through QSettings (the run settings through the settings panel).
 #include "main_window.h"
 
+#include "charts_panel.h"
 #include "compare_panel.h"
 #include "run_library_panel.h"
 #include "run_settings_panel.h"
+#include "run_store.h"
 #include "theme.h"
 
 #include "devicebench/run_types.h"
@@ -46,6 +48,7 @@ const QString kCompareWarmup = QStringLiteral("compare/warmupEpochs");
 const QString kGeometry = QStringLiteral("window/geometry");
 const QString kState = QStringLiteral("window/state");
 const QString kSplitters = QStringLiteral("window/splitters");
+const QString kHiddenRuns = QStringLiteral("charts/hiddenRuns"); // runIds
 
 QString withShortcut(const QString &tip, const QAction *action) {
     const QString keys = action->shortcut().toString(QKeySequence::NativeText);
@@ -127,6 +130,18 @@ void MainWindow::buildActions() {
     setWindowIcon(theme::applicationIcon());
 }
 
+void MainWindow::connectCharts() {
+    connect(m_charts, &ChartsPanel::runVisibilityRequested, this, &MainWindow::setRunVisible);
+    connect(m_library, &RunLibraryPanel::runVisibilityRequested, this, &MainWindow::setRunVisible);
+    connect(m_charts, &ChartsPanel::chartOptionsChanged, m_compare, &ComparePanel::setChartOptions);
+    m_compare->setChartOptions(m_charts->chartOptions());
+}
+
+void MainWindow::setRunVisible(int runId, bool visible) {
+    m_store->setRunHidden(runId, !visible);
+    redrawNow();
+}
+
 void MainWindow::syncActions() {
     if (m_runCpuAction == nullptr)
         return; // before buildActions()
@@ -140,6 +155,8 @@ void MainWindow::syncActions() {
 void MainWindow::saveSettings(QSettings &settings) const {
     m_settings->saveSettings(settings);
     settings.setValue(kCompareWarmup, m_compare->warmupSpin()->value());
+    m_charts->saveSettings(settings);
+    settings.setValue(kHiddenRuns, m_store->hiddenRunKeys());
     settings.setValue(kGeometry, saveGeometry());
     settings.setValue(kState, saveState());
     QList<QVariant> splitters;
@@ -156,6 +173,8 @@ void MainWindow::restoreSettings(const QSettings &settings) {
     if (settings.contains(kCompareWarmup) && ok && compareWarmup >= spin->minimum() &&
         compareWarmup <= spin->maximum())
         spin->setValue(compareWarmup);
+    m_charts->restoreSettings(settings);
+    m_store->setHiddenRunKeys(settings.value(kHiddenRuns).toStringList());
 
     if (!restoreGeometry(settings.value(kGeometry).toByteArray())) {
         QSize size(kDefaultWidth, kDefaultHeight);

@@ -15,6 +15,7 @@
 #include <QListWidget>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QVBoxLayout>
 
 #include <exception>
@@ -83,6 +84,12 @@ RunLibraryPanel::RunLibraryPanel(RunStore &store, const QString &runsFolder, QWi
     connect(m_removeButton, &QPushButton::clicked, this,
             &RunLibraryPanel::removeSelectedInteractive);
     connect(m_list, &QListWidget::currentRowChanged, this, [this] { updateRemoveButton(); });
+    connect(m_list, &QListWidget::itemChanged, this, [this](QListWidgetItem *item) {
+        const int id = item->data(Qt::UserRole).toInt();
+        const bool visible = item->checkState() == Qt::Checked;
+        if (m_store.hasRun(id) && m_store.isRunHidden(id) == visible)
+            Q_EMIT runVisibilityRequested(id, visible);
+    });
     updateRemoveButton();
 }
 
@@ -97,13 +104,27 @@ void RunLibraryPanel::syncRuns(int activeRunId) {
     for (int i = 0; same && i < m_list->count(); ++i)
         same = m_list->item(i)->text() == texts[i] &&
                m_list->item(i)->data(Qt::UserRole).toInt() == m_store.run(i).id;
+    if (same) {
+        // Only the check boxes may differ (a run shown or hidden from the chart's legend).
+        const QSignalBlocker block(m_list);
+        for (int i = 0; i < m_list->count(); ++i) {
+            const Qt::CheckState state =
+                m_store.isRunHidden(m_store.run(i).id) ? Qt::Unchecked : Qt::Checked;
+            if (m_list->item(i)->checkState() != state)
+                m_list->item(i)->setCheckState(state);
+        }
+    }
     if (!same) {
+        const QSignalBlocker block(m_list);
         m_list->clear();
         for (int i = 0; i < m_store.runCount(); ++i) {
             auto *item = new QListWidgetItem(texts[i], m_list);
             item->setData(Qt::UserRole, m_store.run(i).id);
+            item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
+            item->setCheckState(m_store.isRunHidden(m_store.run(i).id) ? Qt::Unchecked
+                                                                       : Qt::Checked);
             // The run id names the record file and the TensorBoard folder (one id per run).
-            item->setToolTip(QStringLiteral("run id %1\n%2")
+            item->setToolTip(QStringLiteral("run id %1\n%2\nUncheck to hide the run in the charts")
                                  .arg(QString::fromStdString(m_store.run(i).record.runId),
                                       m_store.run(i).origin));
             if (selected.isValid() && selected.toInt() == m_store.run(i).id)

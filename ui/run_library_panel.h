@@ -33,7 +33,8 @@ struct ImportReport {
 };
 
 // Object names (tests): runsFolderLabel, runList (one item per run, in store order, its
-// Qt::UserRole the run id), importButton, removeRunButton; the confirmation dialog
+// Qt::UserRole the run id, checked while the run is shown in the charts: unchecking it emits
+// runVisibilityRequested), importButton, removeRunButton; the confirmation dialog
 // removeRunBox (non-blocking; its "Remove" button is removeRunConfirmButton) and the import
 // report importRejectedBox.
 //
@@ -88,6 +89,8 @@ public:
 
 Q_SIGNALS:
     void statusMessage(QString text, bool error);
+    // The user checked (visible) or unchecked a run's box in the list.
+    void runVisibilityRequested(int runId, bool visible);
 
 private:
     // The record file of run `runId` inside the runs folder; empty when it has none there.

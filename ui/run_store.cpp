@@ -2,6 +2,8 @@
 #include "run_store.h"
 
 #include <exception>
+#include <string>
+#include <utility>
 
 namespace devicebench {
 
@@ -145,5 +147,48 @@ const StoredRun *RunStore::findRun(int id) const {
 }
 
 double RunStore::speedUp(int index) const { return run(index).speedUp.ratio; }
+
+namespace {
+
+// A run's key among the hidden ones: its record's runId, or "#<id>" for a record without one.
+std::string hiddenKey(const StoredRun &run) {
+    return run.record.runId.empty() ? "#" + std::to_string(run.id) : run.record.runId;
+}
+
+} // namespace
+
+void RunStore::setRunHidden(int id, bool hidden) {
+    const StoredRun *run = findRun(id);
+    if (run == nullptr || isRunHidden(id) == hidden)
+        return;
+    if (hidden)
+        m_hidden.insert(hiddenKey(*run));
+    else
+        m_hidden.erase(hiddenKey(*run));
+    Q_EMIT changed();
+}
+
+bool RunStore::isRunHidden(int id) const {
+    const StoredRun *run = findRun(id);
+    return run != nullptr && m_hidden.count(hiddenKey(*run)) > 0;
+}
+
+QStringList RunStore::hiddenRunKeys() const {
+    QStringList keys;
+    for (const std::string &key : m_hidden)
+        keys.append(QString::fromStdString(key));
+    return keys;
+}
+
+void RunStore::setHiddenRunKeys(const QStringList &keys) {
+    std::set<std::string> next;
+    for (const QString &key : keys)
+        if (!key.isEmpty())
+            next.insert(key.toStdString());
+    if (next == m_hidden)
+        return;
+    m_hidden = std::move(next);
+    Q_EMIT changed();
+}
 
 } // namespace devicebench

@@ -15,9 +15,11 @@
 
 #include <QObject>
 #include <QString>
+#include <QStringList>
 
 #include <chrono>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -120,6 +122,15 @@ public:
     // Index of the baseline in effect; -1 when the store is empty.
     int baselineIndex() const { return m_set.baselineIndex(); }
 
+    // ---- shown and hidden runs (a view setting: exports and the comparison keep every run) -
+    // Hides or shows run `id` in the charts; remembered by the record's runId, so that it holds
+    // for the same run after a restart or a re-import. Emits changed() when it changes.
+    void setRunHidden(int id, bool hidden);
+    bool isRunHidden(int id) const;
+    // The runIds of the hidden runs (also of runs not in the store now), for QSettings.
+    QStringList hiddenRunKeys() const;
+    void setHiddenRunKeys(const QStringList &keys);
+
     // ---- access --------------------------------------------------------------------------
     int runCount() const { return static_cast<int>(m_runs.size()); }
     // Precondition: 0 <= index < runCount().
@@ -157,6 +168,7 @@ private:
     RunSet m_set;
     std::vector<StoredRun> m_runs;
     std::map<int, std::chrono::steady_clock::time_point> m_liveStart; // addRun time per id
+    std::set<std::string> m_hidden;                                   // runIds of hidden runs
 };
 
 } // namespace devicebench

@@ -2,6 +2,7 @@
 // SpeedChart (charts.h): the bar chart of stable mean seconds per epoch, with error bars.
 #include "charts.h"
 
+#include "chart_items.h"
 #include "run_store.h"
 #include "theme.h"
 
@@ -121,10 +122,9 @@ SpeedChart::SpeedChart(QGraphicsItem *parent)
     : QChart(parent), m_series(new QStackedBarSeries(this)), m_axisX(new QBarCategoryAxis(this)),
       m_axisY(new QValueAxis(this)) {
     setAnimationOptions(QChart::NoAnimation);
-    styleChartTitle(this,
-                    QStringLiteral("Stable mean seconds per epoch (after warm-up), 95% interval as "
-                                   "error bar"),
-                    1.0);
+    styleChartTitle(this, QString(), 1.0);
+    fitTitle();
+    connect(this, &QGraphicsWidget::geometryChanged, this, [this] { fitTitle(); });
     legend()->setVisible(false);
     m_series->setLabelsVisible(false); // the means are written above the error bars
     addSeries(m_series);
@@ -139,7 +139,47 @@ SpeedChart::SpeedChart(QGraphicsItem *parent)
     m_series->attachAxis(m_axisY);
     m_errorBars = new ErrorBarItem(this, m_series);
     connect(this, &QChart::plotAreaChanged, this, [this] { m_errorBars->geometryChanged(); });
+    m_hover = new ChartHoverLabel(this);
+    connect(m_series, &QStackedBarSeries::hovered, this, [this](bool on, int, QBarSet *set) {
+        const qsizetype index = m_series->barSets().indexOf(set);
+        if (on && index >= 0)
+            showHover(static_cast<int>(index));
+        else
+            hideHover();
+    });
 }
+
+void SpeedChart::fitTitle() {
+    // The long title where it fits; a shorter one at 200 % scale or in a narrow pane rather
+    // than an elided one.
+    const QStringList titles = {
+        QStringLiteral("Stable mean seconds per epoch (after warm-up), 95% interval as error bar"),
+        QStringLiteral("Stable mean s/epoch after warm-up, 95% interval"),
+        QStringLiteral("Stable s/epoch, 95% interval")};
+    const QMarginsF m = margins();
+    const QString title =
+        fittingTitle(titles, titleFont(), size().width() - m.left() - m.right() - 8.0);
+    if (title != this->title())
+        setTitle(title);
+}
+
+QString SpeedChart::hoverText(int index) const {
+    return index >= 0 && index < m_hoverTexts.size() ? m_hoverTexts[index] : QString();
+}
+
+void SpeedChart::showHover(int index) {
+    if (index < 0 || index >= m_hoverTexts.size()) {
+        hideHover();
+        return;
+    }
+    const auto at = static_cast<std::size_t>(index);
+    const QPointF anchor = mapToPosition(QPointF(index, m_values[at]), m_series);
+    m_hover->show(m_hoverTexts[index], anchor, theme::runColour(m_numbers[at]));
+}
+
+void SpeedChart::hideHover() { m_hover->hide(); }
+
+QString SpeedChart::shownHover() const { return m_hover->text(); }
 
 QColor SpeedChart::barColour(int index) const {
     const QList<QBarSet *> sets = m_series->barSets();
@@ -198,6 +238,34 @@ QString intervalText(double low, double high, int decimals) {
     return QStringLiteral(" [%1, %2]").arg(low, 0, 'f', decimals).arg(high, 0, 'f', decimals);
 }
 
+// Run, stable mean, interval, epochs and speed-up: the bar's hover label.
+QString barHoverText(const StoredRun &run) {
+    const Summary &s = run.summary;
+    QString text = run.label;
+    if (!s.hasStable || !std::isfinite(s.stableMean))
+        return text + QStringLiteral("\nno stable epochs (%1 finished, %2 warm-up)")
+                          .arg(s.epochSeconds.size())
+                          .arg(s.warmupEpochs);
+    text += QStringLiteral("\nstable mean %1 s per epoch").arg(s.stableMean, 0, 'f', 3);
+    if (std::isfinite(s.ciLow) && std::isfinite(s.ciHigh))
+        text += QStringLiteral("\n95% interval [%1, %2] s")
+                    .arg(s.ciLow, 0, 'f', 3)
+                    .arg(s.ciHigh, 0, 'f', 3);
+    text += QStringLiteral("\nepochs %1 to %2 (%3 stable, %4 warm-up)")
+                .arg(s.warmupEpochs + 1)
+                .arg(s.epochSeconds.size())
+                .arg(s.stableCount)
+                .arg(s.warmupEpochs);
+    if (run.isBaseline)
+        text += QStringLiteral("\nbaseline (speed-up 1.00x)");
+    else if (!run.comparable())
+        text += QStringLiteral("\nnot comparable with the baseline");
+    else if (std::isfinite(run.speedUp.ratio))
+        text += QStringLiteral("\nspeed-up %1x").arg(run.speedUp.ratio, 0, 'f', 2) +
+                intervalText(run.speedUp.low, run.speedUp.high, 2);
+    return text;
+}
+
 } // namespace
 
 void SpeedChart::sync(const RunStore &store) {
@@ -207,8 +275,12 @@ void SpeedChart::sync(const RunStore &store) {
     std::vector<bool> contended;
     std::vector<int> numbers;
     std::vector<ErrorBarItem::Bar> bars;
+    QStringList labels;
+    QStringList hoverTexts;
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);
+        if (store.isRunHidden(run.id))
+            continue; // hidden from the charts by the user
         const Summary &s = run.summary;
         QString second;
         ErrorBarItem::Bar bar;
@@ -253,7 +325,10 @@ void SpeedChart::sync(const RunStore &store) {
         contended.push_back(!busy.empty());
         numbers.push_back(run.number);
         bars.push_back(bar);
+        labels.append(run.label);
+        hoverTexts.append(barHoverText(run));
     }
+    m_hoverTexts = hoverTexts;
     m_errorBars->setBars(bars); // repaints only when a bar changed
     if (categories == m_categories && values == m_values && flagged == m_flagged &&
         contended == m_contended && numbers == m_numbers) {
@@ -276,7 +351,7 @@ void SpeedChart::sync(const RunStore &store) {
     // that each bar has its own run's colour.
     double top = 0.0;
     for (std::size_t i = 0; i < values.size(); ++i) {
-        auto *set = new QBarSet(store.run(static_cast<int>(i)).label);
+        auto *set = new QBarSet(labels[static_cast<qsizetype>(i)]);
         for (std::size_t j = 0; j < values.size(); ++j)
             set->append(j == i ? values[i] : 0.0);
         m_series->append(set);

@@ -170,6 +170,24 @@ ChartPalette parseChartPalette(const QByteArray &json, const QString &source) {
     const QJsonArray list = runs.toArray();
     for (qsizetype i = 0; i < list.size(); ++i)
         palette.runs.push_back(parseColour(list.at(i), source, QStringLiteral("runs[%1]").arg(i)));
+    const QJsonValue opacity = root.value(QStringLiteral("opacity"));
+    if (!opacity.isUndefined()) {
+        const QJsonObject object =
+            member(root, QStringLiteral("opacity"), source, QStringLiteral("opacity"));
+        const auto get = [&](const char *key, double *out) {
+            const QString name = QString::fromLatin1(key);
+            const QJsonValue value = object.value(name);
+            if (value.isUndefined())
+                return;
+            if (!value.isDouble() || value.toDouble() < 0.0 || value.toDouble() > 1.0)
+                fail(source, QStringLiteral("opacity.") + name + QStringLiteral(": ") +
+                                 shown(value) + QStringLiteral(" is not a number in [0, 1]"));
+            *out = value.toDouble();
+        };
+        get("curve", &palette.curveOpacity);
+        get("rawCurve", &palette.rawCurveOpacity);
+        get("hiddenRun", &palette.hiddenRunOpacity);
+    }
     palette.light =
         parseChartColours(member(root, QStringLiteral("light"), source, QStringLiteral("light")),
                           source, QStringLiteral("light"));
@@ -207,6 +225,25 @@ QColor runColour(int runNumber) {
 }
 
 int runColourCount() { return static_cast<int>(chartPalette().runs.size()); }
+
+double opacity(Opacity which) {
+    const ChartPalette &palette = chartPalette();
+    switch (which) {
+    case Opacity::Curve:
+        return palette.curveOpacity;
+    case Opacity::RawCurve:
+        return palette.rawCurveOpacity;
+    case Opacity::HiddenRun:
+        return palette.hiddenRunOpacity;
+    }
+    return 1.0; // not reached
+}
+
+QColor runColour(int runNumber, Opacity which) {
+    QColor colour = runColour(runNumber);
+    colour.setAlphaF(static_cast<float>(opacity(which)));
+    return colour;
+}
 
 QColor colour(Role role, Theme theme) {
     const ChartColours &chart = theme == Theme::Dark ? chartPalette().dark : chartPalette().light;

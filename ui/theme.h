@@ -62,6 +62,16 @@ QColor runColour(int runNumber);
 // How many distinct run colours the palette lists (at least 1).
 int runColourCount();
 
+// Opacities (0..1) the loss chart draws with, from charts/palette.json "opacity" (each key
+// optional; the defaults below are used when it is absent):
+//   Curve     ("curve", 0.8): a run's training-loss line (runs that overlay stay visible)
+//   RawCurve  ("rawCurve", 0.22): the raw per-step loss drawn faint behind the smoothed line
+//   HiddenRun ("hiddenRun", 0.35): the legend entry of a run the user hid
+enum class Opacity { Curve, RawCurve, HiddenRun };
+double opacity(Opacity which);
+// runColour(runNumber) with opacity(which) as its alpha.
+QColor runColour(int runNumber, Opacity which);
+
 // The colour of `role` in `theme` (opaque).
 QColor colour(Role role, Theme theme);
 // colour(role, theme).name() ("#rrggbb"), for style sheets and rich text.
@@ -94,7 +104,8 @@ void loadAll();
 // ---- the resource formats (exposed for tests) -----------------------------------------------
 
 // charts/palette.json: {"runs": ["#rrggbb", ...] (at least one), "light": {...}, "dark": {...}}
-// with "background", "text", "axisLine" and "grid" in each theme object. Other keys (such as
+// with "background", "text", "axisLine" and "grid" in each theme object, and optionally
+// "opacity": {"curve", "rawCurve", "hiddenRun"} (numbers in [0, 1]). Other keys (such as
 // "about") are ignored.
 struct ChartColours {
     QColor background;
@@ -104,6 +115,9 @@ struct ChartColours {
 };
 struct ChartPalette {
     std::vector<QColor> runs;
+    double curveOpacity = 0.8;
+    double rawCurveOpacity = 0.22;
+    double hiddenRunOpacity = 0.35;
     ChartColours light;
     ChartColours dark;
 };

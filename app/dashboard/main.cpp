@@ -7,6 +7,7 @@
 // one after another (--run cpu:1 --run cpu:2 --run cuda), exports written when the last run
 // ends, and --quit to close afterwards. Everything goes through the same window, controller
 // and exports as a user's clicks.
+#include "chart_script.h"
 #include "desktop.h"
 #include "fetch_controller.h"
 #include "fetch_dialog.h"
@@ -148,7 +149,11 @@ int main(int argc, char *argv[]) {
          QStringLiteral("With --fetch-url: the folder that receives cifar-10-batches-bin."),
          QStringLiteral("DIR")},
     });
+    devicebench::addChartScriptOptions(parser); // --smoothing, --zoom, --screenshot, ...
     parser.process(app);
+    if (!devicebench::checkChartScriptOptions(parser)) {
+        return 2;
+    }
 
     std::deque<devicebench::ScriptedRun> script;
     for (const QString &spec : parser.values(QStringLiteral("run"))) {
@@ -218,6 +223,7 @@ int main(int argc, char *argv[]) {
     if (keepSettings) {
         window.restoreSettings(stored); // the command line's settings below override them
     }
+    devicebench::applyChartControls(parser, window);
 
     devicebench::RunConfig settings = window.runConfig("cpu");
     if (parser.isSet(QStringLiteral("data-dir"))) {
@@ -320,7 +326,10 @@ int main(int argc, char *argv[]) {
                 return;
             }
         }
-        // Script done: exports, then maybe quit.
+        // Script done: the chart script (zoom, hover, screenshot), exports, then maybe quit.
+        if (!devicebench::finishChartScript(parser, window)) {
+            exitCode = 1;
+        }
         QString error;
         const QString png = parser.value(QStringLiteral("export-png"));
         const QString csv = parser.value(QStringLiteral("export-csv"));
@@ -375,8 +384,8 @@ int main(int argc, char *argv[]) {
                 QTimer::singleShot(0, &app, startNext);
             });
         QTimer::singleShot(0, &app, startNext);
-    } else if (parser.isSet(QStringLiteral("quit"))) {
-        QTimer::singleShot(0, &app, startNext);
+    } else if (parser.isSet(QStringLiteral("quit")) || parser.isSet(QStringLiteral("screenshot"))) {
+        QTimer::singleShot(300, &app, startNext); // once the window is shown and laid out
     }
     const int rc = QApplication::exec();
     if (keepSettings) {

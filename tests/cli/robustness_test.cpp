@@ -643,7 +643,7 @@ devicebench::RunRecord plausibleRecord(const std::string &id, const std::vector<
               "xxh3-128:00112233445566778899aabbccddeeff"};
     for (std::size_t i = 0; i < seconds.size(); ++i) {
         r.epochs.push_back(
-            {static_cast<int>(i) + 1, seconds[i], i == 0, 2.3, 2.2, 0.1, 96.0 / seconds[i]});
+            {static_cast<int>(i) + 1, seconds[i], i == 0, 2.3, 2.2, 0.1, 96.0 / seconds[i], {}});
     }
     return r;
 }

@@ -291,5 +291,26 @@ TEST(RunColours, TheExportedPictureDrawsEachBarInItsRunsColourInOrder) {
     }
 }
 
+TEST(Theme, TheChartOpacitiesComeFromThePaletteAndAreCheckedToLieInZeroToOne) {
+    const QString source = QStringLiteral("test/palette.json");
+    const QByteArray json = R"({"runs": ["#0072b2"], "opacity": {"rawCurve": 0.3},
+        "light": {"background": "#ffffff", "text": "#000000", "axisLine": "#808080", "grid": "#e0e0e0"},
+        "dark": {"background": "#000000", "text": "#ffffff", "axisLine": "#808080", "grid": "#303030"}})";
+    const theme::ChartPalette palette = theme::parseChartPalette(json, source);
+    EXPECT_DOUBLE_EQ(palette.rawCurveOpacity, 0.3);
+    EXPECT_DOUBLE_EQ(palette.curveOpacity, theme::ChartPalette{}.curveOpacity) << "default kept";
+    QByteArray bad = json;
+    bad.replace("0.3", "1.5");
+    try {
+        theme::parseChartPalette(bad, source);
+        ADD_FAILURE() << "an opacity of 1.5 was accepted";
+    } catch (const theme::ThemeError &e) {
+        EXPECT_NE(std::string(e.what()).find("opacity.rawCurve: 1.5"), std::string::npos)
+            << e.what();
+    }
+    // The resource's values: the raw steps fainter than the lines.
+    EXPECT_LT(theme::opacity(theme::Opacity::RawCurve), theme::opacity(theme::Opacity::Curve));
+    EXPECT_EQ(theme::runColour(3, theme::Opacity::Curve).rgb(), theme::runColour(3).rgb());
+}
 } // namespace
 } // namespace devicebench

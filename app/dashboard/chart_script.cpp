@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: MIT
+#include "chart_script.h"
+
+#include "charts.h"
+#include "charts_panel.h"
+#include "main_window.h"
+#include "run_store.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QPixmap>
+#include <QThread>
+
+#include <cstdio>
+
+namespace devicebench {
+
+namespace {
+
+const QString kSmoothing = QStringLiteral("smoothing");
+const QString kXAxis = QStringLiteral("x-axis");
+const QString kLogScale = QStringLiteral("log-scale");
+const QString kZoom = QStringLiteral("zoom");
+const QString kHideRun = QStringLiteral("hide-run");
+const QString kHover = QStringLiteral("hover");
+const QString kHoverBar = QStringLiteral("hover-bar");
+const QString kScreenshot = QStringLiteral("screenshot");
+
+// "A:B" -> two numbers.
+bool parsePair(const QString &text, double *a, double *b) {
+    const QStringList parts = text.split(QLatin1Char(':'));
+    bool okA = false;
+    bool okB = false;
+    if (parts.size() != 2)
+        return false;
+    *a = parts[0].toDouble(&okA);
+    *b = parts[1].toDouble(&okB);
+    return okA && okB;
+}
+
+// The id of the run numbered `number` ("#<number>"); 0 when there is none.
+int runIdOf(const MainWindow &window, int number) {
+    for (const StoredRun &run : window.store().runs())
+        if (run.number == number)
+            return run.id;
+    return 0;
+}
+
+void settle() {
+    for (int i = 0; i < 5; ++i) {
+        QApplication::processEvents();
+        QThread::msleep(20);
+    }
+}
+
+} // namespace
+
+void addChartScriptOptions(QCommandLineParser &parser) {
+    parser.addOptions({
+        {kSmoothing, QStringLiteral("Smoothing of the training-loss curves, 0 to 0.99."),
+         QStringLiteral("W")},
+        {kXAxis, QStringLiteral("x axis of the loss chart: steps, epochs or time."),
+         QStringLiteral("AXIS")},
+        {kLogScale, QStringLiteral("Loss axis in log scale.")},
+        {kZoom, QStringLiteral("Zoom the loss chart to x from A to B (the x axis's unit)."),
+         QStringLiteral("A:B")},
+        {kHideRun, QStringLiteral("Hide run #N in the charts; repeat for several."),
+         QStringLiteral("N")},
+        {kHover, QStringLiteral("Show the hover label of run #N at step STEP."),
+         QStringLiteral("N:STEP")},
+        {kHoverBar, QStringLiteral("Show the hover label of run #N's bar."), QStringLiteral("N")},
+        {kScreenshot,
+         QStringLiteral("Once the runs are in view, save a picture of the window to FILE (PNG)."),
+         QStringLiteral("FILE")},
+    });
+}
+
+bool checkChartScriptOptions(const QCommandLineParser &parser) {
+    bool ok = true;
+    const auto fail = [&ok](const QString &message) {
+        std::fprintf(stderr, "devicebench: %s\n", qPrintable(message));
+        ok = false;
+    };
+    if (parser.isSet(kSmoothing)) {
+        bool number = false;
+        const double w = parser.value(kSmoothing).toDouble(&number);
+        if (!number || w < 0.0 || w > kMaxSmoothing)
+            fail(QStringLiteral("--smoothing: '%1' is not a number from 0 to 0.99")
+                     .arg(parser.value(kSmoothing)));
+    }
+    XAxisMode mode = XAxisMode::Epochs;
+    if (parser.isSet(kXAxis) && !parseXAxisMode(parser.value(kXAxis), &mode))
+        fail(QStringLiteral("--x-axis: '%1' is not steps, epochs or time")
+                 .arg(parser.value(kXAxis)));
+    double a = 0.0;
+    double b = 0.0;
+    if (parser.isSet(kZoom) && (!parsePair(parser.value(kZoom), &a, &b) || !(b > a)))
+        fail(QStringLiteral("--zoom: '%1' is not A:B with A < B").arg(parser.value(kZoom)));
+    if (parser.isSet(kHover) && !parsePair(parser.value(kHover), &a, &b))
+        fail(QStringLiteral("--hover: '%1' is not N:STEP").arg(parser.value(kHover)));
+    return ok;
+}
+
+void applyChartControls(const QCommandLineParser &parser, MainWindow &window) {
+    ChartsPanel *panel = window.chartsPanel();
+    ChartOptions options = panel->chartOptions();
+    if (parser.isSet(kSmoothing))
+        options.smoothing = parser.value(kSmoothing).toDouble();
+    if (parser.isSet(kXAxis))
+        parseXAxisMode(parser.value(kXAxis), &options.xAxis);
+    if (parser.isSet(kLogScale))
+        options.logScale = true;
+    panel->setChartOptions(options);
+}
+
+bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
+    bool ok = true;
+    const auto idOf = [&](const QString &number) {
+        const int id = runIdOf(window, number.toInt());
+        if (id == 0) {
+            std::fprintf(stderr, "devicebench: no run #%s in view\n", qPrintable(number));
+            ok = false;
+        }
+        return id;
+    };
+    for (const QString &number : parser.values(kHideRun))
+        if (const int id = idOf(number); id != 0)
+            window.setRunVisible(id, false);
+    window.redrawNow();
+    settle(); // the layouts, so that the chart maps values to the right places
+    double a = 0.0;
+    double b = 0.0;
+    if (parser.isSet(kZoom) && parsePair(parser.value(kZoom), &a, &b))
+        window.lossChart()->setXRange(a, b);
+    settle();
+    if (parser.isSet(kHover) && parsePair(parser.value(kHover), &a, &b))
+        if (const int id = idOf(QString::number(static_cast<int>(a))); id != 0)
+            window.lossChart()->showHoverAtStep(id, static_cast<std::int64_t>(b));
+    if (parser.isSet(kHoverBar)) {
+        const int id = idOf(parser.value(kHoverBar));
+        int bar = 0;
+        for (const StoredRun &run : window.store().runs()) {
+            if (run.id == id) {
+                window.speedChart()->showHover(bar);
+                break;
+            }
+            if (!window.store().isRunHidden(run.id))
+                ++bar;
+        }
+    }
+    settle();
+    if (parser.isSet(kScreenshot)) {
+        const QString path = parser.value(kScreenshot);
+        if (!window.grab().save(path, "PNG")) {
+            std::fprintf(stderr, "devicebench: cannot write the screenshot %s\n", qPrintable(path));
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+} // namespace devicebench

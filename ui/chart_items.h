@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// Items drawn over a chart: the hover label both charts show for the point or bar under the
+// mouse, and the fitting of a chart title to the chart's width.
+#pragma once
+
+#include <QColor>
+#include <QFont>
+#include <QGraphicsItem>
+#include <QPointF>
+#include <QString>
+#include <QStringList>
+
+class QChart;
+
+namespace devicebench {
+
+// A box of text lines next to an anchor point (chart item coordinates), with a border in an
+// accent colour (the run's) and the chart's own background and title colours, so it reads in
+// both themes. Kept inside the chart's plot area; above the series. Hidden until show() is
+// called.
+class ChartHoverLabel : public QGraphicsItem {
+public:
+    explicit ChartHoverLabel(QChart *chart);
+
+    void show(const QString &text, QPointF anchor, const QColor &accent);
+    void hide();
+    // The text shown ("" while hidden): the lines joined by '\n'.
+    QString text() const { return isVisible() ? m_text : QString(); }
+
+    QRectF boundingRect() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    QRectF box() const; // the text's box, in item coordinates, placed beside the anchor
+
+    QChart *m_chart;
+    QString m_text;
+    QPointF m_anchor;
+    QColor m_accent;
+};
+
+// The first of `titles` (plain text; lines separated by '\n' count by their widest line) whose
+// width in `font` fits `width` pixels, else the last one. Lets a chart keep its full title
+// where there is room and a two-line or shorter one where there is not (200 % scale, narrow
+// panes) instead of an elided one.
+QString fittingTitle(const QStringList &titles, const QFont &font, double width);
+
+} // namespace devicebench
