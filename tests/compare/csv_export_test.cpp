@@ -248,7 +248,11 @@ TEST(SummaryCsv, StandardDeviationAndCvOfFewerThanTwoStableEpochsReadNA) {
     EXPECT_EQ(one[col("stddev_s")], "n/a");
     EXPECT_EQ(one[col("cv")], "n/a");
     EXPECT_EQ(one[col("stable_mean_s")], "4.0000");
-    EXPECT_EQ(one[col("ci95_low_s")], "nan") << "no interval of one epoch either";
+    EXPECT_EQ(one[col("ci95_low_s")], "n/a") << "no interval of one epoch either";
+    EXPECT_EQ(one[col("ci95_high_s")], "n/a");
+    EXPECT_EQ(one[col("speedup_low")], "n/a") << "one side has one stable epoch";
+    EXPECT_EQ(one[col("speedup_high")], "n/a");
+    EXPECT_NE(two[col("ci95_low_s")], "n/a");
     EXPECT_EQ(two[col("stddev_s")], "1.4142");
     EXPECT_EQ(two[col("cv")], "0.282843");
 }

@@ -34,6 +34,12 @@ std::string number(double value, int decimals) {
     return std::string(buffer.data(), result.ptr);
 }
 
+// A bound of a speed-up's interval: "n/a" when the speed-up exists but its interval does not
+// (a run with fewer than 2 stable epochs on either side), else number().
+std::string speedUpBound(double ratio, double bound) {
+    return std::isfinite(ratio) && std::isnan(bound) ? std::string(kUndefined) : number(bound, 4);
+}
+
 std::string joined(const std::vector<std::string> &fields, const char *separator) {
     std::string text;
     for (std::size_t i = 0; i < fields.size(); ++i)
@@ -234,12 +240,12 @@ std::string summaryCsv(const RunSet &runs) {
             number(stable(s.min), 4),
             number(stable(s.max), 4),
             s.stableCount >= 2 ? number(s.cv, 6) : std::string(kUndefined),
-            number(stable(s.ciLow), 4),
-            number(stable(s.ciHigh), 4),
+            s.stableCount >= 2 ? number(s.ciLow, 4) : std::string(kUndefined),
+            s.stableCount >= 2 ? number(s.ciHigh, 4) : std::string(kUndefined),
             number(stable(s.imagesPerSecond), 2),
             number(run.speedUp.ratio, 4),
-            number(run.speedUp.low, 4),
-            number(run.speedUp.high, 4),
+            speedUpBound(run.speedUp.ratio, run.speedUp.low),
+            speedUpBound(run.speedUp.ratio, run.speedUp.high),
             baselineLabel,
             run.comparable() ? "1" : "0",
             joined(run.differences, ";"),

@@ -56,8 +56,9 @@ inline constexpr int kEpochCsvColumnCount = 20;
 // Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
 // stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
 // baseline (whose label is in `baseline`) with their 95% interval (on the log of the times,
-// comparison.h); unknown numbers "nan"; stddev_s and cv "n/a" with fewer than 2 stable epochs
-// (undefined, not 0);
+// comparison.h); unknown numbers "nan"; stddev_s, cv and the interval ci95_low_s/ci95_high_s
+// "n/a" with fewer than 2 stable epochs (undefined, not 0), and speedup_low/speedup_high "n/a"
+// when the speed-up exists but either run has fewer than 2 stable epochs;
 // max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. m_gpu* describe
 // the run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
 // contended_stable_epochs: how many stable epochs (the set's warm-up setting) were contended,
