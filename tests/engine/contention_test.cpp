@@ -225,6 +225,7 @@ RunRecord recordWithLoads() {
     r.runId = "20261130T120000Z-host-0badc0de";
     r.createdUtc = "2026-11-30T12:00:00Z";
     r.status = "finished";
+    r.config.epochs = 3; // a finished record holds all its epochs (record_checks)
     r.started.device = "cpu";
     r.started.threads = 1;
     for (int i = 1; i <= 3; ++i) {
