@@ -3,7 +3,6 @@
 #include "graphed_step.h"
 
 #include <ATen/cuda/CUDAGraph.h>
-#include <c10/cuda/CUDAGuard.h>
 #include <c10/cuda/CUDAStream.h>
 #include <spdlog/spdlog.h>
 #include <torch/cuda.h>
@@ -37,13 +36,23 @@ public:
 private:
     // Runs `body` on a stream from the pool, ordered after and before the current stream's
     // work by device synchronisations (only for the warm-up and capture steps).
+    //
+    // The stream is switched with c10::cuda::setCurrentCUDAStream, not a CUDAStreamGuard: the
+    // guard's header defines CUDA's device-guard implementation inline, which would make this
+    // program call the CUDA runtime (libcudart) itself, and the runner bundle may use only the
+    // CUDA libraries that PyTorch brings, through LibTorch (scripts/make-bundle.sh).
     template <typename Body> torch::Tensor onSideStream(const Body &body) {
         torch::cuda::synchronize();
+        const c10::cuda::CUDAStream previous = c10::cuda::getCurrentCUDAStream();
+        c10::cuda::setCurrentCUDAStream(c10::cuda::getStreamFromPool());
         torch::Tensor result;
-        {
-            const c10::cuda::CUDAStreamGuard guard(c10::cuda::getStreamFromPool());
+        try {
             result = body();
+        } catch (...) {
+            c10::cuda::setCurrentCUDAStream(previous);
+            throw;
         }
+        c10::cuda::setCurrentCUDAStream(previous);
         torch::cuda::synchronize();
         return result;
     }
