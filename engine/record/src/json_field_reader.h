@@ -29,7 +29,8 @@ public:
         return prefix.empty() ? key : prefix + "." + key;
     }
 
-    const nlohmann::json &field(const nlohmann::json &object, const char *key, const std::string &prefix) const {
+    const nlohmann::json &field(const nlohmann::json &object, const char *key,
+                                const std::string &prefix) const {
         const auto it = object.find(key);
         if (it == object.end()) {
             fail(join(prefix, key), "is missing");
@@ -37,7 +38,8 @@ public:
         return *it;
     }
 
-    const nlohmann::json &object(const nlohmann::json &parent, const char *key, const std::string &prefix) const {
+    const nlohmann::json &object(const nlohmann::json &parent, const char *key,
+                                 const std::string &prefix) const {
         const nlohmann::json &v = field(parent, key, prefix);
         if (!v.is_object()) {
             fail(join(prefix, key), "must be an object");
@@ -45,7 +47,8 @@ public:
         return v;
     }
 
-    const nlohmann::json &array(const nlohmann::json &parent, const char *key, const std::string &prefix) const {
+    const nlohmann::json &array(const nlohmann::json &parent, const char *key,
+                                const std::string &prefix) const {
         const nlohmann::json &v = field(parent, key, prefix);
         if (!v.is_array()) {
             fail(join(prefix, key), "must be an array");
@@ -53,7 +56,8 @@ public:
         return v;
     }
 
-    std::string string(const nlohmann::json &parent, const char *key, const std::string &prefix) const {
+    std::string string(const nlohmann::json &parent, const char *key,
+                       const std::string &prefix) const {
         const nlohmann::json &v = field(parent, key, prefix);
         if (!v.is_string()) {
             fail(join(prefix, key), "must be a string");
@@ -93,7 +97,8 @@ public:
                                       std::numeric_limits<int>::max()));
     }
 
-    std::uint64_t uint64(const nlohmann::json &parent, const char *key, const std::string &prefix) const {
+    std::uint64_t uint64(const nlohmann::json &parent, const char *key,
+                         const std::string &prefix) const {
         const nlohmann::json &v = field(parent, key, prefix);
         if (v.is_number_unsigned()) {
             return v.get<std::uint64_t>();
@@ -114,7 +119,8 @@ public:
     }
 
     // A number that may be unknown: null reads back as NaN (e.g. the loss of a diverged step).
-    double numberOrNull(const nlohmann::json &parent, const char *key, const std::string &prefix) const {
+    double numberOrNull(const nlohmann::json &parent, const char *key,
+                        const std::string &prefix) const {
         const nlohmann::json &v = field(parent, key, prefix);
         if (v.is_null()) {
             return std::numeric_limits<double>::quiet_NaN();
