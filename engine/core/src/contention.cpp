@@ -42,6 +42,12 @@ std::string percent(double fraction) {
     return text;
 }
 
+// The CPUs a run of `threads` threads can use of `cpus` allowed ones: at least 1, at most
+// `cpus`; `threads` itself when the allowed CPUs are unknown (`cpus` 0).
+int cpusUsed(int threads, int cpus) {
+    return cpus > 0 ? std::min(std::max(threads, 1), cpus) : threads;
+}
+
 // "1 CPU", "2 CPUs".
 std::string cpusText(int cpus) { return std::to_string(cpus) + (cpus == 1 ? " CPU" : " CPUs"); }
 
@@ -56,8 +62,7 @@ bool judgeContention(const EpochLoad &load, double wallSeconds, int threads, boo
         return false;
     if (!cpuDevice) // rule (2'): less than one CPU left for the host thread
         return load.otherCpus >= load.cpus - 1 + kContendedOtherCpus;
-    const int used = std::min(std::max(threads, 1), load.cpus);
-    const int spare = load.cpus - used;
+    const int spare = load.cpus - cpusUsed(threads, load.cpus);
     return load.cpuShare < kContendedShare && load.otherCpus >= spare + kContendedOtherCpus;
 }
 
@@ -65,9 +70,9 @@ std::string describeLoad(const EpochLoad &load, int threads) {
     if (!load.measured)
         return {};
     std::vector<std::string> parts;
-    const int used = load.cpus > 0 ? std::min(std::max(threads, 1), load.cpus) : threads;
     if (std::isfinite(load.cpuShare))
-        parts.push_back("got " + percent(load.cpuShare) + " of " + cpusText(used));
+        parts.push_back("got " + percent(load.cpuShare) + " of " +
+                        cpusText(cpusUsed(threads, load.cpus)));
     if (std::isfinite(load.otherCpus) && load.cpus > 0) {
         char others[32];
         std::snprintf(others, sizeof others, "%.1f", load.otherCpus);
@@ -188,7 +193,7 @@ EpochLoad EpochLoadMeter::end(int threads, bool cpuDevice) {
         return load;
     load.cpus = static_cast<int>(m_cpus.size());
     load.cpuSeconds = std::max(0.0, cpu1 - m_cpu0);
-    const int used = load.cpus > 0 ? std::min(std::max(threads, 1), load.cpus) : threads;
+    const int used = cpusUsed(threads, load.cpus);
     if (used > 0)
         load.cpuShare = load.cpuSeconds / (wall * used);
     if (m_times0.valid && times1.valid) {
