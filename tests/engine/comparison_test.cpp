@@ -4,6 +4,8 @@
 
 #include "devicebench/summary.h"
 
+#include "log_statistics.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -161,19 +163,7 @@ TEST(CompareData, WholeFileHashesDecideAndSyntheticDataIsTheSameData) {
     EXPECT_EQ(compareData(a, b), DataMatch::Same);
 }
 
-namespace {
-// Mean and sample variance of the natural logs, computed here independently.
-std::pair<double, double> logMeanAndVariance(const std::vector<double> &values) {
-    double sum = 0.0;
-    for (double v : values)
-        sum += std::log(v);
-    const double mean = sum / static_cast<double>(values.size());
-    double squares = 0.0;
-    for (double v : values)
-        squares += (std::log(v) - mean) * (std::log(v) - mean);
-    return {mean, squares / static_cast<double>(values.size() - 1)};
-}
-} // namespace
+using devicebench::testing::logMeanAndVariance;
 
 TEST(SpeedUp, RatioOfStableMeansWithAWelchIntervalOnTheLogOfTheTimes) {
     // Baseline stable epochs 10, 12, 14; run 5, 6, 7 (after one warm-up epoch each).

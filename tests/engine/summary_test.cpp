@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/summary.h"
 
+#include "log_statistics.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -58,16 +60,10 @@ TEST(Summary, SummarisesEpochResultsBySeconds) {
 }
 
 namespace {
-// Mean and sample standard deviation of the natural logs, computed here independently.
+// Mean and sample standard deviation of the natural logs (log_statistics.h).
 std::pair<double, double> logMeanAndSd(const std::vector<double> &values) {
-    double sum = 0.0;
-    for (double v : values)
-        sum += std::log(v);
-    const double mean = sum / static_cast<double>(values.size());
-    double squares = 0.0;
-    for (double v : values)
-        squares += (std::log(v) - mean) * (std::log(v) - mean);
-    return {mean, std::sqrt(squares / static_cast<double>(values.size() - 1))};
+    const auto [mean, variance] = devicebench::testing::logMeanAndVariance(values);
+    return {mean, std::sqrt(variance)};
 }
 } // namespace
 
