@@ -256,6 +256,12 @@ QString barHoverText(const StoredRun &run) {
                 .arg(s.epochSeconds.size())
                 .arg(s.stableCount)
                 .arg(s.warmupEpochs);
+    QStringList busy;
+    for (int epoch : contendedStableEpochs(run.record.epochs, run.warmupEpochs))
+        busy.append(QString::number(epoch));
+    if (!busy.isEmpty())
+        text += QStringLiteral("\n⚠ busy machine: epochs %1 contended")
+                    .arg(busy.join(QStringLiteral(", ")));
     if (run.isBaseline)
         text += QStringLiteral("\nbaseline (speed-up 1.00x)");
     else if (!run.comparable())
@@ -313,11 +319,17 @@ void SpeedChart::sync(const RunStore &store) {
             QStringList epochs;
             for (int epoch : busy)
                 epochs.append(QString::number(epoch));
-            second += QStringLiteral("<br><span style=\"color:%1\">⚠ busy machine: epoch%2 %3 "
-                                     "contended</span>")
-                          .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)),
-                               busy.size() == 1 ? QString() : QStringLiteral("s"),
-                               epochs.join(QStringLiteral(", ")));
+            // On two lines, like "not comparable" above: a label wider than its bar is hidden
+            // (with both runs contended, no bar had a label at all). Beyond three epochs only
+            // their number; the epoch table and the bar's hover list them.
+            const QString which =
+                busy.size() <= 3 ? QStringLiteral("epoch%1 %2 contended")
+                                       .arg(busy.size() == 1 ? QString() : QStringLiteral("s"),
+                                            epochs.join(QStringLiteral(", ")))
+                                 : QStringLiteral("%1 stable epochs contended").arg(busy.size());
+            second +=
+                QStringLiteral("<br><span style=\"color:%1\">⚠ busy machine:<br>%2</span>")
+                    .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)), which);
         }
         categories.append(run.label.toHtmlEscaped() + QStringLiteral("<br>") + second);
         values.push_back(bar.mean);

@@ -116,15 +116,32 @@ TEST(BusyMachine, TheBarOfARunWithAContendedStableEpochIsCrossHatchedWithANote) 
     EXPECT_FALSE(bars.categories()[0].contains(QStringLiteral("busy machine")));
     EXPECT_TRUE(bars.barCrossHatched(1));
     EXPECT_TRUE(bars.barHatched(1));
-    EXPECT_TRUE(bars.categories()[1].contains(QStringLiteral("⚠ busy machine: epochs 3, 4 "
+    EXPECT_TRUE(bars.categories()[1].contains(QStringLiteral("⚠ busy machine:<br>epochs 3, 4 "
                                                              "contended")))
         << bars.categories()[1].toStdString();
     EXPECT_FALSE(bars.barCrossHatched(2)) << "only its warm-up epoch was contended";
 
     store.setWarmupEpochs(3); // of the busy run, only epoch 4 is stable now
     bars.sync(store);
-    EXPECT_TRUE(bars.categories()[1].contains(QStringLiteral("⚠ busy machine: epoch 4 contended")))
+    EXPECT_TRUE(
+        bars.categories()[1].contains(QStringLiteral("⚠ busy machine:<br>epoch 4 contended")))
         << bars.categories()[1].toStdString();
+}
+
+TEST(BusyMachine, ManyContendedEpochsAreCountedUnderTheBarAndListedInItsHover) {
+    RunStore store;
+    store.addRecord(runOf("busy", {1.0, 2.0, 2.0, 2.0, 2.0}, {2, 3, 4, 5}),
+                    QStringLiteral("busy.json"));
+    store.setWarmupEpochs(1);
+    SpeedChart bars;
+    bars.sync(store);
+    ASSERT_EQ(bars.categories().size(), 1);
+    EXPECT_TRUE(bars.categories()[0].contains(
+        QStringLiteral("⚠ busy machine:<br>4 stable epochs contended")))
+        << bars.categories()[0].toStdString();
+    EXPECT_TRUE(
+        bars.hoverText(0).contains(QStringLiteral("⚠ busy machine: epochs 2, 3, 4, 5 contended")))
+        << bars.hoverText(0).toStdString();
 }
 
 } // namespace
