@@ -363,26 +363,22 @@ int main(int argc, char *argv[]) {
             startNext();
     });
     const bool scripted = !script.empty();
-    if (!scripted) {
-        // An interactive run stopped by a signal: once it has ended, export and quit.
-        QObject::connect(&controller, &devicebench::RunController::runEnded, &app,
-                         [&](int, const devicebench::RunOutcome &) {
-                             if (stopSignalled)
-                                 QTimer::singleShot(0, &app, startNext);
-                         });
-    }
+    // When a run ends: a script goes on with its next run (or its exports); an interactive
+    // session only when a signal stopped the run (then it exports and quits).
+    QObject::connect(&controller, &devicebench::RunController::runEnded, &app,
+                     [&](int, const devicebench::RunOutcome &outcome) {
+                         if (!scripted && !stopSignalled)
+                             return;
+                         if (outcome.status != devicebench::RunStatus::Finished && !stopSignalled) {
+                             std::fprintf(stderr, "devicebench: run %s: %s\n",
+                                          devicebench::toString(outcome.status),
+                                          outcome.reason.c_str());
+                             exitCode = 1; // a script must be able to tell
+                         }
+                         // Let the window take the outcome first.
+                         QTimer::singleShot(0, &app, startNext);
+                     });
     if (scripted) {
-        QObject::connect(
-            &controller, &devicebench::RunController::runEnded, &app,
-            [&](int, const devicebench::RunOutcome &outcome) {
-                if (outcome.status != devicebench::RunStatus::Finished && !stopSignalled) {
-                    std::fprintf(stderr, "devicebench: run %s: %s\n",
-                                 devicebench::toString(outcome.status), outcome.reason.c_str());
-                    exitCode = 1; // a script must be able to tell
-                }
-                // Let the window take the outcome first.
-                QTimer::singleShot(0, &app, startNext);
-            });
         QTimer::singleShot(0, &app, startNext);
     } else if (parser.isSet(QStringLiteral("quit")) || parser.isSet(QStringLiteral("screenshot"))) {
         QTimer::singleShot(300, &app, startNext); // once the window is shown and laid out
