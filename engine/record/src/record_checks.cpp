@@ -4,6 +4,8 @@
 // one, instead of being compared (issue #15, fault 3).
 #include "devicebench/run_record.h"
 
+#include "json_field_reader.h"
+
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -18,13 +20,12 @@ std::string text(double value) {
     return s.str();
 }
 
-class Checker {
+// The JSON reader's failures (FieldReader::fail: "<source>: field '<path>' <problem>") and the
+// checks of values a real run cannot produce.
+class Checker : public detail::FieldReader {
 public:
-    explicit Checker(const std::string &source) : m_source(source) {}
+    using FieldReader::FieldReader;
 
-    [[noreturn]] void fail(const std::string &field, const std::string &problem) const {
-        throw RecordError(m_source + ": field '" + field + "' " + problem);
-    }
     void atLeast(const std::string &field, std::int64_t value, std::int64_t min) const {
         if (value < min) {
             fail(field, "must be at least " + std::to_string(min) + " (got " +
@@ -48,9 +49,6 @@ public:
                  "must not be negative (got " + text(value) + "): a cross-entropy is 0 or more");
         }
     }
-
-private:
-    const std::string &m_source;
 };
 
 std::string at(const char *array, std::size_t i, const char *key) {
