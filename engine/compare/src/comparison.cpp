@@ -44,9 +44,20 @@ void setImages(RunRecord &r, std::int64_t train, std::int64_t test) {
 // THE table (comparison.h, ComparisonRule). Order: the order of workloadDifferences' names.
 // Compared rows first, then the settings declared irrelevant to timing.
 const std::vector<ComparisonRule> kComparisonRules = {
-    {"model", false, "model", "another network is another computation",
+    // The record's text (RunRecord::model, written from RunConfig::model; a record from another
+    // tool may name a model this version does not know: it stays as text).
+    {"model", true, "model", "another network is another computation",
      [](const RunRecord &a, const RunRecord &b) { return a.model != b.model; },
-     [](RunRecord &r) { r.model = "other-cnn"; }},
+     [](RunRecord &r) { r.model = r.config.model = "resnet18"; }},
+    {"imageSize", true, "image size", "pixels per image: the work of every layer",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.imageSize != b.config.imageSize;
+     },
+     [](RunRecord &r) { r.config.imageSize = r.config.imageSize == 32 ? 64 : 32; }},
+    {"phases", true, "phase timing",
+     "a phase-timed run synchronises the device at every phase of every step (issue #13)",
+     [](const RunRecord &a, const RunRecord &b) { return a.config.phases != b.config.phases; },
+     [](RunRecord &r) { r.config.phases = !r.config.phases; }},
     {"batchSize", true, "batch size", "images per step: steps per epoch and work per step",
      [](const RunRecord &a, const RunRecord &b) {
          return a.config.batchSize != b.config.batchSize;
@@ -126,7 +137,7 @@ const std::vector<ComparisonRule> kComparisonRules = {
      [](RunRecord &r) { r.config.dataDir = r.data.path = "/elsewhere/cifar"; }},
 };
 
-constexpr std::size_t kRunConfigFieldCount = 14;
+constexpr std::size_t kRunConfigFieldCount = 17;
 static_assert(aggregateFieldCount<RunConfig>() == kRunConfigFieldCount,
               "RunConfig gained or lost a field: give it a row in kComparisonRules (compared, "
               "or irrelevant to timing and why), then update kRunConfigFieldCount");

@@ -1,6 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/run_types.h"
 
+#include <algorithm>
+#include <iterator>
+
 namespace devicebench {
 
 const char *toString(RunStatus status) {
@@ -31,6 +34,15 @@ bool parseWorkload(const std::string &text, Workload *workload) {
         return true;
     }
     return false;
+}
+
+bool isKnownModel(const std::string &name) {
+    return std::find(std::begin(kModelNames), std::end(kModelNames), name) != std::end(kModelNames);
+}
+
+bool isSupportedImageSize(int pixels) {
+    return std::find(std::begin(kImageSizes), std::end(kImageSizes), pixels) !=
+           std::end(kImageSizes);
 }
 
 } // namespace devicebench

@@ -8,7 +8,7 @@
 #include "loss_buffer.h"
 #include "workload.h"
 
-#include "devicebench/small_cnn.h"
+#include "devicebench/models.h"
 
 #include <torch/torch.h>
 
@@ -20,7 +20,7 @@ namespace devicebench::detail {
 
 // What both passes work with; every member outlives the run.
 struct EpochParts {
-    SmallCnn &model;
+    ImageClassifier &model;
     torch::optim::Optimizer &optimizer;
     const std::vector<torch::Tensor> &parameters; // model->parameters(), taken once
     WorkloadStrategy &workload;

@@ -27,7 +27,7 @@
 
 namespace devicebench::detail {
 
-// One training step on batch (x: float32 N x 3 x 32 x 32 on the device, y: int64 N): forward,
+// One training step on batch (x: float32 N x 3 x S x S on the device, y: int64 N): forward,
 // cross-entropy, gradients cleared, backward, optimiser step. Returns the step's loss (0-d).
 using TrainStepFn = std::function<torch::Tensor(const torch::Tensor &x, const torch::Tensor &y)>;
 

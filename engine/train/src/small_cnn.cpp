@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/small_cnn.h"
 
+#include "layer_costs.h"
+
 #include <cmath>
 
 namespace devicebench {
@@ -50,14 +52,14 @@ void SmallCnnImpl::resetParameters(std::uint64_t seed) {
     resetLikePython(m_fc2->weight, m_fc2->bias);
 }
 
-std::int64_t countTrainableParameters(const torch::nn::Module &module) {
-    std::int64_t count = 0;
-    for (const auto &p : module.parameters()) {
-        if (p.requires_grad()) {
-            count += p.numel();
-        }
+std::int64_t SmallCnnImpl::multiplyAddsPerImage() const {
+    std::int64_t side = 32; // the article's images; each 2x2 max-pool halves the side
+    std::int64_t total = 0;
+    for (const auto *conv : {m_conv1.get(), m_conv2.get(), m_conv3.get()}) {
+        total += detail::conv2dMultiplyAdds(*conv, side, &side);
+        side = detail::outputSide(side, 2, 2, 0);
     }
-    return count;
+    return total + detail::linearMultiplyAdds(*m_fc1) + detail::linearMultiplyAdds(*m_fc2);
 }
 
 } // namespace devicebench

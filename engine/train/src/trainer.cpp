@@ -11,8 +11,8 @@
 #include "devicebench/cifar10.h"
 #include "devicebench/contention.h"
 #include "devicebench/devices.h"
+#include "devicebench/models.h"
 #include "devicebench/probe.h"
-#include "devicebench/small_cnn.h"
 #include "devicebench/summary.h"
 
 #include <spdlog/spdlog.h>
@@ -118,6 +118,14 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
         errors.push_back("loss fetch interval must be at least 1 step (got " +
                          std::to_string(c.lossFetchInterval) + ")");
     }
+    if (!isKnownModel(c.model)) {
+        errors.push_back("model '" + c.model +
+                         "' is not known (use small-cnn, resnet18 or vit-tiny)");
+    }
+    if (!isSupportedImageSize(c.imageSize)) {
+        errors.push_back("image size must be 32, 64 or 128 pixels (got " +
+                         std::to_string(c.imageSize) + ")");
+    }
     if (!c.synthetic && c.dataDir.empty()) {
         errors.push_back("no data folder given (set one, or choose synthetic data)");
     }
@@ -177,10 +185,10 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         imagesPerEpoch = static_cast<double>(nTrain + nTest);
 
         // Same seed -> same initial weights on every device: initialise on the CPU, then move.
-        SmallCnn model;
-        model->resetParameters(config.seed);
+        ImageClassifier model = makeModel(config.model, config.imageSize, config.seed);
         model->to(device);
-        const auto workload = detail::makeWorkloadStrategy(config.workload, device, batch);
+        const auto workload =
+            detail::makeWorkloadStrategy(config.workload, device, batch, config.imageSize);
         workload->prepareModel(model);
         torch::optim::SGD optimizer(model->parameters(),
                                     torch::optim::SGDOptions(config.learningRate));
@@ -194,6 +202,8 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         started.stepsPerEpoch = (nTrain + batch - 1) / batch;
         started.synthetic = data.synthetic;
         started.deviceInitSeconds = deviceInitSeconds;
+        started.modelParameters = countTrainableParameters(*model);
+        started.multiplyAddsPerImage = model->multiplyAddsPerImage();
         started.dataDescription = data.synthetic
                                       ? "synthetic data (times are real, accuracy is meaningless)"
                                       : data.source;

@@ -7,7 +7,8 @@
 
 namespace devicebench::detail {
 
-torch::Tensor WorkloadStrategy::eagerTrainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+torch::Tensor WorkloadStrategy::eagerTrainStep(ImageClassifier &model,
+                                               torch::optim::Optimizer &optimizer,
                                                const std::vector<torch::Tensor> &parameters,
                                                const torch::Tensor &x,
                                                const torch::Tensor &y) const {
@@ -18,7 +19,8 @@ torch::Tensor WorkloadStrategy::eagerTrainStep(SmallCnn &model, torch::optim::Op
     return loss;
 }
 
-torch::Tensor WorkloadStrategy::trainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+torch::Tensor WorkloadStrategy::trainStep(ImageClassifier &model,
+                                          torch::optim::Optimizer &optimizer,
                                           const std::vector<torch::Tensor> &parameters,
                                           const torch::Tensor &x, const torch::Tensor &y) {
     return eagerTrainStep(model, optimizer, parameters, x, y);
@@ -34,7 +36,7 @@ public:
     explicit FaithfulWorkload(const torch::Device &device) : m_device(device) {}
 
     Workload workload() const override { return Workload::Faithful; }
-    void prepareModel(SmallCnn & /*model*/) const override {}
+    void prepareModel(ImageClassifier & /*model*/) const override {}
     bool cudnnBenchmark() const override { return false; }
     void layOutHostData(SplitTensors & /*split*/) const override {}
     void stageHostData(SplitTensors & /*split*/) const override {}
@@ -71,12 +73,12 @@ private:
 // CUDA build) the training step captured once and replayed as a CUDA graph (graphed_step.h).
 class TunedWorkload final : public WorkloadStrategy {
 public:
-    TunedWorkload(const torch::Device &device, std::int64_t batchSize)
-        : m_device(device), m_batchSize(batchSize) {}
+    TunedWorkload(const torch::Device &device, std::int64_t batchSize, std::int64_t imageSize)
+        : m_device(device), m_batchSize(batchSize), m_imageSize(imageSize) {}
 
     Workload workload() const override { return Workload::Tuned; }
 
-    void prepareModel(SmallCnn &model) const override {
+    void prepareModel(ImageClassifier &model) const override {
         // What Python's model.to(memory_format=torch.channels_last) does: 4-d weights re-laid
         // out, values unchanged.
         torch::NoGradGuard noGrad;
@@ -90,7 +92,7 @@ public:
     bool cudnnBenchmark() const override { return true; }
 
     void layOutHostData(SplitTensors &split) const override {
-        // Held as N x 32 x 32 x 3 bytes (channels-last), laid out once with the data, so that
+        // Held as N x S x S x 3 bytes (channels-last), laid out once with the data, so that
         // each batch's conversion to float is a plain element-wise pass.
         split.images = split.images.contiguous(kFormat);
     }
@@ -104,14 +106,14 @@ public:
     }
 
     void prepareBatches() override {
-        m_batchBuffer = torch::empty({m_batchSize, 3, 32, 32},
+        m_batchBuffer = torch::empty({m_batchSize, 3, m_imageSize, m_imageSize},
                                      torch::TensorOptions().dtype(torch::kFloat32).device(m_device))
                             .contiguous(kFormat);
         if (m_device.is_cuda())
             m_graphedStep = makeGraphedTrainStep(m_batchSize); // nullptr without CUDA graphs
     }
 
-    torch::Tensor trainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+    torch::Tensor trainStep(ImageClassifier &model, torch::optim::Optimizer &optimizer,
                             const std::vector<torch::Tensor> &parameters, const torch::Tensor &x,
                             const torch::Tensor &y) override {
         if (!m_graphedStep)
@@ -150,16 +152,19 @@ private:
     static constexpr auto kFormat = torch::MemoryFormat::ChannelsLast;
     torch::Device m_device;
     std::int64_t m_batchSize;
-    torch::Tensor m_batchBuffer; // float32, batchSize x 3 x 32 x 32, channels-last, on the device
+    std::int64_t m_imageSize;    // pixels per side (RunConfig::imageSize)
+    torch::Tensor m_batchBuffer; // float32, batchSize x 3 x S x S, channels-last, on the device
     std::unique_ptr<GraphedTrainStep> m_graphedStep; // CUDA build, CUDA device: the graph
 };
 
 } // namespace
 
-std::unique_ptr<WorkloadStrategy>
-makeWorkloadStrategy(Workload workload, const torch::Device &device, std::int64_t batchSize) {
+std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
+                                                       const torch::Device &device,
+                                                       std::int64_t batchSize,
+                                                       std::int64_t imageSize) {
     if (workload == Workload::Tuned) {
-        return std::make_unique<TunedWorkload>(device, batchSize);
+        return std::make_unique<TunedWorkload>(device, batchSize, imageSize);
     }
     return std::make_unique<FaithfulWorkload>(device);
 }

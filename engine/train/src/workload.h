@@ -7,8 +7,8 @@
 // bit-identical to the loop before the split (tests/engine/trainer_test.cpp pins both).
 #pragma once
 
+#include "devicebench/models.h"
 #include "devicebench/run_types.h"
-#include "devicebench/small_cnn.h"
 #include "graphed_step.h"
 
 #include <torch/torch.h>
@@ -20,8 +20,8 @@
 
 namespace devicebench::detail {
 
-// One split's images (uint8, N x 3 x 32 x 32) and labels (int64, N), on the host or the
-// device.
+// One split's images (uint8, N x 3 x S x S, S the run's image size) and labels (int64, N), on the
+// host or the device.
 struct SplitTensors {
     torch::Tensor images;
     torch::Tensor labels;
@@ -36,7 +36,7 @@ public:
 
     // After the model was initialised on the CPU and moved to the device, before the
     // optimiser is made: lays out its parameters (values unchanged).
-    virtual void prepareModel(SmallCnn &model) const = 0;
+    virtual void prepareModel(ImageClassifier &model) const = 0;
 
     // cuDNN's benchmark mode on CUDA (times several convolution algorithms on the first call
     // of each shape and keeps the fastest). Set before onRunStarted, so the run's fingerprint
@@ -77,18 +77,21 @@ public:
     // step's loss (0-d, on the device; the caller's LossBuffer fetches it later). This base
     // version runs it eagerly; the tuned workload on CUDA replays a captured graph
     // (graphed_step.h).
-    virtual torch::Tensor trainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+    virtual torch::Tensor trainStep(ImageClassifier &model, torch::optim::Optimizer &optimizer,
                                     const std::vector<torch::Tensor> &parameters,
                                     const torch::Tensor &x, const torch::Tensor &y);
 
     // The eager step of trainStep.
-    torch::Tensor eagerTrainStep(SmallCnn &model, torch::optim::Optimizer &optimizer,
+    torch::Tensor eagerTrainStep(ImageClassifier &model, torch::optim::Optimizer &optimizer,
                                  const std::vector<torch::Tensor> &parameters,
                                  const torch::Tensor &x, const torch::Tensor &y) const;
 };
 
-// The strategy of `workload` for a run on `device` with batches of at most `batchSize` images.
-std::unique_ptr<WorkloadStrategy>
-makeWorkloadStrategy(Workload workload, const torch::Device &device, std::int64_t batchSize);
+// The strategy of `workload` for a run on `device` with batches of at most `batchSize` images
+// of `imageSize` pixels per side.
+std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
+                                                       const torch::Device &device,
+                                                       std::int64_t batchSize,
+                                                       std::int64_t imageSize = 32);
 
 } // namespace devicebench::detail

@@ -19,6 +19,23 @@ inline constexpr int kDefaultWarmupEpochs = 2;       // article: "drop the first
 inline constexpr std::uint64_t kDefaultSeed = 0;     // article: torch.manual_seed(0)
 inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of step losses
 
+// The models a run can train (issue 13; models.h builds them, documents each one's layers).
+// small-cnn is the article's network and the default; resnet18 is ResNet-18 in its CIFAR form
+// (3x3 stem, no max-pool, 11,173,962 parameters); vit-tiny is a Vision Transformer of
+// ViT-Tiny's shape (patch 4, width 192, depth 12, 3 heads, MLP 768; 5,362,762 parameters at
+// 32 x 32).
+inline constexpr const char *kDefaultModel = "small-cnn";
+inline constexpr const char *kModelNames[] = {"small-cnn", "resnet18", "vit-tiny"};
+bool isKnownModel(const std::string &name);
+
+// Image sizes a run can use (pixels per side). 32 is CIFAR-10's own; 64 and 128 are the data
+// upsampled once, before epoch 1 and outside every timed epoch, by bilinear interpolation
+// (half-pixel centres, no anti-aliasing: torch.nn.functional.interpolate(mode="bilinear",
+// align_corners=False)), rounded back to uint8.
+inline constexpr int kDefaultImageSize = 32;
+inline constexpr int kImageSizes[] = {32, 64, 128};
+bool isSupportedImageSize(int pixels);
+
 // What the run computes, and how (speed issue; MEASURING.md rule 1: a comparison must say
 // when the workload differs).
 //  - Faithful: the article's computation: NCHW tensors, a new float batch converted from the
@@ -59,6 +76,29 @@ struct RunConfig {
     // before epoch 1 and outside the timed epochs, so that no step copies from the host. No
     // effect on the CPU, where the data already is. Runs that differ in it are not comparable.
     bool dataOnDevice = false;
+    std::string model = kDefaultModel; // one of kModelNames
+    int imageSize = kDefaultImageSize; // pixels per side, one of kImageSizes
+    // Phase timing (issue 13, "where the time goes"): the device is synchronised and the clock
+    // read at every phase boundary of every step (PhaseTimes), so the run is slower than a
+    // normal one, on a GPU much slower. Such runs are never comparable with normal runs (their
+    // epochs never enter a normal run's stable mean): comparison.cpp compares this field.
+    bool phases = false;
+};
+
+// Where one epoch's time went (issue 13), in seconds, when RunConfig::phases is on. Each
+// boundary is a device synchronisation followed by a steady-clock read, so the phases of an
+// epoch add up to its wall time but for the loop's own bookkeeping between steps (tested: within
+// 5 %). `measured` false: the run was not phase-timed (or the record is older).
+struct PhaseTimes {
+    bool measured = false;
+    double data = 0.0;      // batch preparation: uint8 -> float in [0, 1], labels, copies to
+                            // the device
+    double forward = 0.0;   // the model's forward pass (logits)
+    double loss = 0.0;      // cross-entropy of the logits
+    double backward = 0.0;  // gradients cleared, then loss.backward()
+    double optimizer = 0.0; // the optimiser's step
+    double test = 0.0;      // the whole test pass (its own forward passes, loss and accuracy)
+    double total() const { return data + forward + loss + backward + optimizer + test; }
 };
 
 // Training loss of one step. `step` counts from 1 across the whole run (epoch 2's first
@@ -100,7 +140,8 @@ struct EpochResult {
     double testLoss = 0.0;        // mean cross-entropy per test image (nats)
     double testAccuracy = 0.0;    // fraction of test images classified correctly, 0..1
     double imagesPerSecond = 0.0; // (training images + test images) / seconds
-    EpochLoad load; // what the epoch got from the machine; load.measured false: unknown
+    EpochLoad load;    // what the epoch got from the machine; load.measured false: unknown
+    PhaseTimes phases; // RunConfig::phases: where the epoch's time went; else not measured
 };
 
 // Emitted once when a run has loaded its data and built its model, before epoch 1.
@@ -119,6 +160,11 @@ struct RunStarted {
     // (e.g. by an earlier run or probe). NaN when unknown: records written before it was
     // recorded.
     double deviceInitSeconds = 0.0;
+    // The model actually trained (issue 13): its trainable parameters and its forward
+    // multiply-adds per image at the run's image size, counted from its layers (models.h).
+    // 0 when unknown (records written before they were recorded, other than small-cnn).
+    std::int64_t modelParameters = 0;
+    std::int64_t multiplyAddsPerImage = 0;
 };
 
 enum class RunStatus { Finished, Cancelled, Diverged, Failed };

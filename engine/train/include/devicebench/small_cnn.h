@@ -5,6 +5,8 @@
 // no activation functions (as published). 145,578 trainable parameters.
 #pragma once
 
+#include "devicebench/models.h"
+
 #include <torch/torch.h>
 
 #include <cstdint>
@@ -13,13 +15,14 @@ namespace devicebench {
 
 inline constexpr const char *kSmallCnnName = "small-cnn";
 inline constexpr std::int64_t kSmallCnnParameters = 145578;
+inline constexpr std::int64_t kSmallCnnMultiplyAdds = 12354176; // forward, per 32 x 32 image
 
-class SmallCnnImpl : public torch::nn::Module {
+class SmallCnnImpl : public ImageClassifierImpl {
 public:
     SmallCnnImpl();
 
     // x: float32 B x 3 x 32 x 32 (pixels in [0, 1]); returns logits B x 10.
-    torch::Tensor forward(torch::Tensor x);
+    torch::Tensor forward(torch::Tensor x) override;
 
     // Re-initialises every layer the way PyTorch's Python modules do at construction, in
     // construction order, after torch::manual_seed(seed): weight kaiming_uniform_(a = sqrt(5)),
@@ -27,7 +30,10 @@ public:
     // reference Python loop exactly (MEASURING.md, "Facts checked on this machine": sum of
     // |parameters| 2562.990567 for seed 0). Call on the CPU, before moving the model, so every
     // device starts from the same weights. Seeds LibTorch's global CPU generator.
-    void resetParameters(std::uint64_t seed);
+    void resetParameters(std::uint64_t seed) override;
+
+    // 12,354,176: conv1 2,457,600 + conv2 6,553,600 + conv3 3,276,800 + fc1 65,536 + fc2 640.
+    std::int64_t multiplyAddsPerImage() const override;
 
 private:
     torch::nn::Conv2d m_conv1{nullptr};
@@ -38,8 +44,5 @@ private:
     torch::nn::Linear m_fc2{nullptr};
 };
 TORCH_MODULE(SmallCnn);
-
-// Number of trainable parameters (elements of tensors that require grad).
-std::int64_t countTrainableParameters(const torch::nn::Module &module);
 
 } // namespace devicebench

@@ -1,0 +1,43 @@
+// SPDX-License-Identifier: MIT
+// makeModel(): the model registry (models.h).
+#include "devicebench/models.h"
+
+#include "devicebench/run_types.h"
+#include "devicebench/small_cnn.h"
+
+#include <stdexcept>
+
+namespace devicebench {
+
+ImageClassifier makeModel(const std::string &name, int imageSize, std::uint64_t seed) {
+    if (!isKnownModel(name)) {
+        throw std::invalid_argument("model '" + name +
+                                    "' is not known (use small-cnn, resnet18 or vit-tiny)");
+    }
+    if (!isSupportedImageSize(imageSize)) {
+        throw std::invalid_argument("image size " + std::to_string(imageSize) +
+                                    " is not supported (use 32, 64 or 128)");
+    }
+    ImageClassifier model;
+    if (name == kSmallCnnName && imageSize == kDefaultImageSize) {
+        model = std::make_shared<SmallCnnImpl>();
+    } else {
+        // resnet18, vit-tiny and small-cnn at other sizes: added by the models work (issue 13).
+        throw std::invalid_argument("model '" + name + "' at image size " +
+                                    std::to_string(imageSize) + " is not built yet");
+    }
+    model->resetParameters(seed);
+    return model;
+}
+
+std::int64_t countTrainableParameters(const torch::nn::Module &module) {
+    std::int64_t count = 0;
+    for (const auto &p : module.parameters()) {
+        if (p.requires_grad()) {
+            count += p.numel();
+        }
+    }
+    return count;
+}
+
+} // namespace devicebench
