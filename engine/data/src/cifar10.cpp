@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <stdexcept>
 #include <system_error>
 #include <vector>
 
@@ -159,6 +160,34 @@ Cifar10 makeSyntheticCifar10(std::int64_t trainImages, std::int64_t testImages,
 
 torch::Tensor toUnitFloat(const torch::Tensor &images) {
     return images.to(torch::kFloat32).div_(255.0);
+}
+
+torch::Tensor resizeImages(const torch::Tensor &images, std::int64_t side) {
+    if (side < 1) {
+        throw std::invalid_argument("image size must be at least 1 pixel (got " +
+                                    std::to_string(side) + ")");
+    }
+    if (images.scalar_type() != torch::kUInt8 || images.dim() != 4 || images.size(1) != 3) {
+        throw std::invalid_argument("images to resize must be uint8 N x 3 x H x W");
+    }
+    if (images.size(2) == side && images.size(3) == side) {
+        return images;
+    }
+    constexpr std::int64_t kChunk = 1000;
+    const std::int64_t n = images.size(0);
+    torch::Tensor out = torch::empty({n, 3, side, side}, images.options());
+    namespace F = torch::nn::functional;
+    const auto options = F::InterpolateFuncOptions()
+                             .size(std::vector<std::int64_t>{side, side})
+                             .mode(torch::kBilinear)
+                             .align_corners(false);
+    for (std::int64_t start = 0; start < n; start += kChunk) {
+        const std::int64_t count = std::min(kChunk, n - start);
+        const torch::Tensor chunk = images.narrow(0, start, count).to(torch::kFloat32);
+        out.narrow(0, start, count)
+            .copy_(F::interpolate(chunk, options).round_().clamp_(0.0, 255.0));
+    }
+    return out;
 }
 
 } // namespace devicebench

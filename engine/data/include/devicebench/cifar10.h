@@ -62,4 +62,13 @@ Cifar10 makeSyntheticCifar10(std::int64_t trainImages, std::int64_t testImages,
 // same shape as `images` (B x 3 x 32 x 32).
 torch::Tensor toUnitFloat(const torch::Tensor &images);
 
+// `images` (uint8, N x 3 x H x W, any N) resized to `side` x `side` pixels by bilinear
+// interpolation with half-pixel centres and no anti-aliasing (PyTorch's
+// F.interpolate(mode="bilinear", align_corners=False)), computed in float32 and rounded back to
+// uint8 (clamped to 0..255). Done once per data set, before epoch 1 and outside every timed
+// epoch (issue 13, --image-size); in chunks of 1,000 images, so the float copy stays small.
+// `side` equal to the images' own returns them unchanged. Throws std::invalid_argument for
+// side < 1 or images that are not uint8 N x 3 x H x W.
+torch::Tensor resizeImages(const torch::Tensor &images, std::int64_t side);
+
 } // namespace devicebench
