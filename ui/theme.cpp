@@ -188,6 +188,16 @@ ChartPalette parseChartPalette(const QByteArray &json, const QString &source) {
         get("rawCurve", &palette.rawCurveOpacity);
         get("hiddenRun", &palette.hiddenRunOpacity);
     }
+    palette.speedUpFaster = palette.runs.front();
+    palette.speedUpSlower = palette.runs.size() > 1 ? palette.runs[1] : palette.runs.front();
+    if (!root.value(QStringLiteral("speedUp")).isUndefined()) {
+        const QJsonObject object =
+            member(root, QStringLiteral("speedUp"), source, QStringLiteral("speedUp"));
+        palette.speedUpSlower = parseColour(object.value(QStringLiteral("slower")), source,
+                                            QStringLiteral("speedUp.slower"));
+        palette.speedUpFaster = parseColour(object.value(QStringLiteral("faster")), source,
+                                            QStringLiteral("speedUp.faster"));
+    }
     palette.light =
         parseChartColours(member(root, QStringLiteral("light"), source, QStringLiteral("light")),
                           source, QStringLiteral("light"));
@@ -243,6 +253,11 @@ QColor runColour(int runNumber, Opacity which) {
     QColor colour = runColour(runNumber);
     colour.setAlphaF(static_cast<float>(opacity(which)));
     return colour;
+}
+
+QColor speedUpColour(SpeedUpEnd end) {
+    const ChartPalette &palette = chartPalette();
+    return end == SpeedUpEnd::Faster ? palette.speedUpFaster : palette.speedUpSlower;
 }
 
 QColor colour(Role role, Theme theme) {

@@ -72,6 +72,13 @@ double opacity(Opacity which);
 // runColour(runNumber) with opacity(which) as its alpha.
 QColor runColour(int runNumber, Opacity which);
 
+// The two ends of the sweep's speed-up heat map (charts/palette.json "speedUp": {"slower",
+// "faster"}; optional, default the palette's first two run colours, "faster" the first): a
+// cell's colour blends from the chart background towards Faster above 1x and towards Slower
+// below it (sweep_heat_map.h). Opaque, the same in both themes.
+enum class SpeedUpEnd { Slower, Faster };
+QColor speedUpColour(SpeedUpEnd end);
+
 // The colour of `role` in `theme` (opaque).
 QColor colour(Role role, Theme theme);
 // colour(role, theme).name() ("#rrggbb"), for style sheets and rich text.
@@ -105,8 +112,8 @@ void loadAll();
 
 // charts/palette.json: {"runs": ["#rrggbb", ...] (at least one), "light": {...}, "dark": {...}}
 // with "background", "text", "axisLine" and "grid" in each theme object, and optionally
-// "opacity": {"curve", "rawCurve", "hiddenRun"} (numbers in [0, 1]). Other keys (such as
-// "about") are ignored.
+// "opacity": {"curve", "rawCurve", "hiddenRun"} (numbers in [0, 1]) and "speedUp": {"slower",
+// "faster"} (both colours). Other keys (such as "about") are ignored.
 struct ChartColours {
     QColor background;
     QColor text;
@@ -118,6 +125,8 @@ struct ChartPalette {
     double curveOpacity = 0.8;
     double rawCurveOpacity = 0.22;
     double hiddenRunOpacity = 0.35;
+    QColor speedUpSlower; // "speedUp" "slower", else runs[1] (runs[0] when there is one run)
+    QColor speedUpFaster; // "speedUp" "faster", else runs[0]
     ChartColours light;
     ChartColours dark;
 };
