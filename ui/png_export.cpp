@@ -3,6 +3,8 @@
 
 #include "comparison_export.h"
 #include "run_store.h"
+#include "sweep_export.h"
+#include "sweep_png.h"
 
 #include <QApplication>
 
@@ -36,6 +38,18 @@ bool writeComparisonPng(const RunSet &runs, const std::string &path, std::string
     store.assign(runs);
     QString message;
     if (exportComparisonPng(store, QString::fromStdString(path), &message))
+        return true;
+    if (error != nullptr)
+        *error = message.toStdString();
+    return false;
+}
+
+bool writeSweepPng(const std::vector<SweepCellRecord> &records, const std::string &baselineLabel,
+                   const std::string &path, std::string *error) {
+    const std::unique_ptr<QApplication> app = makeOffscreenApplication(); // for this call only
+    QString message;
+    if (exportSweepPng(records, QString::fromStdString(baselineLabel), QString::fromStdString(path),
+                       &message))
         return true;
     if (error != nullptr)
         *error = message.toStdString();
