@@ -1,0 +1,91 @@
+// SPDX-License-Identifier: MIT
+#include "sweep_controller.h"
+
+#include <utility>
+
+namespace devicebench {
+
+namespace {
+
+void registerSweepMetaTypes() {
+    qRegisterMetaType<SweepSpec>();
+    qRegisterMetaType<SweepCell>();
+    qRegisterMetaType<SweepCellRecord>();
+    qRegisterMetaType<SweepProgress>();
+    qRegisterMetaType<SweepOutcome>();
+}
+
+} // namespace
+
+SweepController::SweepController(SweepFunction sweep, QObject *parent,
+                                 JobRunner::ThreadStarter starter)
+    : QObject(parent),
+      m_sweep(sweep
+                  ? std::move(sweep)
+                  : SweepFunction([](const SweepSpec &spec, const std::string &folder,
+                                     const SweepObserver &observer, const std::atomic<bool> &stop) {
+                        return runSweep(spec, folder, observer, stop);
+                    })),
+      m_jobs(std::move(starter)) {
+    registerSweepMetaTypes();
+    connect(&m_jobs, &JobRunner::finished, this,
+            [this](int jobId) { Q_EMIT sweepEnded(jobId, m_outcome, QString()); });
+    connect(&m_jobs, &JobRunner::failed, this,
+            [this](int jobId, JobFailure kind, const QString &reason) {
+                SweepOutcome outcome = m_outcome;
+                if (kind == JobFailure::Stopped) { // the sweep's own (cancelled) outcome
+                    outcome.status = RunStatus::Cancelled;
+                    Q_EMIT sweepEnded(jobId, outcome, QString());
+                    return;
+                }
+                outcome.status = RunStatus::Failed;
+                Q_EMIT sweepEnded(jobId, outcome,
+                                  kind == JobFailure::NoThread
+                                      ? QStringLiteral("the sweep could not start: ") + reason
+                                      : QStringLiteral("the sweep stopped: ") + reason);
+            });
+}
+
+SweepController::~SweepController() = default; // m_jobs stops and joins the worker first
+
+int SweepController::start(const SweepSpec &spec, const QString &folder) {
+    if (m_jobs.isBusy()) {
+        Q_EMIT sweepRejected(QStringLiteral("A sweep is still going: stop it or wait for it."));
+        return 0;
+    }
+    const std::string problem = validateSweepSpec(spec);
+    if (!problem.empty()) {
+        Q_EMIT sweepRejected(QString::fromStdString(problem));
+        return 0;
+    }
+    if (folder.trimmed().isEmpty()) {
+        Q_EMIT sweepRejected(QStringLiteral("no sweep folder: choose where the cells' records go"));
+        return 0;
+    }
+    m_outcome = SweepOutcome{};
+    const int total = static_cast<int>(sweepCells(spec).size());
+    const int id = m_jobs.start([this, spec, sweep = m_sweep,
+                                 dir = folder.toStdString()](JobContext &job) {
+        // Each report is copied into a call that runs on the controller's thread.
+        SweepObserver observer;
+        observer.cellStarted = [this, &job](const SweepCell &cell, const SweepProgress &progress) {
+            job.post([this, id = job.jobId(), cell, progress] {
+                Q_EMIT cellStarted(id, cell, progress);
+            });
+        };
+        observer.cellEnded = [this, &job](const SweepCellRecord &record,
+                                          const SweepProgress &progress, bool resumed) {
+            job.post([this, id = job.jobId(), record, progress, resumed] {
+                Q_EMIT cellEnded(id, record, progress, resumed);
+            });
+        };
+        SweepOutcome outcome = sweep(spec, dir, observer, job.stopFlag());
+        job.post([this, outcome = std::move(outcome)] { m_outcome = outcome; });
+    });
+    Q_EMIT sweepAccepted(id, total, folder);
+    return id;
+}
+
+void SweepController::stop() { m_jobs.stop(); }
+
+} // namespace devicebench
