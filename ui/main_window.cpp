@@ -92,7 +92,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     main->setStretchFactor(0, 0);
     main->setStretchFactor(1, 1);
     main->setCollapsible(0, false);
-    setCentralWidget(main);
+    buildTabs(main);
 
     m_statusLabel = new QLabel;
     m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
@@ -332,6 +332,7 @@ void MainWindow::updateProgressText() {
 void MainWindow::updateButtons() {
     m_settings->setRunState(isRunning(), m_gpuReason);
     m_compare->setExportEnabled(!isRunning() && !epochRows(*m_store).empty());
+    syncSweepButtons();
     syncActions();
 }
 
@@ -369,6 +370,10 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         m_closeRequested = true;
         setStatus(QStringLiteral("Stopping run #%1 before closing…").arg(m_activeRunId), false);
         Q_EMIT stopRequested();
+        event->ignore();
+        return;
+    }
+    if (stopSweepBeforeClose()) {
         event->ignore();
         return;
     }

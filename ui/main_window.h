@@ -29,6 +29,7 @@ class QAction;
 class QLabel;
 class QPushButton;
 class QSettings;
+class QTabWidget;
 
 namespace devicebench {
 
@@ -40,6 +41,7 @@ class LossChart;
 class RunSettingsPanel;
 class RunStore;
 class SpeedChart;
+class SweepPanel;
 
 // Object names of the widgets tests look up with findChild<>(): those of the panels (see
 // their headers) and statusLabel. Actions (menus, with keyboard shortcuts): runCpuAction
@@ -109,6 +111,9 @@ public:
     LossChart *lossChart() const;
     SpeedChart *speedChart() const;
     ChartsPanel *chartsPanel() const { return m_charts; }
+    // The Sweep view (sweep_panel.h), the window's second tab; showSweepView() brings it up.
+    SweepPanel *sweepPanel() const { return m_sweep; }
+    void showSweepView();
     // Shows or hides run `runId` in the charts (as its legend entry or its check box in the
     // run list does); remembered by runId in the saved settings. Redraws at once.
     void setRunVisible(int runId, bool visible);
@@ -162,7 +167,14 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
-    void buildActions();  // menus, shortcuts (main_window_desktop.cpp)
+    void buildActions(); // menus, shortcuts (main_window_desktop.cpp)
+    // The tabs "Runs" (`runsView`) and "Sweep" as the central widget, and the Sweep view's
+    // connections (main_window_sweep.cpp).
+    void buildTabs(QWidget *runsView);
+    // A run and a sweep never run at once: each one's start is disabled while the other goes.
+    void syncSweepButtons();
+    // Closing during a sweep: stops it and closes once it has ended; true when one was going.
+    bool stopSweepBeforeClose();
     void connectCharts(); // chart controls and shown/hidden runs (main_window_desktop.cpp)
     void syncActions();   // actions enabled as their buttons
     void scheduleRedraw();
@@ -176,6 +188,8 @@ private:
     ComparePanel *m_compare = nullptr;
     RunLibraryPanel *m_library = nullptr;
     ChartsPanel *m_charts = nullptr;
+    SweepPanel *m_sweep = nullptr;
+    QTabWidget *m_tabs = nullptr;
     DiagnosticsDialog *m_diagnostics = nullptr;
     QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s, 5 during a run)
     QString m_gpuReason;  // empty when a GPU is usable

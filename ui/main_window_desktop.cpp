@@ -8,6 +8,7 @@
 #include "run_library_panel.h"
 #include "run_settings_panel.h"
 #include "run_store.h"
+#include "sweep_panel.h"
 #include "theme.h"
 
 #include "devicebench/run_types.h"
@@ -156,6 +157,7 @@ void MainWindow::saveSettings(QSettings &settings) const {
     m_settings->saveSettings(settings);
     settings.setValue(kCompareWarmup, m_compare->warmupSpin()->value());
     m_charts->saveSettings(settings);
+    m_sweep->saveSettings(settings);
     settings.setValue(kHiddenRuns, m_store->hiddenRunKeys());
     settings.setValue(kGeometry, saveGeometry());
     settings.setValue(kState, saveState());
@@ -174,6 +176,7 @@ void MainWindow::restoreSettings(const QSettings &settings) {
         compareWarmup <= spin->maximum())
         spin->setValue(compareWarmup);
     m_charts->restoreSettings(settings);
+    m_sweep->restoreSettings(settings);
     m_store->setHiddenRunKeys(settings.value(kHiddenRuns).toStringList());
 
     if (!restoreGeometry(settings.value(kGeometry).toByteArray())) {

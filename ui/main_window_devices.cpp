@@ -7,6 +7,7 @@
 #include "diagnostics_dialog.h"
 #include "fetch_dialog.h"
 #include "run_settings_panel.h"
+#include "sweep_panel.h"
 
 namespace devicebench {
 
@@ -46,6 +47,7 @@ void MainWindow::onDevicesProbed(const std::vector<DeviceInfo> &devices,
                       : (reason.isEmpty() ? QStringLiteral("No CUDA device was found.") : reason);
     if (m_diagnostics != nullptr)
         m_diagnostics->showSurvey(devices, fingerprint);
+    m_sweep->setDevices(devices); // the GPUs that passed the probe, for the sweep's grid
     updateButtons();
 }
 
