@@ -5,6 +5,7 @@
 #include "charts_panel.h"
 #include "main_window.h"
 #include "run_store.h"
+#include "sweep_script.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -73,6 +74,7 @@ void addChartScriptOptions(QCommandLineParser &parser) {
          QStringLiteral("Once the runs are in view, save a picture of the window to FILE (PNG)."),
          QStringLiteral("FILE")},
     });
+    addSweepScriptOptions(parser); // --sweep-folder, --sweep-baseline, --sweep-export-png
 }
 
 bool checkChartScriptOptions(const QCommandLineParser &parser) {

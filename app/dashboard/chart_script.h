@@ -12,7 +12,8 @@ namespace devicebench {
 class MainWindow;
 
 // Adds --smoothing W, --x-axis steps|epochs|time, --log-scale, --zoom A:B, --hide-run N,
-// --hover N:STEP, --hover-bar N and --screenshot FILE to `parser`.
+// --hover N:STEP, --hover-bar N and --screenshot FILE to `parser`, and the Sweep view's
+// options (sweep_script.h).
 void addChartScriptOptions(QCommandLineParser &parser);
 
 // Checks the values given; prints what is wrong on stderr and returns false.

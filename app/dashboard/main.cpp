@@ -16,6 +16,8 @@
 #include "run_controller.h"
 #include "script_options.h"
 #include "stop_signals.h"
+#include "sweep_controller.h"
+#include "sweep_script.h"
 #include "theme.h"
 #include "wiring.h"
 
@@ -216,10 +218,11 @@ int main(int argc, char *argv[]) {
     devicebench::RunController controller;
     devicebench::ProbeController probe;
     devicebench::FetchController fetcher;
+    devicebench::SweepController sweeps;
     devicebench::MainWindow window(nullptr, runsFolder,
                                    history ? devicebench::RunsFolderRole::History
                                            : devicebench::RunsFolderRole::SessionRecords);
-    devicebench::wireDashboard(window, controller, probe, fetcher);
+    devicebench::wireDashboard(window, controller, probe, fetcher, &sweeps);
     if (keepSettings) {
         window.restoreSettings(stored); // the command line's settings below override them
     }
@@ -295,6 +298,8 @@ int main(int argc, char *argv[]) {
             exitCode = 1;
         }
     }
+    if (!devicebench::applySweepScript(parser, window)) // --sweep-folder: the Sweep view
+        exitCode = 1;
 
     // SIGINT/SIGTERM: as the CLI, the run ends after its current step with a "cancelled"
     // record, what finished is exported, and the program exits 130 (stop_signals.h).

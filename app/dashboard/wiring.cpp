@@ -6,6 +6,8 @@
 #include "main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
+#include "sweep_controller.h"
+#include "sweep_panel.h"
 
 namespace devicebench {
 
@@ -17,8 +19,22 @@ void wireFetchDialog(FetchDialog &dialog, FetchController &fetch) {
     QObject::connect(&fetch, &FetchController::ended, &dialog, &FetchDialog::onEnded);
 }
 
+void wireSweepPanel(SweepPanel &panel, SweepController &sweeps) {
+    QObject::connect(&panel, &SweepPanel::startSweepRequested, &sweeps, &SweepController::start);
+    QObject::connect(&panel, &SweepPanel::stopSweepRequested, &sweeps, &SweepController::stop);
+    QObject::connect(&sweeps, &SweepController::sweepAccepted, &panel,
+                     &SweepPanel::onSweepAccepted);
+    QObject::connect(&sweeps, &SweepController::cellStarted, &panel, &SweepPanel::onCellStarted);
+    QObject::connect(&sweeps, &SweepController::cellEnded, &panel, &SweepPanel::onCellEnded);
+    QObject::connect(&sweeps, &SweepController::sweepEnded, &panel, &SweepPanel::onSweepEnded);
+    QObject::connect(&sweeps, &SweepController::sweepRejected, &panel,
+                     &SweepPanel::onSweepRejected);
+}
+
 void wireDashboard(MainWindow &window, RunController &runs, ProbeController &probe,
-                   FetchController &fetch) {
+                   FetchController &fetch, SweepController *sweeps) {
+    if (sweeps != nullptr)
+        wireSweepPanel(*window.sweepPanel(), *sweeps);
     // The run's recorder writes its record into the window's runs folder, on the worker.
     QObject::connect(&window, &MainWindow::startRunRequested, &runs,
                      [&window, &runs](const RunConfig &config, const QString &tensorBoardDir) {

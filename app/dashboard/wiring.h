@@ -11,6 +11,8 @@ class FetchDialog;
 class MainWindow;
 class ProbeController;
 class RunController;
+class SweepController;
+class SweepPanel;
 
 // The interface, signal -> slot (all direct connections on the GUI thread):
 //   window.startRunRequested(config, tensorBoardDir) -> runs.requestRun
@@ -26,9 +28,17 @@ class RunController;
 //                                                       onEnded
 // Then it asks for the first device probe (window.requestProbe()): the window is shown and
 // usable at once, and the GPU button is enabled when the probe reports a usable GPU.
+//   with `sweeps`: wireSweepPanel(*window.sweepPanel(), *sweeps)
 // Every controller must outlive the window's use of it (declare them before the window).
 void wireDashboard(MainWindow &window, RunController &runs, ProbeController &probe,
-                   FetchController &fetch);
+                   FetchController &fetch, SweepController *sweeps = nullptr);
+
+// The Sweep view and its controller:
+//   panel.startSweepRequested(spec, folder)  -> sweeps.start
+//   panel.stopSweepRequested                 -> sweeps.stop
+//   sweeps.sweepAccepted / cellStarted / cellEnded / sweepEnded / sweepRejected
+//                                            -> panel.onSweepAccepted / ... (same names)
+void wireSweepPanel(SweepPanel &panel, SweepController &sweeps);
 
 // The fetch part alone: `dialog`'s requests to `fetch`, `fetch`'s reports to `dialog`.
 void wireFetchDialog(FetchDialog &dialog, FetchController &fetch);
