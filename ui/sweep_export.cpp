@@ -52,8 +52,9 @@ double wrappedHeight(const QString &text, const QFont &font, double width) {
 QString sweepGridText(const std::vector<SweepCellRecord> &records) {
     if (records.empty())
         return QStringLiteral("Sweep: no cells");
-    const QStringList models = distinct(
-        records, [](const SweepCellRecord &r) { return QString::fromStdString(r.cell.model); });
+    const QStringList models = distinct(records, [](const SweepCellRecord &r) -> QString {
+        return QString::fromStdString(r.cell.model);
+    });
     std::vector<int> batches;
     for (const SweepCellRecord &r : records)
         if (std::find(batches.begin(), batches.end(), r.cell.batchSize) == batches.end())
@@ -62,13 +63,13 @@ QString sweepGridText(const std::vector<SweepCellRecord> &records) {
     QStringList batchText;
     for (const int b : batches)
         batchText.append(QString::number(b));
-    const QStringList sizes = distinct(records, [](const SweepCellRecord &r) {
+    const QStringList sizes = distinct(records, [](const SweepCellRecord &r) -> QString {
         return QStringLiteral("%1 px").arg(r.cell.imageSize);
     });
-    const QStringList devices = distinct(records, [](const SweepCellRecord &r) {
+    const QStringList devices = distinct(records, [](const SweepCellRecord &r) -> QString {
         return QString::fromStdString(r.cell.device.label());
     });
-    const QStringList steps = distinct(records, [](const SweepCellRecord &r) {
+    const QStringList steps = distinct(records, [](const SweepCellRecord &r) -> QString {
         return QStringLiteral("%1 timed steps after %2 warm-up").arg(r.steps).arg(r.warmupSteps);
     });
     return QStringLiteral("Sweep: %1 · batch sizes %2 · %3 · %4 · %5")
@@ -77,7 +78,7 @@ QString sweepGridText(const std::vector<SweepCellRecord> &records) {
 }
 
 QString sweepMachineText(const std::vector<SweepCellRecord> &records) {
-    const QStringList machines = distinct(records, [](const SweepCellRecord &r) {
+    const QStringList machines = distinct(records, [](const SweepCellRecord &r) -> QString {
         const Fingerprint &f = r.fingerprint;
         const QString host = f.hostName.empty() ? QStringLiteral("unknown host")
                                                 : QString::fromStdString(f.hostName);

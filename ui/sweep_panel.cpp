@@ -304,8 +304,7 @@ void SweepPanel::onSweepAccepted(int sweepId, int total, const QString &sweepFol
 void SweepPanel::onCellStarted(int sweepId, const SweepCell &cell, const SweepProgress &progress) {
     if (sweepId != m_sweepId)
         return;
-    m_skipped = progress.skipped;
-    m_progressBar->setValue(progress.done);
+    showProgress(progress);
     m_progressLabel->setText(sweepProgressText(progress, false) + QStringLiteral("\n") +
                              cellDescription(cell));
 }
@@ -323,10 +322,16 @@ void SweepPanel::onCellEnded(int sweepId, const SweepCellRecord &record,
     else
         records.push_back(record);
     setRecords(records);
-    m_skipped = progress.skipped;
-    m_progressBar->setValue(progress.done);
+    showProgress(progress);
     if (progress.done < progress.total)
         m_progressLabel->setText(sweepProgressText(progress, false));
+}
+
+void SweepPanel::showProgress(const SweepProgress &progress) {
+    m_skipped = progress.skipped;
+    if (progress.total > 0 && progress.total != m_progressBar->maximum())
+        m_progressBar->setRange(0, progress.total); // the engine's count is the one
+    m_progressBar->setValue(progress.done);
 }
 
 void SweepPanel::onSweepEnded(int sweepId, const SweepOutcome &outcome, const QString &error) {

@@ -114,6 +114,7 @@ private:
     QWidget *buildControls();
     QWidget *buildResults();
     void redraw();
+    void showProgress(const SweepProgress &progress); // the bar and the counts
     void updateButtons();
     void showMessage(const QString &text, bool error);
     void exportPngInteractive();

@@ -153,6 +153,9 @@ TEST(MainWindow, HasASweepTabAndNeverRunsASweepAndATrainingRunAtOnce) {
     window.showSweepView();
     EXPECT_EQ(tabs->currentWidget(), window.sweepPanel());
 
+    RunConfig settings = window.runConfig("cpu");
+    settings.synthetic = true; // the sweep's data, from the run settings
+    window.setRunConfig(settings);
     SweepController controller(FakeSweep{2, 1, true});
     wireSweepPanel(*window.sweepPanel(), controller);
     QTemporaryDir dir;
