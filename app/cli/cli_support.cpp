@@ -3,11 +3,15 @@
 
 #ifdef DEVICEBENCH_HAVE_PNG
 #include "png_export.h"
+#include "sweep_png.h"
 #endif
 
+#include <charconv>
 #include <cmath>
+#include <filesystem>
 #include <iomanip>
 #include <sstream>
+#include <unistd.h>
 
 namespace devicebench::cli {
 
@@ -30,6 +34,73 @@ bool writePng(const RunSet &runs, const std::string &path, std::string *error) {
         *error = kPngNeedsFullBuild;
     return false;
 #endif
+}
+
+bool writeSweepPicture(const std::vector<SweepCellRecord> &records,
+                       const std::string &baselineLabel, const std::string &path,
+                       std::string *error) {
+#ifdef DEVICEBENCH_HAVE_PNG
+    return writeSweepPng(records, baselineLabel, path, error);
+#else
+    static_cast<void>(records);
+    static_cast<void>(baselineLabel);
+    static_cast<void>(path);
+    if (error != nullptr)
+        *error = kPngNeedsFullBuild;
+    return false;
+#endif
+}
+
+std::string splitList(const char *flag, const char *expected, const std::vector<std::string> &given,
+                      std::vector<std::string> *items) {
+    items->clear();
+    if (given.empty()) { // CLI11 turns a lone "" into no value at all
+        return std::string(flag) + " '' has an empty item: give " + expected +
+               ", or a comma-separated list of them";
+    }
+    for (const std::string &value : given) {
+        std::size_t start = 0;
+        while (true) {
+            const std::size_t comma = value.find(',', start);
+            const std::string item = value.substr(start, comma - start);
+            if (item.empty()) {
+                return std::string(flag) + " '" + value + "' has an empty item: give " + expected +
+                       ", or a comma-separated list of them";
+            }
+            items->push_back(item);
+            if (comma == std::string::npos) {
+                break;
+            }
+            start = comma + 1;
+        }
+    }
+    return {};
+}
+
+std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &items,
+                              std::vector<int> *values) {
+    values->clear();
+    for (const std::string &item : items) {
+        int value = 0;
+        const char *end = item.data() + item.size();
+        const auto [ptr, ec] = std::from_chars(item.data(), end, value);
+        if (ec != std::errc() || ptr != end) {
+            return std::string(flag) + ": '" + item + "' is not a whole number";
+        }
+        values->push_back(value);
+    }
+    return {};
+}
+
+std::string checkOutputFolder(const std::string &path) {
+    const std::filesystem::path parent =
+        std::filesystem::absolute(std::filesystem::path(path)).parent_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
+        return "cannot write " + path + ": folder " + parent.string() +
+               " does not exist or is not writable";
+    }
+    return {};
 }
 
 } // namespace devicebench::cli

@@ -3,10 +3,12 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace devicebench {
 class RunSet;
-}
+struct SweepCellRecord;
+} // namespace devicebench
 
 namespace devicebench::cli {
 
@@ -26,5 +28,27 @@ inline constexpr const char *kPngNeedsFullBuild =
     "without Qt; write the CSV with --csv, or draw the picture with a full build's "
     "`devicebench-cli compare RECORD... --png FILE` from the run records";
 bool writePng(const RunSet &runs, const std::string &path, std::string *error);
+
+// The sweep picture (sweep --png): writeSweepPng() of the full build (ui/sweep_png.h); without
+// it, false with `*error` = kPngNeedsFullBuild, as writePng.
+bool writeSweepPicture(const std::vector<SweepCellRecord> &records,
+                       const std::string &baselineLabel, const std::string &path,
+                       std::string *error);
+
+// Splits each value of a list flag ("1,2", or the flag given twice) into its items into
+// *items. CLI11's own splitting drops empty items, so "1,,2" would run 1 and 2 without a word:
+// refused here. Returns "" or the problem, naming the flag and the value; `expected` says what
+// an item is ("cpu, cuda or cuda:N").
+std::string splitList(const char *flag, const char *expected, const std::vector<std::string> &given,
+                      std::vector<std::string> *items);
+
+// Each item as a whole number into *values: "2x", "1.5" and "" are refused. Returns "" or
+// "<flag>: '<item>' is not a whole number".
+std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &items,
+                              std::vector<int> *values);
+
+// "" when `path`'s folder exists and is writable, else "cannot write <path>: folder <folder>
+// does not exist or is not writable": outputs are checked before the first run.
+std::string checkOutputFolder(const std::string &path);
 
 } // namespace devicebench::cli

@@ -3,6 +3,7 @@
 #include "cli_fetch.h"
 #include "cli_run.h"
 #include "cli_support.h"
+#include "cli_sweep.h"
 
 #include "devicebench/version.h"
 
@@ -11,7 +12,6 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
-#include <charconv>
 #include <csignal>
 #include <iostream>
 
@@ -20,50 +20,6 @@ namespace {
 std::atomic<bool> g_stopRequested{false};
 
 extern "C" void onStopSignal(int /*signal*/) { g_stopRequested.store(true); }
-
-// Splits each value of a list flag ("1,2", or the flag given twice) into its items. CLI11's own
-// splitting drops empty items, so "1,,2" would run 1 and 2 without a word: refused here.
-// Returns "" or the problem, naming the flag and the value.
-std::string splitList(const char *flag, const char *expected, const std::vector<std::string> &given,
-                      std::vector<std::string> *items) {
-    items->clear();
-    if (given.empty()) { // CLI11 turns a lone "" into no value at all
-        return std::string(flag) + " '' has an empty item: give " + expected +
-               ", or a comma-separated list of them";
-    }
-    for (const std::string &value : given) {
-        std::size_t start = 0;
-        while (true) {
-            const std::size_t comma = value.find(',', start);
-            const std::string item = value.substr(start, comma - start);
-            if (item.empty()) {
-                return std::string(flag) + " '" + value + "' has an empty item: give " + expected +
-                       ", or a comma-separated list of them";
-            }
-            items->push_back(item);
-            if (comma == std::string::npos) {
-                break;
-            }
-            start = comma + 1;
-        }
-    }
-    return {};
-}
-
-// Whole numbers only: "2x", "1.5" and "" are refused (CLI11 would do the same for one value).
-std::string parseThreads(const std::vector<std::string> &items, std::vector<int> *threads) {
-    threads->clear();
-    for (const std::string &item : items) {
-        int value = 0;
-        const char *end = item.data() + item.size();
-        const auto [ptr, ec] = std::from_chars(item.data(), end, value);
-        if (ec != std::errc() || ptr != end) {
-            return "--threads: '" + item + "' is not a whole number";
-        }
-        threads->push_back(value);
-    }
-    return {};
-}
 
 } // namespace
 
@@ -83,7 +39,7 @@ int main(int argc, char **argv) {
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "off"}))
         ->default_str("warn");
     app.footer(
-        "Exit codes: 0 ok; 1 a run failed or diverged, or an export failed; 2 bad "
+        "Exit codes: 0 ok; 1 a run or sweep cell failed or diverged, or an export failed; 2 bad "
         "usage; 3 no usable data set (none found, or a bad folder or batch file); 130 stopped "
         "by SIGINT/SIGTERM.");
 
@@ -182,6 +138,9 @@ int main(int argc, char **argv) {
     FetchDataOptions fetchOptions;
     addFetchDataCommand(app, fetchOptions);
 
+    SweepOptions sweepOptions;
+    addSweepCommand(app, sweepOptions);
+
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
@@ -218,7 +177,7 @@ int main(int argc, char **argv) {
             problem = splitList("--threads", "a whole number (0 = all cores)", threadsText, &items);
         }
         if (problem.empty()) {
-            problem = parseThreads(items, &options.threads);
+            problem = parseWholeNumbers("--threads", items, &options.threads);
         }
         if (!problem.empty()) {
             std::cerr << "devicebench-cli: error: " << problem << "\n";
@@ -244,6 +203,9 @@ int main(int argc, char **argv) {
     if (app.got_subcommand("fetch-data")) {
         return fetchDataCommand(fetchOptions, std::cout, std::cerr, stderrIsTerminal(),
                                 g_stopRequested);
+    }
+    if (app.got_subcommand("sweep")) {
+        return sweepCommand(std::move(sweepOptions), std::cout, std::cerr, g_stopRequested);
     }
     return runCommand(std::move(options), std::cout, std::cerr, g_stopRequested);
 }

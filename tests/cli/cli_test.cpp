@@ -344,58 +344,9 @@ TEST(Cli, ComparesEveryThreadCountInOneInvocation) {
 namespace {
 
 // devicebench-cli started in the background, for tests that signal it mid-run.
-class CliChild {
+class CliChild : public devicebench::testing::ChildProcess {
 public:
-    explicit CliChild(const std::vector<std::string> &args) {
-        std::vector<std::string> argv = {DEVICEBENCH_CLI};
-        argv.insert(argv.end(), args.begin(), args.end());
-        std::vector<char *> cargv;
-        for (auto &a : argv) {
-            cargv.push_back(a.data());
-        }
-        cargv.push_back(nullptr);
-        m_pid = ::fork();
-        if (m_pid == 0) {
-            const int devNull = ::open("/dev/null", O_RDWR);
-            ::dup2(devNull, STDIN_FILENO);
-            ::dup2(devNull, STDOUT_FILENO);
-            ::dup2(devNull, STDERR_FILENO);
-            ::execv(cargv[0], cargv.data());
-            ::_exit(127);
-        }
-    }
-    ~CliChild() {
-        if (m_pid > 0 && !m_reaped) {
-            ::kill(m_pid, SIGKILL);
-            wait();
-        }
-    }
-    CliChild(const CliChild &) = delete;
-    CliChild &operator=(const CliChild &) = delete;
-
-    bool started() const { return m_pid > 0; }
-    void signal(int sig) const { ::kill(m_pid, sig); }
-    bool exited() {
-        int status = 0;
-        if (!m_reaped && ::waitpid(m_pid, &status, WNOHANG) == m_pid) {
-            m_reaped = true;
-            m_status = status;
-        }
-        return m_reaped;
-    }
-    // The wait status (waitpid).
-    int wait() {
-        if (!m_reaped) {
-            ::waitpid(m_pid, &m_status, 0);
-            m_reaped = true;
-        }
-        return m_status;
-    }
-
-private:
-    pid_t m_pid = -1;
-    bool m_reaped = false;
-    int m_status = 0;
+    explicit CliChild(const std::vector<std::string> &args) : ChildProcess(DEVICEBENCH_CLI, args) {}
 };
 
 // Polls `path` until its record holds `epochs` finished epochs. Every version seen must parse:

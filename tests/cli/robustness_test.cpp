@@ -637,13 +637,20 @@ devicebench::RunRecord plausibleRecord(const std::string &id, const std::vector<
     r.config.trainImages = 64;
     r.config.testImages = 32;
     r.config.dataDir = "/data/cifar-10-batches-bin";
-    r.started = {"cpu", "CPU", 1, 64, 32, 2, "/data/cifar-10-batches-bin", false, 0.0};
+    r.started = {"cpu", "CPU", 1, 64, 32, 2, "/data/cifar-10-batches-bin", false, 0.0, 0, 0};
     r.fingerprint.hostName = "host-" + id;
     r.data = {"/data/cifar-10-batches-bin", "cifar-10-binary", 64, 32,
               "xxh3-128:00112233445566778899aabbccddeeff"};
     for (std::size_t i = 0; i < seconds.size(); ++i) {
-        r.epochs.push_back(
-            {static_cast<int>(i) + 1, seconds[i], i == 0, 2.3, 2.2, 0.1, 96.0 / seconds[i], {}});
+        r.epochs.push_back({static_cast<int>(i) + 1,
+                            seconds[i],
+                            i == 0,
+                            2.3,
+                            2.2,
+                            0.1,
+                            96.0 / seconds[i],
+                            {},
+                            {}});
     }
     return r;
 }

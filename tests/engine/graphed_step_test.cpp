@@ -13,7 +13,9 @@
 
 #include <vector>
 
-using devicebench::SmallCnn;
+using devicebench::ImageClassifier;
+using devicebench::kSmallCnnName;
+using devicebench::makeModel;
 using devicebench::Workload;
 using devicebench::detail::makeGraphedTrainStep;
 using devicebench::detail::makeWorkloadStrategy;
@@ -43,8 +45,7 @@ TEST(GraphedStep, ReplayedStepsTrainLikeTheEagerStepsWithinFloatRounding) {
         bool captured = false;
     };
     auto train = [&](bool graphed) {
-        SmallCnn model;
-        model->resetParameters(0);
+        ImageClassifier model = makeModel(kSmallCnnName, 32, 0);
         model->to(cuda);
         auto strategy = makeWorkloadStrategy(Workload::Tuned, cuda, kBatch);
         strategy->prepareModel(model);

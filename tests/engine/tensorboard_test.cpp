@@ -210,12 +210,12 @@ TEST(TensorBoardObserver, WritesConfigStepLossesAndEpochScalarsThenForwards) {
     EXPECT_EQ(readRecords(board.filePath()).size(), 2U);
 
     board.onStepLosses({{1, 2, 2.25}, {1, 4, 2.0}});
-    EpochResult e1{1, 0.5, true, 2.1, 1.75, 0.25, 640.0, {}};
+    EpochResult e1{1, 0.5, true, 2.1, 1.75, 0.25, 640.0, {}, {}};
     board.onEpochFinished(e1);
     // Flushed after the epoch: a running TensorBoard sees it.
     EXPECT_EQ(readRecords(board.filePath()).size(), 2U + 2U + 4U);
     board.onStepLosses({{2, 6, 1.5}});
-    board.onEpochFinished({2, 0.25, false, 1.5, 1.25, 0.5, 1280.0, {}});
+    board.onEpochFinished({2, 0.25, false, 1.5, 1.25, 0.5, 1280.0, {}, {}});
     RunOutcome outcome;
     outcome.status = RunStatus::Finished;
     board.onRunEnded(outcome);

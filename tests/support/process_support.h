@@ -2,7 +2,10 @@
 // Small helpers for tests that run the built programs through sh and read what they wrote.
 #pragma once
 
+#include <fcntl.h>
+#include <signal.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -82,5 +85,67 @@ inline ProgramResult runProgram(const std::string &program, const std::vector<st
     r.err = slurp(err);
     return r;
 }
+
+// A program started in the background (fork + execv), for tests that signal it mid-run. Its
+// stdin is /dev/null; stdout and stderr go to `outPath` (both, appended) or /dev/null when
+// empty. The destructor kills (SIGKILL) and reaps it if it is still running.
+class ChildProcess {
+public:
+    ChildProcess(const std::string &program, const std::vector<std::string> &args,
+                 const std::string &outPath = "") {
+        std::vector<std::string> argv = {program};
+        argv.insert(argv.end(), args.begin(), args.end());
+        std::vector<char *> cargv;
+        for (auto &a : argv) {
+            cargv.push_back(a.data());
+        }
+        cargv.push_back(nullptr);
+        m_pid = ::fork();
+        if (m_pid == 0) {
+            const int devNull = ::open("/dev/null", O_RDWR);
+            const int out = outPath.empty()
+                                ? devNull
+                                : ::open(outPath.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+            ::dup2(devNull, STDIN_FILENO);
+            ::dup2(out, STDOUT_FILENO);
+            ::dup2(out, STDERR_FILENO);
+            ::execv(cargv[0], cargv.data());
+            ::_exit(127);
+        }
+    }
+    ~ChildProcess() {
+        if (m_pid > 0 && !m_reaped) {
+            ::kill(m_pid, SIGKILL);
+            wait();
+        }
+    }
+    ChildProcess(const ChildProcess &) = delete;
+    ChildProcess &operator=(const ChildProcess &) = delete;
+
+    bool started() const { return m_pid > 0; }
+    void signal(int sig) const { ::kill(m_pid, sig); }
+    // Whether it has ended (reaped without waiting).
+    bool exited() {
+        int status = 0;
+        if (!m_reaped && ::waitpid(m_pid, &status, WNOHANG) == m_pid) {
+            m_reaped = true;
+            m_status = status;
+        }
+        return m_reaped;
+    }
+    // The wait status (waitpid).
+    int wait() {
+        if (!m_reaped) {
+            ::waitpid(m_pid, &m_status, 0);
+            m_reaped = true;
+        }
+        return m_status;
+    }
+
+private:
+    pid_t m_pid = -1;
+    bool m_reaped = false;
+    int m_status = 0;
+};
 
 } // namespace devicebench::testing

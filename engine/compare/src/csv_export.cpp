@@ -19,20 +19,7 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A statistic that does not exist for the data (stddev and cv of fewer than 2 stable epochs).
 constexpr const char *kUndefined = "n/a";
 
-// "%.<decimals>f" in the C locale whatever the process locale (a Qt application sets the
-// user's); "nan", "inf", "-inf" for non-finite values.
-std::string number(double value, int decimals) {
-    if (std::isnan(value))
-        return "nan";
-    if (std::isinf(value))
-        return value > 0 ? "inf" : "-inf";
-    std::array<char, 512> buffer{};
-    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
-                                      std::chars_format::fixed, decimals);
-    if (result.ec != std::errc())
-        return "nan"; // beyond 1e300 with decimals: not a time, a loss or a ratio we make
-    return std::string(buffer.data(), result.ptr);
-}
+std::string number(double value, int decimals) { return csvNumber(value, decimals); }
 
 // A bound of a speed-up's interval: "n/a" when the speed-up exists but its interval does not
 // (a run with fewer than 2 stable epochs on either side), else number().
@@ -83,6 +70,19 @@ std::string deviceOf(const RunRecord &r) {
 }
 
 } // namespace
+
+std::string csvNumber(double value, int decimals) {
+    if (std::isnan(value))
+        return "nan";
+    if (std::isinf(value))
+        return value > 0 ? "inf" : "-inf";
+    std::array<char, 512> buffer{};
+    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                      std::chars_format::fixed, decimals);
+    if (result.ec != std::errc())
+        return "nan"; // beyond 1e300 with decimals: not a time, a loss or a ratio we make
+    return std::string(buffer.data(), result.ptr);
+}
 
 bool isCsvNumber(const std::string &text) {
     if (text == "nan" || text == "inf" || text == "-inf")

@@ -5,6 +5,7 @@
 
 #include "epochs.h"
 #include "loss_buffer.h"
+#include "run_setup.h"
 #include "run_stop.h"
 #include "workload.h"
 
@@ -151,57 +152,35 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             outcome.reason = reason;
             return ender.end(outcome, 0, 0.0);
         }
-        const torch::Device device(resolveDevice(config.device));
-        // The first CUDA start (context creation) before anything is timed, and recorded as
-        // its own figure (RunStarted::deviceInitSeconds), not inside epoch 1.
-        double deviceInitSeconds = 0.0;
-        try {
-            deviceInitSeconds = startDevice(device.str());
-        } catch (const std::exception &e) {
-            outcome.reason = "device " + device.str() + " is unusable: " + e.what();
+        detail::RunDevice runDevice;
+        if (const std::string unusable = detail::startRunDevice(config, probe, &runDevice);
+            !unusable.empty()) {
+            outcome.reason = unusable;
             return ender.end(outcome, 0, 0.0);
         }
-        // No run starts on a device that cannot run and agree with the CPU (MEASURING.md,
-        // lesson 3).
-        if (const ProbeResult probed = probe(device.str()); !probed.usable) {
-            outcome.status = RunStatus::Failed;
-            outcome.reason =
-                "device " + device.str() + " is unusable: " +
-                (probed.error.empty() ? std::string("the device probe failed") : probed.error);
-            return ender.end(outcome, 0, 0.0);
-        }
-        const int threads = config.threads > 0 ? config.threads : availableCores();
-        at::set_num_threads(threads);
+        const torch::Device device = runDevice.device;
 
-        const Cifar10 data =
-            config.synthetic
-                ? makeSyntheticCifar10(
-                      config.trainImages > 0 ? config.trainImages : kCifarTrainImages,
-                      config.testImages > 0 ? config.testImages : kCifarTestImages, config.seed)
-                : loadCifar10(config.dataDir, config.trainImages, config.testImages);
+        const Cifar10 data = detail::loadRunData(config, config.trainImages, config.testImages);
         const std::int64_t nTrain = data.train.size();
         const std::int64_t nTest = data.test.size();
         const std::int64_t batch = config.batchSize;
         imagesPerEpoch = static_cast<double>(nTrain + nTest);
 
-        // Same seed -> same initial weights on every device: initialise on the CPU, then move.
-        ImageClassifier model = makeModel(config.model, config.imageSize, config.seed);
-        model->to(device);
         const auto workload =
             detail::makeWorkloadStrategy(config.workload, device, batch, config.imageSize);
-        workload->prepareModel(model);
+        ImageClassifier model = detail::buildRunModel(config, device, *workload);
         torch::optim::SGD optimizer(model->parameters(),
                                     torch::optim::SGDOptions(config.learningRate));
 
         RunStarted started;
         started.device = device.str();
         started.deviceName = device.is_cpu() ? "CPU" : "CUDA device " + device.str();
-        started.threads = at::get_num_threads();
+        started.threads = runDevice.threads;
         started.trainImages = nTrain;
         started.testImages = nTest;
         started.stepsPerEpoch = (nTrain + batch - 1) / batch;
         started.synthetic = data.synthetic;
-        started.deviceInitSeconds = deviceInitSeconds;
+        started.deviceInitSeconds = runDevice.initSeconds;
         started.modelParameters = countTrainableParameters(*model);
         started.multiplyAddsPerImage = model->multiplyAddsPerImage();
         started.dataDescription = data.synthetic
@@ -220,14 +199,7 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         detail::SplitTensors train{data.train.images, data.train.labels};
         detail::SplitTensors test{data.test.images, data.test.labels};
         for (auto *split : {&train, &test}) {
-            workload->layOutHostData(*split);
-            if (config.dataOnDevice && device.is_cuda()) {
-                // The whole set on the device once, outside the timed epochs (RunConfig).
-                split->images = split->images.to(device);
-                split->labels = split->labels.to(device);
-            } else {
-                workload->stageHostData(*split);
-            }
+            detail::placeSplit(*split, *workload, device, config.dataOnDevice);
         }
         synchronize(device);
         workload->prepareBatches();
@@ -284,18 +256,10 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         outcome.reason = stop.reason;
     } catch (const c10::Error &e) {
         outcome.status = RunStatus::Failed;
-        outcome.reason = e.what_without_backtrace();
-        // LibTorch's CPU ("can't allocate memory") and CUDA ("out of memory") allocation
-        // failures: say what to change, keep LibTorch's text for the details.
-        if (outcome.reason.find("can't allocate memory") != std::string::npos ||
-            outcome.reason.find("out of memory") != std::string::npos) {
-            outcome.reason = "out of memory at batch size " + std::to_string(config.batchSize) +
-                             " (try a smaller batch size): " + outcome.reason;
-        }
+        outcome.reason = detail::torchFailureReason(e.what_without_backtrace(), config.batchSize);
     } catch (const std::bad_alloc &) {
         outcome.status = RunStatus::Failed;
-        outcome.reason = "out of memory at batch size " + std::to_string(config.batchSize) +
-                         " (try a smaller batch size)";
+        outcome.reason = detail::torchFailureReason("", config.batchSize);
     } catch (const std::exception &e) {
         outcome.status = RunStatus::Failed;
         outcome.reason = e.what();

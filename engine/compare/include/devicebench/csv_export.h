@@ -26,6 +26,11 @@ public:
 // 4180 quoting (unchanged when it needs none). Every writer below writes each cell through it.
 std::string csvField(const std::string &field);
 
+// `value` as "%.<decimals>f" in the C locale whatever the process locale (a Qt application sets
+// the user's): "1234.50"; "nan", "inf", "-inf" when not finite. The number cells of every writer
+// here and of the sweep CSV (sweep.h).
+std::string csvNumber(double value, int decimals);
+
 // True when `text` is a decimal number as the writers below print them: optional sign, digits
 // with an optional '.' and fraction, optional exponent; or "nan", "inf", "-inf".
 bool isCsvNumber(const std::string &text);

@@ -1,0 +1,48 @@
+// SPDX-License-Identifier: MIT
+// `devicebench-cli sweep`: a grid of short timed runs (models x batch sizes x image sizes x
+// devices), one record per cell in a folder, resumable, with its CSV and PNG (sweep.h,
+// docs/sweep-record.md).
+#pragma once
+
+#include "devicebench/sweep.h"
+
+#include <atomic>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace CLI {
+class App;
+}
+
+namespace devicebench::cli {
+
+// The lists as given (each value may hold a comma-separated list; split by sweepCommand).
+struct SweepOptions {
+    std::vector<std::string> models{kDefaultModel};
+    std::vector<std::string> batchSizes{std::to_string(kDefaultBatchSize)};
+    std::vector<std::string> imageSizes{std::to_string(kDefaultImageSize)};
+    std::vector<std::string> devices{"cpu"};
+    std::vector<std::string> threads{"0"}; // CPU thread counts; 0 = all cores
+    std::string workload = "faithful";
+    SweepSpec spec; // steps, warm-up and phase steps, base (seed, lr, data); lists come from above
+    std::string outDir = "devicebench-sweep"; // the sweep folder: running again resumes
+    std::string baseline;                     // a device label; empty: the first device
+    std::string csvPath;                      // empty: no CSV
+    std::string pngPath;                      // empty: no PNG
+    bool noPeak = false;                      // --no-peak: SweepSpec::measurePeak false
+};
+
+// Adds the `sweep` subcommand and its options (bound to `options`) to `app`.
+CLI::App *addSweepCommand(CLI::App &app, SweepOptions &options);
+
+// Runs the sweep: one line per cell on `out` ("[ 3/27] resnet18 b64 32px cpu x2: 123.4
+// images/s [120.1, 125.0], ..."), errors on `err`. Returns kExitOk; kExitRunFailed when a cell
+// failed or an output could not be written (the other cells still run); kExitUsage for bad
+// options (nothing runs); kExitNoData without a usable data folder (as `run`);
+// kExitCancelled when `stopRequested` was set (the finished cells' records stay: the same
+// command resumes).
+int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
+                 const std::atomic<bool> &stopRequested);
+
+} // namespace devicebench::cli

@@ -1,0 +1,151 @@
+// SPDX-License-Identifier: MIT
+// The sweep's grid: devices, cells, their keys, the spec's checks, and the speed-up of a cell.
+#include "devicebench/devices.h"
+#include "devicebench/sweep.h"
+
+#include <cmath>
+#include <limits>
+#include <set>
+
+namespace devicebench {
+namespace {
+
+constexpr int kMaxThreads = 1024;
+constexpr int kMaxBatchSize = 1024;
+
+// "cpu", "cuda" or "cuda:N" (N decimal digits): the spellings resolveDevice() accepts.
+bool isDeviceSpelling(const std::string &device) {
+    if (device == "cpu" || device == "cuda") {
+        return true;
+    }
+    if (device.rfind("cuda:", 0) != 0 || device.size() == 5 || device.size() > 9) {
+        return false;
+    }
+    for (std::size_t i = 5; i < device.size(); ++i) {
+        if (device[i] < '0' || device[i] > '9') {
+            return false;
+        }
+    }
+    return true;
+}
+
+SweepDevice normalised(SweepDevice d) {
+    if (d.device == "cuda") {
+        d.device = "cuda:0";
+    }
+    if (d.device == "cpu") {
+        d.threads = d.threads > 0 ? d.threads : availableCores();
+    } else {
+        d.threads = 0;
+    }
+    return d;
+}
+
+} // namespace
+
+std::string SweepDevice::label() const {
+    if (device != "cpu") {
+        return device;
+    }
+    return threads > 0 ? "cpu x" + std::to_string(threads) : std::string("cpu (all cores)");
+}
+
+std::string SweepCell::key() const {
+    std::string where =
+        device.device == "cpu" ? "cpu_x" + std::to_string(device.threads) : device.device;
+    if (const auto colon = where.find(':'); colon != std::string::npos) {
+        where.erase(colon, 1); // "cuda:0" -> "cuda0": no ':' in file names
+    }
+    return model + "_b" + std::to_string(batchSize) + "_s" + std::to_string(imageSize) + "_" +
+           where;
+}
+
+std::vector<SweepCell> sweepCells(const SweepSpec &spec) {
+    std::vector<SweepCell> cells;
+    for (const SweepDevice &device : spec.devices) {
+        const SweepDevice d = normalised(device);
+        for (const std::string &model : spec.models) {
+            for (int imageSize : spec.imageSizes) {
+                for (int batchSize : spec.batchSizes) {
+                    cells.push_back(SweepCell{model, batchSize, imageSize, d});
+                }
+            }
+        }
+    }
+    return cells;
+}
+
+StepBenchConfig stepBenchConfig(const SweepSpec &spec, const SweepCell &cell) {
+    StepBenchConfig config;
+    config.run = spec.base;
+    config.run.model = cell.model;
+    config.run.batchSize = cell.batchSize;
+    config.run.imageSize = cell.imageSize;
+    config.run.device = cell.device.device;
+    config.run.threads = cell.device.threads;
+    config.warmupSteps = spec.warmupSteps;
+    config.steps = spec.steps;
+    config.phaseSteps = spec.phaseSteps;
+    return config;
+}
+
+std::string validateSweepSpec(const SweepSpec &spec) {
+    if (spec.models.empty() || spec.batchSizes.empty() || spec.imageSizes.empty() ||
+        spec.devices.empty()) {
+        return "the sweep needs at least one model, batch size, image size and device";
+    }
+    for (const std::string &model : spec.models) {
+        if (!isKnownModel(model)) {
+            return "model '" + model + "' is not known (use small-cnn, resnet18 or vit-tiny)";
+        }
+    }
+    for (int batch : spec.batchSizes) {
+        if (batch < 1 || batch > kMaxBatchSize) {
+            return "batch size " + std::to_string(batch) + " is not in 1..1024";
+        }
+    }
+    for (int size : spec.imageSizes) {
+        if (!isSupportedImageSize(size)) {
+            return "image size " + std::to_string(size) + " is not supported (use 32, 64 or 128)";
+        }
+    }
+    for (const SweepDevice &d : spec.devices) {
+        if (!isDeviceSpelling(d.device)) {
+            return "device '" + d.device + "' is not cpu, cuda or cuda:N";
+        }
+        if (d.threads < 0 || d.threads > kMaxThreads) {
+            return "threads must be between 1 and 1024, or 0 for all cores (got " +
+                   std::to_string(d.threads) + ")";
+        }
+    }
+    std::set<std::string> keys;
+    for (const SweepCell &cell : sweepCells(spec)) {
+        if (!keys.insert(cell.key()).second) {
+            return "the grid holds cell " + cell.key() +
+                   " twice: a model, batch size, image size or device is given twice";
+        }
+    }
+    // The rules of one cell's run (steps, learning rate, data), checked on the first cell.
+    StepBenchConfig first = stepBenchConfig(spec, sweepCells(spec).front());
+    return validateStepBenchConfig(first);
+}
+
+double sweepSpeedUp(const std::vector<SweepCellRecord> &records, const SweepCellRecord &cell,
+                    const std::string &baselineLabel) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    if (cell.result.status != RunStatus::Finished) {
+        return kNaN;
+    }
+    for (const SweepCellRecord &r : records) {
+        if (r.cell.model == cell.cell.model && r.cell.batchSize == cell.cell.batchSize &&
+            r.cell.imageSize == cell.cell.imageSize && r.cell.device.label() == baselineLabel) {
+            if (r.result.status != RunStatus::Finished || !(r.result.imagesPerSecond > 0.0)) {
+                return kNaN;
+            }
+            return cell.result.imagesPerSecond / r.result.imagesPerSecond;
+        }
+    }
+    return kNaN;
+}
+
+} // namespace devicebench
