@@ -267,10 +267,10 @@ bool SweepPanel::startSweep() {
     QStringList problems;
     if (!m_blockedReason.isEmpty())
         problems.append(m_blockedReason);
-    m_form->readSpec(&spec, &problems);
     if (!spec.base.synthetic && spec.base.dataDir.empty())
         problems.append(QStringLiteral("data folder is empty: choose the cifar-10-batches-bin "
                                        "folder in the Runs view, or tick \"Synthetic data\""));
+    m_form->readSpec(&spec, &problems); // validateSweepSpec only when nothing else is wrong
     if (folder().isEmpty())
         problems.append(QStringLiteral("sweep folder is empty: choose where the records go"));
     if (!problems.isEmpty()) {

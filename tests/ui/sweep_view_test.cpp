@@ -257,6 +257,7 @@ TEST(SweepPanel, ShowsTheRecordsInTheChartAndTheHeatMapAgainstTheChosenBaseline)
 TEST(SweepForm, ReadsTheGridWithEachCpuThreadCountAsADevice) {
     SweepForm form;
     SweepSpec spec;
+    spec.base.synthetic = true; // the panel's base settings
     QStringList problems;
     ASSERT_TRUE(form.readSpec(&spec, &problems))
         << problems.join(QStringLiteral("; ")).toStdString();
@@ -278,4 +279,37 @@ TEST(SweepForm, ReadsTheGridWithEachCpuThreadCountAsADevice) {
     EXPECT_EQ(problem, QStringLiteral("batch sizes: 16 is given twice"));
     EXPECT_FALSE(parseIntList(QString(), QStringLiteral("batch sizes"), &values, &problem));
     EXPECT_EQ(problem, QStringLiteral("batch sizes: none given"));
+}
+
+TEST(SweepPanel, OpenFolderShowsTheReadableRecordsAndSaysWhichFilesWereSkipped) {
+    QTemporaryDir dir;
+    for (const SweepCellRecord &record : twoDeviceSweep())
+        writeSweepCellRecord(dir.path().toStdString(), record);
+    QFile bad(QDir(dir.path()).filePath(QStringLiteral("broken.json")));
+    ASSERT_TRUE(bad.open(QIODevice::WriteOnly));
+    bad.write("{ not json");
+    bad.close();
+
+    SweepPanel panel;
+    QStringList errors;
+    EXPECT_FALSE(panel.openFolder(dir.path(), &errors));
+    ASSERT_EQ(errors.size(), 1);
+    EXPECT_TRUE(errors.front().contains(QStringLiteral("broken.json")))
+        << errors.front().toStdString();
+    EXPECT_EQ(panel.records().size(), 8U) << "the readable records are shown all the same";
+    EXPECT_EQ(panel.folder(), dir.path());
+    const auto *message = panel.findChild<QLabel *>(QStringLiteral("sweepMessageLabel"));
+    ASSERT_NE(message, nullptr);
+    EXPECT_TRUE(message->text().contains(QStringLiteral("broken.json")));
+
+    // Export CSV: one row per cell after the header.
+    const QString csv = QDir(dir.path()).filePath(QStringLiteral("sweep.csv"));
+    QString error;
+    ASSERT_TRUE(panel.exportCsv(csv, &error)) << error.toStdString();
+    QFile written(csv);
+    ASSERT_TRUE(written.open(QIODevice::ReadOnly));
+    EXPECT_EQ(written.readAll().count('\n'), 9);
+
+    EXPECT_FALSE(panel.openFolder(QDir(dir.path()).filePath(QStringLiteral("missing")), &errors));
+    EXPECT_TRUE(panel.records().empty());
 }
