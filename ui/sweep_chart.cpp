@@ -275,7 +275,14 @@ void SweepChart::sync(const std::vector<SweepCellRecord> &records) {
 QString SweepChart::leftOutNote() const {
     if (m_leftOut.isEmpty())
         return QString();
-    return QStringLiteral("Left out (did not finish): ") + m_leftOut.join(QStringLiteral("; "));
+    constexpr qsizetype kShown = 6; // then a count: the CSV and the records list every cell
+    QString note = QStringLiteral("Left out (did not finish):");
+    for (qsizetype i = 0; i < std::min(kShown, m_leftOut.size()); ++i)
+        note += QStringLiteral("\n• ") + m_leftOut[i];
+    if (m_leftOut.size() > kShown)
+        note += QStringLiteral("\n• and %1 more (the CSV lists every cell)")
+                    .arg(m_leftOut.size() - kShown);
+    return note;
 }
 
 QString SweepChart::hoverText(int line, int point) const {

@@ -66,7 +66,8 @@ public:
     QList<QLineSeries *> series() const { return m_series; }
     const QStringList &leftOut() const { return m_leftOut; }
     bool logY() const { return m_logY; }
-    // "Left out (did not finish): <cell>: <reason>; ..." or "" when every cell finished.
+    // "Left out (did not finish):" then one line "• <cell>: <reason>" per cell left out (the
+    // first six, then "• and N more ..."); "" when every cell finished.
     QString leftOutNote() const;
 
     // The hover label of point `point` of line `line` ("" when out of range), and showing it.

@@ -69,6 +69,37 @@ bool parseIntList(const QString &text, const QString &what, std::vector<int> *va
     return true;
 }
 
+SweepSpec sweepSpecOf(const std::vector<SweepCellRecord> &records) {
+    SweepSpec spec;
+    spec.models.clear();
+    spec.batchSizes.clear();
+    spec.imageSizes.clear();
+    spec.devices.clear();
+    const auto addOnce = [](auto &list, const auto &value) {
+        if (std::find(list.begin(), list.end(), value) == list.end())
+            list.push_back(value);
+    };
+    for (const SweepCellRecord &record : records) {
+        addOnce(spec.models, record.cell.model);
+        addOnce(spec.batchSizes, record.cell.batchSize);
+        addOnce(spec.imageSizes, record.cell.imageSize);
+        const bool known =
+            std::any_of(spec.devices.begin(), spec.devices.end(), [&](const SweepDevice &d) {
+                return d.device == record.cell.device.device &&
+                       d.threads == record.cell.device.threads;
+            });
+        if (!known)
+            spec.devices.push_back(record.cell.device);
+    }
+    std::sort(spec.batchSizes.begin(), spec.batchSizes.end());
+    if (!records.empty()) {
+        spec.steps = records.front().steps;
+        spec.warmupSteps = records.front().warmupSteps;
+        spec.phaseSteps = records.front().phaseSteps;
+    }
+    return spec;
+}
+
 SweepForm::SweepForm(QWidget *parent) : QGroupBox(QStringLiteral("Grid"), parent) {
     auto *form = new QFormLayout(this);
 

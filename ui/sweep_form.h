@@ -30,6 +30,11 @@ namespace devicebench {
 bool parseIntList(const QString &text, const QString &what, std::vector<int> *values,
                   QString *problem);
 
+// The grid `records` come from: their distinct models, batch sizes (ascending), image sizes and
+// devices in order of appearance, and the first record's steps, warm-up and phase steps (a
+// folder holds one grid, or cells of grids alike). Its `base` is RunConfig's default.
+SweepSpec sweepSpecOf(const std::vector<SweepCellRecord> &records);
+
 // Object names (tests): sweepModel_<model> (one check box per kModelNames), sweepBatchSizesEdit,
 // sweepImageSize_<pixels> (one per kImageSizes), sweepDevice_<device id> (the CPU, then each
 // usable device of the last probe), sweepThreadsEdit, sweepStepsSpin, sweepWarmupSpin,

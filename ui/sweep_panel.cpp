@@ -138,7 +138,7 @@ QWidget *SweepPanel::buildControls() {
     m_progressBar->setObjectName(QStringLiteral("sweepProgressBar"));
     m_progressBar->setRange(0, 1);
     m_progressBar->setValue(0);
-    m_progressBar->setTextVisible(true);
+    m_progressBar->setTextVisible(false); // until a sweep starts: no "0 of 1"
     m_progressBar->setFormat(QStringLiteral("%v of %m cells"));
     layout->addWidget(m_progressBar);
     m_progressLabel = new QLabel(controls);
@@ -291,6 +291,7 @@ void SweepPanel::onSweepAccepted(int sweepId, int total, const QString &sweepFol
     setRecords({});
     m_progressBar->setRange(0, std::max(total, 1));
     m_progressBar->setValue(0);
+    m_progressBar->setTextVisible(true);
     SweepProgress progress;
     progress.total = total;
     progress.secondsLeft = std::nan("");

@@ -68,8 +68,9 @@ public:
     void requestStop();
 
     // The folder's cell records (loadSweepFolder) into the view; the folder becomes the sweep
-    // folder. False when a file was skipped or the folder does not exist; the messages are
-    // shown, put in *errors when given, and the readable records shown all the same.
+    // folder and the form shows its grid (sweepSpecOf), so that "Run sweep" resumes it. False when
+    // a file was skipped or the folder does not exist; the messages are shown, put in *errors when
+    // given, and the readable records shown all the same.
     bool openFolder(const QString &folder, QStringList *errors = nullptr);
     // The records the view draws (tests; a sweep's cells as they end).
     void setRecords(const std::vector<SweepCellRecord> &records);

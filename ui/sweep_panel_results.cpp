@@ -52,6 +52,8 @@ bool SweepPanel::openFolder(const QString &folder, QStringList *errors) {
         setFolder(folder);
     }
     setRecords(records);
+    if (!records.empty())
+        m_form->setSpec(sweepSpecOf(records)); // "Run sweep" then resumes that grid
     if (problems.isEmpty()) {
         showMessage(QString(), false);
         Q_EMIT statusMessage(QStringLiteral("Opened %1: %2 cells")

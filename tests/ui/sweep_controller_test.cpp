@@ -168,3 +168,30 @@ TEST(MainWindow, HasASweepTabAndNeverRunsASweepAndATrainingRunAtOnce) {
     ASSERT_TRUE(waitUntil([&] { return !window.sweepPanel()->isRunning(); }));
     EXPECT_TRUE(runCpu->isEnabled());
 }
+
+TEST(SweepController, RunsARealTinySweepIntoItsFolderAndResumesIt) {
+    SweepController controller; // runSweep itself: two tiny cells of the small CNN
+    SweepSpec spec = smallSpec();
+    spec.batchSizes = {2, 4};
+    spec.devices = {SweepDevice{"cpu", 1}};
+    spec.base.trainImages = 16;
+    spec.base.testImages = 4;
+    spec.measurePeak = false;
+    QTemporaryDir dir;
+    QSignalSpy ended(&controller, &SweepController::sweepEnded);
+    QSignalSpy cells(&controller, &SweepController::cellEnded);
+    ASSERT_GT(controller.start(spec, dir.path()), 0);
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }, 60000));
+    const auto outcome = ended.front().at(1).value<SweepOutcome>();
+    EXPECT_EQ(outcome.status, RunStatus::Finished) << ended.front().at(2).toString().toStdString();
+    ASSERT_EQ(outcome.records.size(), 2U);
+    EXPECT_GT(outcome.records[1].result.imagesPerSecond, 0.0);
+    EXPECT_EQ(loadSweepFolder(dir.path().toStdString(), nullptr).size(), 2U);
+
+    // Again into the same folder: both cells are found finished, none is run.
+    ASSERT_GT(controller.start(spec, dir.path()), 0);
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }, 60000));
+    ASSERT_EQ(cells.count(), 4);
+    EXPECT_TRUE(cells.at(2).at(3).toBool());
+    EXPECT_TRUE(cells.at(3).at(3).toBool());
+}

@@ -298,6 +298,15 @@ TEST(SweepPanel, OpenFolderShowsTheReadableRecordsAndSaysWhichFilesWereSkipped) 
         << errors.front().toStdString();
     EXPECT_EQ(panel.records().size(), 8U) << "the readable records are shown all the same";
     EXPECT_EQ(panel.folder(), dir.path());
+    SweepSpec grid; // the form shows the folder's grid, so that Run resumes it
+    grid.base.synthetic = true;
+    QStringList problems;
+    ASSERT_TRUE(panel.form()->readSpec(&grid, &problems));
+    EXPECT_EQ(grid.models, (std::vector<std::string>{"small-cnn", "resnet18"}));
+    EXPECT_EQ(grid.batchSizes, (std::vector<int>{16, 64}));
+    ASSERT_EQ(grid.devices.size(), 2U);
+    EXPECT_EQ(grid.steps, 10);
+    EXPECT_EQ(grid.warmupSteps, 2);
     const auto *message = panel.findChild<QLabel *>(QStringLiteral("sweepMessageLabel"));
     ASSERT_NE(message, nullptr);
     EXPECT_TRUE(message->text().contains(QStringLiteral("broken.json")));
