@@ -202,6 +202,23 @@ int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
         return kExitUsage;
     }
+    // The data as `run` finds it (README, "The data set"); checked before the first cell.
+    if (!options.spec.base.synthetic && options.spec.base.dataDir.empty()) {
+        if (auto dir = findDefaultDataDir()) {
+            options.spec.base.dataDir = *dir;
+        } else {
+            err << "devicebench-cli: error: no data folder given.\n" << dataDirHelp() << "\n";
+            return kExitNoData;
+        }
+    }
+    if (!options.spec.base.synthetic) {
+        if (const std::string problem = checkCifar10Folder(options.spec.base.dataDir);
+            !problem.empty()) {
+            err << "devicebench-cli: error: " << problem << "\n";
+            return kExitNoData;
+        }
+    }
+
     if (const std::string problem = buildSpec(options); !problem.empty()) {
         err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
@@ -232,29 +249,13 @@ int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
             return kExitUsage;
         }
     }
-    // The data as `run` finds it (README, "The data set"); checked before the first cell.
-    if (!spec.base.synthetic && spec.base.dataDir.empty()) {
-        if (auto dir = findDefaultDataDir()) {
-            spec.base.dataDir = *dir;
-        } else {
-            err << "devicebench-cli: error: no data folder given.\n" << dataDirHelp() << "\n";
-            return kExitNoData;
-        }
-    }
-    if (!spec.base.synthetic) {
-        if (const std::string problem = checkCifar10Folder(spec.base.dataDir); !problem.empty()) {
-            err << "devicebench-cli: error: " << problem << "\n";
-            return kExitNoData;
-        }
-    }
-
     out << "DeviceBench " << kVersion << ": sweep of " << count(cells.size(), "cell", "cells")
         << " (" << count(spec.models.size(), "model", "models") << " x "
         << count(spec.batchSizes.size(), "batch size", "batch sizes") << " x "
         << count(spec.imageSizes.size(), "image size", "image sizes") << " x "
-        << count(labels.size(), "device", "devices") << "), " << spec.steps
-        << " timed steps after " << spec.warmupSteps << " warm-up steps, " << spec.phaseSteps
-        << " phase-timed; records in " << options.outDir << "\n";
+        << count(labels.size(), "device", "devices") << "), " << spec.steps << " timed steps after "
+        << spec.warmupSteps << " warm-up steps, " << spec.phaseSteps << " phase-timed; records in "
+        << options.outDir << "\n";
     if (spec.base.synthetic) {
         out << "SYNTHETIC DATA: times are real\n";
     }
