@@ -238,6 +238,7 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     form->addRow(QStringLiteral("Training images"), m_trainImagesSpin);
     form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
     form->addRow(QStringLiteral("Workload"), m_workloadCombo);
+    m_model.addRows(box, form);
     return box;
 }
 
@@ -255,6 +256,7 @@ RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
     config.trainImages = m_trainImagesSpin->value();
     config.testImages = m_testImagesSpin->value();
     parseWorkload(m_workloadCombo->currentData().toString().toStdString(), &config.workload);
+    m_model.apply(&config);
     return config;
 }
 
@@ -271,6 +273,7 @@ void RunSettingsPanel::setRunConfig(const RunConfig &config) {
     m_workloadCombo->setCurrentIndex(
         m_workloadCombo->findData(QString::fromUtf8(toString(config.workload))));
     m_testImagesSpin->setValue(clampToInt(config.testImages));
+    m_model.show(config);
 }
 
 QString RunSettingsPanel::tensorBoardDir() const { return m_tensorBoardEdit->text().trimmed(); }
@@ -312,6 +315,7 @@ void RunSettingsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(kTestImages, m_testImagesSpin->value());
     settings.setValue(kWorkload, QString::fromUtf8(toString(config.workload)));
     settings.setValue(kTensorBoardDir, tensorBoardDir());
+    m_model.save(settings);
 }
 
 void RunSettingsPanel::restoreSettings(const QSettings &settings) {
@@ -338,6 +342,7 @@ void RunSettingsPanel::restoreSettings(const QSettings &settings) {
     const int workload = m_workloadCombo->findData(settings.value(kWorkload).toString());
     if (workload >= 0)
         m_workloadCombo->setCurrentIndex(workload);
+    m_model.restore(settings);
 }
 
 } // namespace devicebench

@@ -7,6 +7,7 @@
 #pragma once
 
 #include "devicebench/run_types.h"
+#include "model_settings.h"
 
 #include <QString>
 #include <QStringList>
@@ -28,7 +29,8 @@ namespace devicebench {
 // Object names (tests): dataDirEdit, browseButton, getDataButton, openArchiveButton,
 // syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
 // learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
-// workloadCombo, runCpuButton, runGpuButton, stopButton, diagnosticsButton, validationLabel.
+// workloadCombo, modelCombo, imageSizeCombo (model_settings.h), runCpuButton, runGpuButton,
+// stopButton, diagnosticsButton, validationLabel.
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
 
@@ -88,6 +90,7 @@ private:
     QSpinBox *m_trainImagesSpin = nullptr;
     QSpinBox *m_testImagesSpin = nullptr;
     QComboBox *m_workloadCombo = nullptr;
+    ModelSettings m_model; // the Model and Image size rows (issue 13)
     QPushButton *m_runCpuButton = nullptr;
     QPushButton *m_runGpuButton = nullptr;
     QPushButton *m_stopButton = nullptr;

@@ -51,6 +51,26 @@ std::string pad(const std::string &text, std::size_t width) {
     return text + std::string(w < width ? width - w : 0, ' ');
 }
 
+// Issue 13: each run's achieved GFLOP/s (achievedGflops, comparison.h), where its model's
+// multiply-adds are known.
+void printThroughput(std::ostream &out, const RunSet &store) {
+    bool header = false;
+    for (const RunEntry &run : store.runs()) {
+        const RunStarted &s = run.record.started;
+        const double gflops = achievedGflops(run.record, run.summary);
+        if (!std::isfinite(gflops))
+            continue;
+        if (!header)
+            out << "achieved (the model's counted multiply-adds x 2 FLOP, training x 3, per "
+                   "stable-mean epoch):\n";
+        header = true;
+        out << "  #" << run.number << " " << fixed(gflops, 2) << " GFLOP/s  "
+            << describeModel(run.record.model, run.record.config.imageSize, s.modelParameters,
+                             s.multiplyAddsPerImage)
+            << "\n";
+    }
+}
+
 } // namespace
 
 int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ostream &err) {
@@ -174,6 +194,8 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
             << pad(row.mean, w[2]) << "  " << pad(row.interval, w[3]) << "  "
             << pad(row.speedUp, w[4]) << "  " << row.comparable << "\n";
     }
+
+    printThroughput(out, store);
 
     // Issue 15: a stable mean with epochs from a busy machine is not the device's alone.
     for (const RunEntry &run : store.runs()) {

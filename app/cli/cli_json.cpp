@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli_json.h"
 
+#include "devicebench/comparison.h"
 #include "devicebench/contention.h"
 #include "devicebench/run_set.h"
 
@@ -49,6 +50,7 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
         j["warmupEpochs"] = run.warmupEpochs;
         j["summary"] = summaryJson(run.summary);
         j["contendedStableEpochs"] = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
+        j["achievedGflops"] = achievedGflops(run.record, run.summary); // NaN: null
         j["config"] = record["config"];
         j["started"] = record["started"];
         runs.push_back(std::move(j));

@@ -47,6 +47,9 @@ public:
         m_info = info;
         m_store.addRun(m_runId, m_recorder->record());
         m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads)
+              << ", "
+              << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
+                               info.multiplyAddsPerImage)
               << ", batch size " << m_config.batchSize << ", learning rate "
               << m_config.learningRate << ", " << m_config.epochs
               << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
@@ -260,8 +263,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         }
     }
 
-    out << "DeviceBench " << kVersion << ": small-cnn on CIFAR-10, " << runs.size()
-        << (runs.size() == 1 ? " run" : " runs") << "\n";
+    out << "DeviceBench " << kVersion << ": " << describeModel(base.model, base.imageSize, 0, 0)
+        << " on CIFAR-10, " << runs.size() << (runs.size() == 1 ? " run" : " runs") << "\n";
     if (base.synthetic) {
         out << kSyntheticNote << "\n";
     }

@@ -2,6 +2,7 @@
 // Small pieces shared by the CLI's subcommands.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,12 @@ namespace devicebench::cli {
 
 // `value` with `decimals` digits after the point ("–" when not finite).
 std::string fixed(double value, int decimals);
+
+// The model a run trains, for its first line (issue 13): "<model> at <S> px" and, when known
+// (not 0), its trainable parameters and forward multiply-adds per image, e.g.
+// "resnet18 at 32 px (11,173,962 parameters, 555.4 M multiply-adds per image)".
+std::string describeModel(const std::string &model, int imageSize, std::int64_t parameters,
+                          std::int64_t multiplyAddsPerImage);
 
 // The comparison picture (--png): writeComparisonPng() of the full build (ui/png_export.h).
 // Without it (DEVICEBENCH_BUILD_UI=OFF), false with `*error` saying that PNG needs the full

@@ -14,6 +14,9 @@
 #include <algorithm>
 #include <csignal>
 #include <iostream>
+#include <iterator>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -45,7 +48,8 @@ int main(int argc, char **argv) {
 
     RunOptions options;
     RunConfig &c = options.base;
-    auto *run = app.add_subcommand("run", "Train small-cnn and time each epoch");
+    auto *run = app.add_subcommand(
+        "run", "Train a model (default: the article's small-cnn) and time each epoch");
     run->add_option("--device", options.devices,
                     "Device(s): cpu, cuda or cuda:N; a comma-separated list runs each in turn")
         ->default_str("cpu"); // split by splitList, which refuses empty items
@@ -80,6 +84,19 @@ int main(int argc, char **argv) {
                     "fastest way measured (channels-last, no per-step allocation, ...)")
         ->check(CLI::IsMember({"faithful", "tuned"}))
         ->default_str("faithful");
+    // Issue 13: the model and the image size (run_types.h; the models' layers: models.h).
+    run->add_option("--model", c.model,
+                    "small-cnn: the article's network; resnet18: ResNet-18, CIFAR form (11.2 M "
+                    "parameters); vit-tiny: a Vision Transformer of ViT-Tiny's shape, patch 4 "
+                    "(5.4 M parameters)")
+        ->check(
+            CLI::IsMember(std::vector<std::string>(std::begin(kModelNames), std::end(kModelNames))))
+        ->default_str(kDefaultModel);
+    run->add_option("--image-size", c.imageSize,
+                    "Pixels per image side: 32 (CIFAR-10's own), 64 or 128 (the data upsampled "
+                    "once by bilinear interpolation, before epoch 1 and outside the timed epochs)")
+        ->check(CLI::IsMember(std::vector<int>(std::begin(kImageSizes), std::end(kImageSizes))))
+        ->default_val(kDefaultImageSize);
     run->add_option("--loss-every", c.lossFetchInterval,
                     "Fetch step losses from the device every K steps")
         ->default_val(kDefaultLossFetchInterval);

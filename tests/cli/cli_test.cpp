@@ -148,7 +148,8 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
         "run",       "device",     "threads",    "epoch",          "seconds",
         "warmup",    "train_loss", "test_loss",  "test_accuracy",  "images_per_s",
         "data",      "status",     "host",       "comparable",     "differences",
-        "contended", "cpu_share",  "other_cpus", "steal_fraction", "load_average"};
+        "contended", "cpu_share",  "other_cpus", "steal_fraction", "load_average",
+        "model",     "image_size", "parameters"};
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());

@@ -152,7 +152,8 @@ TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
     ASSERT_EQ(lines.size(), 4U) << "header + 2 + 1";
     EXPECT_EQ(lines[0], "run,device,threads,epoch,seconds,warmup,train_loss,test_loss,"
                         "test_accuracy,images_per_s,data,status,host,comparable,differences,"
-                        "contended,cpu_share,other_cpus,steal_fraction,load_average");
+                        "contended,cpu_share,other_cpus,steal_fraction,load_average,"
+                        "model,image_size,parameters");
     const std::vector<std::string> first = fieldsOf(lines[1]);
     ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
     EXPECT_EQ(first[0], set.run(0).label);
@@ -255,6 +256,45 @@ TEST(SummaryCsv, StandardDeviationAndCvOfFewerThanTwoStableEpochsReadNA) {
     EXPECT_NE(two[col("ci95_low_s")], "n/a");
     EXPECT_EQ(two[col("stddev_s")], "1.4142");
     EXPECT_EQ(two[col("cv")], "0.282843");
+}
+
+TEST(EpochCsv, NamesTheModelItsImageSizeAndParametersOfEachRun) {
+    RunSet set;
+    RunRecord resnet = recordOf("r", {3.0, 2.0});
+    resnet.model = resnet.config.model = "resnet18";
+    resnet.config.imageSize = 64;
+    resnet.started.modelParameters = 11173962;
+    set.addRecord(resnet, "resnet");
+    set.addRecord(recordOf("old", {3.0, 2.0}), "older record: parameters unknown");
+    const std::vector<std::string> lines = splitLines(epochCsv(set));
+    ASSERT_EQ(lines.size(), 5U);
+    const std::vector<std::string> first = fieldsOf(lines[1]);
+    ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    const std::vector<std::string> model(first.end() - 3, first.end());
+    EXPECT_EQ(model, (std::vector<std::string>{"resnet18", "64", "11173962"}));
+    const std::vector<std::string> old = fieldsOf(lines[3]);
+    EXPECT_EQ(std::vector<std::string>(old.end() - 3, old.end()),
+              (std::vector<std::string>{"small-cnn", "32", ""}));
+}
+
+TEST(SummaryCsv, AchievedGflopsFollowTheDocumentedFormulaAndReadNAWhenUnknown) {
+    RunSet set;
+    RunRecord known = recordOf("known", {9.0, 4.0, 6.0}); // stable mean 5 s
+    known.started.modelParameters = 145578;
+    known.started.multiplyAddsPerImage = 12354176;
+    set.addRecord(known, "known");
+    set.addRecord(recordOf("unknown", {9.0, 4.0, 6.0}), "multiply-adds unknown");
+    const std::vector<std::string> lines = splitLines(summaryCsv(set));
+    ASSERT_EQ(lines.size(), 3U);
+    const std::vector<std::string> header = fieldsOf(lines[0]);
+    ASSERT_EQ(header.size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+    EXPECT_EQ(std::vector<std::string>(header.end() - 4, header.end()),
+              (std::vector<std::string>{"model", "image_size", "parameters", "achieved_gflops"}));
+    // (900 training x 6 + 100 test x 2) x 12,354,176 multiply-adds / 5 s / 1e9 = 13.8367 GFLOP/s
+    const std::vector<std::string> row = fieldsOf(lines[1]);
+    EXPECT_EQ(row[header.size() - 1], "13.84");
+    EXPECT_EQ(row[header.size() - 2], "145578");
+    EXPECT_EQ(fieldsOf(lines[2])[header.size() - 1], "n/a");
 }
 
 TEST(SummaryCsvPath, GoesBesideThePerEpochFile) {
@@ -366,11 +406,13 @@ TEST(SummaryCsv, CountsTheContendedStableEpochsOfEachRun) {
     const std::vector<std::string> lines = splitLines(summaryCsv(set));
     ASSERT_EQ(lines.size(), 3U);
     const std::vector<std::string> header = fieldsOf(lines[0]);
-    ASSERT_EQ(header.back(), "contended_stable_epochs");
-    EXPECT_EQ(fieldsOf(lines[1]).back(), "2");
-    EXPECT_EQ(fieldsOf(lines[2]).back(), "") << "not measured: unknown";
+    const auto column = static_cast<std::size_t>(
+        std::find(header.begin(), header.end(), "contended_stable_epochs") - header.begin());
+    ASSERT_LT(column, header.size());
+    EXPECT_EQ(fieldsOf(lines[1])[column], "2");
+    EXPECT_EQ(fieldsOf(lines[2])[column], "") << "not measured: unknown";
     set.setWarmupEpochs(0); // the set's warm-up setting decides what is stable
-    EXPECT_EQ(fieldsOf(splitLines(summaryCsv(set))[1]).back(), "3");
+    EXPECT_EQ(fieldsOf(splitLines(summaryCsv(set))[1])[column], "3");
 }
 
 } // namespace

@@ -57,6 +57,8 @@ RunConfig unusualConfig() {
     config.trainImages = 1234;
     config.testImages = 321;
     config.workload = Workload::Tuned;
+    config.model = "vit-tiny";
+    config.imageSize = 64;
     return config;
 }
 
@@ -91,6 +93,8 @@ TEST(DesktopSettings, EveryRunSettingRoundTripsThroughQSettings) {
     EXPECT_EQ(restored.trainImages, saved.trainImages);
     EXPECT_EQ(restored.testImages, saved.testImages);
     EXPECT_EQ(restored.workload, saved.workload);
+    EXPECT_EQ(restored.model, saved.model);
+    EXPECT_EQ(restored.imageSize, saved.imageSize);
     EXPECT_EQ(window.findChild<QSpinBox *>(QStringLiteral("compareWarmupSpin"))->value(), 4);
     EXPECT_EQ(window.findChild<QLineEdit *>(QStringLiteral("tensorBoardEdit"))->text(),
               QStringLiteral("/tmp/tb"));
@@ -130,6 +134,8 @@ TEST(DesktopSettings, MissingOrBadValuesKeepTheDefaultsAndTheWindowFitsTheScreen
         settings.setValue(QStringLiteral("run/batchSize"), -64);
         settings.setValue(QStringLiteral("run/learningRate"), QStringLiteral("nan"));
         settings.setValue(QStringLiteral("run/workload"), QStringLiteral("turbo"));
+        settings.setValue(QStringLiteral("run/model"), QStringLiteral("resnet50"));
+        settings.setValue(QStringLiteral("run/imageSize"), 48);
         settings.setValue(QStringLiteral("window/geometry"), QByteArray("not a geometry"));
     }
     RunController controller(test::FakeTrainer{});
@@ -143,6 +149,8 @@ TEST(DesktopSettings, MissingOrBadValuesKeepTheDefaultsAndTheWindowFitsTheScreen
     EXPECT_EQ(after.batchSize, before.batchSize);
     EXPECT_DOUBLE_EQ(after.learningRate, before.learningRate);
     EXPECT_EQ(after.workload, before.workload);
+    EXPECT_EQ(after.model, before.model);
+    EXPECT_EQ(after.imageSize, before.imageSize);
     EXPECT_EQ(after.threads, before.threads); // absent: unchanged
     const QSize available = QGuiApplication::primaryScreen()->availableGeometry().size();
     EXPECT_LE(window.width(), available.width());

@@ -172,10 +172,11 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
                                        "test_loss,test_accuracy,images_per_s,data,status,"
                                        "host,comparable,differences,contended,cpu_share,"
-                                       "other_cpus,steal_fraction,load_average"));
+                                       "other_cpus,steal_fraction,load_average,model,"
+                                       "image_size,parameters"));
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
-        ASSERT_EQ(fields.size(), 20) << lines[row].toStdString();
+        ASSERT_EQ(fields.size(), 23) << lines[row].toStdString();
         EXPECT_EQ(fields[1], QStringLiteral("cpu"));
         EXPECT_EQ(fields[2], QStringLiteral("1"));
         EXPECT_EQ(fields[3].toInt(), row);

@@ -14,10 +14,12 @@
 #include "wiring_support.h"
 
 #include "devicebench/run_record.h"
+#include "devicebench/trainer.h"
 
 #include <gtest/gtest.h>
 
 #include <QApplication>
+#include <QComboBox>
 #include <QDir>
 #include <QFileInfo>
 #include <QLabel>
@@ -172,6 +174,28 @@ TEST(WindowPanels, ARunWhoseThreadIsRefusedEndsWithTheReasonAndLeavesTheWindowId
     const QString status = window.findChild<QLabel *>(QStringLiteral("statusLabel"))->text();
     EXPECT_TRUE(status.contains(QStringLiteral("refused a worker thread"))) << status.toStdString();
     EXPECT_EQ(window.store().runCount(), 0);
+}
+
+TEST(WindowPanels, TheModelAndImageSizeCombosFeedTheRunConfig) {
+    RunController controller(test::FakeTrainer{});
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
+    EXPECT_EQ(window.runConfig("cpu").model, "small-cnn") << "the article's model by default";
+    EXPECT_EQ(window.runConfig("cpu").imageSize, 32);
+    auto *model = window.findChild<QComboBox *>(QStringLiteral("modelCombo"));
+    auto *imageSize = window.findChild<QComboBox *>(QStringLiteral("imageSizeCombo"));
+    ASSERT_NE(model, nullptr);
+    ASSERT_NE(imageSize, nullptr);
+    EXPECT_EQ(model->count(), 3);
+    EXPECT_EQ(imageSize->count(), 3);
+    model->setCurrentIndex(model->findData(QStringLiteral("resnet18")));
+    imageSize->setCurrentIndex(imageSize->findData(128));
+    const RunConfig config = window.runConfig("cpu");
+    EXPECT_EQ(config.model, "resnet18");
+    EXPECT_EQ(config.imageSize, 128);
+    RunConfig synthetic = config; // the test machine's data folder does not matter here
+    synthetic.synthetic = true;
+    EXPECT_TRUE(validateRunConfig(synthetic).empty());
 }
 
 TEST(WindowPanels, ADownloadWhoseThreadIsRefusedEndsAsFailedAndTheDialogIsNotBusy) {

@@ -260,6 +260,7 @@ std::string runLabel(const RunRecord &record) {
     std::string label =
         machineLabel(record.fingerprint, started ? record.started.device : record.config.device,
                      started ? record.started.threads : record.config.threads);
+    label += modelLabel(record);
     // The article's computation is the default; any other workload is named in the label.
     if (!record.workload.empty() && record.workload != "faithful") {
         label += " (" + record.workload + ")";
@@ -269,6 +270,30 @@ std::string runLabel(const RunRecord &record) {
         label += " [synthetic]";
     }
     return label;
+}
+
+std::string modelLabel(const RunRecord &record) {
+    std::string label;
+    if (!record.model.empty() && record.model != kDefaultModel) {
+        label += " \u00b7 " + record.model;
+    }
+    if (record.config.imageSize != kDefaultImageSize) {
+        label += " \u00b7 " + std::to_string(record.config.imageSize) + " px";
+    }
+    return label;
+}
+
+double achievedGflops(const RunRecord &record, const Summary &summary) {
+    const RunStarted &s = record.started;
+    if (s.multiplyAddsPerImage <= 0 || !summary.hasStable || !(summary.stableMean > 0.0)) {
+        return std::numeric_limits<double>::quiet_NaN();
+    }
+    constexpr double kTrainFlopPerMultiplyAdd = 6.0; // forward + backward (2x), 2 FLOP each
+    constexpr double kTestFlopPerMultiplyAdd = 2.0;  // forward only
+    const double flopPerEpoch = (static_cast<double>(s.trainImages) * kTrainFlopPerMultiplyAdd +
+                                 static_cast<double>(s.testImages) * kTestFlopPerMultiplyAdd) *
+                                static_cast<double>(s.multiplyAddsPerImage);
+    return flopPerEpoch / summary.stableMean / 1e9;
 }
 
 } // namespace devicebench

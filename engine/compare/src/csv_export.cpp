@@ -2,6 +2,7 @@
 #include "devicebench/csv_export.h"
 
 #include "devicebench/atomic_file.h"
+#include "devicebench/comparison.h"
 #include "devicebench/contention.h"
 #include "devicebench/run_set.h"
 
@@ -34,12 +35,14 @@ std::string joined(const std::vector<std::string> &fields, const char *separator
     return text;
 }
 
-std::string line(const std::vector<std::string> &fields,
-                 const std::vector<std::string> &more = {}) {
+std::string line(const std::vector<std::string> &fields, const std::vector<std::string> &more = {},
+                 const std::vector<std::string> &evenMore = {}) {
     std::string text;
     for (std::size_t i = 0; i < fields.size(); ++i)
         text += (i == 0 ? "" : ",") + csvField(fields[i]);
     for (const std::string &field : more)
+        text += "," + csvField(field);
+    for (const std::string &field : evenMore)
         text += "," + csvField(field);
     return text + "\n";
 }
@@ -63,6 +66,22 @@ std::string contendedCount(const RunEntry &run) {
     if (!anyMeasured)
         return {};
     return std::to_string(contendedStableEpochs(run.record.epochs, run.warmupEpochs).size());
+}
+
+// The model trained (issue 13), after the columns above in both files: its name, image size
+// and trainable parameters (empty when unknown: 0, a record from before, not small-cnn).
+const std::vector<std::string> kModelColumns = {"model", "image_size", "parameters"};
+std::vector<std::string> modelCells(const RunRecord &r) {
+    return {r.model, std::to_string(r.config.imageSize),
+            r.started.modelParameters > 0 ? std::to_string(r.started.modelParameters) : ""};
+}
+
+// The summary's achieved GFLOP/s (achievedGflops, comparison.h): "%.2f"; "n/a" when the
+// model's multiply-adds are unknown, "nan" without a stable epoch.
+std::string gflopsCell(const RunEntry &run) {
+    if (run.record.started.multiplyAddsPerImage <= 0)
+        return kUndefined;
+    return number(achievedGflops(run.record, run.summary), 2);
 }
 
 std::string deviceOf(const RunRecord &r) {
@@ -141,7 +160,7 @@ std::string epochCsv(const RunSet &runs) {
     std::string csv = line({"run", "device", "threads", "epoch", "seconds", "warmup", "train_loss",
                             "test_loss", "test_accuracy", "images_per_s", "data", "status", "host",
                             "comparable", "differences"},
-                           kLoadColumns);
+                           kLoadColumns, kModelColumns);
     for (const RunEntry &run : runs.runs()) {
         const RunRecord &r = run.record;
         const bool synthetic = r.started.synthetic || r.config.synthetic;
@@ -152,7 +171,7 @@ std::string epochCsv(const RunSet &runs) {
                  number(e.testLoss, 6), number(e.testAccuracy, 6), number(e.imagesPerSecond, 2),
                  synthetic ? "synthetic" : "cifar-10", toString(run.state), r.fingerprint.hostName,
                  run.comparable() ? "1" : "0", joined(run.differences, ";")},
-                loadCells(e.load));
+                loadCells(e.load), modelCells(r));
         }
     }
     return csv;
@@ -203,7 +222,7 @@ std::string summaryCsv(const RunSet &runs) {
                                              "app_version",
                                              "os",
                                              "contended_stable_epochs"};
-    std::string csv = line(header);
+    std::string csv = line(header, kModelColumns, {"achieved_gflops"});
 
     const int baselineIndex = runs.baselineIndex();
     const std::string baselineLabel = baselineIndex >= 0 ? runs.run(baselineIndex).label : "";
@@ -271,7 +290,7 @@ std::string summaryCsv(const RunSet &runs) {
             f.os,
             contendedCount(run),
         };
-        csv += line(fields);
+        csv += line(fields, modelCells(r), {gflopsCell(run)});
     }
     return csv;
 }

@@ -51,6 +51,16 @@ public:
     }
 };
 
+// The model settings (issue 13) of a run that trained: the image size is one of kImageSizes.
+// The model's name is not checked: a record from another tool may name a model this version
+// does not know; it is kept as text, and the comparison says such runs differ.
+void checkModelSettings(const Checker &c, const RunConfig &config) {
+    if (!isSupportedImageSize(config.imageSize)) {
+        c.fail("config.imageSize",
+               "must be 32, 64 or 128 pixels (got " + std::to_string(config.imageSize) + ")");
+    }
+}
+
 std::string at(const char *array, std::size_t i, const char *key) {
     return std::string(array) + "[" + std::to_string(i) + "]." + key;
 }
@@ -79,6 +89,7 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
         c.atLeast("config.trainImages", r.config.trainImages, 0);
         c.atLeast("config.testImages", r.config.testImages, 0);
         c.atLeast("config.lossFetchInterval", r.config.lossFetchInterval, 1);
+        checkModelSettings(c, r.config);
         if (epochCount > r.config.epochs) {
             c.fail("epochs", "holds " + std::to_string(epochCount) +
                                  " epochs; the run was set to " + std::to_string(r.config.epochs) +
@@ -92,6 +103,8 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
     c.atLeast("started.stepsPerEpoch", r.started.stepsPerEpoch, 0);
     c.atLeast("data.trainImages", r.data.trainImages, 0);
     c.atLeast("data.testImages", r.data.testImages, 0);
+    c.atLeast("started.modelParameters", r.started.modelParameters, 0);
+    c.atLeast("started.multiplyAddsPerImage", r.started.multiplyAddsPerImage, 0);
     if (epochCount > 0 && r.started.trainImages > 0 && r.started.stepsPerEpoch > 0 &&
         r.config.batchSize > 0) {
         const std::int64_t steps =

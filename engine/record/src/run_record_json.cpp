@@ -5,6 +5,7 @@
 
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
+#include "json_model.h"
 
 #include <nlohmann/json.hpp>
 
@@ -42,6 +43,7 @@ OrderedJson configJson(const RunConfig &c) {
     j["testImages"] = c.testImages;
     j["lossFetchInterval"] = c.lossFetchInterval;
     j["dataOnDevice"] = c.dataOnDevice;
+    detail::writeModelConfig(j, c);
     return j;
 }
 
@@ -56,6 +58,7 @@ OrderedJson startedJson(const RunStarted &s) {
     j["dataDescription"] = s.dataDescription;
     j["synthetic"] = s.synthetic;
     j["deviceInitSeconds"] = s.deviceInitSeconds; // NaN is written as null
+    detail::writeModelStarted(j, s);
     return j;
 }
 
@@ -276,10 +279,12 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     record.precision = r.string(j, "precision", "");
     record.workload = r.string(j, "workload", "");
     record.config = readConfig(r, r.object(j, "config", ""));
+    detail::readModelConfig(r, j.at("config"), record.model, &record.config);
     // The workload is recorded once, at the top level; records from other tools may name one
     // this version does not know: it stays as text (and makes them not comparable).
     parseWorkload(record.workload, &record.config.workload);
     record.started = readStarted(r, r.object(j, "started", ""));
+    detail::readModelStarted(r, j.at("started"), record.config, &record.started);
     record.data = readData(r, r.object(j, "data", ""));
     record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
 

@@ -28,6 +28,7 @@ RunRecorder::RunRecorder(const RunConfig &config, std::string path, TrainingObse
     m_record.runId = runId.empty() ? newRunId() : std::move(runId);
     m_record.createdUtc = detail::utcTime(false);
     m_record.config = config;
+    m_record.model = config.model; // the record's top-level model is the one trained
     m_record.workload = toString(config.workload);
     m_record.status = "running";
 }

@@ -50,4 +50,13 @@ inline std::int64_t linearMultiplyAdds(const torch::nn::LinearImpl &linear,
     return tokens * linear.options.in_features() * linear.options.out_features();
 }
 
+// Multi-head self-attention's two matrix products over `tokens` tokens of `width` features
+// (all heads together, width = heads x head width): the scores Q K^T, tokens x tokens x width,
+// and the weighted sum of the values, the same again: 2 x tokens^2 x width. The q, k, v and
+// output projections are linear layers, counted with linearMultiplyAdds; the scaling and the
+// softmax are not counted (models.h).
+inline std::int64_t attentionMultiplyAdds(std::int64_t tokens, std::int64_t width) {
+    return 2 * tokens * tokens * width;
+}
+
 } // namespace devicebench::detail

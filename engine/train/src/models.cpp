@@ -2,8 +2,10 @@
 // makeModel(): the model registry (models.h).
 #include "devicebench/models.h"
 
+#include "devicebench/resnet18.h"
 #include "devicebench/run_types.h"
 #include "devicebench/small_cnn.h"
+#include "devicebench/vit_tiny.h"
 
 #include <stdexcept>
 
@@ -18,13 +20,14 @@ ImageClassifier makeModel(const std::string &name, int imageSize, std::uint64_t 
         throw std::invalid_argument("image size " + std::to_string(imageSize) +
                                     " is not supported (use 32, 64 or 128)");
     }
+    // Built on the CPU (LibTorch's default device), then initialised there from the seed.
     ImageClassifier model;
-    if (name == kSmallCnnName && imageSize == kDefaultImageSize) {
-        model = std::make_shared<SmallCnnImpl>();
+    if (name == kSmallCnnName) {
+        model = std::make_shared<SmallCnnImpl>(imageSize);
+    } else if (name == kResNet18Name) {
+        model = std::make_shared<ResNet18Impl>(imageSize);
     } else {
-        // resnet18, vit-tiny and small-cnn at other sizes: added by the models work (issue 13).
-        throw std::invalid_argument("model '" + name + "' at image size " +
-                                    std::to_string(imageSize) + " is not built yet");
+        model = std::make_shared<VitTinyImpl>(imageSize);
     }
     model->resetParameters(seed);
     return model;

@@ -4,6 +4,8 @@
 #include "layer_costs.h"
 
 #include <cmath>
+#include <stdexcept>
+#include <string>
 
 namespace devicebench {
 namespace {
@@ -24,14 +26,24 @@ void resetLikePython(torch::Tensor &weight, torch::Tensor &bias) {
     torch::nn::init::uniform_(bias, -bound, bound);
 }
 
+// The side after the three 2x2 max-pools: S / 8.
+std::int64_t pooledSide(std::int64_t imageSize) {
+    if (imageSize < 8 || imageSize % 8 != 0) {
+        throw std::invalid_argument("small-cnn needs an image size that is a multiple of 8 (got " +
+                                    std::to_string(imageSize) + ")");
+    }
+    return imageSize / 8;
+}
+
 } // namespace
 
-SmallCnnImpl::SmallCnnImpl()
-    : m_conv1(register_module("conv1", torch::nn::Conv2d(conv(3, 32)))),
+SmallCnnImpl::SmallCnnImpl(std::int64_t imageSize)
+    : m_imageSize(imageSize), m_conv1(register_module("conv1", torch::nn::Conv2d(conv(3, 32)))),
       m_conv2(register_module("conv2", torch::nn::Conv2d(conv(32, 32)))),
       m_conv3(register_module("conv3", torch::nn::Conv2d(conv(32, 64)))),
       m_pool(register_module("pool", torch::nn::MaxPool2d(torch::nn::MaxPool2dOptions(2)))),
-      m_fc1(register_module("fc1", torch::nn::Linear(64 * 4 * 4, 64))),
+      m_fc1(register_module(
+          "fc1", torch::nn::Linear(64 * pooledSide(imageSize) * pooledSide(imageSize), 64))),
       m_fc2(register_module("fc2", torch::nn::Linear(64, 10))) {}
 
 torch::Tensor SmallCnnImpl::forward(torch::Tensor x) {
@@ -53,7 +65,7 @@ void SmallCnnImpl::resetParameters(std::uint64_t seed) {
 }
 
 std::int64_t SmallCnnImpl::multiplyAddsPerImage() const {
-    std::int64_t side = 32; // the article's images; each 2x2 max-pool halves the side
+    std::int64_t side = m_imageSize; // each 2x2 max-pool halves the side
     std::int64_t total = 0;
     for (const auto *conv : {m_conv1.get(), m_conv2.get(), m_conv3.get()}) {
         total += detail::conv2dMultiplyAdds(*conv, side, &side);

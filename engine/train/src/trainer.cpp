@@ -186,10 +186,11 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         started.dataDescription = data.synthetic
                                       ? "synthetic data (times are real, accuracy is meaningless)"
                                       : data.source;
-        spdlog::info("run on {} ({} threads): {} training, {} test images, batch size {}, "
-                     "lr {}, {} epochs",
-                     started.device, started.threads, nTrain, nTest, batch, config.learningRate,
-                     config.epochs);
+        spdlog::info("run on {} ({} threads): {} at {} px ({} parameters, {} multiply-adds per "
+                     "image), {} training, {} test images, batch size {}, lr {}, {} epochs",
+                     started.device, started.threads, config.model, config.imageSize,
+                     started.modelParameters, started.multiplyAddsPerImage, nTrain, nTest, batch,
+                     config.learningRate, config.epochs);
         if (device.is_cuda()) {
             // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
             at::globalContext().setBenchmarkCuDNN(workload->cudnnBenchmark());

@@ -91,9 +91,26 @@ double maxTestLossDifference(const RunRecord &a, const RunRecord &b);
 // thing (float rounding across devices stays orders of magnitude below it).
 inline constexpr double kTestLossWarning = 1e-2;
 
-// "Tesla T4 @ host-a", "CPU x8 @ laptop" (machineLabel of the record's fingerprint), with
-// " (tuned)" appended for a workload other than "faithful", and " [synthetic]" for a run on
-// synthetic data.
+// "Tesla T4 @ host-a", "CPU x8 @ laptop" (machineLabel of the record's fingerprint), then
+// modelLabel(record) (e.g. " · resnet18 · 64 px"), " (tuned)" appended for a workload other
+// than "faithful", and " [synthetic]" for a run on synthetic data.
 std::string runLabel(const RunRecord &record);
+
+// The model and image size of a run where they are not the article's (issue 13): " · <model>"
+// when record.model is not "small-cnn", then " · <S> px" when config.imageSize is not 32; ""
+// for the article's small-cnn at 32 x 32. UTF-8 (the middle dot is U+00B7).
+std::string modelLabel(const RunRecord &record);
+
+// Achieved throughput of a run, in GFLOP/s (10^9 floating-point operations per second):
+//   (trainImages x 6 + testImages x 2) x multiplyAddsPerImage / stableMean / 1e9
+// with the images per epoch and the forward multiply-adds per image of `record.started`
+// (models.h counts them from the layers) and the stable mean seconds per epoch of `summary`.
+// One multiply-add is 2 FLOP; a training image costs its forward pass and a backward pass of
+// about twice the forward's work (gradients of the inputs and of the weights): 3 x 2 = 6 FLOP
+// per multiply-add; a test image its forward pass only: 2. Only the counted layers' work
+// (convolutions, linear layers, attention products), so it understates the device's work a
+// little. NaN when the multiply-adds are unknown (0: a record written before they were
+// recorded, of a model other than small-cnn) or there is no stable epoch.
+double achievedGflops(const RunRecord &record, const Summary &summary);
 
 } // namespace devicebench

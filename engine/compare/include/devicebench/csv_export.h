@@ -37,7 +37,8 @@ bool isCsvNumber(const std::string &text);
 
 // The per-epoch CSV text: header line
 //   run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,
-//   status,host,comparable,differences,contended,cpu_share,other_cpus,steal_fraction,load_average
+//   status,host,comparable,differences,contended,cpu_share,other_cpus,steal_fraction,load_average,
+//   model,image_size,parameters
 // then one line per run and finished epoch, runs in set order, epochs in order. Cells: run
 // label; device as started (else as configured); intra-op threads; epoch from 1; seconds
 // "%.4f"; warmup 1/0 under the set's warm-up setting (RunEntry::isWarmup, not the recorded
@@ -47,9 +48,11 @@ bool isCsvNumber(const std::string &text);
 // the machine (EpochLoad, contention.h): contended 1/0 (the rule of contention.h), the run's CPU
 // share "%.4f", other CPUs "%.4f" (CPUs' worth of others' work on the run's CPUs), steal
 // fraction "%.4f", 1-minute load average "%.2f", all five empty when not measured (records
-// from before issue 15). Non-finite numbers: "nan", "inf", "-inf".
+// from before issue 15); then the model trained (issue 13): its name (RunRecord::model), the
+// image size in pixels per side, its trainable parameters (empty when unknown). Non-finite
+// numbers: "nan", "inf", "-inf".
 std::string epochCsv(const RunSet &runs);
-inline constexpr int kEpochCsvColumnCount = 20;
+inline constexpr int kEpochCsvColumnCount = 23;
 
 // The summary CSV text: one row per run, header line
 //   run,device,host,threads,status,epochs,warmup_epochs,mean_all_s,stable_mean_s,median_s,
@@ -57,7 +60,7 @@ inline constexpr int kEpochCsvColumnCount = 20;
 //   speedup_high,baseline,comparable,differences,max_test_loss_diff,cpu_model,physical_cores,
 //   logical_cores,cpu_quota,affinity,omp_num_threads,intra_op_threads,blas,libtorch,cuda_built,
 //   cuda_runtime,cudnn,driver,gpu_name,gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os,
-//   contended_stable_epochs
+//   contended_stable_epochs,model,image_size,parameters,achieved_gflops
 // Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
 // stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
 // baseline (whose label is in `baseline`) with their 95% interval (on the log of the times,
@@ -67,9 +70,14 @@ inline constexpr int kEpochCsvColumnCount = 20;
 // max_test_loss_diff "%.6f" against the baseline, empty for the baseline itself. m_gpu* describe
 // the run's GPU for a CUDA run, and every GPU of the machine (joined by ';') otherwise.
 // contended_stable_epochs: how many stable epochs (the set's warm-up setting) were contended,
-// empty when none of them was measured.
+// empty when none of them was measured. model, image_size, parameters: as in the per-epoch CSV.
+// achieved_gflops "%.2f": the run's achieved GFLOP/s (achievedGflops, comparison.h),
+//   (trainImages x 6 + testImages x 2) x multiplyAddsPerImage / stable mean seconds / 1e9,
+// the images per epoch and the model's forward multiply-adds per image as the run recorded them
+// (RunStarted); "n/a" when the multiply-adds are unknown (older records of other models),
+// "nan" without a stable epoch.
 std::string summaryCsv(const RunSet &runs);
-inline constexpr int kSummaryCsvColumnCount = 44;
+inline constexpr int kSummaryCsvColumnCount = 48;
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).

@@ -27,6 +27,11 @@ inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of
 inline constexpr const char *kDefaultModel = "small-cnn";
 inline constexpr const char *kModelNames[] = {"small-cnn", "resnet18", "vit-tiny"};
 bool isKnownModel(const std::string &name);
+// small-cnn at 32 x 32 (small_cnn.h counts them from its layers; a test pins both): its
+// trainable parameters and its forward multiply-adds per image. Here as plain numbers for the
+// LibTorch-free libraries (a record written before models were recorded is read with them).
+inline constexpr std::int64_t kSmallCnnParameters = 145578;
+inline constexpr std::int64_t kSmallCnnMultiplyAdds = 12354176;
 
 // Image sizes a run can use (pixels per side). 32 is CIFAR-10's own; 64 and 128 are the data
 // upsampled once, before epoch 1 and outside every timed epoch, by bilinear interpolation

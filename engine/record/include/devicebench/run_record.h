@@ -66,9 +66,9 @@ struct TimedStepLoss {
 
 struct RunRecord {
     int schemaVersion = kRunRecordSchemaVersion;
-    std::string runId;      // unique: "<UTC time>-<host>-<random hex>"
-    std::string createdUtc; // ISO 8601, e.g. "2026-11-29T22:40:00Z"
-    std::string model = "small-cnn";
+    std::string runId;               // unique: "<UTC time>-<host>-<random hex>"
+    std::string createdUtc;          // ISO 8601, e.g. "2026-11-29T22:40:00Z"
+    std::string model = "small-cnn"; // the model trained: RunRecorder writes config.model here
     std::string precision = "float32";
     std::string workload = "faithful"; // "faithful" or "tuned" (speed issue)
     RunConfig config;
@@ -102,10 +102,12 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source);
 //    the status is "diverged" (or "running": its process may have died at that very step);
 //  - steps: epoch 1 or more, step numbers increasing from 1, seconds 0 or more, losses as
 //    above;
-//  - counts (threads, images, steps per epoch) 0 or more; with finished epochs, the settings
+//  - counts (threads, images, steps per epoch, model parameters and multiply-adds) 0 or more;
+//    with finished epochs, the settings
 //    are valid (epochs and batch size 1 or more, learning rate above 0, warm-up, threads and
-//    image limits 0 or more, loss fetch interval 1 or more), there are no more epochs than
-//    config.epochs, and started.stepsPerEpoch = ceil(started.trainImages / batchSize);
+//    image limits 0 or more, loss fetch interval 1 or more, image size 32, 64 or 128; the
+//    model's name is kept whatever it is), there are no more epochs than config.epochs, and
+//    started.stepsPerEpoch = ceil(started.trainImages / batchSize);
 //  - status "finished": all config.epochs epochs are there.
 // A run refused before its first epoch keeps its refused settings: those are not checked then.
 void checkRunRecord(const RunRecord &record, const std::string &source);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The models a run can train (issue 13), behind one interface: the article's small-cnn (the
-// default, small_cnn.h), ResNet-18 in its CIFAR form and a ViT-Tiny-shaped Vision Transformer.
+// default, small_cnn.h), ResNet-18 in its CIFAR form (resnet18.h) and a ViT-Tiny-shaped Vision
+// Transformer (vit_tiny.h); each header lists its layers, parameter count and multiply-adds.
 // Names and image sizes: run_types.h (kModelNames, kImageSizes).
 #pragma once
 
@@ -37,8 +38,9 @@ public:
 using ImageClassifier = std::shared_ptr<ImageClassifierImpl>;
 
 // Builds model `name` (kModelNames) for images of `imageSize` pixels per side
-// (kImageSizes), on the CPU, initialised by resetParameters(seed). Throws
-// std::invalid_argument naming the value for an unknown name or an unsupported size.
+// (kImageSizes), on the CPU, initialised by resetParameters(seed): the same weights for the
+// same name, size and seed, whichever device the run then uses. Throws std::invalid_argument naming
+// the value for an unknown name or an unsupported size.
 ImageClassifier makeModel(const std::string &name, int imageSize, std::uint64_t seed);
 
 // Number of trainable parameters (elements of tensors that require grad).

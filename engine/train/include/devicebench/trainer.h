@@ -19,8 +19,10 @@ std::vector<std::string> validateRunConfig(const RunConfig &config);
 
 // Runs the experiment described by `config`, on the calling thread:
 //  1. validates the config and the device (devices.h), loads CIFAR-10 from config.dataDir
-//     (or generates synthetic data), builds small-cnn on the CPU with the article's
-//     initialisation seeded by config.seed, then moves it to the device;
+//     (or generates synthetic data); at an image size other than 32 upsamples both splits
+//     once (resizeImages, cifar10.h), before epoch 1 and outside every timed epoch; builds
+//     config.model for config.imageSize on the CPU (makeModel, models.h) initialised from
+//     config.seed, then moves it to the device;
 //  2. for each epoch: synchronises the device, reads std::chrono::steady_clock, runs a training
 //     pass (SGD, no momentum, no shuffling, batches converted from uint8 to float in [0, 1]
 //     inside the epoch, as the article's ToTensor) and a test pass, synchronises, reads the
