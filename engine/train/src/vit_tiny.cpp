@@ -41,15 +41,15 @@ public:
     torch::Tensor forward(const torch::Tensor &x) {
         const std::int64_t batch = x.size(0);
         const std::int64_t tokens = x.size(1);
-        constexpr std::int64_t headWidth = kWidth / kHeads;
+        constexpr std::int64_t kHeadWidth = kWidth / kHeads;
         // B x T x 3 x H x Dh -> 3 x B x H x T x Dh
         const torch::Tensor qkv = m_qkv(m_norm1(x))
-                                      .reshape({batch, tokens, 3, kHeads, headWidth})
+                                      .reshape({batch, tokens, 3, kHeads, kHeadWidth})
                                       .permute({2, 0, 3, 1, 4});
         const torch::Tensor q = qkv[0];
         const torch::Tensor k = qkv[1];
         const torch::Tensor v = qkv[2];
-        const double scale = 1.0 / std::sqrt(static_cast<double>(headWidth));
+        const double scale = 1.0 / std::sqrt(static_cast<double>(kHeadWidth));
         const torch::Tensor weights = torch::softmax(q.matmul(k.transpose(-2, -1)) * scale, -1);
         const torch::Tensor attended =
             weights.matmul(v).transpose(1, 2).reshape({batch, tokens, kWidth});
