@@ -8,7 +8,8 @@
 
 namespace devicebench::detail {
 
-void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, LossBuffer &losses) {
+void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, LossBuffer &losses,
+                EpochPhases *phases) {
     const std::int64_t size = train.size();
     parts.model->train();
     for (std::int64_t start = 0; start < size; start += parts.batchSize) {
@@ -18,6 +19,13 @@ void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, L
                           "stopped by the user during epoch " + std::to_string(epoch)};
         }
         const std::int64_t n = std::min(parts.batchSize, size - start);
+        if (phases != nullptr) {
+            losses.add(phaseTimedTrainStep(parts.model, parts.workload, parts.optimizer,
+                                           parts.parameters, train, start, n, phases->clock,
+                                           &phases->times));
+            phases->times.loss += phases->clock.lap();
+            continue;
+        }
         auto x = parts.workload.batchImages(train.images, start, n);
         auto y = parts.workload.batchLabels(train.labels, start, n);
         auto loss = parts.workload.trainStep(parts.model, parts.optimizer, parts.parameters, x, y);
@@ -25,6 +33,8 @@ void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, L
         losses.add(loss);
     }
     losses.flush();
+    if (phases != nullptr)
+        phases->times.loss += phases->clock.lap();
 }
 
 TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &test) {

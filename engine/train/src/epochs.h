@@ -6,6 +6,7 @@
 #pragma once
 
 #include "loss_buffer.h"
+#include "phase_step.h"
 #include "workload.h"
 
 #include "devicebench/models.h"
@@ -32,8 +33,13 @@ struct EpochParts {
 // One pass over `train` in order (no shuffling), SGD step per batch; each step's loss goes to
 // `losses` (fetched every K steps, and once at the end of the pass). Throws RunStop{Cancelled}
 // (after fetching the pending losses) when a stop is requested, RunStop{Diverged} from
-// `losses`.
-void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, LossBuffer &losses);
+// `losses`. With `phases` (RunConfig::phases; nullptr otherwise, and then nothing is added to
+// the step: no synchronisation, no clock read) every step is phaseTimedTrainStep on
+// phases->clock, and the loss buffer's work after each step (keeping the loss; every K steps
+// and at the end, fetching the losses and handing them to the observer) is counted in
+// phases->times.loss, so the laps cover the pass without a gap.
+void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, LossBuffer &losses,
+                EpochPhases *phases = nullptr);
 
 struct TestResult {
     double loss = 0.0;     // mean cross-entropy per test image (nats)

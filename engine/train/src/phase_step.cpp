@@ -3,33 +3,23 @@
 
 #include "run_stop.h"
 
-#include <chrono>
-
 namespace devicebench::detail {
 
-namespace {
+PhaseClock::PhaseClock(const torch::Device &device) : m_device(device) {
+    synchronize(m_device);
+    m_last = std::chrono::steady_clock::now();
+}
 
-// Seconds since the previous call (or construction), read after synchronising the device.
-class PhaseClock {
-public:
-    explicit PhaseClock(const torch::Device &device) : m_device(device) {
-        synchronize(m_device);
-        m_last = std::chrono::steady_clock::now();
-    }
-    double lap() {
-        synchronize(m_device);
-        const auto now = std::chrono::steady_clock::now();
-        const double seconds = std::chrono::duration<double>(now - m_last).count();
-        m_last = now;
-        return seconds;
-    }
+PhaseClock::PhaseClock(const torch::Device &device, std::chrono::steady_clock::time_point start)
+    : m_device(device), m_last(start) {}
 
-private:
-    torch::Device m_device;
-    std::chrono::steady_clock::time_point m_last;
-};
-
-} // namespace
+double PhaseClock::lap() {
+    synchronize(m_device);
+    const auto now = std::chrono::steady_clock::now();
+    const double seconds = std::chrono::duration<double>(now - m_last).count();
+    m_last = now;
+    return seconds;
+}
 
 torch::Tensor phaseTimedTrainStep(ImageClassifier &model, WorkloadStrategy &workload,
                                   torch::optim::Optimizer &optimizer,
@@ -37,6 +27,15 @@ torch::Tensor phaseTimedTrainStep(ImageClassifier &model, WorkloadStrategy &work
                                   const torch::Device &device, const SplitTensors &split,
                                   std::int64_t start, std::int64_t n, PhaseTimes *phases) {
     PhaseClock clock(device);
+    return phaseTimedTrainStep(model, workload, optimizer, parameters, split, start, n, clock,
+                               phases);
+}
+
+torch::Tensor phaseTimedTrainStep(ImageClassifier &model, WorkloadStrategy &workload,
+                                  torch::optim::Optimizer &optimizer,
+                                  const std::vector<torch::Tensor> &parameters,
+                                  const SplitTensors &split, std::int64_t start, std::int64_t n,
+                                  PhaseClock &clock, PhaseTimes *phases) {
     auto x = workload.batchImages(split.images, start, n);
     auto y = workload.batchLabels(split.labels, start, n);
     phases->data += clock.lap();

@@ -5,6 +5,7 @@
 
 #include "epochs.h"
 #include "loss_buffer.h"
+#include "phase_step.h"
 #include "run_setup.h"
 #include "run_stop.h"
 #include "workload.h"
@@ -22,6 +23,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <optional>
 #include <sstream>
 
 namespace devicebench {
@@ -211,7 +213,8 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         detail::LossBuffer losses(config.lossFetchInterval, observer);
         // Timing (MEASURING.md, Rules): each clock read below follows a device synchronisation
         // (synchronize(): torch::cuda::synchronize on CUDA; CPU work is already done). Within
-        // an epoch no host synchronisation is added per step: step losses stay on the device
+        // an epoch no host synchronisation is added per step (but in a phase-timed run, which
+        // synchronises at every phase boundary: phase_step.h): step losses stay on the device
         // and are fetched every K steps (LossBuffer::add/flush), the test sums once at the end
         // of the test pass (testEpoch). The faithful workload's blocking host-to-device copies
         // of pageable memory (`.to(device)`, as the article's script does) make the host wait
@@ -224,10 +227,18 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             synchronize(device);
             meter.begin();
             const auto t0 = std::chrono::steady_clock::now();
-            detail::trainEpoch(parts, epoch, train, losses);
+            // Phase timing (RunConfig::phases): one clock from t0 to t1, lapped at every phase
+            // boundary, so the phases add up to the epoch's seconds (PhaseTimes).
+            std::optional<detail::EpochPhases> phases;
+            if (config.phases)
+                phases.emplace(device, t0);
+            detail::trainEpoch(parts, epoch, train, losses, phases ? &*phases : nullptr);
             const detail::TestResult tested = detail::testEpoch(parts, epoch, test);
             synchronize(device);
             const auto t1 = std::chrono::steady_clock::now();
+            if (phases)
+                phases->times.test =
+                    std::chrono::duration<double>(t1 - phases->clock.last()).count();
             const EpochLoad load = meter.end(started.threads, device.is_cpu());
 
             EpochResult result;
@@ -239,6 +250,8 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             result.testAccuracy = tested.accuracy;
             result.imagesPerSecond = imagesPerEpoch / result.seconds;
             result.load = load;
+            if (phases)
+                result.phases = phases->times;
             outcome.epochs.push_back(result);
             spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}", epoch,
                          result.seconds, tested.loss, tested.accuracy,

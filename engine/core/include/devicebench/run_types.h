@@ -90,19 +90,27 @@ struct RunConfig {
     bool phases = false;
 };
 
-// Where one epoch's time went (issue 13), in seconds, when RunConfig::phases is on. Each
-// boundary is a device synchronisation followed by a steady-clock read, so the phases of an
-// epoch add up to its wall time but for the loop's own bookkeeping between steps (tested: within
-// 5 %). `measured` false: the run was not phase-timed (or the record is older).
+// Where one epoch's time went (issue 13), in seconds, when RunConfig::phases is on. One clock
+// runs from the epoch's start to its end (the same two reads as EpochResult::seconds) and is
+// lapped at every phase boundary, each lap a device synchronisation followed by a steady-clock
+// read (engine/train/src/phase_step.h, PhaseClock), so the six phases cover the epoch without a
+// gap: their sum is the epoch's seconds (tested: within 5 %; in practice to rounding). What the
+// loop does between phases is counted where it happens: the stop check before a step in that
+// step's data phase, the loss buffer's work after a step in its loss phase.
+// `measured` false: the run was not phase-timed (or the record is older).
 struct PhaseTimes {
     bool measured = false;
     double data = 0.0;      // batch preparation: uint8 -> float in [0, 1], labels, copies to
-                            // the device
+                            // the device (and the loop's stop check before the step)
     double forward = 0.0;   // the model's forward pass (logits)
-    double loss = 0.0;      // cross-entropy of the logits
+    double loss = 0.0;      // cross-entropy of the logits, plus the step-loss bookkeeping
+                            // (LossBuffer: keeping the loss on the device; every K steps and at
+                            // the end of the pass, fetching the losses to the host and handing
+                            // them to the observers, e.g. the record and the console)
     double backward = 0.0;  // gradients cleared, then loss.backward()
     double optimizer = 0.0; // the optimiser's step
-    double test = 0.0;      // the whole test pass (its own forward passes, loss and accuracy)
+    double test = 0.0;      // the whole test pass (its own forward passes, loss and accuracy,
+                            // and the reads of its sums)
     double total() const { return data + forward + loss + backward + optimizer + test; }
 };
 
