@@ -6,6 +6,8 @@
 
 #include "json_field_reader.h"
 
+#include "devicebench/phase_summary.h"
+
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -63,6 +65,26 @@ void checkModelSettings(const Checker &c, const RunConfig &config) {
 
 std::string at(const char *array, std::size_t i, const char *key) {
     return std::string(array) + "[" + std::to_string(i) + "]." + key;
+}
+
+// Phase times (issue 13): each a finite number of seconds, 0 or more, and present exactly in
+// the epochs of a phase-timed run (config.phases).
+void checkPhases(const Checker &c, const EpochResult &e, std::size_t i, bool phaseTimed) {
+    const std::string path = at("epochs", i, "phases");
+    if (e.phases.measured != phaseTimed) {
+        c.fail(path, phaseTimed ? "is missing: config.phases says the run was phase-timed"
+                                : "is present, but config.phases says the run was not "
+                                  "phase-timed");
+    }
+    if (!e.phases.measured)
+        return;
+    for (const PhaseField &f : phaseFields()) {
+        const double seconds = e.phases.*f.seconds;
+        if (!std::isfinite(seconds) || seconds < 0.0) {
+            c.fail(path + "." + f.name,
+                   "must be a finite number of seconds, 0 or more (got " + text(seconds) + ")");
+        }
+    }
 }
 
 } // namespace
@@ -144,6 +166,7 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
                    "must be a finite number, 0 or more, or null (got " + text(e.imagesPerSecond) +
                        ")");
         }
+        checkPhases(c, e, i, r.config.phases);
     }
     // Steps: numbered from 1, increasing, in epochs from 1; losses as above.
     std::int64_t previous = 0;

@@ -6,6 +6,7 @@
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
 #include "json_model.h"
+#include "json_phases.h"
 
 #include <nlohmann/json.hpp>
 
@@ -44,6 +45,7 @@ OrderedJson configJson(const RunConfig &c) {
     j["lossFetchInterval"] = c.lossFetchInterval;
     j["dataOnDevice"] = c.dataOnDevice;
     detail::writeModelConfig(j, c);
+    j["phases"] = c.phases; // issue 13: phase timing
     return j;
 }
 
@@ -92,6 +94,9 @@ RunConfig readConfig(const FieldReader &r, const Json &j) {
     // Added after schema 1 was first written: optional, absent means false (data on the host).
     if (j.contains("dataOnDevice"))
         c.dataOnDevice = r.boolean(j, "dataOnDevice", p);
+    // Issue 13 (phase timing): optional, absent means false (a normal run).
+    if (j.contains("phases"))
+        c.phases = r.boolean(j, "phases", p);
     return c;
 }
 
@@ -204,6 +209,8 @@ std::string toJson(const RunRecord &record) {
             o["cpus"] = e.load.cpus;
             o["contended"] = e.load.contended;
         }
+        if (e.phases.measured) // absent: not phase-timed (issue 13)
+            o["phases"] = detail::phasesJson(e.phases);
         epochs.push_back(std::move(o));
     }
     j["epochs"] = std::move(epochs);
@@ -301,6 +308,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
         e.testAccuracy = r.finite(o, "testAccuracy", p);
         e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
         e.load = readEpochLoad(r, o, p);
+        e.phases = detail::readPhases(r, o, p);
         record.epochs.push_back(e);
     }
     const Json &steps = r.array(j, "steps", "");
