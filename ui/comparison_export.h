@@ -43,7 +43,7 @@ QString comparisonCsv(const RunStore &store);
 
 // The summary CSV text: summaryCsv(store.runSet()) (devicebench/csv_export.h).
 QString summaryCsv(const RunStore &store);
-inline constexpr int kSummaryColumnCount = 48; // kSummaryCsvColumnCount (csv_export.h)
+inline constexpr int kSummaryColumnCount = 54; // kSummaryCsvColumnCount (csv_export.h)
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (a path without ".csv" gets "-summary.csv" appended).

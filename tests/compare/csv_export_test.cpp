@@ -153,7 +153,8 @@ TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
     EXPECT_EQ(lines[0], "run,device,threads,epoch,seconds,warmup,train_loss,test_loss,"
                         "test_accuracy,images_per_s,data,status,host,comparable,differences,"
                         "contended,cpu_share,other_cpus,steal_fraction,load_average,"
-                        "model,image_size,parameters");
+                        "model,image_size,parameters,phase_data_s,phase_forward_s,"
+                        "phase_loss_s,phase_backward_s,phase_optimizer_s,phase_test_s");
     const std::vector<std::string> first = fieldsOf(lines[1]);
     ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
     EXPECT_EQ(first[0], set.run(0).label);

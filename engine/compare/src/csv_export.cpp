@@ -4,6 +4,7 @@
 #include "devicebench/atomic_file.h"
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
+#include "devicebench/phase_summary.h"
 #include "devicebench/run_set.h"
 
 #include <array>
@@ -84,6 +85,36 @@ std::string gflopsCell(const RunEntry &run) {
     return number(achievedGflops(run.record, run.summary), 2);
 }
 
+// Where the time goes (issue 13, phase_summary.h), after the model columns. Per epoch: each
+// phase's seconds, all empty when the epoch was not phase-timed.
+std::vector<std::string> phaseColumns(const char *prefix, const char *suffix) {
+    std::vector<std::string> columns;
+    for (const PhaseField &f : phaseFields())
+        columns.push_back(std::string(prefix) + f.name + suffix);
+    return columns;
+}
+std::vector<std::string> phaseCells(const PhaseTimes &phases) {
+    std::vector<std::string> cells;
+    for (const PhaseField &f : phaseFields())
+        cells.push_back(phases.measured ? number(phases.*f.seconds, 6) : std::string());
+    return cells;
+}
+// Per run: each phase's fraction of the phase-timed stable epochs' summed time; "n/a" when no
+// stable epoch was phase-timed.
+std::vector<std::string> phaseFractionCells(const RunEntry &run) {
+    const PhaseTimes mean = stablePhaseMean(run.record.epochs, run.warmupEpochs);
+    std::vector<std::string> cells;
+    for (const double fraction : phaseFractions(mean))
+        cells.push_back(std::isfinite(fraction) ? number(fraction, 4) : std::string(kUndefined));
+    return cells;
+}
+
+std::vector<std::string> joinedLists(std::vector<std::string> a,
+                                     const std::vector<std::string> &b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+}
+
 std::string deviceOf(const RunRecord &r) {
     return r.started.device.empty() ? r.config.device : r.started.device;
 }
@@ -160,7 +191,7 @@ std::string epochCsv(const RunSet &runs) {
     std::string csv = line({"run", "device", "threads", "epoch", "seconds", "warmup", "train_loss",
                             "test_loss", "test_accuracy", "images_per_s", "data", "status", "host",
                             "comparable", "differences"},
-                           kLoadColumns, kModelColumns);
+                           joinedLists(kLoadColumns, kModelColumns), phaseColumns("phase_", "_s"));
     for (const RunEntry &run : runs.runs()) {
         const RunRecord &r = run.record;
         const bool synthetic = r.started.synthetic || r.config.synthetic;
@@ -171,7 +202,7 @@ std::string epochCsv(const RunSet &runs) {
                  number(e.testLoss, 6), number(e.testAccuracy, 6), number(e.imagesPerSecond, 2),
                  synthetic ? "synthetic" : "cifar-10", toString(run.state), r.fingerprint.hostName,
                  run.comparable() ? "1" : "0", joined(run.differences, ";")},
-                loadCells(e.load), modelCells(r));
+                joinedLists(loadCells(e.load), modelCells(r)), phaseCells(e.phases));
         }
     }
     return csv;
@@ -222,7 +253,8 @@ std::string summaryCsv(const RunSet &runs) {
                                              "app_version",
                                              "os",
                                              "contended_stable_epochs"};
-    std::string csv = line(header, kModelColumns, {"achieved_gflops"});
+    std::string csv = line(header, joinedLists(kModelColumns, {"achieved_gflops"}),
+                           phaseColumns("phase_", "_fraction"));
 
     const int baselineIndex = runs.baselineIndex();
     const std::string baselineLabel = baselineIndex >= 0 ? runs.run(baselineIndex).label : "";
@@ -290,7 +322,7 @@ std::string summaryCsv(const RunSet &runs) {
             f.os,
             contendedCount(run),
         };
-        csv += line(fields, modelCells(r), {gflopsCell(run)});
+        csv += line(fields, joinedLists(modelCells(r), {gflopsCell(run)}), phaseFractionCells(run));
     }
     return csv;
 }

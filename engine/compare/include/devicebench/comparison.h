@@ -93,7 +93,8 @@ inline constexpr double kTestLossWarning = 1e-2;
 
 // "Tesla T4 @ host-a", "CPU x8 @ laptop" (machineLabel of the record's fingerprint), then
 // modelLabel(record) (e.g. " · resnet18 · 64 px"), " (tuned)" appended for a workload other
-// than "faithful", and " [synthetic]" for a run on synthetic data.
+// than "faithful", " (phase-timed)" for a phase-timed run (RunConfig::phases), and
+// " [synthetic]" for a run on synthetic data.
 std::string runLabel(const RunRecord &record);
 
 // The model and image size of a run where they are not the article's (issue 13): " · <model>"

@@ -38,7 +38,8 @@ bool isCsvNumber(const std::string &text);
 // The per-epoch CSV text: header line
 //   run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,
 //   status,host,comparable,differences,contended,cpu_share,other_cpus,steal_fraction,load_average,
-//   model,image_size,parameters
+//   model,image_size,parameters,phase_data_s,phase_forward_s,phase_loss_s,phase_backward_s,
+//   phase_optimizer_s,phase_test_s
 // then one line per run and finished epoch, runs in set order, epochs in order. Cells: run
 // label; device as started (else as configured); intra-op threads; epoch from 1; seconds
 // "%.4f"; warmup 1/0 under the set's warm-up setting (RunEntry::isWarmup, not the recorded
@@ -49,10 +50,12 @@ bool isCsvNumber(const std::string &text);
 // share "%.4f", other CPUs "%.4f" (CPUs' worth of others' work on the run's CPUs), steal
 // fraction "%.4f", 1-minute load average "%.2f", all five empty when not measured (records
 // from before issue 15); then the model trained (issue 13): its name (RunRecord::model), the
-// image size in pixels per side, its trainable parameters (empty when unknown). Non-finite
-// numbers: "nan", "inf", "-inf".
+// image size in pixels per side, its trainable parameters (empty when unknown); then where the
+// epoch's time went in a phase-timed run (PhaseTimes, run_types.h; issue 13): each phase's
+// seconds "%.6f", all six empty when the epoch was not phase-timed. Non-finite numbers: "nan",
+// "inf", "-inf".
 std::string epochCsv(const RunSet &runs);
-inline constexpr int kEpochCsvColumnCount = 23;
+inline constexpr int kEpochCsvColumnCount = 29;
 
 // The summary CSV text: one row per run, header line
 //   run,device,host,threads,status,epochs,warmup_epochs,mean_all_s,stable_mean_s,median_s,
@@ -60,7 +63,9 @@ inline constexpr int kEpochCsvColumnCount = 23;
 //   speedup_high,baseline,comparable,differences,max_test_loss_diff,cpu_model,physical_cores,
 //   logical_cores,cpu_quota,affinity,omp_num_threads,intra_op_threads,blas,libtorch,cuda_built,
 //   cuda_runtime,cudnn,driver,gpu_name,gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os,
-//   contended_stable_epochs,model,image_size,parameters,achieved_gflops
+//   contended_stable_epochs,model,image_size,parameters,achieved_gflops,phase_data_fraction,
+//   phase_forward_fraction,phase_loss_fraction,phase_backward_fraction,phase_optimizer_fraction,
+//   phase_test_fraction
 // Times in seconds "%.4f" (the set's warm-up setting; the stable statistics "nan" without a
 // stable epoch), cv "%.6f" as a fraction, images/s "%.2f", speed-ups "%.4f" against the
 // baseline (whose label is in `baseline`) with their 95% interval (on the log of the times,
@@ -76,8 +81,11 @@ inline constexpr int kEpochCsvColumnCount = 23;
 // the images per epoch and the model's forward multiply-adds per image as the run recorded them
 // (RunStarted); "n/a" when the multiply-adds are unknown (older records of other models),
 // "nan" without a stable epoch.
+// phase_*_fraction (issue 13): each phase's share "%.4f" (0..1) of the summed time of the run's
+// phase-timed stable epochs (stablePhaseMean, phase_summary.h), "n/a" when no stable epoch was
+// phase-timed (a normal run).
 std::string summaryCsv(const RunSet &runs);
-inline constexpr int kSummaryCsvColumnCount = 48;
+inline constexpr int kSummaryCsvColumnCount = 54;
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).
