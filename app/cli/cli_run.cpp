@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "cli_run.h"
 #include "cli_json.h"
+#include "cli_phases.h"
 #include "cli_support.h"
 
 #include "devicebench/contention.h"
@@ -54,7 +55,7 @@ public:
               << m_config.learningRate << ", " << m_config.epochs
               << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
               << m_config.warmupEpochs << " warm-up), seed " << m_config.seed << ", workload "
-              << toString(m_config.workload) << "\n"
+              << toString(m_config.workload) << (m_config.phases ? ", phase-timed" : "") << "\n"
               << "data: " << info.dataDescription << " (" << info.trainImages << " training, "
               << info.testImages << " test images, " << info.stepsPerEpoch << " steps per epoch)\n";
         m_out.flush();
@@ -85,7 +86,7 @@ public:
               << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
               << (e.load.contended ? "  [CONTENDED: " + describeLoad(e.load, m_info.threads) + "]"
                                    : std::string())
-              << "\n";
+              << epochPhasesText(e) << "\n";
         m_out.flush();
     }
 
@@ -142,6 +143,7 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     if (const std::string warning = contentionWarning(outcome.epochs, config.warmupEpochs);
         !warning.empty())
         out << "  WARNING: " << warning << "\n";
+    printWhereTheTimeGoes(out, outcome, config);
 }
 
 } // namespace
@@ -268,6 +270,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
     if (base.synthetic) {
         out << kSyntheticNote << "\n";
     }
+    if (base.phases)
+        out << kPhasesNote << "\n";
     RunSet store;
     std::vector<RunOutcome> outcomes;
     int exitCode = kExitOk;

@@ -103,6 +103,10 @@ int main(int argc, char **argv) {
     run->add_flag("--data-on-device", c.dataOnDevice,
                   "CUDA: hold the whole data set on the device, copied once before epoch 1 "
                   "(no effect on the CPU)");
+    run->add_flag("--phases", c.phases,
+                  "Time each phase of every step (data, forward, loss, backward, optimizer) and "
+                  "the test pass; synchronises the device at every phase, so the run is slower "
+                  "and never compared with normal runs");
     run->add_flag("--synthetic", c.synthetic,
                   "CIFAR-shaped generated data: times are real, accuracy is meaningless");
     run->add_option("--csv", options.csvPath, "Write the per-epoch comparison CSV to FILE");

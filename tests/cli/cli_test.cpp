@@ -144,12 +144,35 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
 
     const auto rows = parseCsv(csv);
     ASSERT_EQ(rows.size(), 3u) << "header + one row per epoch";
-    const std::vector<std::string> header = {
-        "run",       "device",     "threads",    "epoch",          "seconds",
-        "warmup",    "train_loss", "test_loss",  "test_accuracy",  "images_per_s",
-        "data",      "status",     "host",       "comparable",     "differences",
-        "contended", "cpu_share",  "other_cpus", "steal_fraction", "load_average",
-        "model",     "image_size", "parameters"};
+    const std::vector<std::string> header = {"run",
+                                             "device",
+                                             "threads",
+                                             "epoch",
+                                             "seconds",
+                                             "warmup",
+                                             "train_loss",
+                                             "test_loss",
+                                             "test_accuracy",
+                                             "images_per_s",
+                                             "data",
+                                             "status",
+                                             "host",
+                                             "comparable",
+                                             "differences",
+                                             "contended",
+                                             "cpu_share",
+                                             "other_cpus",
+                                             "steal_fraction",
+                                             "load_average",
+                                             "model",
+                                             "image_size",
+                                             "parameters",
+                                             "phase_data_s",
+                                             "phase_forward_s",
+                                             "phase_loss_s",
+                                             "phase_backward_s",
+                                             "phase_optimizer_s",
+                                             "phase_test_s"};
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());
