@@ -5,6 +5,7 @@
 #include "desktop.h"
 #include "epoch_table.h"
 #include "loss_chart_view.h"
+#include "phase_chart.h"
 #include "run_store.h"
 
 #include "devicebench/comparison.h"
@@ -57,11 +58,20 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     m_controlLabel->setToolTip(QStringLiteral(
         "Runs with the same config and seed start from identical weights and data order: "
         "their test losses should differ only by float rounding"));
+    // Where the time goes (issue 13): under the bars, shown while any run is phase-timed (in
+    // the bars' layout, not a splitter of its own: the window saves its splitters by position).
+    m_phaseChart = new PhaseChart;
+    m_phaseView = new QChartView(m_phaseChart);
+    m_phaseView->setObjectName(QStringLiteral("phaseChartView"));
+    m_phaseView->setRenderHint(QPainter::Antialiasing);
+    m_phaseView->setMinimumHeight(200);
+    m_phaseView->hide();
     auto *barPane = new QWidget;
     auto *barLayout = new QVBoxLayout(barPane);
     barLayout->setContentsMargins(0, 0, 0, 0);
-    barLayout->addWidget(m_barView, 1);
+    barLayout->addWidget(m_barView, 3);
     barLayout->addWidget(m_controlLabel);
+    barLayout->addWidget(m_phaseView, 2);
 
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(barPane);
@@ -94,6 +104,7 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     const bool dark = isDarkPalette(palette());
     applyChartTheme(m_lossChart, dark);
     applyChartTheme(m_speedChart, dark);
+    applyChartTheme(m_phaseChart, dark);
 }
 
 QWidget *ChartsPanel::buildControls() {
@@ -203,6 +214,8 @@ void ChartsPanel::restoreSettings(const QSettings &settings) {
 void ChartsPanel::sync(bool running) {
     m_lossChart->sync(m_store);
     m_speedChart->sync(m_store);
+    m_phaseChart->sync(m_store);
+    m_phaseView->setVisible(PhaseChart::anyPhaseTimed(m_store));
     const int rowsBefore = m_tableModel->rowCount();
     m_tableModel->refresh();
     if (m_tableModel->rowCount() != rowsBefore)

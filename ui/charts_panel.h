@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The live charts panel: the loss chart (training loss per step, test loss per epoch), the
-// stable-mean bar chart with the control-pair line under it, and the epoch table, in
+// stable-mean bar chart with the control-pair line under it (and, while any run is
+// phase-timed, where the time goes: phase_chart.h), and the epoch table, in
 // splitters. It draws what the RunStore holds when sync() is called (the window coalesces
 // those calls).
 #pragma once
@@ -22,10 +23,12 @@ namespace devicebench {
 
 class EpochTableModel;
 class LossChart;
+class PhaseChart;
 class RunStore;
 class SpeedChart;
 
-// Object names (tests): lossChartView, barChartView, controlLabel, epochTable, and the loss
+// Object names (tests): lossChartView, barChartView, phaseChartView (PhaseChart, phase_chart.h:
+// under the bars, shown while any run is phase-timed), controlLabel, epochTable, and the loss
 // chart's controls above it: smoothingSlider (0..99, the weight in hundredths), smoothingValue,
 // xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck, resetViewButton.
 class ChartsPanel : public QWidget {
@@ -41,6 +44,7 @@ public:
 
     LossChart *lossChart() const { return m_lossChart; }
     SpeedChart *speedChart() const { return m_speedChart; }
+    PhaseChart *phaseChart() const { return m_phaseChart; }
 
     // The loss chart's options as the controls show them; setChartOptions sets the controls
     // (and so the chart, redrawn at once).
@@ -66,6 +70,8 @@ private:
     const RunStore &m_store;
     LossChart *m_lossChart = nullptr;
     SpeedChart *m_speedChart = nullptr;
+    PhaseChart *m_phaseChart = nullptr; // shown while any run is phase-timed
+    QChartView *m_phaseView = nullptr;
     QChartView *m_lossView = nullptr;
     QChartView *m_barView = nullptr;
     EpochTableModel *m_tableModel = nullptr;

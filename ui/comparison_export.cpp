@@ -2,6 +2,7 @@
 #include "comparison_export.h"
 
 #include "charts.h"
+#include "phase_chart.h"
 #include "run_store.h"
 #include "theme.h"
 
@@ -62,9 +63,13 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     const QString control = comparisonControlText(store);
     const int captionHeight = control.isEmpty() ? 34 : 56;
     const int chartsHeight = size.height() - captionHeight;
-    const int lossHeight = chartsHeight * 57 / 100;
+    // With a phase-timed run, where the time goes (issue 13) takes the bottom quarter.
+    const bool phases = PhaseChart::anyPhaseTimed(store);
+    const int lossHeight = chartsHeight * (phases ? 46 : 57) / 100;
+    const int phaseHeight = phases ? chartsHeight * 25 / 100 : 0;
     const QRectF lossRect(0, 0, width, lossHeight);
-    const QRectF barRect(0, lossHeight, width, chartsHeight - lossHeight);
+    const QRectF barRect(0, lossHeight, width, chartsHeight - lossHeight - phaseHeight);
+    const QRectF phaseRect(0, chartsHeight - phaseHeight, width, phaseHeight);
 
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
@@ -85,6 +90,16 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     // Layouts are normally activated from the event loop; do it now.
     loss->layout()->activate();
     bars->layout()->activate();
+    if (phases) {
+        auto *phaseChart = new PhaseChart;
+        scene.addItem(phaseChart);
+        phaseChart->setBackgroundRoundness(0);
+        theme::applyToChart(phaseChart, theme::Theme::Light);
+        phaseChart->setDropShadowEnabled(false);
+        phaseChart->sync(store);
+        phaseChart->setGeometry(phaseRect);
+        phaseChart->layout()->activate();
+    }
     scene.setSceneRect(0, 0, width, chartsHeight);
 
     QPainter painter(&image);

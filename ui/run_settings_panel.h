@@ -29,8 +29,8 @@ namespace devicebench {
 // Object names (tests): dataDirEdit, browseButton, getDataButton, openArchiveButton,
 // syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
 // learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
-// workloadCombo, modelCombo, imageSizeCombo (model_settings.h), runCpuButton, runGpuButton,
-// stopButton, diagnosticsButton, validationLabel.
+// workloadCombo, modelCombo, imageSizeCombo (model_settings.h), phasesCheck (RunConfig::phases),
+// runCpuButton, runGpuButton, stopButton, diagnosticsButton, validationLabel.
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
 
@@ -90,7 +90,8 @@ private:
     QSpinBox *m_trainImagesSpin = nullptr;
     QSpinBox *m_testImagesSpin = nullptr;
     QComboBox *m_workloadCombo = nullptr;
-    ModelSettings m_model; // the Model and Image size rows (issue 13)
+    ModelSettings m_model;              // the Model and Image size rows (issue 13)
+    QCheckBox *m_phasesCheck = nullptr; // "Time each phase (slower)"
     QPushButton *m_runCpuButton = nullptr;
     QPushButton *m_runGpuButton = nullptr;
     QPushButton *m_stopButton = nullptr;

@@ -170,6 +170,18 @@ ChartPalette parseChartPalette(const QByteArray &json, const QString &source) {
     const QJsonArray list = runs.toArray();
     for (qsizetype i = 0; i < list.size(); ++i)
         palette.runs.push_back(parseColour(list.at(i), source, QStringLiteral("runs[%1]").arg(i)));
+    // Optional (palettes before issue 13): the run colours stand in.
+    const QJsonValue phases = root.value(QStringLiteral("phases"));
+    if (!phases.isUndefined()) {
+        if (!phases.isArray() || phases.toArray().size() != kPhaseColourCount)
+            fail(source,
+                 QStringLiteral("phases: ") + shown(phases) +
+                     QStringLiteral(" is not an array of %1 colours").arg(kPhaseColourCount));
+        const QJsonArray items = phases.toArray();
+        for (qsizetype i = 0; i < items.size(); ++i)
+            palette.phases.push_back(
+                parseColour(items.at(i), source, QStringLiteral("phases[%1]").arg(i)));
+    }
     const QJsonValue opacity = root.value(QStringLiteral("opacity"));
     if (!opacity.isUndefined()) {
         const QJsonObject object =
@@ -235,6 +247,14 @@ QColor runColour(int runNumber) {
 }
 
 int runColourCount() { return static_cast<int>(chartPalette().runs.size()); }
+
+QColor phaseColour(int phase) {
+    const std::vector<QColor> &phases = chartPalette().phases;
+    if (phases.empty())
+        return runColour(phase + 1);
+    const auto n = static_cast<int>(phases.size());
+    return phases[static_cast<std::size_t>((phase % n + n) % n)];
+}
 
 double opacity(Opacity which) {
     const ChartPalette &palette = chartPalette();

@@ -62,6 +62,13 @@ QColor runColour(int runNumber);
 // How many distinct run colours the palette lists (at least 1).
 int runColourCount();
 
+// The colour of phase `phase` (0..5, in the order of phaseFields(), devicebench/phase_summary.h:
+// data, forward, loss, backward, optimizer, test) in the phase chart (issue 13): the palette's
+// phases list (indices outside 0..5 wrap), or runColour(phase + 1) when the palette has none.
+// Opaque.
+inline constexpr int kPhaseColourCount = 6;
+QColor phaseColour(int phase);
+
 // Opacities (0..1) the loss chart draws with, from charts/palette.json "opacity" (each key
 // optional; the defaults below are used when it is absent):
 //   Curve     ("curve", 0.8): a run's training-loss line (runs that overlay stay visible)
@@ -112,8 +119,9 @@ void loadAll();
 
 // charts/palette.json: {"runs": ["#rrggbb", ...] (at least one), "light": {...}, "dark": {...}}
 // with "background", "text", "axisLine" and "grid" in each theme object, and optionally
-// "opacity": {"curve", "rawCurve", "hiddenRun"} (numbers in [0, 1]) and "speedUp": {"slower",
-// "faster"} (both colours). Other keys (such as "about") are ignored.
+// "opacity": {"curve", "rawCurve", "hiddenRun"} (numbers in [0, 1]), "speedUp": {"slower",
+// "faster"} (both colours) and "phases": [6 colours] (phaseColour). Other keys (such as "about")
+// are ignored.
 struct ChartColours {
     QColor background;
     QColor text;
@@ -122,6 +130,7 @@ struct ChartColours {
 };
 struct ChartPalette {
     std::vector<QColor> runs;
+    std::vector<QColor> phases; // empty or kPhaseColourCount colours
     double curveOpacity = 0.8;
     double rawCurveOpacity = 0.22;
     double hiddenRunOpacity = 0.35;

@@ -172,11 +172,13 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
                                        "test_loss,test_accuracy,images_per_s,data,status,"
                                        "host,comparable,differences,contended,cpu_share,"
-                                       "other_cpus,steal_fraction,load_average,model,"
-                                       "image_size,parameters"));
+                                       "other_cpus,steal_fraction,load_average,model,image_size,"
+                                       "parameters,phase_data_s,"
+                                       "phase_forward_s,phase_loss_s,phase_backward_s,"
+                                       "phase_optimizer_s,phase_test_s"));
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
-        ASSERT_EQ(fields.size(), 23) << lines[row].toStdString();
+        ASSERT_EQ(fields.size(), 29) << lines[row].toStdString();
         EXPECT_EQ(fields[1], QStringLiteral("cpu"));
         EXPECT_EQ(fields[2], QStringLiteral("1"));
         EXPECT_EQ(fields[3].toInt(), row);

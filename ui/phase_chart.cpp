@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: MIT
+// PhaseChart (phase_chart.h): where each phase-timed run's time goes, as stacked bars.
+#include "phase_chart.h"
+
+#include "chart_items.h"
+#include "charts.h"
+#include "run_store.h"
+#include "theme.h"
+
+#include "devicebench/phase_summary.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QFont>
+#include <QFontMetricsF>
+#include <QGraphicsItem>
+#include <QHorizontalStackedBarSeries>
+#include <QLegend>
+#include <QPainter>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace devicebench {
+
+static_assert(kPhaseCount == 6 && theme::kPhaseColourCount == 6, "one colour per phase");
+
+// Each segment's share of its bar ("31%"), written inside the segment where it fits (Qt Charts'
+// own bar labels show values, not shares). A child item of the chart, so the dashboard's view
+// and the exported PNG both draw it; positions are mapped at paint time.
+class PhaseShareItem : public QGraphicsItem {
+public:
+    PhaseShareItem(QChart *chart, QAbstractSeries *series)
+        : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+        setZValue(100.0); // above the bars
+    }
+
+    // Segments per category, in the axis's order (category 0 at the bottom).
+    void setBars(std::vector<std::array<double, kPhaseCount>> bars) {
+        prepareGeometryChange();
+        m_bars = std::move(bars);
+        update();
+    }
+    void geometryChanged() {
+        prepareGeometryChange();
+        update();
+    }
+
+    QRectF boundingRect() const override { return m_chart->rect(); }
+
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
+               QWidget * /*widget*/) override {
+        painter->save();
+        painter->setClipRect(m_chart->plotArea());
+        QFont font = m_chart->font();
+        font.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.9));
+        painter->setFont(font);
+        const QFontMetricsF metrics(font);
+        for (std::size_t c = 0; c < m_bars.size(); ++c) {
+            double total = 0.0;
+            for (const double seconds : m_bars[c])
+                total += seconds;
+            if (!(total > 0.0))
+                continue;
+            const auto y = static_cast<double>(c);
+            double from = 0.0;
+            for (std::size_t p = 0; p < kPhaseCount; ++p) {
+                const double to = from + m_bars[c][p];
+                const QPointF left = m_chart->mapToPosition(QPointF(from, y), m_series);
+                const QPointF right = m_chart->mapToPosition(QPointF(to, y), m_series);
+                from = to;
+                const double percent = 100.0 * m_bars[c][p] / total;
+                const QString text = percent < 0.5
+                                         ? QStringLiteral("<1%")
+                                         : QStringLiteral("%1%").arg(std::lround(percent));
+                const double width = right.x() - left.x();
+                if (metrics.horizontalAdvance(text) + 6.0 > width)
+                    continue; // too narrow: the hover gives it
+                // Dark text on light segments, light text on dark ones, in both themes (the
+                // segments' colours are the same in both).
+                const QColor segment = theme::phaseColour(static_cast<int>(p));
+                const double luminance =
+                    0.299 * segment.red() + 0.587 * segment.green() + 0.114 * segment.blue();
+                painter->setPen(theme::colour(luminance > 127.5 ? theme::Role::ChartText
+                                                                : theme::Role::ChartBackground,
+                                              theme::Theme::Light));
+                painter->drawText(
+                    QRectF(left.x(), left.y() - metrics.height(), width, 2.0 * metrics.height()),
+                    Qt::AlignCenter, text);
+            }
+        }
+        painter->restore();
+    }
+
+private:
+    QChart *m_chart;
+    QAbstractSeries *m_series;
+    std::vector<std::array<double, kPhaseCount>> m_bars;
+};
+
+namespace {
+
+// Run, total, and each phase's seconds and share: the bar's hover label.
+QString hoverTextOf(const StoredRun &run, const PhaseTimes &mean, int count) {
+    QString text = run.label;
+    if (!mean.measured)
+        return text + QStringLiteral("\nno phase-timed stable epoch yet");
+    text += QStringLiteral("\nmean of %1 stable epoch%2: %3 s per epoch")
+                .arg(count)
+                .arg(count == 1 ? QString() : QStringLiteral("s"))
+                .arg(mean.total(), 0, 'f', 3);
+    const auto fractions = phaseFractions(mean);
+    for (std::size_t p = 0; p < kPhaseCount; ++p) {
+        const PhaseField &f = phaseFields()[p];
+        text += QStringLiteral("\n%1 %2 s (%3%)")
+                    .arg(QString::fromUtf8(f.name))
+                    .arg(mean.*f.seconds, 0, 'f', 3)
+                    .arg(100.0 * fractions[p], 0, 'f', 1);
+    }
+    return text;
+}
+
+} // namespace
+
+PhaseChart::PhaseChart(QGraphicsItem *parent)
+    : QChart(parent), m_series(new QHorizontalStackedBarSeries(this)),
+      m_axisY(new QBarCategoryAxis(this)), m_axisX(new QValueAxis(this)) {
+    setAnimationOptions(QChart::NoAnimation);
+    styleChartTitle(this, QString(), 1.0);
+    fitTitle();
+    connect(this, &QGraphicsWidget::geometryChanged, this, [this] { fitTitle(); });
+    for (std::size_t p = 0; p < kPhaseCount; ++p) {
+        m_sets[p] = new QBarSet(QString::fromUtf8(phaseFields()[p].name));
+        m_series->append(m_sets[p]);
+    }
+    m_series->setBarWidth(0.6);
+    addSeries(m_series);
+    legend()->setVisible(true);
+    legend()->setAlignment(Qt::AlignTop);
+    m_axisX->setTitleText(QStringLiteral("seconds per stable epoch (mean)"));
+    m_axisX->setRange(0.0, 1.0);
+    m_axisY->setTruncateLabels(false); // run labels stay whole
+    addAxis(m_axisX, Qt::AlignBottom);
+    addAxis(m_axisY, Qt::AlignLeft);
+    m_series->attachAxis(m_axisX);
+    m_series->attachAxis(m_axisY);
+    m_shares = new PhaseShareItem(this, m_series);
+    connect(this, &QChart::plotAreaChanged, this, [this] { m_shares->geometryChanged(); });
+    m_hover = new ChartHoverLabel(this);
+    connect(m_series, &QHorizontalStackedBarSeries::hovered, this,
+            [this](bool on, int index, QBarSet *) {
+                const int bar = barCount() - 1 - index; // category 0 is the bottom bar
+                if (on && bar >= 0 && bar < barCount())
+                    showHover(bar);
+                else
+                    hideHover();
+            });
+    colourSets();
+}
+
+bool PhaseChart::anyPhaseTimed(const RunStore &store) {
+    for (int i = 0; i < store.runCount(); ++i) {
+        if (store.run(i).record.config.phases)
+            return true;
+    }
+    return false;
+}
+
+void PhaseChart::fitTitle() {
+    const QStringList titles = {
+        QStringLiteral("Where the time goes: mean seconds per stable epoch by phase "
+                       "(phase-timed runs, slower than normal ones)"),
+        QStringLiteral("Where the time goes: mean s per stable epoch by phase"),
+        QStringLiteral("Time per phase")};
+    const QMarginsF m = margins();
+    const QString title =
+        fittingTitle(titles, titleFont(), size().width() - m.left() - m.right() - 8.0);
+    if (title != this->title())
+        setTitle(title);
+}
+
+void PhaseChart::colourSets() {
+    for (std::size_t p = 0; p < kPhaseCount; ++p) {
+        const QColor colour = theme::phaseColour(static_cast<int>(p));
+        if (m_sets[p]->brush() != QBrush(colour))
+            m_sets[p]->setBrush(colour);
+        if (m_sets[p]->borderColor() != colour.darker(120))
+            m_sets[p]->setBorderColor(colour.darker(120));
+    }
+}
+
+std::vector<double> PhaseChart::segmentValues(int bar) const {
+    if (bar < 0 || bar >= barCount())
+        return {};
+    const auto &segments = m_segments[static_cast<std::size_t>(bar)];
+    return {segments.begin(), segments.end()};
+}
+
+QStringList PhaseChart::phaseNames() const {
+    QStringList names;
+    for (const QBarSet *set : m_sets)
+        names.append(set->label());
+    return names;
+}
+
+QString PhaseChart::hoverText(int bar) const {
+    return bar >= 0 && bar < m_hoverTexts.size() ? m_hoverTexts[bar] : QString();
+}
+
+void PhaseChart::showHover(int bar) {
+    if (bar < 0 || bar >= barCount()) {
+        hideHover();
+        return;
+    }
+    const auto at = static_cast<std::size_t>(bar);
+    double total = 0.0;
+    for (const double seconds : m_segments[at])
+        total += seconds;
+    const QPointF anchor =
+        mapToPosition(QPointF(total, static_cast<double>(barCount() - 1 - bar)), m_series);
+    m_hover->show(m_hoverTexts[bar], anchor, theme::runColour(m_numbers[at]));
+}
+
+void PhaseChart::hideHover() { m_hover->hide(); }
+
+QString PhaseChart::shownHover() const { return m_hover->text(); }
+
+void PhaseChart::sync(const RunStore &store) {
+    std::vector<std::array<double, kPhaseCount>> segments;
+    QStringList labels;
+    QStringList categories;
+    QStringList hoverTexts;
+    std::vector<int> numbers;
+    for (int index = 0; index < store.runCount(); ++index) {
+        const StoredRun &run = store.run(index);
+        if (!run.record.config.phases || store.isRunHidden(run.id))
+            continue;
+        int count = 0;
+        const PhaseTimes mean = stablePhaseMean(run.record.epochs, run.warmupEpochs, &count);
+        std::array<double, kPhaseCount> bar{};
+        for (std::size_t p = 0; p < kPhaseCount; ++p)
+            bar[p] = mean.*phaseFields()[p].seconds;
+        segments.push_back(bar);
+        labels.append(run.label);
+        categories.append(
+            run.label.toHtmlEscaped() + QStringLiteral("<br>") +
+            (mean.measured ? QStringLiteral("%1 s per stable epoch").arg(mean.total(), 0, 'f', 3)
+                           : QStringLiteral("no phase-timed stable epoch yet")));
+        hoverTexts.append(hoverTextOf(run, mean, count));
+        numbers.push_back(run.number);
+    }
+    m_hoverTexts = hoverTexts;
+    m_numbers = numbers;
+    colourSets(); // a chart theme set since may have recoloured them
+    if (segments == m_segments && categories == m_categories)
+        return; // nothing new
+    m_segments = segments;
+    m_labels = labels;
+    m_categories = categories;
+
+    // The axis counts categories from the bottom: the first run goes last, so it is on top.
+    const int n = barCount();
+    std::vector<std::array<double, kPhaseCount>> axisOrder(m_segments.rbegin(), m_segments.rend());
+    QStringList axisCategories;
+    for (int i = n - 1; i >= 0; --i)
+        axisCategories.append(m_categories[i]);
+    double top = 0.0;
+    for (std::size_t p = 0; p < kPhaseCount; ++p) {
+        QList<qreal> values;
+        for (const auto &bar : axisOrder)
+            values.append(bar[p]);
+        if (m_sets[p]->count() > 0)
+            m_sets[p]->remove(0, m_sets[p]->count());
+        m_sets[p]->append(values);
+    }
+    for (const auto &bar : axisOrder) {
+        double total = 0.0;
+        for (const double seconds : bar)
+            total += seconds;
+        top = std::max(top, total);
+    }
+    m_axisY->clear();
+    m_axisY->append(axisCategories);
+    m_shares->setBars(axisOrder);
+    m_axisX->setRange(0.0, top > 0.0 ? top * 1.05 : 1.0);
+    m_axisX->setTickCount(6);
+    m_axisX->applyNiceNumbers();
+    const double tick = (m_axisX->max() - m_axisX->min()) / 5.0;
+    const int decimals =
+        tick >= 1.0 ? 0 : std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 4);
+    m_axisX->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+}
+
+} // namespace devicebench
