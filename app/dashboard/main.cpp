@@ -152,6 +152,7 @@ int main(int argc, char *argv[]) {
          QStringLiteral("DIR")},
     });
     devicebench::addChartScriptOptions(parser); // --smoothing, --zoom, --screenshot, ...
+    devicebench::addPhasesOption(parser);
     parser.process(app);
     if (!devicebench::checkChartScriptOptions(parser)) {
         return 2;
@@ -235,6 +236,7 @@ int main(int argc, char *argv[]) {
     if (parser.isSet(QStringLiteral("synthetic"))) {
         settings.synthetic = true;
     }
+    devicebench::applyPhasesOption(parser, &settings);
     int trainImages = static_cast<int>(settings.trainImages);
     int testImages = static_cast<int>(settings.testImages);
     if (!devicebench::intOption(parser, QStringLiteral("epochs"), &settings.epochs) ||

@@ -42,4 +42,16 @@ bool intOption(const QCommandLineParser &parser, const QString &name, int *value
     return true;
 }
 
+void addPhasesOption(QCommandLineParser &parser) {
+    parser.addOption({QStringLiteral("phases"),
+                      QStringLiteral("Time each phase of every step (\"Time each phase\"): the "
+                                     "device is synchronised at every phase, so runs are slower "
+                                     "and never compared with normal ones.")});
+}
+
+void applyPhasesOption(const QCommandLineParser &parser, RunConfig *config) {
+    if (parser.isSet(QStringLiteral("phases")))
+        config->phases = true;
+}
+
 } // namespace devicebench

@@ -3,6 +3,8 @@
 // values, kept apart so that main() reads as the order of a session.
 #pragma once
 
+#include "devicebench/run_types.h"
+
 #include <QString>
 
 #include <string>
@@ -25,5 +27,10 @@ bool parseRunSpec(const QString &spec, ScriptedRun *run);
 // stderr "devicebench: --<name>: '<value>' is not a whole number") when it is not one. Unset:
 // true, *value untouched.
 bool intOption(const QCommandLineParser &parser, const QString &name, int *value);
+
+// --phases (RunConfig::phases, the window's "Time each phase (slower)"): adds the option to
+// `parser`; once parsed, sets config->phases when it is given (else leaves it as it is).
+void addPhasesOption(QCommandLineParser &parser);
+void applyPhasesOption(const QCommandLineParser &parser, RunConfig *config);
 
 } // namespace devicebench
