@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `devicebench-cli run --phases` (issue 13, "where the time goes"), as a user runs it: the
 // note, each epoch's split, the summary's breakdown, and the phases in the CSV and the record.
+#include "cifar_files.h"
 #include "process_support.h"
 
 #include "devicebench/run_record.h"
