@@ -58,21 +58,11 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     m_controlLabel->setToolTip(QStringLiteral(
         "Runs with the same config and seed start from identical weights and data order: "
         "their test losses should differ only by float rounding"));
-    // Where the time goes (issue 13): under the bars, shown while any run is phase-timed (in
-    // the bars' layout, not a splitter of its own: the window saves its splitters by position).
-    m_phaseChart = new PhaseChart;
-    m_phaseView = new QChartView(m_phaseChart);
-    m_phaseView->setObjectName(QStringLiteral("phaseChartView"));
-    m_phaseView->setRenderHint(QPainter::Antialiasing);
-    m_phaseView->setMinimumHeight(200);
-    m_phaseView->hide();
     auto *barPane = new QWidget;
     auto *barLayout = new QVBoxLayout(barPane);
     barLayout->setContentsMargins(0, 0, 0, 0);
-    barLayout->addWidget(m_barView, 3);
+    barLayout->addWidget(m_barView, 1);
     barLayout->addWidget(m_controlLabel);
-    barLayout->addWidget(m_phaseView, 2);
-
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(barPane);
     bottom->addWidget(m_table);
@@ -80,12 +70,26 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     bottom->setStretchFactor(1, 1);
     bottom->setSizes({680, 560});
 
+    // Where the time goes (issue 13): beside the loss chart, shown while any run is phase-timed
+    // (in the loss pane's layout, not a splitter of its own: the window saves its splitters by
+    // position).
+    m_phaseChart = new PhaseChart;
+    m_phaseView = new QChartView(m_phaseChart);
+    m_phaseView->setObjectName(QStringLiteral("phaseChartView"));
+    m_phaseView->setRenderHint(QPainter::Antialiasing);
+    m_phaseView->setMinimumWidth(340);
+    m_phaseView->hide();
+    auto *lossRow = new QHBoxLayout;
+    lossRow->setContentsMargins(0, 0, 0, 0);
+    lossRow->addWidget(m_lossView, 9); // at 1560 px wide: the loss chart's title still fits
+    lossRow->addWidget(m_phaseView, 4);
+
     auto *lossPane = new QWidget;
     auto *lossLayout = new QVBoxLayout(lossPane);
     lossLayout->setContentsMargins(0, 0, 0, 0);
     lossLayout->setSpacing(2);
     lossLayout->addWidget(buildControls());
-    lossLayout->addWidget(m_lossView, 1);
+    lossLayout->addLayout(lossRow, 1);
     connect(m_lossChart, &LossChart::runVisibilityToggled, this, [this](int runId) {
         Q_EMIT runVisibilityRequested(runId, m_store.isRunHidden(runId));
     });

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The live charts panel: the loss chart (training loss per step, test loss per epoch), the
-// stable-mean bar chart with the control-pair line under it (and, while any run is
-// phase-timed, where the time goes: phase_chart.h), and the epoch table, in
-// splitters. It draws what the RunStore holds when sync() is called (the window coalesces
-// those calls).
+// The live charts panel: the loss chart (training loss per step, test loss per epoch) and,
+// while any run is phase-timed, where the time goes (phase_chart.h) beside it; the stable-mean
+// bar chart with the control-pair line under it, and the epoch table, in splitters. It draws
+// what the RunStore holds when sync() is called (the window coalesces those calls).
 #pragma once
 
 #include "charts.h" // ChartOptions
@@ -28,9 +27,10 @@ class RunStore;
 class SpeedChart;
 
 // Object names (tests): lossChartView, barChartView, phaseChartView (PhaseChart, phase_chart.h:
-// under the bars, shown while any run is phase-timed), controlLabel, epochTable, and the loss
-// chart's controls above it: smoothingSlider (0..99, the weight in hundredths), smoothingValue,
-// xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck, resetViewButton.
+// beside the loss chart, shown while any run is phase-timed), controlLabel, epochTable, and the
+// loss chart's controls above it: smoothingSlider (0..99, the weight in hundredths),
+// smoothingValue, xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck,
+// resetViewButton.
 class ChartsPanel : public QWidget {
     Q_OBJECT
 

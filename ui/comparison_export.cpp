@@ -63,13 +63,14 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     const QString control = comparisonControlText(store);
     const int captionHeight = control.isEmpty() ? 34 : 56;
     const int chartsHeight = size.height() - captionHeight;
-    // With a phase-timed run, where the time goes (issue 13) takes the bottom quarter.
+    const int lossHeight = chartsHeight * 57 / 100;
+    // With a phase-timed run, where the time goes (issue 13) beside the loss chart, as in the
+    // window.
     const bool phases = PhaseChart::anyPhaseTimed(store);
-    const int lossHeight = chartsHeight * (phases ? 46 : 57) / 100;
-    const int phaseHeight = phases ? chartsHeight * 25 / 100 : 0;
-    const QRectF lossRect(0, 0, width, lossHeight);
-    const QRectF barRect(0, lossHeight, width, chartsHeight - lossHeight - phaseHeight);
-    const QRectF phaseRect(0, chartsHeight - phaseHeight, width, phaseHeight);
+    const int lossWidth = phases ? width * 64 / 100 : width;
+    const QRectF lossRect(0, 0, lossWidth, lossHeight);
+    const QRectF phaseRect(lossWidth, 0, width - lossWidth, lossHeight);
+    const QRectF barRect(0, lossHeight, width, chartsHeight - lossHeight);
 
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;

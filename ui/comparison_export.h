@@ -26,8 +26,8 @@ QString comparisonCaption(const RunStore &store);
 // #3: 0.25"; empty when no two comparable runs share an epoch. Printed under the caption.
 QString comparisonControlText(const RunStore &store);
 
-// Renders the loss chart (top) and the stable-mean bar chart (bottom; when any run is
-// phase-timed, where the time goes under it: PhaseChart, phase_chart.h) with the caption into a
+// Renders the loss chart (top; when any run is phase-timed, where the time goes beside it:
+// PhaseChart, phase_chart.h) and the stable-mean bar chart (bottom) with the caption into a
 // new ARGB32 image of `size`, in the light theme (theme.h: background, text and run colours
 // from the chart palette, whatever the window's theme). Builds fresh chart objects, so it works
 // without any window shown, but a QApplication (a QGuiApplication is not enough for Qt Charts)

@@ -14,9 +14,9 @@
 #include <QFont>
 #include <QFontMetricsF>
 #include <QGraphicsItem>
-#include <QHorizontalStackedBarSeries>
 #include <QLegend>
 #include <QPainter>
+#include <QStackedBarSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -25,6 +25,10 @@
 namespace devicebench {
 
 static_assert(kPhaseCount == 6 && theme::kPhaseColourCount == 6, "one colour per phase");
+
+namespace {
+constexpr double kBarWidth = 0.5; // in categories
+} // namespace
 
 // Each segment's share of its bar ("31%"), written inside the segment where it fits (Qt Charts'
 // own bar labels show values, not shares). A child item of the chart, so the dashboard's view
@@ -36,10 +40,11 @@ public:
         setZValue(100.0); // above the bars
     }
 
-    // Segments per category, in the axis's order (category 0 at the bottom).
-    void setBars(std::vector<std::array<double, kPhaseCount>> bars) {
+    // Segments per bar, in the axis's order.
+    void setBars(std::vector<std::array<double, kPhaseCount>> bars, double barWidth) {
         prepareGeometryChange();
         m_bars = std::move(bars);
+        m_barWidth = barWidth;
         update();
     }
     void geometryChanged() {
@@ -63,31 +68,30 @@ public:
                 total += seconds;
             if (!(total > 0.0))
                 continue;
-            const auto y = static_cast<double>(c);
+            const auto x = static_cast<double>(c);
             double from = 0.0;
             for (std::size_t p = 0; p < kPhaseCount; ++p) {
                 const double to = from + m_bars[c][p];
-                const QPointF left = m_chart->mapToPosition(QPointF(from, y), m_series);
-                const QPointF right = m_chart->mapToPosition(QPointF(to, y), m_series);
+                const QRectF segment(
+                    m_chart->mapToPosition(QPointF(x - m_barWidth / 2.0, to), m_series),
+                    m_chart->mapToPosition(QPointF(x + m_barWidth / 2.0, from), m_series));
                 from = to;
                 const double percent = 100.0 * m_bars[c][p] / total;
                 const QString text = percent < 0.5
                                          ? QStringLiteral("<1%")
                                          : QStringLiteral("%1%").arg(std::lround(percent));
-                const double width = right.x() - left.x();
-                if (metrics.horizontalAdvance(text) + 6.0 > width)
-                    continue; // too narrow: the hover gives it
+                if (metrics.horizontalAdvance(text) + 6.0 > segment.width() ||
+                    metrics.height() > segment.height())
+                    continue; // too small: the hover gives it
                 // Dark text on light segments, light text on dark ones, in both themes (the
                 // segments' colours are the same in both).
-                const QColor segment = theme::phaseColour(static_cast<int>(p));
+                const QColor colour = theme::phaseColour(static_cast<int>(p));
                 const double luminance =
-                    0.299 * segment.red() + 0.587 * segment.green() + 0.114 * segment.blue();
+                    0.299 * colour.red() + 0.587 * colour.green() + 0.114 * colour.blue();
                 painter->setPen(theme::colour(luminance > 127.5 ? theme::Role::ChartText
                                                                 : theme::Role::ChartBackground,
                                               theme::Theme::Light));
-                painter->drawText(
-                    QRectF(left.x(), left.y() - metrics.height(), width, 2.0 * metrics.height()),
-                    Qt::AlignCenter, text);
+                painter->drawText(segment, Qt::AlignCenter, text);
             }
         }
         painter->restore();
@@ -97,6 +101,7 @@ private:
     QChart *m_chart;
     QAbstractSeries *m_series;
     std::vector<std::array<double, kPhaseCount>> m_bars;
+    double m_barWidth = 0.5; // the series' bar width, in categories
 };
 
 namespace {
@@ -121,11 +126,27 @@ QString hoverTextOf(const StoredRun &run, const PhaseTimes &mean, int count) {
     return text;
 }
 
+// The run label on lines narrow enough for a bar beside others (the hover has it whole): every
+// bar here is phase-timed and the data note is the other charts' to make, so both are left
+// out; the machine goes on a line of its own; then the bar's total.
+QString categoryLabel(const QString &label, const PhaseTimes &mean) {
+    QString run = label;
+    run.remove(QStringLiteral(" (phase-timed)"));
+    run.remove(QStringLiteral(" [synthetic]"));
+    const qsizetype at = run.indexOf(QStringLiteral(" @ "));
+    const QString text = at < 0 ? run.toHtmlEscaped()
+                                : run.left(at).toHtmlEscaped() + QStringLiteral("<br>") +
+                                      run.mid(at + 1).toHtmlEscaped();
+    return text + QStringLiteral("<br>") +
+           (mean.measured ? QStringLiteral("%1 s").arg(mean.total(), 0, 'f', 3)
+                          : QStringLiteral("no stable epoch yet"));
+}
+
 } // namespace
 
 PhaseChart::PhaseChart(QGraphicsItem *parent)
-    : QChart(parent), m_series(new QHorizontalStackedBarSeries(this)),
-      m_axisY(new QBarCategoryAxis(this)), m_axisX(new QValueAxis(this)) {
+    : QChart(parent), m_series(new QStackedBarSeries(this)), m_axisX(new QBarCategoryAxis(this)),
+      m_axisY(new QValueAxis(this)) {
     setAnimationOptions(QChart::NoAnimation);
     styleChartTitle(this, QString(), 1.0);
     fitTitle();
@@ -134,13 +155,13 @@ PhaseChart::PhaseChart(QGraphicsItem *parent)
         m_sets[p] = new QBarSet(QString::fromUtf8(phaseFields()[p].name));
         m_series->append(m_sets[p]);
     }
-    m_series->setBarWidth(0.6);
+    m_series->setBarWidth(kBarWidth);
     addSeries(m_series);
     legend()->setVisible(true);
-    legend()->setAlignment(Qt::AlignTop);
-    m_axisX->setTitleText(QStringLiteral("seconds per stable epoch (mean)"));
-    m_axisX->setRange(0.0, 1.0);
-    m_axisY->setTruncateLabels(false); // run labels stay whole
+    legend()->setAlignment(Qt::AlignRight); // six entries: a column beside the bars
+    m_axisY->setTitleText(QStringLiteral("s per stable epoch (mean)"));
+    m_axisY->setRange(0.0, 1.0);
+    m_axisX->setTruncateLabels(false); // run labels stay whole
     addAxis(m_axisX, Qt::AlignBottom);
     addAxis(m_axisY, Qt::AlignLeft);
     m_series->attachAxis(m_axisX);
@@ -148,14 +169,12 @@ PhaseChart::PhaseChart(QGraphicsItem *parent)
     m_shares = new PhaseShareItem(this, m_series);
     connect(this, &QChart::plotAreaChanged, this, [this] { m_shares->geometryChanged(); });
     m_hover = new ChartHoverLabel(this);
-    connect(m_series, &QHorizontalStackedBarSeries::hovered, this,
-            [this](bool on, int index, QBarSet *) {
-                const int bar = barCount() - 1 - index; // category 0 is the bottom bar
-                if (on && bar >= 0 && bar < barCount())
-                    showHover(bar);
-                else
-                    hideHover();
-            });
+    connect(m_series, &QStackedBarSeries::hovered, this, [this](bool on, int index, QBarSet *) {
+        if (on && index >= 0 && index < barCount())
+            showHover(index);
+        else
+            hideHover();
+    });
     colourSets();
 }
 
@@ -169,13 +188,17 @@ bool PhaseChart::anyPhaseTimed(const RunStore &store) {
 
 void PhaseChart::fitTitle() {
     const QStringList titles = {
-        QStringLiteral("Where the time goes: mean seconds per stable epoch by phase "
+        QStringLiteral("Where the time goes: mean seconds per stable epoch by phase\n"
+                       "(phase-timed runs: the device synchronised at every phase, so slower)"),
+        QStringLiteral("Where the time goes: mean seconds per stable epoch by phase\n"
                        "(phase-timed runs, slower than normal ones)"),
-        QStringLiteral("Where the time goes: mean s per stable epoch by phase"),
+        QStringLiteral("Where the time goes:\nmean s per stable epoch by phase"),
         QStringLiteral("Time per phase")};
     const QMarginsF m = margins();
+    // Lines break with <br>: the title is rich text.
     const QString title =
-        fittingTitle(titles, titleFont(), size().width() - m.left() - m.right() - 8.0);
+        fittingTitle(titles, titleFont(), size().width() - m.left() - m.right() - 8.0)
+            .replace(QLatin1Char('\n'), QStringLiteral("<br>"));
     if (title != this->title())
         setTitle(title);
 }
@@ -217,8 +240,7 @@ void PhaseChart::showHover(int bar) {
     double total = 0.0;
     for (const double seconds : m_segments[at])
         total += seconds;
-    const QPointF anchor =
-        mapToPosition(QPointF(total, static_cast<double>(barCount() - 1 - bar)), m_series);
+    const QPointF anchor = mapToPosition(QPointF(bar, total), m_series);
     m_hover->show(m_hoverTexts[bar], anchor, theme::runColour(m_numbers[at]));
 }
 
@@ -243,10 +265,7 @@ void PhaseChart::sync(const RunStore &store) {
             bar[p] = mean.*phaseFields()[p].seconds;
         segments.push_back(bar);
         labels.append(run.label);
-        categories.append(
-            run.label.toHtmlEscaped() + QStringLiteral("<br>") +
-            (mean.measured ? QStringLiteral("%1 s per stable epoch").arg(mean.total(), 0, 'f', 3)
-                           : QStringLiteral("no phase-timed stable epoch yet")));
+        categories.append(categoryLabel(run.label, mean));
         hoverTexts.append(hoverTextOf(run, mean, count));
         numbers.push_back(run.number);
     }
@@ -259,37 +278,31 @@ void PhaseChart::sync(const RunStore &store) {
     m_labels = labels;
     m_categories = categories;
 
-    // The axis counts categories from the bottom: the first run goes last, so it is on top.
-    const int n = barCount();
-    std::vector<std::array<double, kPhaseCount>> axisOrder(m_segments.rbegin(), m_segments.rend());
-    QStringList axisCategories;
-    for (int i = n - 1; i >= 0; --i)
-        axisCategories.append(m_categories[i]);
     double top = 0.0;
     for (std::size_t p = 0; p < kPhaseCount; ++p) {
         QList<qreal> values;
-        for (const auto &bar : axisOrder)
+        for (const auto &bar : m_segments)
             values.append(bar[p]);
         if (m_sets[p]->count() > 0)
             m_sets[p]->remove(0, m_sets[p]->count());
         m_sets[p]->append(values);
     }
-    for (const auto &bar : axisOrder) {
+    for (const auto &bar : m_segments) {
         double total = 0.0;
         for (const double seconds : bar)
             total += seconds;
         top = std::max(top, total);
     }
-    m_axisY->clear();
-    m_axisY->append(axisCategories);
-    m_shares->setBars(axisOrder);
-    m_axisX->setRange(0.0, top > 0.0 ? top * 1.05 : 1.0);
-    m_axisX->setTickCount(6);
-    m_axisX->applyNiceNumbers();
-    const double tick = (m_axisX->max() - m_axisX->min()) / 5.0;
+    m_axisX->clear();
+    m_axisX->append(m_categories);
+    m_shares->setBars(m_segments, kBarWidth);
+    m_axisY->setRange(0.0, top > 0.0 ? top * 1.05 : 1.0);
+    m_axisY->setTickCount(6);
+    m_axisY->applyNiceNumbers();
+    const double tick = (m_axisY->max() - m_axisY->min()) / 5.0;
     const int decimals =
         tick >= 1.0 ? 0 : std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 4);
-    m_axisX->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    m_axisY->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
 
 } // namespace devicebench

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Where the time goes (issue 13): a horizontal stacked bar per phase-timed run
-// (RunConfig::phases), as a QChart that syncs itself from a RunStore. The charts panel shows it
-// under the stable-mean bars when any run is phase-timed, and the comparison PNG draws it
-// below them then (comparison_export.h).
+// Where the time goes (issue 13): a stacked bar per phase-timed run (RunConfig::phases), as a
+// QChart that syncs itself from a RunStore. The charts panel shows it beside the stable-mean
+// bars while any run is phase-timed, and the comparison PNG draws it beside them then
+// (comparison_export.h).
 #pragma once
 
 #include <QChart>
@@ -14,7 +14,7 @@
 
 class QBarCategoryAxis;
 class QBarSet;
-class QHorizontalStackedBarSeries;
+class QStackedBarSeries;
 class QValueAxis;
 
 namespace devicebench {
@@ -24,14 +24,14 @@ class PhaseShareItem;
 class RunStore;
 
 // One bar per run of the store that is phase-timed (record.config.phases) and not hidden
-// (RunStore::isRunHidden), in store order from the top. Its six segments, left to right, are
+// (RunStore::isRunHidden), in store order from the left. Its six segments, bottom to top, are
 // the mean seconds per stable epoch (the store's warm-up setting) of data, forward, loss,
 // backward, optimizer and test (stablePhaseMean, devicebench/phase_summary.h), in the phase
-// colours (theme::phaseColour), named in the legend. A segment wide enough for it shows its
+// colours (theme::phaseColour), named in the legend. A segment big enough for it shows its
 // share of the bar ("31%"); the category label gives the run and the bar's total; pointing at a
 // bar shows each phase's seconds and share. A phase-timed run without a phase-timed stable
-// epoch (yet) has an empty bar and says so. Animations off; call sync() from a coalescing
-// timer.
+// epoch (yet) has an empty bar and says so. The title is the longest of four that fits the
+// chart's width (fittingTitle). Animations off; call sync() from a coalescing timer.
 class PhaseChart : public QChart {
     Q_OBJECT
 
@@ -43,7 +43,7 @@ public:
     // True when any run in `store` (hidden or not) is phase-timed: the chart is worth showing.
     static bool anyPhaseTimed(const RunStore &store);
 
-    // For tests: the bars, in store order (bar 0 is the top one): each run's label and its six
+    // For tests: the bars, in store order (bar 0 is the left one): each run's label and its six
     // segments' seconds in phaseFields() order.
     int barCount() const { return static_cast<int>(m_segments.size()); }
     QStringList runLabels() const { return m_labels; }
@@ -67,10 +67,10 @@ private:
     QStringList m_categories;                      // per bar, store order (rich text)
     QStringList m_hoverTexts;                      // per bar
     std::vector<int> m_numbers;                    // per bar: run number (hover accent)
-    QHorizontalStackedBarSeries *m_series = nullptr;
+    QStackedBarSeries *m_series = nullptr;
     std::array<QBarSet *, 6> m_sets{};
-    QBarCategoryAxis *m_axisY = nullptr;
-    QValueAxis *m_axisX = nullptr;
+    QBarCategoryAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
     PhaseShareItem *m_shares = nullptr;
     ChartHoverLabel *m_hover = nullptr;
 };

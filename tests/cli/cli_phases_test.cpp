@@ -115,3 +115,25 @@ TEST(CliPhases, NormalRunHasNoPhaseOutputAndEmptyPhaseCells) {
     EXPECT_EQ(csv[2].substr(csv[2].size() - 6), ",,,,,,") << csv[2];
     EXPECT_FALSE(devicebench::readRunRecord((dir.path() / "run.json").string()).config.phases);
 }
+
+#ifdef DEVICEBENCH_HAVE_PNG
+TEST(DashboardPhases, AScriptedPhaseTimedRunExportsItsPhasesAndPicture) {
+    TempDir dir;
+    const fs::path csv = dir.path() / "d.csv";
+    const fs::path png = dir.path() / "d.png";
+    devicebench::testing::ProgramSetup offscreen;
+    offscreen.env = "QT_QPA_PLATFORM=offscreen XDG_DATA_HOME=" + (dir.path() / "data").string();
+    const auto r = devicebench::testing::runProgram(
+        DEVICEBENCH_DASHBOARD,
+        {"--synthetic", "--epochs", "2", "--warmup-epochs", "1", "--train-images", "128",
+         "--test-images", "32", "--phases", "--run", "cpu:1", "--export-csv", csv.string(),
+         "--export-png", png.string(), "--quit"},
+        dir.path(), dir.path(), offscreen);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    const auto rows = lines(csv);
+    ASSERT_EQ(rows.size(), 3U);
+    EXPECT_NE(rows[2].find("(phase-timed)"), std::string::npos) << rows[2];
+    EXPECT_NE(rows[2].substr(rows[2].size() - 6), ",,,,,,") << "phases measured: " << rows[2];
+    EXPECT_TRUE(fs::exists(png));
+}
+#endif
