@@ -159,14 +159,8 @@ int main(int argc, char *argv[]) {
     }
 
     std::deque<devicebench::ScriptedRun> script;
-    for (const QString &spec : parser.values(QStringLiteral("run"))) {
-        devicebench::ScriptedRun run;
-        if (!devicebench::parseRunSpec(spec, &run)) {
-            std::fprintf(stderr, "devicebench: --run: '%s' is not cpu, cpu:THREADS or cuda\n",
-                         qPrintable(spec));
-            return 2;
-        }
-        script.push_back(run);
+    if (!devicebench::parseRunSpecs(parser, &script)) {
+        return 2;
     }
 
     const QString logLevel = parser.value(QStringLiteral("log-level"));

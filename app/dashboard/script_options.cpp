@@ -27,6 +27,19 @@ bool parseRunSpec(const QString &spec, ScriptedRun *run) {
     return false;
 }
 
+bool parseRunSpecs(const QCommandLineParser &parser, std::deque<ScriptedRun> *script) {
+    for (const QString &spec : parser.values(QStringLiteral("run"))) {
+        ScriptedRun run;
+        if (!parseRunSpec(spec, &run)) {
+            std::fprintf(stderr, "devicebench: --run: '%s' is not cpu, cpu:THREADS or cuda\n",
+                         qPrintable(spec));
+            return false;
+        }
+        script->push_back(run);
+    }
+    return true;
+}
+
 bool intOption(const QCommandLineParser &parser, const QString &name, int *value) {
     if (!parser.isSet(name)) {
         return true;

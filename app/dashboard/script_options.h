@@ -7,6 +7,7 @@
 
 #include <QString>
 
+#include <deque>
 #include <string>
 
 class QCommandLineParser;
@@ -22,6 +23,10 @@ struct ScriptedRun {
 // "cpu", "cpu:N" (N >= 1 threads), "cuda", "gpu" -> *run; false on anything else (*run is
 // then unspecified).
 bool parseRunSpec(const QString &spec, ScriptedRun *run);
+
+// Every --run of `parser`, in order, appended to *script; false (after saying on stderr
+// "devicebench: --run: '<spec>' is not cpu, cpu:THREADS or cuda") at the first bad one.
+bool parseRunSpecs(const QCommandLineParser &parser, std::deque<ScriptedRun> *script);
 
 // When option `name` is set, its value as a whole number into *value; false (after saying on
 // stderr "devicebench: --<name>: '<value>' is not a whole number") when it is not one. Unset:
