@@ -2,6 +2,7 @@
 // `devicebench-cli compare RECORD...`: runs recorded here or elsewhere, side by side, with the
 // same store, PNG and CSVs as the dashboard's "Import runs…".
 #include "cli_json.h"
+#include "cli_phases.h"
 #include "cli_run.h"
 #include "cli_support.h"
 
@@ -196,6 +197,7 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     }
 
     printThroughput(out, store);
+    printPhaseSplits(out, store); // issue 13: phase-timed runs
 
     // Issue 15: a stable mean with epochs from a busy machine is not the device's alone.
     for (const RunEntry &run : store.runs()) {

@@ -3,6 +3,7 @@
 #include "cli_support.h"
 
 #include "devicebench/phase_summary.h"
+#include "devicebench/run_set.h"
 
 #include <cmath>
 #include <ostream>
@@ -31,6 +32,22 @@ void printWhereTheTimeGoes(std::ostream &out, const RunOutcome &outcome, const R
             << fixed(100.0 * fractions[i], 1) << "%)";
     }
     out << "; sum " << fixed(mean.total(), 3) << " s\n";
+}
+
+void printPhaseSplits(std::ostream &out, const RunSet &runs) {
+    bool header = false;
+    for (const RunEntry &run : runs.runs()) {
+        if (!run.record.config.phases)
+            continue;
+        if (!header)
+            out << "where the time goes (phase-timed runs, mean per stable epoch):\n";
+        header = true;
+        const PhaseTimes mean = stablePhaseMean(run.record.epochs, run.warmupEpochs);
+        out << "  #" << run.number << " "
+            << (mean.measured ? phaseSplitText(mean) + " (" + fixed(mean.total(), 3) + " s)"
+                              : std::string("no phase-timed stable epoch"))
+            << "\n";
+    }
 }
 
 } // namespace devicebench::cli

@@ -9,6 +9,10 @@
 #include <iosfwd>
 #include <string>
 
+namespace devicebench {
+class RunSet;
+}
+
 namespace devicebench::cli {
 
 // Printed once before phase-timed runs: what phase timing does to the run.
@@ -26,5 +30,12 @@ std::string epochPhasesText(const EpochResult &epoch);
 //   "    data 0.021 s (4%), forward 0.170 s (31%), ... test 0.033 s (6%); sum 0.548 s\n"
 // or a line saying that no stable epoch was phase-timed. Nothing for a normal run.
 void printWhereTheTimeGoes(std::ostream &out, const RunOutcome &outcome, const RunConfig &config);
+
+// For `compare`: one line per phase-timed run with its split over its stable epochs (the set's
+// warm-up setting) and their mean seconds, under a header, e.g.
+//   "where the time goes (phase-timed runs, mean per stable epoch):\n"
+//   "  #1 data <1% forward 44% loss <1% backward 47% optimizer <1% test 9% (4.425 s)\n"
+// Nothing when no run is phase-timed.
+void printPhaseSplits(std::ostream &out, const RunSet &runs);
 
 } // namespace devicebench::cli
