@@ -26,22 +26,22 @@ public:
     RunOutcome outcome;
 };
 
-// Small enough for the ASan build: 16 steps of 32 images and 4 test batches per epoch.
+// Small enough for the ASan build: 8 steps of 32 images and 2 test batches per epoch.
 RunConfig phaseConfig(bool phases) {
     RunConfig c;
     c.synthetic = true;
     c.epochs = 2;
     c.warmupEpochs = 1;
     c.batchSize = 32;
-    c.trainImages = 512;
-    c.testImages = 128;
+    c.trainImages = 256;
+    c.testImages = 64;
     c.threads = 1;
     c.lossFetchInterval = 5; // fetches inside the pass and a partial one at its end
     c.phases = phases;
     return c;
 }
 
-// A quarter of phaseConfig's images: 4 steps and one test batch per epoch.
+// Half of phaseConfig's images: 4 steps and one test batch per epoch.
 RunConfig smallerConfig(bool phases) {
     RunConfig c = phaseConfig(phases);
     c.trainImages = 128;
