@@ -12,7 +12,9 @@
 #      bench/run-article-script.py, the box's PyTorch) on the same device, alternating
 #      (S F T, F T S, ...) for ROUNDS rounds;
 #   4. writes every run record, every output, summary.md and summary.csv (per program: runs,
-#      median stable epoch, ratio to the script, target) and epochs.csv to OUT.
+#      median stable epoch, ratio to the script, target) and epochs.csv to OUT;
+#   5. the sweep of issue 13 (three models, batch sizes 16..512, 32 px) on DEVICE: sweep.csv
+#      and the cell records in OUT/sweep.
 # With --device cpu it runs the same steps on the CPU, shortened (512 + 128 images, 2 epochs,
 # 1 round), so a CPU-only machine (CI) checks the logic; the control is then cpu against cpu.
 #
@@ -224,3 +226,18 @@ awk -F, -v warm="$warm" -v short="$short" -v device="$device" -v md="$out/summar
   }' "$out/epochs.csv"
 log "## 4. summary ($out/summary.md, $out/summary.csv, $out/epochs.csv)"
 tee -a "$out/gpu-check.log" <"$out/summary.md"
+
+# 5. the sweep (issue 13, item 6): the three models at 32 px over batch sizes 16..512 on DEVICE,
+# short cells, records in OUT/sweep, its CSV and picture beside them (the picture only with a
+# devicebench-cli built with the UI; the runner bundle has none, the CSV says everything). An
+# out-of-memory cell ends with its reason and the sweep goes on. On cpu (CI): one model, two
+# batch sizes, 2 steps.
+if [ "$short" = 1 ]; then
+  sweep_grid=(--model small-cnn --batch-size 16,32 --steps 2 --warmup-steps 1 --phase-steps 1 --threads "$threads")
+else
+  sweep_grid=(--model small-cnn,resnet18,vit-tiny --batch-size 16,32,64,128,256,512 --steps 20 --warmup-steps 5 --phase-steps 5)
+fi
+run sweep "$cli" sweep "${sweep_grid[@]}" --device "$device" --image-size 32 --synthetic \
+  --out-dir "$out/sweep" --csv "$out/sweep.csv"
+log "## 5. sweep ($out/sweep.csv, one row per cell; records in $out/sweep)"
+tail -n +2 "$out/sweep.csv" | cut -d, -f1,4,5,7,11-16 | tee -a "$out/gpu-check.log"
