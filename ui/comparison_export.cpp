@@ -142,20 +142,19 @@ QString summaryCsvPath(const QString &csvPath) {
     return QString::fromStdString(summaryCsvPath(csvPath.toStdString()));
 }
 
-bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
-                         const ChartOptions &options) {
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
+bool writeRenderedPng(const std::function<QImage()> &render, const QString &path, QString *error) {
     QImage image;
     try {
-        image = renderComparison(store, QSize(kExportWidth, kExportHeight), options);
+        image = render();
     } catch (const theme::ThemeError &e) { // a broken palette resource: say so, write nothing
         if (error != nullptr)
             *error = QStringLiteral("Cannot write %1: %2")
                          .arg(QDir::toNativeSeparators(path), QString::fromUtf8(e.what()));
         return false;
     }
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
     if (!image.save(&buffer, "PNG")) {
         if (error != nullptr)
             *error = QStringLiteral("Cannot write %1: PNG encoding failed")
@@ -170,6 +169,13 @@ bool exportComparisonPng(const RunStore &store, const QString &path, QString *er
         return false;
     }
     return true;
+}
+
+bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
+                         const ChartOptions &options) {
+    return writeRenderedPng(
+        [&] { return renderComparison(store, QSize(kExportWidth, kExportHeight), options); }, path,
+        error);
 }
 
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error) {

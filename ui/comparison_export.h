@@ -10,6 +10,8 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
+
 namespace devicebench {
 
 class RunStore;
@@ -61,6 +63,12 @@ QString csvField(const QString &field);
 // (e.g. "Cannot write /x/y.png: No such file or directory").
 bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
                          const ChartOptions &options = ChartOptions());
+
+// The PNG writing of every picture export (comparison, sweep): `render()`'s image encoded as
+// PNG and written to `path` atomically, as above. A theme::ThemeError from `render` (a broken
+// palette resource) writes nothing. False on failure with `error` (when not null) naming the
+// path and the reason.
+bool writeRenderedPng(const std::function<QImage()> &render, const QString &path, QString *error);
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error);
 
 } // namespace devicebench

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "sweep_export.h"
 
+#include "comparison_export.h"
+
 #include "sweep_chart.h"
 #include "sweep_heat_map.h"
 #include "theme.h"
@@ -177,32 +179,7 @@ QImage renderSweep(const std::vector<SweepCellRecord> &records, const QString &b
 
 bool exportSweepPng(const std::vector<SweepCellRecord> &records, const QString &baseline,
                     const QString &path, QString *error) {
-    QImage image;
-    try {
-        image = renderSweep(records, baseline);
-    } catch (const theme::ThemeError &e) { // a broken palette resource: say so, write nothing
-        if (error != nullptr)
-            *error = QStringLiteral("Cannot write %1: %2")
-                         .arg(QDir::toNativeSeparators(path), QString::fromUtf8(e.what()));
-        return false;
-    }
-    QByteArray bytes;
-    QBuffer buffer(&bytes);
-    buffer.open(QIODevice::WriteOnly);
-    if (!image.save(&buffer, "PNG")) {
-        if (error != nullptr)
-            *error = QStringLiteral("Cannot write %1: PNG encoding failed")
-                         .arg(QDir::toNativeSeparators(path));
-        return false;
-    }
-    try {
-        writeExportFile(path.toStdString(), bytes.toStdString());
-    } catch (const ExportError &e) {
-        if (error != nullptr)
-            *error = QString::fromStdString(e.what());
-        return false;
-    }
-    return true;
+    return writeRenderedPng([&] { return renderSweep(records, baseline); }, path, error);
 }
 
 } // namespace devicebench
