@@ -5,8 +5,10 @@
 #include <QFontMetricsF>
 #include <QPainter>
 #include <QPen>
+#include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 
 namespace devicebench {
 
@@ -86,6 +88,16 @@ QString fittingTitle(const QStringList &titles, const QFont &font, double width)
             return title;
     }
     return titles.isEmpty() ? QString() : titles.back();
+}
+
+void setZeroBasedNiceAxis(QValueAxis *axis, double top) {
+    axis->setRange(0.0, top > 0.0 ? top : 1.0);
+    axis->setTickCount(6);
+    axis->applyNiceNumbers();
+    const double tick = (axis->max() - axis->min()) / 5.0;
+    const int decimals =
+        tick >= 1.0 ? 0 : std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 4);
+    axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
 
 } // namespace devicebench

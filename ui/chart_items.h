@@ -11,6 +11,7 @@
 #include <QStringList>
 
 class QChart;
+class QValueAxis;
 
 namespace devicebench {
 
@@ -44,5 +45,10 @@ private:
 // where there is room and a two-line or shorter one where there is not (200 % scale, narrow
 // panes) instead of an elided one.
 QString fittingTitle(const QStringList &titles, const QFont &font, double width);
+
+// A value axis from 0 to `top` (1 when `top` is not above 0) with 6 ticks on round numbers
+// (QValueAxis::applyNiceNumbers, which may widen the range) and labels with as many decimals as
+// the tick step needs (0 for steps of 1 or more, else 1..4). The bar and line charts' y axes.
+void setZeroBasedNiceAxis(QValueAxis *axis, double top);
 
 } // namespace devicebench

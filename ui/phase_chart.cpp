@@ -296,13 +296,7 @@ void PhaseChart::sync(const RunStore &store) {
     m_axisX->clear();
     m_axisX->append(m_categories);
     m_shares->setBars(m_segments, kBarWidth);
-    m_axisY->setRange(0.0, top > 0.0 ? top * 1.05 : 1.0);
-    m_axisY->setTickCount(6);
-    m_axisY->applyNiceNumbers();
-    const double tick = (m_axisY->max() - m_axisY->min()) / 5.0;
-    const int decimals =
-        tick >= 1.0 ? 0 : std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 4);
-    m_axisY->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    setZeroBasedNiceAxis(m_axisY, top * 1.05);
 }
 
 } // namespace devicebench

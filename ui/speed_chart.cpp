@@ -373,13 +373,7 @@ void SpeedChart::sync(const RunStore &store) {
     }
     colourBars();
     m_axisX->append(categories);
-    m_axisY->setRange(0.0, top > 0.0 ? top * 1.2 : 1.0);
-    m_axisY->setTickCount(6);
-    m_axisY->applyNiceNumbers();
-    const double tick = (m_axisY->max() - m_axisY->min()) / 5.0;
-    const int decimals =
-        tick >= 1.0 ? 0 : std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 4);
-    m_axisY->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
+    setZeroBasedNiceAxis(m_axisY, top * 1.2);
 }
 
 } // namespace devicebench

@@ -261,14 +261,7 @@ void SweepChart::sync(const std::vector<SweepCellRecord> &records) {
         m_axisYLog->setRange(std::pow(10.0, std::floor(std::log10(yMin))),
                              std::pow(10.0, std::ceil(std::log10(yMax))));
     } else {
-        m_axisYLinear->setRange(0.0, yMax * 1.15);
-        m_axisYLinear->setTickCount(6);
-        m_axisYLinear->applyNiceNumbers();
-        const double tick = (m_axisYLinear->max() - m_axisYLinear->min()) / 5.0;
-        const int decimals =
-            tick >= 1.0 ? 0 : std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 4);
-        m_axisYLinear->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) +
-                                      QStringLiteral("f"));
+        setZeroBasedNiceAxis(m_axisYLinear, yMax * 1.15);
     }
 }
 
