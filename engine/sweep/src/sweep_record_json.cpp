@@ -6,6 +6,7 @@
 
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
+#include "json_phases.h"
 
 #include <algorithm>
 #include <array>
@@ -36,20 +37,6 @@ OrderedJson numberOrNull(double value) {
     return std::isfinite(value) ? OrderedJson(value) : OrderedJson(nullptr);
 }
 
-OrderedJson phasesJson(const PhaseTimes &p) {
-    if (!p.measured) {
-        return OrderedJson(nullptr);
-    }
-    OrderedJson j;
-    j["data"] = p.data;
-    j["forward"] = p.forward;
-    j["loss"] = p.loss;
-    j["backward"] = p.backward;
-    j["optimizer"] = p.optimizer;
-    j["test"] = p.test;
-    return j;
-}
-
 OrderedJson resultJson(const StepBenchResult &r) {
     OrderedJson j;
     j["status"] = toString(r.status);
@@ -67,7 +54,8 @@ OrderedJson resultJson(const StepBenchResult &r) {
     j["imagesPerSecondHigh"] = numberOrNull(r.imagesPerSecondHigh);
     j["achievedGflops"] = numberOrNull(r.achievedGflops);
     j["phaseSteps"] = r.phaseSteps;
-    j["phases"] = phasesJson(r.phases);
+    // The run record's phase object (json_phases.h), null when the cell had no phase-timed step.
+    j["phases"] = r.phases.measured ? detail::phasesJson(r.phases) : OrderedJson(nullptr);
     return j;
 }
 
@@ -86,23 +74,11 @@ std::int64_t count(const FieldReader &r, const Json &parent, const char *key,
     return r.int64(parent, key, prefix, min, max);
 }
 
-PhaseTimes readPhases(const FieldReader &r, const Json &parent) {
-    PhaseTimes p;
-    const Json &j = r.field(parent, "phases", "result");
-    if (j.is_null()) {
-        return p;
+PhaseTimes readCellPhases(const FieldReader &r, const Json &parent) {
+    if (r.field(parent, "phases", "result").is_null()) {
+        return {};
     }
-    if (!j.is_object()) {
-        r.fail("result.phases", "must be an object or null");
-    }
-    p.measured = true;
-    p.data = nonNegative(r, j, "data", "result.phases");
-    p.forward = nonNegative(r, j, "forward", "result.phases");
-    p.loss = nonNegative(r, j, "loss", "result.phases");
-    p.backward = nonNegative(r, j, "backward", "result.phases");
-    p.optimizer = nonNegative(r, j, "optimizer", "result.phases");
-    p.test = nonNegative(r, j, "test", "result.phases");
-    return p;
+    return detail::readPhases(r, parent, "result"); // the run record's reader and its checks
 }
 
 StepBenchResult readResult(const FieldReader &r, const Json &parent) {
@@ -143,7 +119,7 @@ StepBenchResult readResult(const FieldReader &r, const Json &parent) {
     res.imagesPerSecondHigh = r.numberOrNull(j, "imagesPerSecondHigh", p);
     res.achievedGflops = r.numberOrNull(j, "achievedGflops", p);
     res.phaseSteps = static_cast<int>(count(r, j, "phaseSteps", p));
-    res.phases = readPhases(r, j);
+    res.phases = readCellPhases(r, j);
     return res;
 }
 
