@@ -3,6 +3,7 @@
 // read strictly (every error names the source and the field).
 #include "devicebench/run_record.h"
 
+#include "json_distributed.h"
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
 #include "json_model.h"
@@ -61,6 +62,8 @@ OrderedJson startedJson(const RunStarted &s) {
     j["synthetic"] = s.synthetic;
     j["deviceInitSeconds"] = s.deviceInitSeconds; // NaN is written as null
     detail::writeModelStarted(j, s);
+    if (s.distributed.worldSize > 0) // absent: a single-process run (issue 14)
+        j["distributed"] = detail::distributedJson(s.distributed);
     return j;
 }
 
@@ -117,6 +120,7 @@ RunStarted readStarted(const FieldReader &r, const Json &j) {
     if (s.deviceInitSeconds < 0.0 || std::isinf(s.deviceInitSeconds)) {
         r.fail(p + ".deviceInitSeconds", "must be a finite number, 0 or more, or null");
     }
+    s.distributed = detail::readDistributed(r, j, p);
     return s;
 }
 
@@ -211,6 +215,8 @@ std::string toJson(const RunRecord &record) {
         }
         if (e.phases.measured) // absent: not phase-timed (issue 13)
             o["phases"] = detail::phasesJson(e.phases);
+        if (!std::isnan(e.allReduceSeconds)) // absent: not data-parallel (issue 14)
+            o["allReduceSeconds"] = e.allReduceSeconds;
         epochs.push_back(std::move(o));
     }
     j["epochs"] = std::move(epochs);
@@ -309,6 +315,11 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
         e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
         e.load = readEpochLoad(r, o, p);
         e.phases = detail::readPhases(r, o, p);
+        if (o.contains("allReduceSeconds")) {
+            e.allReduceSeconds = r.finite(o, "allReduceSeconds", p);
+            if (e.allReduceSeconds < 0.0)
+                r.fail(p + ".allReduceSeconds", "must be 0 or more");
+        }
         record.epochs.push_back(e);
     }
     const Json &steps = r.array(j, "steps", "");

@@ -155,6 +155,40 @@ struct EpochResult {
     double imagesPerSecond = 0.0; // (training images + test images) / seconds
     EpochLoad load;    // what the epoch got from the machine; load.measured false: unknown
     PhaseTimes phases; // RunConfig::phases: where the epoch's time went; else not measured
+    // Data-parallel runs (issue 14, DistributedInfo): seconds of the epoch spent in the
+    // gradient and test all-reduces (c10d), inside `seconds`; in a job record the slowest
+    // rank's. NaN: not a data-parallel run (or a record written before issue 14).
+    double allReduceSeconds = std::numeric_limits<double>::quiet_NaN();
+};
+
+// One process of a data-parallel job (issue 14): where it ran and its shard of the data.
+struct RankPlacement {
+    int rank = 0;                 // 0 .. worldSize-1
+    int localRank = 0;            // its index on its host (LOCAL_RANK)
+    std::string host;             // host name of its machine
+    std::string device;           // canonical device string, e.g. "cpu" or "cuda:1"
+    int threads = 0;              // intra-op threads it used
+    std::int64_t trainImages = 0; // its shard of the training set per epoch
+    std::int64_t testImages = 0;  // its shard of the test set
+};
+
+// What makes a run one of a data-parallel job (issue 14; docs/run-record.md, "distributed").
+// worldSize 0 means a plain single-process run (and every record written before issue 14).
+// A job writes worldSize + 1 records that share jobId: rank 0's job record (role "job": every
+// epoch's seconds and all-reduce seconds are the slowest rank's, its images/s the whole job's)
+// and one record per rank (role "rank": that rank's own clock). In both, RunConfig::batchSize
+// is the global batch size (images per step over all ranks), and RunStarted's image counts are
+// the whole job's, so a job compares with a single-process run of the same global batch.
+struct DistributedInfo {
+    int worldSize = 0;                 // ranks in the job; 0: not data-parallel
+    int rank = 0;                      // the record's rank (0 for the job record)
+    std::string role;                  // "job" or "rank"
+    std::string backend;               // c10d back end: "gloo" or "nccl"
+    std::string jobId;                 // shared by the job record and its rank records
+    std::int64_t perRankBatchSize = 0; // images per step on each rank (the last rank's shard
+                                       // of a short final batch may be smaller)
+    std::vector<RankPlacement> ranks;  // every rank, in rank order
+    bool isJob() const { return worldSize > 0 && role == "job"; }
 };
 
 // Emitted once when a run has loaded its data and built its model, before epoch 1.
@@ -178,6 +212,8 @@ struct RunStarted {
     // 0 when unknown (records written before they were recorded, other than small-cnn).
     std::int64_t modelParameters = 0;
     std::int64_t multiplyAddsPerImage = 0;
+    // Issue 14: a rank of a data-parallel job, or its job record; worldSize 0 otherwise.
+    DistributedInfo distributed;
 };
 
 enum class RunStatus { Finished, Cancelled, Diverged, Failed };
