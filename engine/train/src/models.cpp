@@ -7,6 +7,7 @@
 #include "devicebench/small_cnn.h"
 #include "devicebench/vit_tiny.h"
 
+#include <mutex>
 #include <stdexcept>
 
 namespace devicebench {
@@ -29,7 +30,14 @@ ImageClassifier makeModel(const std::string &name, int imageSize, std::uint64_t 
     } else {
         model = std::make_shared<VitTinyImpl>(imageSize);
     }
-    model->resetParameters(seed);
+    {
+        // resetParameters draws from LibTorch's global CPU generator (seeded first): runs on
+        // two threads at once (the ranks of an in-process data-parallel test, a dashboard
+        // run beside a sweep) would interleave their draws and start from other weights.
+        static std::mutex generatorMutex;
+        const std::lock_guard<std::mutex> lock(generatorMutex);
+        model->resetParameters(seed);
+    }
     return model;
 }
 

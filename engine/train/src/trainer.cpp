@@ -3,6 +3,7 @@
 // (epochs.cpp) in the workload's way (workload.cpp), timed here.
 #include "devicebench/trainer.h"
 
+#include "data_parallel_state.h"
 #include "epochs.h"
 #include "loss_buffer.h"
 #include "phase_step.h"
@@ -12,6 +13,7 @@
 
 #include "devicebench/cifar10.h"
 #include "devicebench/contention.h"
+#include "devicebench/data_parallel.h"
 #include "devicebench/devices.h"
 #include "devicebench/models.h"
 #include "devicebench/probe.h"
@@ -53,8 +55,12 @@ constexpr int kMaxThreads = 1024;
 
 class RunEnder {
 public:
-    explicit RunEnder(TrainingObserver &observer) : m_observer(observer) {}
+    RunEnder(TrainingObserver &observer, detail::DataParallelState *dp, int warmupEpochs)
+        : m_observer(observer), m_dp(dp), m_warmupEpochs(warmupEpochs) {}
     RunOutcome end(RunOutcome outcome, int warmupEpochs, double imagesPerEpoch) {
+        // A rank's failure: told to the other ranks, and theirs named (data_parallel.h).
+        if (m_dp != nullptr && outcome.status == RunStatus::Failed)
+            outcome.reason = m_dp->explainFailure(outcome.reason);
         outcome.summary = summarize(outcome.epochs, std::max(warmupEpochs, 0), imagesPerEpoch);
         if (outcome.status == RunStatus::Finished) {
             spdlog::info("run finished: {} epochs", outcome.epochs.size());
@@ -67,11 +73,15 @@ public:
         } catch (const std::exception &e) {
             spdlog::error("observer threw in onRunEnded: {}", e.what());
         }
+        if (m_dp != nullptr)
+            m_dp->runEnded(outcome, m_warmupEpochs);
         return outcome;
     }
 
 private:
     TrainingObserver &m_observer;
+    detail::DataParallelState *m_dp;
+    int m_warmupEpochs;
 };
 
 } // namespace
@@ -142,11 +152,33 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
 
 RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                        const std::atomic<bool> &stopRequested, const DeviceProbe &probe) {
-    RunEnder ender(observer);
+    return detail::runTrainingImpl(config, observer, stopRequested, probe, nullptr);
+}
+
+RunOutcome runDataParallelTraining(const RunConfig &config, DataParallelRun &run,
+                                   TrainingObserver &observer,
+                                   const std::atomic<bool> &stopRequested,
+                                   const DeviceProbe &probe) {
+    if (run.group == nullptr)
+        throw std::invalid_argument("runDataParallelTraining needs a process group");
+    detail::DataParallelState dp(config, run, observer);
+    return detail::runTrainingImpl(config, observer, stopRequested, probe, &dp);
+}
+
+namespace detail {
+
+RunOutcome runTrainingImpl(const RunConfig &config, TrainingObserver &observer,
+                           const std::atomic<bool> &stopRequested, const DeviceProbe &probe,
+                           DataParallelState *dp) {
+    RunEnder ender(observer, dp, config.warmupEpochs);
     RunOutcome outcome;
     double imagesPerEpoch = 0.0;
     try {
-        if (const auto errors = validateRunConfig(config); !errors.empty()) {
+        auto errors = validateRunConfig(config);
+        if (dp != nullptr)
+            for (std::string &e : dp->validate(config))
+                errors.push_back(std::move(e));
+        if (!errors.empty()) {
             std::string reason = "invalid settings: " + errors.front();
             for (std::size_t i = 1; i < errors.size(); ++i) {
                 reason += "; " + errors[i];
@@ -193,11 +225,15 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                      started.device, started.threads, config.model, config.imageSize,
                      started.modelParameters, started.multiplyAddsPerImage, nTrain, nTest, batch,
                      config.learningRate, config.epochs);
+        if (dp != nullptr)
+            imagesPerEpoch = dp->describe(started); // this rank's shards; a collective
         if (device.is_cuda()) {
             // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
             at::globalContext().setBenchmarkCuDNN(workload->cudnnBenchmark());
         }
         observer.onRunStarted(started);
+        if (dp != nullptr)
+            dp->runStarted(started);
 
         detail::SplitTensors train{data.train.images, data.train.labels};
         detail::SplitTensors test{data.test.images, data.test.labels};
@@ -210,7 +246,10 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
         const auto parameters = model->parameters();
         const detail::EpochParts parts{model,  optimizer, parameters,   *workload,
                                        device, batch,     stopRequested};
-        detail::LossBuffer losses(config.lossFetchInterval, observer);
+        detail::LossBuffer losses(config.lossFetchInterval,
+                                  dp != nullptr ? dp->stepObserver() : observer);
+        if (dp != nullptr)
+            dp->keepModel(parameters);
         // Timing (MEASURING.md, Rules): each clock read below follows a device synchronisation
         // (synchronize(): torch::cuda::synchronize on CUDA; CPU work is already done). Within
         // an epoch no host synchronisation is added per step (but in a phase-timed run, which
@@ -232,8 +271,14 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             std::optional<detail::EpochPhases> phases;
             if (config.phases)
                 phases.emplace(device, t0);
-            detail::trainEpoch(parts, epoch, train, losses, phases ? &*phases : nullptr);
-            const detail::TestResult tested = detail::testEpoch(parts, epoch, test);
+            detail::TestResult tested;
+            if (dp != nullptr) {
+                dp->trainEpoch(parts, epoch, train, losses);
+                tested = dp->testEpoch(parts, epoch, test);
+            } else {
+                detail::trainEpoch(parts, epoch, train, losses, phases ? &*phases : nullptr);
+                tested = detail::testEpoch(parts, epoch, test);
+            }
             synchronize(device);
             const auto t1 = std::chrono::steady_clock::now();
             if (phases)
@@ -252,6 +297,8 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
             result.load = load;
             if (phases)
                 result.phases = phases->times;
+            if (dp != nullptr)
+                dp->finishEpoch(result); // a collective: the slowest rank's time for the job
             outcome.epochs.push_back(result);
             spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}", epoch,
                          result.seconds, tested.loss, tested.accuracy,
@@ -281,4 +328,5 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
     return ender.end(outcome, config.warmupEpochs, imagesPerEpoch);
 }
 
+} // namespace detail
 } // namespace devicebench

@@ -1,0 +1,287 @@
+// SPDX-License-Identifier: MIT
+// A rank of a data-parallel job: shards, the bucketed gradient all-reduce, the job's epochs.
+#include "data_parallel_state.h"
+
+#include "run_stop.h"
+
+#include "devicebench/summary.h"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <stdexcept>
+
+#include <unistd.h>
+
+namespace devicebench {
+
+Shard shardOf(std::int64_t start, std::int64_t count, int rank, int worldSize) {
+    if (worldSize < 1 || rank < 0 || rank >= worldSize || count < 0) {
+        throw std::invalid_argument("no shard for rank " + std::to_string(rank) + " of " +
+                                    std::to_string(worldSize) + " ranks over " +
+                                    std::to_string(count) + " images");
+    }
+    const std::int64_t first = count * rank / worldSize;
+    const std::int64_t end = count * (rank + 1) / worldSize;
+    return {start + first, end - first};
+}
+
+namespace detail {
+
+// The rank's step losses go to the rank's observer and, on rank 0, to the job's.
+class DataParallelState::StepTee final : public TrainingObserver {
+public:
+    StepTee(TrainingObserver &rank, TrainingObserver *job) : m_rank(rank), m_job(job) {}
+    void onRunStarted(const RunStarted &) override {}
+    void onStepLosses(const std::vector<StepLoss> &losses) override {
+        m_rank.onStepLosses(losses);
+        if (m_job != nullptr)
+            m_job->onStepLosses(losses);
+    }
+    void onEpochFinished(const EpochResult &) override {}
+    void onRunEnded(const RunOutcome &) override {}
+
+private:
+    TrainingObserver &m_rank;
+    TrainingObserver *m_job;
+};
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point t0) {
+    return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+std::string placementText(const RankPlacement &p) {
+    // Tab-separated: host names and device strings hold no tabs.
+    return std::to_string(p.rank) + '\t' + std::to_string(p.localRank) + '\t' + p.host + '\t' +
+           p.device + '\t' + std::to_string(p.threads) + '\t' + std::to_string(p.trainImages) +
+           '\t' + std::to_string(p.testImages);
+}
+
+RankPlacement placementFrom(const std::string &text) {
+    std::vector<std::string> parts;
+    std::size_t from = 0;
+    for (std::size_t tab; (tab = text.find('\t', from)) != std::string::npos; from = tab + 1)
+        parts.push_back(text.substr(from, tab - from));
+    parts.push_back(text.substr(from));
+    if (parts.size() != 7)
+        throw std::runtime_error("a rank sent a placement of another version: '" + text + "'");
+    return {std::stoi(parts[0]),  std::stoi(parts[1]), parts[2], parts[3], std::stoi(parts[4]),
+            std::stoll(parts[5]), std::stoll(parts[6])};
+}
+
+} // namespace
+
+DataParallelState::DataParallelState(const RunConfig &config, DataParallelRun &run,
+                                     TrainingObserver &rankObserver)
+    : m_config(config), m_run(run), m_group(*run.group),
+      m_tee(std::make_unique<StepTee>(rankObserver, run.job)) {}
+
+DataParallelState::~DataParallelState() = default;
+
+std::vector<std::string> DataParallelState::validate(const RunConfig &config) const {
+    std::vector<std::string> errors;
+    if (config.phases)
+        errors.emplace_back("phase timing is not available in a data-parallel run (it would "
+                            "synchronise every rank at every phase); run it on one process");
+    if (config.batchSize >= 1 && config.batchSize < m_group.worldSize())
+        errors.push_back("global batch size (" + std::to_string(config.batchSize) +
+                         ") must be at least the world size (" +
+                         std::to_string(m_group.worldSize()) + "): every rank needs an image");
+    return errors;
+}
+
+double DataParallelState::describe(RunStarted &started) {
+    const int rank = m_group.rank();
+    const int world = m_group.worldSize();
+    RankPlacement mine;
+    mine.rank = rank;
+    mine.localRank = m_run.localRank;
+    char host[256] = {};
+    mine.host = ::gethostname(host, sizeof host - 1) == 0 ? host : "unknown";
+    mine.device = started.device;
+    mine.threads = started.threads;
+    mine.trainImages = 0;
+    for (std::int64_t s = 0; s < started.trainImages; s += m_config.batchSize)
+        mine.trainImages +=
+            shardOf(s, std::min<std::int64_t>(m_config.batchSize, started.trainImages - s), rank,
+                    world)
+                .count;
+    mine.testImages = shardOf(0, started.testImages, rank, world).count;
+
+    DistributedInfo &d = started.distributed;
+    d.worldSize = world;
+    d.rank = rank;
+    d.role = "rank";
+    d.backend = m_group.backend();
+    d.jobId = m_run.jobId;
+    d.perRankBatchSize = (m_config.batchSize + world - 1) / world;
+    d.ranks.clear();
+    for (const std::string &text : m_group.allGather(placementText(mine)))
+        d.ranks.push_back(placementFrom(text));
+    m_jobImagesPerEpoch = static_cast<double>(started.trainImages + started.testImages);
+    return static_cast<double>(mine.trainImages + mine.testImages);
+}
+
+TrainingObserver &DataParallelState::stepObserver() { return *m_tee; }
+
+void DataParallelState::runStarted(const RunStarted &started) {
+    m_jobStarted = started;
+    m_jobStarted.distributed.role = "job";
+    if (m_run.job != nullptr)
+        m_run.job->onRunStarted(m_jobStarted);
+}
+
+void DataParallelState::trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train,
+                                   LossBuffer &losses) {
+    const std::int64_t size = train.size();
+    const int rank = m_group.rank();
+    const int world = m_group.worldSize();
+    parts.model->train();
+    for (std::int64_t start = 0; start < size; start += parts.batchSize) {
+        const std::int64_t n = std::min(parts.batchSize, size - start);
+        const Shard shard = shardOf(start, n, rank, world);
+        parts.workload.clearGradients(parts.optimizer, parts.parameters);
+        torch::Tensor weightedLoss;
+        if (shard.count > 0) {
+            auto x = parts.workload.batchImages(train.images, shard.start, shard.count);
+            auto y = parts.workload.batchLabels(train.labels, shard.start, shard.count);
+            auto loss = torch::nn::functional::cross_entropy(parts.model->forward(x), y);
+            // Weighted by the shard's share of the global batch: summed over the ranks, the
+            // gradients are those of the global batch's mean loss.
+            weightedLoss = loss * (static_cast<double>(shard.count) / static_cast<double>(n));
+            weightedLoss.backward();
+        } else {
+            weightedLoss = torch::zeros({}, torch::TensorOptions().device(parts.device));
+        }
+        // One flat buffer per bucket; the first carries the weighted loss and the stop flag.
+        const bool stop = parts.stopRequested.load(std::memory_order_relaxed);
+        std::vector<torch::Tensor> pieces{
+            weightedLoss.detach().reshape({1}).to(torch::kFloat32),
+            torch::full({1}, stop ? 1.0F : 0.0F, torch::TensorOptions().device(parts.device))};
+        std::int64_t bucketBytes = 0;
+        std::vector<torch::Tensor> bucketParams;
+        torch::Tensor globalLoss;
+        float stopVotes = 0.0F;
+        const auto reduceBucket = [&] {
+            if (pieces.empty())
+                return;
+            torch::Tensor flat = torch::cat(pieces);
+            if (parts.device.is_cuda())
+                synchronize(parts.device); // the backward pass is not communication
+            const auto t0 = Clock::now();
+            std::vector<torch::Tensor> tensors{flat};
+            m_group.allReduceSum(tensors);
+            m_allReduceSeconds += secondsSince(t0);
+            std::int64_t offset = 0;
+            if (!globalLoss.defined()) {
+                globalLoss = flat[0];
+                stopVotes = flat[1].item<float>();
+                offset = 2;
+            }
+            for (const torch::Tensor &p : bucketParams) {
+                auto slice = flat.narrow(0, offset, p.numel()).view_as(p);
+                offset += p.numel();
+                if (p.grad().defined())
+                    p.mutable_grad().copy_(slice);
+                else
+                    p.mutable_grad() = slice.clone();
+            }
+            pieces.clear();
+            bucketParams.clear();
+            bucketBytes = 0;
+        };
+        for (const torch::Tensor &p : parts.parameters) {
+            const std::int64_t bytes = p.numel() * static_cast<std::int64_t>(sizeof(float));
+            if (!bucketParams.empty() && bucketBytes + bytes > m_run.bucketBytes)
+                reduceBucket();
+            pieces.push_back(p.grad().defined() ? p.grad().reshape({-1})
+                                                : torch::zeros({p.numel()}, p.options()));
+            bucketParams.push_back(p);
+            bucketBytes += bytes;
+        }
+        reduceBucket();
+        parts.optimizer.step();
+        losses.add(globalLoss);
+        if (stopVotes > 0.0F) {
+            losses.flush();
+            throw RunStop{RunStatus::Cancelled, "stopped by the user during epoch " +
+                                                    std::to_string(epoch) +
+                                                    " (a stop on any rank stops the job)"};
+        }
+    }
+    losses.flush();
+}
+
+TestResult DataParallelState::testEpoch(const EpochParts &parts, int epoch,
+                                        const SplitTensors &test) {
+    const std::int64_t size = test.size();
+    const Shard shard = shardOf(0, size, m_group.rank(), m_group.worldSize());
+    double lossSum = 0.0;
+    double correct = 0.0;
+    if (shard.count > 0) {
+        const SplitTensors mine{test.images.narrow(0, shard.start, shard.count),
+                                test.labels.narrow(0, shard.start, shard.count)};
+        const TestResult r = detail::testEpoch(parts, epoch, mine);
+        lossSum = r.loss * static_cast<double>(shard.count);
+        correct = std::round(r.accuracy * static_cast<double>(shard.count));
+    }
+    std::vector<torch::Tensor> sums{
+        torch::tensor({lossSum, correct}, torch::TensorOptions().dtype(torch::kFloat64))
+            .to(parts.device)};
+    const auto t0 = Clock::now();
+    m_group.allReduceSum(sums);
+    m_allReduceSeconds += secondsSince(t0);
+    const torch::Tensor total = sums[0].cpu();
+    TestResult result;
+    result.loss = total[0].item<double>() / static_cast<double>(size);
+    result.accuracy = total[1].item<double>() / static_cast<double>(size);
+    return result;
+}
+
+void DataParallelState::finishEpoch(EpochResult &rankEpoch) {
+    rankEpoch.allReduceSeconds = m_allReduceSeconds;
+    m_allReduceSeconds = 0.0;
+    const std::vector<double> slowest = m_group.allReduceMax(
+        {rankEpoch.seconds, rankEpoch.allReduceSeconds, rankEpoch.load.contended ? 1.0 : 0.0});
+    EpochResult job = rankEpoch;
+    job.seconds = slowest[0];
+    job.allReduceSeconds = slowest[1];
+    job.load.contended = slowest[2] > 0.0; // any rank's CPUs were shared
+    job.imagesPerSecond = m_jobImagesPerEpoch / job.seconds;
+    m_jobEpochs.push_back(job);
+    if (m_run.job != nullptr)
+        m_run.job->onEpochFinished(job);
+}
+
+void DataParallelState::runEnded(const RunOutcome &rankOutcome, int warmupEpochs) {
+    if (m_run.finalParameters != nullptr) {
+        m_run.finalParameters->clear();
+        for (const torch::Tensor &p : m_parameters)
+            m_run.finalParameters->push_back(p.detach().cpu().clone());
+    }
+    if (m_run.job == nullptr)
+        return;
+    RunOutcome job;
+    job.status = rankOutcome.status;
+    job.reason = rankOutcome.reason;
+    job.epochs = m_jobEpochs;
+    job.summary = summarize(job.epochs, std::max(warmupEpochs, 0), m_jobImagesPerEpoch);
+    try {
+        m_run.job->onRunEnded(job);
+    } catch (const std::exception &e) {
+        spdlog::error("job observer threw in onRunEnded: {}", e.what());
+    }
+}
+
+std::string DataParallelState::explainFailure(const std::string &what) {
+    return m_group.explainFailure(what);
+}
+
+} // namespace detail
+} // namespace devicebench
