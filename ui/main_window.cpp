@@ -8,6 +8,7 @@
 #include "epoch_table.h"
 #include "run_settings_panel.h"
 #include "run_store.h"
+#include "scaling_panel.h"
 #include "theme.h"
 
 #include "devicebench/trainer.h"
@@ -300,6 +301,7 @@ void MainWindow::redrawNow() {
     m_charts->sync(isRunning());
     m_compare->syncRuns();
     m_library->syncRuns(m_activeRunId);
+    m_scaling->sync();
     updateProgressText();
     updateButtons();
 }

@@ -40,6 +40,7 @@ class FetchDialog;
 class LossChart;
 class RunSettingsPanel;
 class RunStore;
+class ScalingPanel;
 class SpeedChart;
 class SweepPanel;
 
@@ -114,6 +115,10 @@ public:
     // The Sweep view (sweep_panel.h), the window's second tab; showSweepView() brings it up.
     SweepPanel *sweepPanel() const { return m_sweep; }
     void showSweepView();
+    // The Scaling view (scaling_panel.h), the third tab: how the data-parallel jobs in view
+    // scale with their world size; redrawn with the other views. showScalingView() brings it up.
+    ScalingPanel *scalingPanel() const { return m_scaling; }
+    void showScalingView();
     // Shows or hides run `runId` in the charts (as its legend entry or its check box in the
     // run list does); remembered by runId in the saved settings. Redraws at once.
     void setRunVisible(int runId, bool visible);
@@ -168,8 +173,8 @@ protected:
 
 private:
     void buildActions(); // menus, shortcuts (main_window_desktop.cpp)
-    // The tabs "Runs" (`runsView`) and "Sweep" as the central widget, and the Sweep view's
-    // connections (main_window_sweep.cpp).
+    // The tabs "Runs" (`runsView`), "Sweep" and "Scaling" as the central widget, and the Sweep
+    // view's connections (main_window_sweep.cpp).
     void buildTabs(QWidget *runsView);
     // A run and a sweep never run at once: each one's start is disabled while the other goes.
     void syncSweepButtons();
@@ -189,6 +194,7 @@ private:
     RunLibraryPanel *m_library = nullptr;
     ChartsPanel *m_charts = nullptr;
     SweepPanel *m_sweep = nullptr;
+    ScalingPanel *m_scaling = nullptr;
     QTabWidget *m_tabs = nullptr;
     DiagnosticsDialog *m_diagnostics = nullptr;
     QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s, 5 during a run)

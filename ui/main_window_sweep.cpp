@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The Sweep part of MainWindow: the "Runs" and "Sweep" tabs, the Sweep view's base settings
-// (the run settings' data, seed, learning rate and workload) and the rule that a training run
-// and a sweep never share the machine.
+// The Sweep part of MainWindow: the "Runs", "Sweep" and "Scaling" tabs, the Sweep view's base
+// settings (the run settings' data, seed, learning rate and workload) and the rule that a training
+// run and a sweep never share the machine.
 #include "main_window.h"
 
 #include "run_settings_panel.h"
+#include "scaling_panel.h"
 #include "sweep_panel.h"
 
 #include <QPushButton>
@@ -21,10 +22,15 @@ void MainWindow::buildTabs(QWidget *runsView) {
     m_sweep->setObjectName(QStringLiteral("sweepPanel"));
     m_tabs->addTab(runsView, QStringLiteral("Runs"));
     m_tabs->addTab(m_sweep, QStringLiteral("Sweep"));
+    m_scaling = new ScalingPanel(*m_store);
+    m_scaling->setObjectName(QStringLiteral("scalingPanel"));
+    m_tabs->addTab(m_scaling, QStringLiteral("Scaling"));
     m_tabs->setTabToolTip(0, QStringLiteral("Training runs epoch by epoch, compared by their "
                                             "stable mean seconds per epoch"));
     m_tabs->setTabToolTip(1, QStringLiteral("A grid of short timed runs: models x batch sizes "
                                             "x image sizes x devices"));
+    m_tabs->setTabToolTip(2, QStringLiteral("Data-parallel jobs: images/s against world size, "
+                                            "the ideal line and each point's efficiency"));
     setCentralWidget(m_tabs);
 
     // Every cell takes the run settings' data folder (or synthetic data), seed, learning rate
@@ -39,6 +45,8 @@ void MainWindow::buildTabs(QWidget *runsView) {
 }
 
 void MainWindow::showSweepView() { m_tabs->setCurrentWidget(m_sweep); }
+
+void MainWindow::showScalingView() { m_tabs->setCurrentWidget(m_scaling); }
 
 void MainWindow::syncSweepButtons() {
     if (m_sweep == nullptr)

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QPixmap>
+#include <QTabWidget>
 #include <QThread>
 
 #include <cstdio>
@@ -26,6 +27,7 @@ const QString kHideRun = QStringLiteral("hide-run");
 const QString kHover = QStringLiteral("hover");
 const QString kHoverBar = QStringLiteral("hover-bar");
 const QString kScreenshot = QStringLiteral("screenshot");
+const QString kView = QStringLiteral("view");
 
 // "A:B" -> two numbers.
 bool parsePair(const QString &text, double *a, double *b) {
@@ -73,6 +75,10 @@ void addChartScriptOptions(QCommandLineParser &parser) {
         {kScreenshot,
          QStringLiteral("Once the runs are in view, save a picture of the window to FILE (PNG)."),
          QStringLiteral("FILE")},
+        {kView,
+         QStringLiteral("Once the runs are in view (before --screenshot), show the tab VIEW: "
+                        "runs, sweep or scaling."),
+         QStringLiteral("VIEW")},
     });
     addSweepScriptOptions(parser); // --sweep-folder, --sweep-baseline, --sweep-export-png
 }
@@ -100,6 +106,10 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
         fail(QStringLiteral("--zoom: '%1' is not A:B with A < B").arg(parser.value(kZoom)));
     if (parser.isSet(kHover) && !parsePair(parser.value(kHover), &a, &b))
         fail(QStringLiteral("--hover: '%1' is not N:STEP").arg(parser.value(kHover)));
+    const QStringList views = {QStringLiteral("runs"), QStringLiteral("sweep"),
+                               QStringLiteral("scaling")};
+    if (parser.isSet(kView) && !views.contains(parser.value(kView)))
+        fail(QStringLiteral("--view: '%1' is not runs, sweep or scaling").arg(parser.value(kView)));
     return ok;
 }
 
@@ -128,6 +138,14 @@ bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
     for (const QString &number : parser.values(kHideRun))
         if (const int id = idOf(number); id != 0)
             window.setRunVisible(id, false);
+    const QString view = parser.value(kView);
+    if (view == QLatin1String("scaling"))
+        window.showScalingView();
+    else if (view == QLatin1String("sweep"))
+        window.showSweepView();
+    else if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
+             view == QLatin1String("runs") && tabs != nullptr)
+        tabs->setCurrentIndex(0);
     window.redrawNow();
     settle(); // the layouts, so that the chart maps values to the right places
     double a = 0.0;

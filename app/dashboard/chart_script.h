@@ -12,8 +12,8 @@ namespace devicebench {
 class MainWindow;
 
 // Adds --smoothing W, --x-axis steps|epochs|time, --log-scale, --zoom A:B, --hide-run N,
-// --hover N:STEP, --hover-bar N and --screenshot FILE to `parser`, and the Sweep view's
-// options (sweep_script.h).
+// --hover N:STEP, --hover-bar N, --view runs|sweep|scaling and --screenshot FILE to `parser`,
+// and the Sweep view's options (sweep_script.h).
 void addChartScriptOptions(QCommandLineParser &parser);
 
 // Checks the values given; prints what is wrong on stderr and returns false.
@@ -23,10 +23,10 @@ bool checkChartScriptOptions(const QCommandLineParser &parser);
 // saved settings are restored, so that the command line wins.
 void applyChartControls(const QCommandLineParser &parser, MainWindow &window);
 
-// When the window shows its runs (after imports and scripted runs): hides the runs, zooms,
-// shows the hover label and, with --screenshot, writes the window's picture (PNG). Returns
-// false, with a message on stderr, when a run number is unknown or the picture cannot be
-// written.
+// When the window shows its runs (after imports and scripted runs): hides the runs, shows the
+// --view tab, zooms, shows the hover label and, with --screenshot, writes the window's picture
+// (PNG). Returns false, with a message on stderr, when a run number is unknown or the picture
+// cannot be written.
 bool finishChartScript(const QCommandLineParser &parser, MainWindow &window);
 
 } // namespace devicebench

@@ -148,7 +148,7 @@ TEST(MainWindow, HasASweepTabAndNeverRunsASweepAndATrainingRunAtOnce) {
     MainWindow window(nullptr, test::scratchRunsFolder());
     auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
     ASSERT_NE(tabs, nullptr);
-    ASSERT_EQ(tabs->count(), 2);
+    ASSERT_EQ(tabs->count(), 3); // Runs, Sweep, Scaling (scaling_view_test.cpp)
     EXPECT_EQ(tabs->tabText(1), QStringLiteral("Sweep"));
     window.showSweepView();
     EXPECT_EQ(tabs->currentWidget(), window.sweepPanel());

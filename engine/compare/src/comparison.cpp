@@ -255,39 +255,6 @@ double maxTestLossDifference(const RunRecord &a, const RunRecord &b) {
     return largest;
 }
 
-std::string runLabel(const RunRecord &record) {
-    const bool started = !record.started.device.empty();
-    std::string label =
-        machineLabel(record.fingerprint, started ? record.started.device : record.config.device,
-                     started ? record.started.threads : record.config.threads);
-    label += modelLabel(record);
-    // The article's computation is the default; any other workload is named in the label.
-    if (!record.workload.empty() && record.workload != "faithful") {
-        label += " (" + record.workload + ")";
-    }
-    // Phase timing synchronises the device at every phase (issue 13): its times are another
-    // kind of number, and every view of the run says so.
-    if (record.config.phases) {
-        label += " (phase-timed)";
-    }
-    // Times on generated data are real, accuracy is not: every view of the run says so.
-    if (record.data.variant == "synthetic") {
-        label += " [synthetic]";
-    }
-    return label;
-}
-
-std::string modelLabel(const RunRecord &record) {
-    std::string label;
-    if (!record.model.empty() && record.model != kDefaultModel) {
-        label += " \u00b7 " + record.model;
-    }
-    if (record.config.imageSize != kDefaultImageSize) {
-        label += " \u00b7 " + std::to_string(record.config.imageSize) + " px";
-    }
-    return label;
-}
-
 double achievedGflops(const RunRecord &record, const Summary &summary) {
     const RunStarted &s = record.started;
     if (s.multiplyAddsPerImage <= 0 || !summary.hasStable || !(summary.stableMean > 0.0)) {

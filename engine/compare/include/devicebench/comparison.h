@@ -91,11 +91,33 @@ double maxTestLossDifference(const RunRecord &a, const RunRecord &b);
 // thing (float rounding across devices stays orders of magnitude below it).
 inline constexpr double kTestLossWarning = 1e-2;
 
-// "Tesla T4 @ host-a", "CPU x8 @ laptop" (machineLabel of the record's fingerprint), then
-// modelLabel(record) (e.g. " · resnet18 · 64 px"), " (tuned)" appended for a workload other
-// than "faithful", " (phase-timed)" for a phase-timed run (RunConfig::phases), and
-// " [synthetic]" for a run on synthetic data.
+// The machine part, then modelLabel(record) (e.g. " · resnet18 · 64 px"), " (tuned)" appended
+// for a workload other than "faithful", " (phase-timed)" for a phase-timed run
+// (RunConfig::phases), and " [synthetic]" for a run on synthetic data. The machine part:
+//   a single-process run: machineLabel of the record's fingerprint, device and threads:
+//     "Tesla T4 @ host-a", "CPU x8 @ laptop";
+//   a data-parallel job record (DistributedInfo::isJob, issue 14): jobMachineLabel(record):
+//     "2 x CPU (1 thread), Gloo @ host-a", "8 x NVIDIA H200, NCCL @ node-1";
+//   a rank record of a job: "rank <r> of <world size>: " + its machineLabel, e.g.
+//     "rank 1 of 2: CPU x1 @ host-a" (its own clock: not a device of its own).
 std::string runLabel(const RunRecord &record);
+
+// A data-parallel job's machine (issue 14's "2 x CPU (1 thread), Gloo"), from its job record:
+// "<world size> x <deviceKind>" then, on the CPU, " (<n> thread[s])" per rank (" (1-2
+// threads)", with an en dash, when the ranks differ), ", <back end>" ("Gloo", "NCCL", or the
+// record's text for another), and " @ <host>" when the ranks ran on one host, " @ <n> hosts"
+// on several (hosts: DistributedInfo::ranks; the fingerprint's host when the list is empty).
+// For a record that is not a job record: machineLabel (fingerprint.h).
+std::string jobMachineLabel(const RunRecord &record);
+
+// The kind of device a record ran on, without host or count: "CPU" for "cpu"; for "cuda" or
+// "cuda:<i>" the name of GPU <i> in the record's fingerprint ("NVIDIA H200"), else
+// RunStarted::deviceName, else the device text ("cuda:3"). The device: RunStarted::device
+// (RunConfig::device before the run started); a job record's is rank 0's.
+std::string deviceKind(const RunRecord &record);
+
+// A c10d back end's name as shown: "gloo" -> "Gloo", "nccl" -> "NCCL"; other text as it is.
+std::string backendLabel(const std::string &backend);
 
 // The model and image size of a run where they are not the article's (issue 13): " · <model>"
 // when record.model is not "small-cnn", then " · <S> px" when config.imageSize is not 32; ""

@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: MIT
+// How a run is named in every view (comparison.h: runLabel, modelLabel, jobMachineLabel,
+// deviceKind, backendLabel).
+#include "devicebench/comparison.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+namespace devicebench {
+
+namespace {
+
+// The device the record ran on: as started, else as configured.
+const std::string &recordDevice(const RunRecord &record) {
+    return record.started.device.empty() ? record.config.device : record.started.device;
+}
+
+int recordThreads(const RunRecord &record) {
+    return record.started.device.empty() ? record.config.threads : record.started.threads;
+}
+
+std::string threadsText(int threads) {
+    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
+}
+
+// " (1 thread)", " (2 threads)", " (1\u20132 threads)" for ranks that differ.
+std::string rankThreadsText(const RunRecord &record) {
+    const std::vector<RankPlacement> &ranks = record.started.distributed.ranks;
+    if (ranks.empty())
+        return " (" + threadsText(recordThreads(record)) + ")";
+    const auto [low, high] = std::minmax_element(
+        ranks.begin(), ranks.end(),
+        [](const RankPlacement &a, const RankPlacement &b) { return a.threads < b.threads; });
+    if (low->threads == high->threads)
+        return " (" + threadsText(low->threads) + ")";
+    return " (" + std::to_string(low->threads) + "\u2013" + threadsText(high->threads) + ")";
+}
+
+// " @ host-a" for one host, " @ 4 hosts" for several.
+std::string hostsText(const RunRecord &record) {
+    std::set<std::string> hosts;
+    for (const RankPlacement &rank : record.started.distributed.ranks)
+        if (!rank.host.empty())
+            hosts.insert(rank.host);
+    if (hosts.size() > 1)
+        return " @ " + std::to_string(hosts.size()) + " hosts";
+    if (hosts.size() == 1)
+        return " @ " + *hosts.begin();
+    return " @ " +
+           (record.fingerprint.hostName.empty() ? "unknown host" : record.fingerprint.hostName);
+}
+
+} // namespace
+
+std::string backendLabel(const std::string &backend) {
+    if (backend == "gloo")
+        return "Gloo";
+    if (backend == "nccl")
+        return "NCCL";
+    return backend;
+}
+
+std::string deviceKind(const RunRecord &record) {
+    const std::string &device = recordDevice(record);
+    if (device == "cpu")
+        return "CPU";
+    int index = -1;
+    if (device == "cuda") {
+        index = 0;
+    } else if (device.rfind("cuda:", 0) == 0 && device.size() > 5 && device.size() <= 9 &&
+               device.find_first_not_of("0123456789", 5) == std::string::npos) {
+        index = std::stoi(device.substr(5));
+    }
+    for (const GpuInfo &gpu : record.fingerprint.gpus)
+        if (gpu.index == index && !gpu.name.empty())
+            return gpu.name;
+    if (!record.started.deviceName.empty())
+        return record.started.deviceName;
+    return device;
+}
+
+std::string jobMachineLabel(const RunRecord &record) {
+    const DistributedInfo &d = record.started.distributed;
+    if (!d.isJob())
+        return machineLabel(record.fingerprint, recordDevice(record), recordThreads(record));
+    std::string label = std::to_string(d.worldSize) + " x " + deviceKind(record);
+    if (recordDevice(record) == "cpu")
+        label += rankThreadsText(record);
+    if (!d.backend.empty())
+        label += ", " + backendLabel(d.backend);
+    return label + hostsText(record);
+}
+
+std::string runLabel(const RunRecord &record) {
+    const DistributedInfo &d = record.started.distributed;
+    std::string label;
+    if (d.isJob()) {
+        label = jobMachineLabel(record);
+    } else {
+        if (d.worldSize > 0) // a rank of a job: its own clock, not a device of its own
+            label = "rank " + std::to_string(d.rank) + " of " + std::to_string(d.worldSize) + ": ";
+        label += machineLabel(record.fingerprint, recordDevice(record), recordThreads(record));
+    }
+    label += modelLabel(record);
+    // The article's computation is the default; any other workload is named in the label.
+    if (!record.workload.empty() && record.workload != "faithful") {
+        label += " (" + record.workload + ")";
+    }
+    // Phase timing synchronises the device at every phase (issue 13): its times are another
+    // kind of number, and every view of the run says so.
+    if (record.config.phases) {
+        label += " (phase-timed)";
+    }
+    // Times on generated data are real, accuracy is not: every view of the run says so.
+    if (record.data.variant == "synthetic") {
+        label += " [synthetic]";
+    }
+    return label;
+}
+
+std::string modelLabel(const RunRecord &record) {
+    std::string label;
+    if (!record.model.empty() && record.model != kDefaultModel) {
+        label += " \u00b7 " + record.model;
+    }
+    if (record.config.imageSize != kDefaultImageSize) {
+        label += " \u00b7 " + std::to_string(record.config.imageSize) + " px";
+    }
+    return label;
+}
+
+} // namespace devicebench

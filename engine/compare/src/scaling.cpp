@@ -1,0 +1,183 @@
+// SPDX-License-Identifier: MIT
+#include "devicebench/scaling.h"
+
+#include "devicebench/comparison.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <map>
+
+namespace devicebench {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool onCpu(const RunRecord &r) {
+    const std::string &device = r.started.device.empty() ? r.config.device : r.started.device;
+    return device == "cpu";
+}
+
+// The back end a run's device uses: the job's, or for a single-process run Gloo on a CPU and
+// NCCL on a CUDA device.
+std::string backendOf(const RunRecord &r) {
+    if (r.started.distributed.isJob())
+        return r.started.distributed.backend;
+    const std::string &device = r.started.device.empty() ? r.config.device : r.started.device;
+    if (device == "cpu")
+        return "gloo";
+    return device.rfind("cuda", 0) == 0 ? "nccl" : "";
+}
+
+double allReduceShare(const RunEntry &run) {
+    double reduce = 0.0;
+    double seconds = 0.0;
+    int stable = 0;
+    for (const EpochResult &e : run.record.epochs) {
+        if (run.isWarmup(e.epoch))
+            continue;
+        if (!std::isfinite(e.allReduceSeconds))
+            return kNaN;
+        reduce += e.allReduceSeconds;
+        seconds += e.seconds;
+        ++stable;
+    }
+    return stable > 0 && seconds > 0.0 ? reduce / seconds : kNaN;
+}
+
+// A run's place in a series: who it is and what is compared.
+struct Member {
+    int index = 0;
+    int worldSize = 1;
+    bool job = false;
+};
+
+struct Group {
+    ScalingSeries series;
+    int first = 0; // the series' first run: the one the others are compared with
+    std::vector<Member> members;
+};
+
+// Whether `candidate` replaces `shown` as its world size's point.
+bool preferred(const RunSet &runs, const Member &candidate, const Member &shown) {
+    if (candidate.job != shown.job)
+        return candidate.job;
+    return runs.run(candidate.index).record.createdUtc >= runs.run(shown.index).record.createdUtc;
+}
+
+std::string seriesName(const ScalingSeries &s, const RunRecord &r) {
+    std::string name = s.deviceKind;
+    if (s.threadsPerRank > 0)
+        name += " (" + std::to_string(s.threadsPerRank) +
+                (s.threadsPerRank == 1 ? " thread)" : " threads)");
+    if (!s.backend.empty())
+        name += ", " + backendLabel(s.backend);
+    name += " \u00b7 batch " + std::to_string(r.config.batchSize) + modelLabel(r);
+    if (!r.workload.empty() && r.workload != "faithful")
+        name += " (" + r.workload + ")";
+    if (r.config.phases)
+        name += " (phase-timed)";
+    if (r.data.variant == "synthetic")
+        name += " [synthetic]";
+    return name;
+}
+
+ScalingSeries finish(const RunSet &runs, Group &group) {
+    ScalingSeries series = group.series;
+    std::map<int, std::pair<Member, int>> bySize; // world size -> shown member, others
+    for (const Member &m : group.members) {
+        auto found = bySize.find(m.worldSize);
+        if (found == bySize.end()) {
+            bySize.emplace(m.worldSize, std::make_pair(m, 0));
+            continue;
+        }
+        ++found->second.second;
+        if (preferred(runs, m, found->second.first))
+            found->second.first = m;
+    }
+    for (const auto &[size, shown] : bySize) {
+        const RunEntry &run = runs.run(shown.first.index);
+        ScalingPoint p;
+        p.worldSize = size;
+        p.imagesPerSecond = run.summary.imagesPerSecond;
+        p.allReduceShare = allReduceShare(run);
+        p.runIndex = shown.first.index;
+        p.jobRecord = shown.first.job;
+        p.otherRuns = shown.second;
+        series.points.push_back(p);
+    }
+    const int single = series.singleRankIndex();
+    const double base =
+        single >= 0 ? series.points[static_cast<std::size_t>(single)].imagesPerSecond : kNaN;
+    for (ScalingPoint &p : series.points) {
+        p.idealImagesPerSecond = base * p.worldSize;
+        p.efficiency = p.imagesPerSecond / p.idealImagesPerSecond;
+    }
+    return series;
+}
+
+} // namespace
+
+int ScalingSeries::singleRankIndex() const {
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (points[i].worldSize == 1)
+            return static_cast<int>(i);
+    return -1;
+}
+
+std::vector<ScalingSeries> scalingSeries(const RunSet &runs) {
+    std::vector<Group> groups;
+    for (int i = 0; i < runs.runCount(); ++i) {
+        const RunEntry &run = runs.run(i);
+        const RunRecord &r = run.record;
+        const DistributedInfo &d = r.started.distributed;
+        const bool job = d.isJob();
+        if ((!job && d.worldSize != 0) || !run.summary.hasStable ||
+            !std::isfinite(run.summary.imagesPerSecond) || !(run.summary.imagesPerSecond > 0.0))
+            continue; // a rank record, or no stable mean
+        ScalingSeries key;
+        key.deviceKind = deviceKind(r);
+        const bool cpu = onCpu(r);
+        key.cpuModel = cpu ? r.fingerprint.cpuModel : std::string();
+        key.threadsPerRank = cpu ? r.started.threads : 0;
+        key.backend = backendOf(r);
+        const Member member{i, job ? d.worldSize : 1, job};
+        auto group = std::find_if(groups.begin(), groups.end(), [&](const Group &g) {
+            return g.series.deviceKind == key.deviceKind && g.series.cpuModel == key.cpuModel &&
+                   g.series.threadsPerRank == key.threadsPerRank &&
+                   g.series.backend == key.backend &&
+                   workloadDifferences(runs.run(g.first).record, r).empty();
+        });
+        if (group == groups.end()) {
+            key.name = seriesName(key, r);
+            groups.push_back(Group{key, i, {}});
+            group = groups.end() - 1;
+        }
+        group->members.push_back(member);
+    }
+    std::vector<ScalingSeries> series;
+    for (Group &group : groups) {
+        const bool anyJob = std::any_of(group.members.begin(), group.members.end(),
+                                        [](const Member &m) { return m.job; });
+        if (anyJob)
+            series.push_back(finish(runs, group));
+    }
+    // Two series of one name (the same kind of device and workload on two CPU models, or two
+    // runs of otherwise equal settings that differ in a field the name leaves out): each says
+    // which it is.
+    std::map<std::string, int> names;
+    for (const ScalingSeries &s : series)
+        ++names[s.name];
+    for (ScalingSeries &s : series) {
+        if (names[s.name] < 2)
+            continue;
+        const RunRecord &r = runs.run(s.points.front().runIndex).record;
+        const std::string which = !s.cpuModel.empty() ? s.cpuModel : r.fingerprint.hostName;
+        if (!which.empty())
+            s.name += " \u00b7 " + which;
+    }
+    return series;
+}
+
+} // namespace devicebench
