@@ -11,6 +11,8 @@ packages=(
   qt6-svg-dev   # the window icon, rendered from resources/icons/*.svg
   libspdlog-dev libcli11-dev nlohmann-json3-dev
   libxxhash-dev                                    # XXH3-128 of the data files (data identity)
+  libgloo-dev   # headers that c10d's ProcessGroupGloo.hpp includes (data-parallel jobs, both builds)
+  iproute2      # tests/distributed: the network-namespace test (ip netns, veth), as root
   libgtest-dev libgmock-dev
   libcurl4-openssl-dev libarchive-dev libssl-dev   # fetch-data: download, unpack, MD5
   xvfb xauth fonts-dejavu-core

@@ -37,6 +37,11 @@ struct RunOptions {
     // One JSON document on stdout at the end (README, "JSON output"); the text lines go to
     // stderr when it is a terminal, else nowhere.
     bool json = false;
+    // Data-parallel runs (issue 14; cli_distributed.h): used when the process is a rank of a
+    // job (WORLD_SIZE set by torchrun, Slurm or `devicebench-cli launch`).
+    int globalBatchSize = 0;    // images per step over all ranks; 0 = --batch-size x world size
+    std::string backend;        // "gloo" or "nccl"; "" = from the device
+    double timeoutSeconds = 60; // rendezvous and each collective
 };
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the

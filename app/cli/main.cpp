@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 // devicebench-cli: trains the published experiment's CNN on CIFAR-10 without a window.
+#include "cli_distributed.h"
 #include "cli_fetch.h"
 #include "cli_run.h"
 #include "cli_support.h"
@@ -13,6 +14,7 @@
 
 #include <algorithm>
 #include <csignal>
+#include <filesystem>
 #include <iostream>
 #include <iterator>
 #include <string>
@@ -128,6 +130,10 @@ int main(int argc, char **argv) {
                   "Print one JSON document on stdout at the end: {\"runs\": [...], ...}; the "
                   "text goes to stderr when it is a terminal");
 
+    addDistributedRunOptions(*run, options);
+    LaunchOptions launchOptions;
+    addLaunchCommand(app, launchOptions);
+
     bool devicesAsJson = false;
     auto *devices = app.add_subcommand(
         "devices", "List the devices, each probed, and this machine's fingerprint");
@@ -228,5 +234,22 @@ int main(int argc, char **argv) {
     if (app.got_subcommand("sweep")) {
         return sweepCommand(std::move(sweepOptions), std::cout, std::cerr, g_stopRequested);
     }
+    if (app.got_subcommand("launch")) {
+        std::error_code ec;
+        const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
+        return launchCommand(launchOptions, ec ? std::string(argv[0]) : self.string(), std::cout,
+                             std::cerr, g_stopRequested);
+    }
+    // A rank of a data-parallel job (torchrun, Slurm, `launch`): WORLD_SIZE and RANK are set.
+    LaunchEnvironment environment;
+    try {
+        environment = readLaunchEnvironment();
+    } catch (const DistributedError &e) {
+        std::cerr << "devicebench-cli: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    if (environment.present)
+        return distributedRunCommand(std::move(options), environment, std::cout, std::cerr,
+                                     g_stopRequested);
     return runCommand(std::move(options), std::cout, std::cerr, g_stopRequested);
 }

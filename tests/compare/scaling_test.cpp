@@ -157,3 +157,36 @@ TEST(Scaling, TheComparisonsWarmUpSettingIsTheOneTheImagesPerSecondUse) {
     EXPECT_DOUBLE_EQ(series[0].points[0].imagesPerSecond, set.run(0).summary.imagesPerSecond);
     EXPECT_NEAR(series[0].points[1].efficiency, 0.9, 1e-12);
 }
+
+// A weak-scaling job (no --global-batch-size): `worldSize` ranks of `base`'s batch each.
+RunRecord weakJob(const RunRecord &base, int worldSize, double speedUp) {
+    RunRecord r = jobRecordFrom(base, worldSize, speedUp);
+    r.config.batchSize = base.config.batchSize * worldSize;
+    r.started.distributed.perRankBatchSize = base.config.batchSize;
+    r.started.distributed.weakScaling = true;
+    r.started.stepsPerEpoch = (r.started.trainImages + r.config.batchSize - 1) / r.config.batchSize;
+    return r;
+}
+
+TEST(Scaling, WeakScalingJobsKeepThePerRankBatchAndStrongOnesTheGlobalBatch) {
+    // One rank at 64; two ranks at 64 each (global 128, weak); two ranks at 32 each (global 64,
+    // strong): the 1-rank job is the reference of both series, and the two 2-rank jobs are in
+    // different series.
+    const RunSet set = setOf({jobRecordFrom(single(), 1, 1.0), weakJob(single(), 2, 1.8),
+                              jobRecordFrom(single(), 2, 1.5)});
+    const std::vector<ScalingSeries> series = scalingSeries(set);
+    ASSERT_EQ(series.size(), 2U);
+    const ScalingSeries &weak =
+        series[0].name.find("weak") != std::string::npos ? series[0] : series[1];
+    const ScalingSeries &strong = &weak == &series[0] ? series[1] : series[0];
+    EXPECT_EQ(weak.name, "CPU (1 thread), Gloo \u00b7 64 per rank (weak scaling)");
+    EXPECT_EQ(strong.name, "CPU (1 thread), Gloo \u00b7 batch 64");
+    ASSERT_EQ(weak.points.size(), 2U);
+    ASSERT_EQ(strong.points.size(), 2U);
+    EXPECT_EQ(weak.points[0].runIndex, 0);
+    EXPECT_EQ(strong.points[0].runIndex, 0);
+    EXPECT_EQ(weak.points[1].runIndex, 1);
+    EXPECT_EQ(strong.points[1].runIndex, 2);
+    EXPECT_NEAR(weak.points[1].efficiency, 0.9, 1e-12);
+    EXPECT_NEAR(strong.points[1].efficiency, 0.75, 1e-12);
+}

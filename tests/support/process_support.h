@@ -123,6 +123,7 @@ public:
     ChildProcess &operator=(const ChildProcess &) = delete;
 
     bool started() const { return m_pid > 0; }
+    pid_t pid() const { return m_pid; }
     void signal(int sig) const { ::kill(m_pid, sig); }
     // Whether it has ended (reaped without waiting).
     bool exited() {

@@ -66,14 +66,17 @@ bool preferred(const RunSet &runs, const Member &candidate, const Member &shown)
     return runs.run(candidate.index).record.createdUtc >= runs.run(shown.index).record.createdUtc;
 }
 
-std::string seriesName(const ScalingSeries &s, const RunRecord &r) {
+std::string seriesName(const ScalingSeries &s, const RunRecord &r, bool weak) {
     std::string name = s.deviceKind;
     if (s.threadsPerRank > 0)
         name += " (" + std::to_string(s.threadsPerRank) +
                 (s.threadsPerRank == 1 ? " thread)" : " threads)");
     if (!s.backend.empty())
         name += ", " + backendLabel(s.backend);
-    name += " \u00b7 batch " + std::to_string(r.config.batchSize) + modelLabel(r);
+    name += weak ? " \u00b7 " + std::to_string(r.started.distributed.perRankBatchSize) +
+                       " per rank (weak scaling)"
+                 : " \u00b7 batch " + std::to_string(r.config.batchSize);
+    name += modelLabel(r);
     if (!r.workload.empty() && r.workload != "faithful")
         name += " (" + r.workload + ")";
     if (r.config.phases)
@@ -127,7 +130,17 @@ int ScalingSeries::singleRankIndex() const {
 }
 
 std::vector<ScalingSeries> scalingSeries(const RunSet &runs) {
-    std::vector<Group> groups;
+    // A run's place: its member, the key every member of a series shares, the scaling kind
+    // ('w' weak: the per-rank batch is kept; 's' strong: the global batch is kept; '1': one
+    // rank, which belongs to both kinds) and its record with the batch size a series compares
+    // (a weak job's per-rank batch; else the global batch).
+    struct Candidate {
+        Member member;
+        ScalingSeries key;
+        char kind = '1';
+        RunRecord compared;
+    };
+    std::vector<Candidate> candidates;
     for (int i = 0; i < runs.runCount(); ++i) {
         const RunEntry &run = runs.run(i);
         const RunRecord &r = run.record;
@@ -136,25 +149,52 @@ std::vector<ScalingSeries> scalingSeries(const RunSet &runs) {
         if ((!job && d.worldSize != 0) || !run.summary.hasStable ||
             !std::isfinite(run.summary.imagesPerSecond) || !(run.summary.imagesPerSecond > 0.0))
             continue; // a rank record, or no stable mean
-        ScalingSeries key;
-        key.deviceKind = deviceKind(r);
+        Candidate c;
+        c.key.deviceKind = deviceKind(r);
         const bool cpu = onCpu(r);
-        key.cpuModel = cpu ? r.fingerprint.cpuModel : std::string();
-        key.threadsPerRank = cpu ? r.started.threads : 0;
-        key.backend = backendOf(r);
-        const Member member{i, job ? d.worldSize : 1, job};
-        auto group = std::find_if(groups.begin(), groups.end(), [&](const Group &g) {
-            return g.series.deviceKind == key.deviceKind && g.series.cpuModel == key.cpuModel &&
-                   g.series.threadsPerRank == key.threadsPerRank &&
-                   g.series.backend == key.backend &&
-                   workloadDifferences(runs.run(g.first).record, r).empty();
-        });
-        if (group == groups.end()) {
-            key.name = seriesName(key, r);
-            groups.push_back(Group{key, i, {}});
-            group = groups.end() - 1;
+        c.key.cpuModel = cpu ? r.fingerprint.cpuModel : std::string();
+        c.key.threadsPerRank = cpu ? r.started.threads : 0;
+        c.key.backend = backendOf(r);
+        c.member = Member{i, job ? d.worldSize : 1, job};
+        c.kind = c.member.worldSize == 1 ? '1' : (d.weakScaling ? 'w' : 's');
+        c.compared = r;
+        c.compared.steps.clear();
+        if (c.kind == 'w')
+            c.compared.config.batchSize = static_cast<int>(d.perRankBatchSize);
+        candidates.push_back(std::move(c));
+    }
+    const auto sameSeries = [](const Candidate &a, const Candidate &b) {
+        return a.key.deviceKind == b.key.deviceKind && a.key.cpuModel == b.key.cpuModel &&
+               a.key.threadsPerRank == b.key.threadsPerRank && a.key.backend == b.key.backend &&
+               workloadDifferences(a.compared, b.compared).empty();
+    };
+    // Jobs of several ranks make the series (one kind each); then every 1-rank run joins each
+    // series it matches, or, matching none, a series of 1-rank runs.
+    std::vector<Group> groups;
+    std::vector<const Candidate *> firsts;
+    std::vector<char> kinds;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (const Candidate &c : candidates) {
+            if ((pass == 0) == (c.kind == '1'))
+                continue;
+            bool joined = false;
+            for (std::size_t g = 0; g < groups.size(); ++g) {
+                const bool kindFits = kinds[g] == c.kind || c.kind == '1';
+                if (kindFits && sameSeries(*firsts[g], c)) {
+                    groups[g].members.push_back(c.member);
+                    joined = true;
+                    if (c.kind != '1')
+                        break; // a job of several ranks is in one series
+                }
+            }
+            if (!joined) {
+                ScalingSeries key = c.key;
+                key.name = seriesName(key, runs.run(c.member.index).record, c.kind == 'w');
+                groups.push_back(Group{key, c.member.index, {c.member}});
+                firsts.push_back(&c);
+                kinds.push_back(c.kind);
+            }
         }
-        group->members.push_back(member);
     }
     std::vector<ScalingSeries> series;
     for (Group &group : groups) {

@@ -42,8 +42,11 @@ c10::intrusive_ptr<c10d::TCPStore> openStore(const std::string &host, int port, 
     options.timeout = toMilliseconds(timeoutSeconds);
     try {
         return c10::make_intrusive<c10d::TCPStore>(host, options);
-    } catch (const c10::Error &e) {
-        const std::string what = firstLine(e.what_without_backtrace());
+    } catch (const std::exception &e) {
+        // c10::Error (DistNetworkError) or std::runtime_error, by LibTorch version.
+        const auto *c10 = dynamic_cast<const c10::Error *>(&e);
+        const std::string what =
+            firstLine(c10 != nullptr ? c10->what_without_backtrace() : e.what());
         if (server)
             throw DistributedError("cannot listen on port " + std::to_string(port) +
                                    " for the rendezvous store: " + what +

@@ -13,6 +13,7 @@ nlohmann::ordered_json distributedJson(const DistributedInfo &info) {
     j["backend"] = info.backend;
     j["jobId"] = info.jobId;
     j["perRankBatchSize"] = info.perRankBatchSize;
+    j["scaling"] = info.weakScaling ? "weak" : "strong";
     nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
     for (const RankPlacement &p : info.ranks) {
         nlohmann::ordered_json o;
@@ -45,6 +46,13 @@ DistributedInfo readDistributed(const FieldReader &reader, const nlohmann::json 
     info.backend = reader.string(o, "backend", p);
     info.jobId = reader.string(o, "jobId", p);
     info.perRankBatchSize = reader.int64(o, "perRankBatchSize", p, 0);
+    if (o.contains("scaling")) {
+        const std::string scaling = reader.string(o, "scaling", p);
+        if (scaling != "weak" && scaling != "strong")
+            reader.fail(FieldReader::join(p, "scaling"),
+                        "must be weak or strong (got '" + scaling + "')");
+        info.weakScaling = scaling == "weak";
+    }
     const nlohmann::json &ranks = reader.array(o, "ranks", p);
     for (std::size_t i = 0; i < ranks.size(); ++i) {
         const std::string rp = FieldReader::join(p, "ranks[" + std::to_string(i) + "]");

@@ -121,6 +121,7 @@ double DataParallelState::describe(RunStarted &started) {
     d.backend = m_group.backend();
     d.jobId = m_run.jobId;
     d.perRankBatchSize = (m_config.batchSize + world - 1) / world;
+    d.weakScaling = m_run.weakScaling;
     d.ranks.clear();
     for (const std::string &text : m_group.allGather(placementText(mine)))
         d.ranks.push_back(placementFrom(text));

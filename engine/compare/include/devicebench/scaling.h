@@ -71,6 +71,14 @@ struct ScalingSeries {
 // timing), against the series' first run. A series without any job record is left out (single
 // devices are the comparison's, not this).
 //
+// Weak and strong scaling (DistributedInfo::weakScaling): a job whose global batch was its
+// per-rank batch x world size joins a series of such jobs with the same PER-RANK batch (weak
+// scaling: each rank's work stays the same); a job whose global batch was given joins a series
+// with the same GLOBAL batch (strong scaling). A 1-rank job or single-process run has one batch
+// and joins every series it matches (both kinds); matching none, it makes a series with the
+// other 1-rank runs it matches. The series' name says which: "... · 64 per rank (weak
+// scaling)" or "... · batch 64".
+//
 // One point per world size: a job record before a single-process run (a 1-rank job times the
 // same code, all-reduce included), then the newest (RunRecord::createdUtc; the later in `runs`
 // on a tie); ScalingPoint::otherRuns counts the rest. Efficiencies and ideals are against the

@@ -187,7 +187,11 @@ struct DistributedInfo {
     std::string jobId;                 // shared by the job record and its rank records
     std::int64_t perRankBatchSize = 0; // images per step on each rank (the last rank's shard
                                        // of a short final batch may be smaller)
-    std::vector<RankPlacement> ranks;  // every rank, in rank order
+    // The global batch was the per-rank batch x world size (no --global-batch-size): jobs of
+    // other world sizes keep the per-rank batch (weak scaling). false: the global batch was
+    // given, and jobs of other world sizes keep it (strong scaling).
+    bool weakScaling = false;
+    std::vector<RankPlacement> ranks; // every rank, in rank order
     bool isJob() const { return worldSize > 0 && role == "job"; }
 };
 

@@ -71,6 +71,7 @@ struct DataParallelRun {
     std::string jobId;               // shared by the job's records (DistributedInfo::jobId)
     int localRank = 0;               // the rank's index on its host (LOCAL_RANK)
     TrainingObserver *job = nullptr; // rank 0: gets the job's events (role "job"); else null
+    bool weakScaling = false;        // DistributedInfo::weakScaling, recorded as given
     std::int64_t bucketBytes = kDefaultBucketBytes; // gradients all-reduced in buckets of at
                                                     // most this many bytes (one parameter may
                                                     // exceed it alone)

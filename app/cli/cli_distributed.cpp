@@ -1,0 +1,260 @@
+// SPDX-License-Identifier: MIT
+// `devicebench-cli run` as one rank of a data-parallel job (cli_distributed.h).
+#include "cli_distributed.h"
+#include "cli_support.h"
+
+#include "devicebench/data_location.h"
+#include "devicebench/devices.h"
+#include "devicebench/run_record.h"
+#include "devicebench/run_set.h"
+#include "devicebench/scaling.h"
+#include "devicebench/summary.h"
+#include "devicebench/trainer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <iomanip>
+#include <memory>
+#include <ostream>
+
+#include <unistd.h>
+
+namespace devicebench::cli {
+namespace {
+
+// Rank 0's console: the job's events, one line per epoch (the ranks' own lines would
+// interleave; each rank's record has them).
+class JobConsole final : public TrainingObserver {
+public:
+    JobConsole(std::ostream &out, const RunConfig &config) : m_out(out), m_config(config) {}
+    void onRunStarted(const RunStarted &info) override {
+        const DistributedInfo &d = info.distributed;
+        m_out << "job " << d.jobId << ": " << d.worldSize << (d.worldSize == 1 ? " rank" : " ranks")
+              << " (" << d.backend << "), " << info.device << ", " << info.threads
+              << (info.threads == 1 ? " thread" : " threads") << " per rank, "
+              << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
+                               info.multiplyAddsPerImage)
+              << ", global batch size " << m_config.batchSize << " (" << d.perRankBatchSize
+              << " per rank), " << m_config.epochs
+              << (m_config.epochs == 1 ? " epoch\n" : " epochs\n");
+        for (const RankPlacement &p : d.ranks)
+            m_out << "  rank " << p.rank << ": " << p.device << " @ " << p.host << ", "
+                  << p.trainImages << " training + " << p.testImages << " test images per epoch\n";
+        m_out << "data: " << info.dataDescription << "\n" << std::flush;
+    }
+    void onStepLosses(const std::vector<StepLoss> &) override {}
+    void onEpochFinished(const EpochResult &e) override {
+        m_out << "epoch " << std::setw(2) << e.epoch << "/" << m_config.epochs << "  "
+              << fixed(e.seconds, 3) << " s (slowest rank)  all-reduce "
+              << fixed(e.allReduceSeconds, 3) << " s  train loss " << fixed(e.trainLoss, 4)
+              << "  test loss " << fixed(e.testLoss, 4) << "  test accuracy "
+              << fixed(100.0 * e.testAccuracy, 2) << "%  " << fixed(e.imagesPerSecond, 0)
+              << " images/s" << (e.warmup ? "  (warm-up)" : "")
+              << (e.load.contended ? "  [CONTENDED]" : "") << "\n"
+              << std::flush;
+    }
+    void onRunEnded(const RunOutcome &) override {}
+
+private:
+    std::ostream &m_out;
+    RunConfig m_config;
+};
+
+// The job's efficiency against the newest 1-rank job (or single-process run) of the same
+// settings among the job records in `folder` (scalingSeries, scaling.h).
+void printEfficiency(std::ostream &out, const RunRecord &job, const std::string &folder) {
+    RunSet set;
+    std::error_code ec;
+    for (const auto &entry : std::filesystem::directory_iterator(folder, ec)) {
+        const std::string name = entry.path().filename().string();
+        if (entry.path().extension() != ".json" || name.find("-rank") != std::string::npos)
+            continue;
+        try {
+            RunRecord r = readRunRecord(entry.path().string());
+            if (r.runId != job.runId && r.status == "finished")
+                set.addRecord(r, entry.path().string());
+        } catch (const RecordError &) {
+            // Not a record of ours, or a broken one: not a reference.
+        }
+    }
+    const int self = set.addRecord(job, "this job"); // its index in set.runs()
+    for (const ScalingSeries &series : scalingSeries(set)) {
+        const int one = series.singleRankIndex();
+        for (const ScalingPoint &p : series.points) {
+            if (p.runIndex != self)
+                continue;
+            if (one < 0) {
+                out << "efficiency: no 1-rank job of these settings in " << folder
+                    << " yet (run the same command with --nproc-per-node 1, or `launch` "
+                       "without --no-reference)\n";
+                return;
+            }
+            const ScalingPoint &ref = series.points[static_cast<std::size_t>(one)];
+            out << "efficiency: " << fixed(p.imagesPerSecond, 0) << " images/s on " << p.worldSize
+                << " ranks / (" << p.worldSize << " x " << fixed(ref.imagesPerSecond, 0)
+                << " images/s on 1 rank, "
+                << set.runs()[static_cast<std::size_t>(ref.runIndex)].record.runId
+                << ") = " << fixed(100.0 * p.efficiency, 1) << " %\n";
+            return;
+        }
+    }
+    out << "efficiency: unknown (this job has no stable epoch to measure)\n";
+}
+
+} // namespace
+
+void addDistributedRunOptions(CLI::App &run, RunOptions &options) {
+    run.add_option("--global-batch-size", options.globalBatchSize,
+                   "Data-parallel job: images per step over all ranks (default: --batch-size x "
+                   "world size), so jobs of different world sizes compare")
+        ->check(CLI::NonNegativeNumber);
+    run.add_option("--backend", options.backend,
+                   "Data-parallel job: c10d back end, gloo or nccl (default: nccl on CUDA, gloo "
+                   "on the CPU)")
+        ->check(CLI::IsMember({"gloo", "nccl"}));
+    run.add_option("--timeout", options.timeoutSeconds,
+                   "Data-parallel job: seconds the rendezvous and each collective wait for the "
+                   "other ranks")
+        ->check(CLI::PositiveNumber)
+        ->default_val(kDefaultTimeoutSeconds);
+}
+
+int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std::ostream &out,
+                          std::ostream &err, const std::atomic<bool> &stopRequested) {
+    const std::string me = "devicebench-cli: rank " + std::to_string(env.rank) + ": ";
+    if (options.devices.size() != 1 || options.threads.size() != 1) {
+        err << me << "error: a rank of a data-parallel job runs one device and one thread count "
+            << "(no lists in --device or --threads)\n";
+        return kExitUsage;
+    }
+    if (!options.recordPath.empty() || !options.csvPath.empty() || !options.pngPath.empty() ||
+        !options.logDir.empty() || options.json) {
+        err << me << "error: --record, --csv, --png, --logdir and --json are for single-process "
+            << "runs; a job writes its records with --out-dir DIR (compare them with "
+            << "`devicebench-cli compare DIR/<job id>-job.json ...`)\n";
+        return kExitUsage;
+    }
+    RunConfig config = options.base;
+    config.threads = options.threads.front();
+    if (config.threads == 0) // this host's cores, shared by its ranks
+        config.threads = std::max(1, availableCores() / env.localWorldSize);
+    std::string device = options.devices.front();
+    if (device == "cuda")
+        device = "cuda:" + std::to_string(env.localRank);
+    try {
+        config.device = resolveDevice(device);
+    } catch (const std::invalid_argument &e) {
+        err << me << "error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    config.batchSize = options.globalBatchSize > 0 ? options.globalBatchSize
+                                                   : options.base.batchSize * env.worldSize;
+    if (!config.synthetic && config.dataDir.empty()) {
+        if (auto dir = findDefaultDataDir()) {
+            config.dataDir = *dir;
+        } else {
+            err << me << "error: no data folder given.\n" << dataDirHelp() << "\n";
+            return kExitNoData;
+        }
+    }
+    if (!config.synthetic) {
+        if (const std::string problem = checkCifar10Folder(config.dataDir); !problem.empty()) {
+            err << me << "error: " << problem << "\n";
+            return kExitNoData;
+        }
+    }
+    if (const auto errors = validateRunConfig(config); !errors.empty()) {
+        for (const auto &message : errors)
+            err << me << "error: " << message << "\n";
+        return kExitUsage;
+    }
+    if (!options.outDir.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(options.outDir, ec);
+        if (ec || !std::filesystem::is_directory(options.outDir) ||
+            ::access(options.outDir.c_str(), W_OK) != 0) {
+            err << me << "error: cannot write records into " << options.outDir << ": "
+                << (ec ? ec.message() : std::string("not a writable folder")) << "\n";
+            return kExitRunFailed;
+        }
+    }
+
+    ProcessGroupSettings settings;
+    settings.backend = options.backend.empty() ? defaultBackend(config.device) : options.backend;
+    settings.rank = env.rank;
+    settings.worldSize = env.worldSize;
+    settings.masterAddr = env.masterAddr;
+    settings.masterPort = env.masterPort;
+    settings.timeoutSeconds = options.timeoutSeconds;
+    settings.agentStore = env.agentStore;
+    settings.cudaDevice =
+        config.device.rfind("cuda:", 0) == 0 ? std::stoi(config.device.substr(5)) : -1;
+    std::unique_ptr<Collectives> group;
+    std::string jobId;
+    try {
+        group = joinProcessGroup(settings);
+        jobId = group->allGather(env.rank == 0 ? newRunId() : std::string()).front();
+    } catch (const std::exception &e) {
+        err << me << "error: " << e.what() << "\n";
+        return kExitRunFailed;
+    }
+
+    const auto path = [&](const std::string &name) {
+        return options.outDir.empty()
+                   ? std::string()
+                   : (std::filesystem::path(options.outDir) / (jobId + "-" + name + ".json"))
+                         .string();
+    };
+    const std::string rankName = "rank" + std::to_string(env.rank);
+    JobConsole console(out, config);
+    RunRecorder rankRecorder(config, path(rankName), nullptr, jobId + "-" + rankName);
+    std::unique_ptr<RunRecorder> jobRecorder;
+    if (env.rank == 0)
+        jobRecorder = std::make_unique<RunRecorder>(config, path("job"), &console, jobId + "-job");
+    DataParallelRun run;
+    run.group = group.get();
+    run.jobId = jobId;
+    run.localRank = env.localRank;
+    run.job = jobRecorder.get();
+    run.weakScaling = options.globalBatchSize == 0;
+    const RunOutcome outcome =
+        runDataParallelTraining(config, run, rankRecorder, stopRequested, probeDevice);
+
+    for (const RunRecorder *recorder : {&rankRecorder, jobRecorder.get()}) {
+        if (recorder != nullptr && !recorder->writeError().empty())
+            err << me << "error: " << recorder->writeError() << "\n";
+    }
+    if (outcome.status == RunStatus::Cancelled) {
+        err << me << "cancelled: " << outcome.reason << "\n";
+        return kExitCancelled;
+    }
+    if (outcome.status != RunStatus::Finished) {
+        err << me << toString(outcome.status) << ": " << outcome.reason << "\n";
+        return kExitRunFailed;
+    }
+    if (env.rank == 0) {
+        const Summary &s =
+            jobRecorder->record().epochs.empty()
+                ? outcome.summary
+                : summarize(jobRecorder->record().epochs, config.warmupEpochs,
+                            static_cast<double>(jobRecorder->record().started.trainImages +
+                                                jobRecorder->record().started.testImages));
+        out << "job finished: " << env.worldSize << (env.worldSize == 1 ? " rank" : " ranks");
+        if (s.hasStable)
+            out << ", stable mean " << fixed(s.stableMean, 3) << " s per epoch, "
+                << fixed(s.imagesPerSecond, 0) << " images/s";
+        out << "\n";
+        if (!options.outDir.empty()) {
+            out << "wrote records " << path("job") << " and " << env.worldSize
+                << (env.worldSize == 1 ? " rank record" : " rank records") << " " << path("rank*")
+                << "\n";
+            if (env.worldSize > 1)
+                printEfficiency(out, jobRecorder->record(), options.outDir);
+        }
+        out << std::flush;
+    }
+    return kExitOk;
+}
+
+} // namespace devicebench::cli

@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+// `devicebench-cli launch`: this host's ranks of a data-parallel job, started as torchrun does
+// (cli_distributed.h).
+#include "cli_distributed.h"
+
+#include "devicebench/devices.h"
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <optional>
+#include <ostream>
+#include <thread>
+#include <vector>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+namespace devicebench::cli {
+namespace {
+
+struct Child {
+    int rank = 0;
+    pid_t pid = -1;
+    bool running = false;
+    int status = 0;
+};
+
+std::string describeExit(int status) {
+    if (WIFSIGNALED(status))
+        return std::string("was killed by signal ") + std::to_string(WTERMSIG(status)) + " (" +
+               strsignal(WTERMSIG(status)) + ")";
+    return "exited with code " + std::to_string(WEXITSTATUS(status));
+}
+
+bool failed(int status) { return WIFSIGNALED(status) || WEXITSTATUS(status) != 0; }
+
+// `command` with an explicit thread count: "--threads 0" or none becomes this host's cores
+// shared by `ranks` ranks (so a 1-rank reference job uses the same threads per rank).
+std::vector<std::string> withThreads(std::vector<std::string> command, int ranks) {
+    const std::string share = std::to_string(std::max(1, availableCores() / ranks));
+    for (std::size_t i = 0; i < command.size(); ++i) {
+        if (command[i] == "--threads" && i + 1 < command.size()) {
+            if (command[i + 1] == "0")
+                command[i + 1] = share;
+            return command;
+        }
+        if (command[i].rfind("--threads=", 0) == 0) {
+            if (command[i] == "--threads=0")
+                command[i] = "--threads=" + share;
+            return command;
+        }
+    }
+    command.push_back("--threads");
+    command.push_back(share);
+    return command;
+}
+
+bool hasOption(const std::vector<std::string> &command, const std::string &name) {
+    for (const std::string &word : command)
+        if (word == name || word.rfind(name + "=", 0) == 0)
+            return true;
+    return false;
+}
+
+// Runs one job's local ranks to their end. Returns the launcher's exit code.
+int runRanks(const std::string &self, const std::vector<std::string> &command, int firstRank,
+             int localRanks, int worldSize, const std::string &masterAddr, int masterPort,
+             double timeoutSeconds, std::ostream &err, const std::atomic<bool> &stopRequested) {
+    std::vector<Child> children;
+    for (int local = 0; local < localRanks; ++local) {
+        Child child;
+        child.rank = firstRank + local;
+        child.pid = ::fork();
+        if (child.pid < 0) {
+            err << "devicebench-cli launch: error: cannot start rank " << child.rank << ": "
+                << std::strerror(errno) << "\n";
+            for (Child &c : children)
+                ::kill(c.pid, SIGKILL);
+            return kExitRunFailed;
+        }
+        if (child.pid == 0) {
+            ::setenv("RANK", std::to_string(child.rank).c_str(), 1);
+            ::setenv("WORLD_SIZE", std::to_string(worldSize).c_str(), 1);
+            ::setenv("LOCAL_RANK", std::to_string(local).c_str(), 1);
+            ::setenv("LOCAL_WORLD_SIZE", std::to_string(localRanks).c_str(), 1);
+            ::setenv("MASTER_ADDR", masterAddr.c_str(), 1);
+            ::setenv("MASTER_PORT", std::to_string(masterPort).c_str(), 1);
+            ::setenv("TORCHELASTIC_USE_AGENT_STORE", "True", 1);
+            std::vector<char *> argv;
+            argv.push_back(const_cast<char *>(self.c_str()));
+            for (const std::string &word : command)
+                argv.push_back(const_cast<char *>(word.c_str()));
+            argv.push_back(nullptr);
+            ::execv(self.c_str(), argv.data());
+            std::fprintf(stderr, "devicebench-cli launch: error: cannot run %s: %s\n", self.c_str(),
+                         std::strerror(errno));
+            std::_Exit(127);
+        }
+        child.running = true;
+        children.push_back(child);
+    }
+
+    using Clock = std::chrono::steady_clock;
+    std::optional<Clock::time_point> killAt; // SIGKILL to the ranks still running, then
+    bool stopPassed = false;
+    bool rankFailed = false;
+    const auto grace = std::chrono::milliseconds(static_cast<int>(timeoutSeconds * 1000) + 10000);
+    const auto signalRunning = [&](int signal) {
+        for (const Child &c : children)
+            if (c.running)
+                ::kill(c.pid, signal);
+    };
+    for (;;) {
+        int status = 0;
+        const pid_t pid = ::waitpid(-1, &status, WNOHANG);
+        if (pid > 0) {
+            for (Child &c : children) {
+                if (c.pid != pid)
+                    continue;
+                c.running = false;
+                c.status = status;
+                if (failed(status) && !rankFailed && !stopRequested.load()) {
+                    rankFailed = true;
+                    err << "devicebench-cli launch: rank " << c.rank << " (pid " << pid << ") "
+                        << describeExit(status) << "; stopping the other ranks\n";
+                    signalRunning(SIGTERM);
+                    killAt = Clock::now() + grace;
+                }
+            }
+            continue;
+        }
+        if (pid < 0) // no child left
+            break;
+        if (stopRequested.load() && !stopPassed) {
+            stopPassed = true;
+            err << "devicebench-cli launch: stop requested: passing it to every rank\n";
+            signalRunning(SIGINT);
+            killAt = Clock::now() + grace;
+        }
+        if (killAt && Clock::now() > *killAt) {
+            err << "devicebench-cli launch: ranks still running after " << timeoutSeconds + 10
+                << " s: killing them\n";
+            signalRunning(SIGKILL);
+            killAt.reset();
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    }
+    if (stopRequested.load())
+        return kExitCancelled;
+    for (const Child &c : children) {
+        if (failed(c.status)) {
+            if (!rankFailed)
+                err << "devicebench-cli launch: rank " << c.rank << " " << describeExit(c.status)
+                    << "\n";
+            return kExitRunFailed;
+        }
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+CLI::App *addLaunchCommand(CLI::App &app, LaunchOptions &options) {
+    auto *launch = app.add_subcommand(
+        "launch", "Start this host's ranks of a data-parallel job (as torchrun does): "
+                  "devicebench-cli launch --nproc-per-node N -- run ...");
+    launch->add_option("--nproc-per-node", options.nprocPerNode, "Ranks (processes) on this host")
+        ->check(CLI::Range(1, 4096))
+        ->default_val(1);
+    launch->add_option("--nnodes", options.nnodes, "Hosts in the job")
+        ->check(CLI::Range(1, 65536))
+        ->default_val(1);
+    launch->add_option("--node-rank", options.nodeRank, "This host's index, 0..nnodes-1")
+        ->check(CLI::NonNegativeNumber)
+        ->default_val(0);
+    launch
+        ->add_option("--master-addr", options.masterAddr,
+                     "Host of node 0, which holds the rendezvous store")
+        ->default_val("127.0.0.1");
+    launch
+        ->add_option("--master-port", options.masterPort,
+                     "Port of the rendezvous store (default: a free one on one host, 29500 on "
+                     "several)")
+        ->check(CLI::Range(0, 65535));
+    launch
+        ->add_option("--timeout", options.timeoutSeconds,
+                     "Seconds the rendezvous and each collective wait for the other ranks")
+        ->check(CLI::PositiveNumber)
+        ->default_val(kDefaultTimeoutSeconds);
+    launch->add_flag("--no-reference", options.noReference,
+                     "Do not run the 1-rank job of the same settings first (it gives the "
+                     "efficiency; one host, several ranks, --out-dir only)");
+    launch->add_option("command", options.command, "-- run [run options]")->required();
+    return launch;
+}
+
+int launchCommand(const LaunchOptions &options, const std::string &self, std::ostream &out,
+                  std::ostream &err, const std::atomic<bool> &stopRequested) {
+    if (options.command.empty() || options.command.front() != "run") {
+        err << "devicebench-cli launch: error: the command after -- must be `run ...` (got '"
+            << (options.command.empty() ? std::string() : options.command.front()) << "')\n";
+        return kExitUsage;
+    }
+    if (options.nodeRank >= options.nnodes) {
+        err << "devicebench-cli launch: error: --node-rank " << options.nodeRank
+            << " must be below --nnodes " << options.nnodes << "\n";
+        return kExitUsage;
+    }
+    const int world = options.nprocPerNode * options.nnodes;
+    int port = options.masterPort >= 0 ? options.masterPort
+                                       : (options.nnodes == 1 ? 0 : kDefaultMasterPort);
+    if (port == 0 && options.nnodes > 1) {
+        err << "devicebench-cli launch: error: --master-port 0 (a free port) works on one host "
+               "only: give every host the same port\n";
+        return kExitUsage;
+    }
+    const auto command = withThreads(options.command, options.nprocPerNode);
+    try {
+        // The job's store first: a port in use is an error before anything runs.
+        std::optional<StoreHost> store;
+        if (options.nodeRank == 0) {
+            store.emplace(port, world, options.timeoutSeconds);
+            port = store->port();
+        }
+        if (options.nnodes == 1 && world > 1 && !options.noReference &&
+            hasOption(command, "--out-dir")) {
+            out << "reference: a 1-rank job of the same settings first, for the efficiency "
+                   "(--no-reference skips it)\n"
+                << std::flush;
+            const StoreHost referenceStore(0, 1, options.timeoutSeconds);
+            const int code = runRanks(self, command, 0, 1, 1, "127.0.0.1", referenceStore.port(),
+                                      options.timeoutSeconds, err, stopRequested);
+            if (code != kExitOk)
+                return code;
+            out << "\n";
+        }
+        out << "launch: " << options.nprocPerNode
+            << (options.nprocPerNode == 1 ? " rank" : " ranks") << " on this host (node "
+            << options.nodeRank << " of " << options.nnodes << "), world size " << world
+            << ", rendezvous at " << options.masterAddr << ":" << port << "\n"
+            << std::flush;
+        return runRanks(self, command, options.nodeRank * options.nprocPerNode,
+                        options.nprocPerNode, world, options.masterAddr, port,
+                        options.timeoutSeconds, err, stopRequested);
+    } catch (const DistributedError &e) {
+        err << "devicebench-cli launch: error: " << e.what() << "\n";
+        return kExitRunFailed;
+    }
+}
+
+} // namespace devicebench::cli
