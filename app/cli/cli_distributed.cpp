@@ -86,8 +86,8 @@ void printEfficiency(std::ostream &out, const RunRecord &job, const std::string 
                 continue;
             if (one < 0) {
                 out << "efficiency: no 1-rank job of these settings in " << folder
-                    << " yet (run the same command with --nproc-per-node 1, or `launch` "
-                       "without --no-reference)\n";
+                    << " yet (run the same settings as a 1-rank job into this folder: "
+                       "`launch` does it first on one host, unless --no-reference)\n";
                 return;
             }
             const ScalingPoint &ref = series.points[static_cast<std::size_t>(one)];
@@ -246,9 +246,8 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
                 << fixed(s.imagesPerSecond, 0) << " images/s";
         out << "\n";
         if (!options.outDir.empty()) {
-            out << "wrote records " << path("job") << " and " << env.worldSize
-                << (env.worldSize == 1 ? " rank record" : " rank records") << " " << path("rank*")
-                << "\n";
+            out << "wrote the job record " << path("job") << "; each rank writes its own, "
+                << path("rank<r>") << ", on its host\n";
             if (env.worldSize > 1)
                 printEfficiency(out, jobRecorder->record(), options.outDir);
         }
