@@ -14,7 +14,8 @@
 #   4. writes every run record, every output, summary.md and summary.csv (per program: runs,
 #      median stable epoch, ratio to the script, target) and epochs.csv to OUT;
 #   5. the sweep of issue 13 (three models, batch sizes 16..512, 32 px) on DEVICE: sweep.csv
-#      and the cell records in OUT/sweep.
+#      and the cell records in OUT/sweep;
+#   6. a data-parallel job of issue 14 (`launch`, one rank per GPU, NCCL) in OUT/distributed.
 # With --device cpu it runs the same steps on the CPU, shortened (512 + 128 images, 2 epochs,
 # 1 round), so a CPU-only machine (CI) checks the logic; the control is then cpu against cpu.
 #
@@ -241,3 +242,16 @@ run sweep "$cli" sweep "${sweep_grid[@]}" --device "$device" --image-size 32 --s
   --out-dir "$out/sweep" --csv "$out/sweep.csv"
 log "## 5. sweep ($out/sweep.csv, one row per cell; records in $out/sweep)"
 tail -n +2 "$out/sweep.csv" | cut -d, -f1,4,5,7,11-16 | tee -a "$out/gpu-check.log"
+
+# 6. a data-parallel job (issue 14): `launch` with one rank per GPU (NCCL; on a one-GPU box
+# it starts one rank and says so), after its 1-rank reference job, records in OUT/distributed;
+# on cpu (CI): 2 Gloo ranks of 1 thread. The job's lines and its efficiency go to the log.
+if [ "$short" = 1 ]; then
+  dp=(--nproc-per-node 2 -- run --device cpu --threads 1 --epochs 2 --train-images 512 --test-images 128)
+else
+  gpus=$(nvidia-smi -L 2>/dev/null | wc -l)
+  dp=(--nproc-per-node "$(( gpus > 0 ? gpus : 1 ))" -- run --device cuda --epochs 3 --train-images 20000 --test-images 2000)
+fi
+run distributed "$cli" launch "${dp[@]}" --synthetic --out-dir "$out/distributed"
+log "## 6. data-parallel job ($out/distributed: job and rank records)"
+grep -E '^(launch|job|epoch|efficiency)' "$out/runs/distributed.txt" | tee -a "$out/gpu-check.log"

@@ -5,6 +5,8 @@
 
 #include "devicebench/devices.h"
 
+#include <torch/cuda.h>
+
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -54,6 +56,17 @@ std::vector<std::string> withThreads(std::vector<std::string> command, int ranks
     command.push_back("--threads");
     command.push_back(share);
     return command;
+}
+
+// The value of option `name` in `command` ("--name value" or "--name=value"); "" when absent.
+std::string optionValue(const std::vector<std::string> &command, const std::string &name) {
+    for (std::size_t i = 0; i < command.size(); ++i) {
+        if (command[i] == name && i + 1 < command.size())
+            return command[i + 1];
+        if (command[i].rfind(name + "=", 0) == 0)
+            return command[i].substr(name.size() + 1);
+    }
+    return {};
 }
 
 bool hasOption(const std::vector<std::string> &command, const std::string &name) {
@@ -207,7 +220,6 @@ int launchCommand(const LaunchOptions &options, const std::string &self, std::os
             << " must be below --nnodes " << options.nnodes << "\n";
         return kExitUsage;
     }
-    const int world = options.nprocPerNode * options.nnodes;
     int port = options.masterPort >= 0 ? options.masterPort
                                        : (options.nnodes == 1 ? 0 : kDefaultMasterPort);
     if (port == 0 && options.nnodes > 1) {
@@ -215,7 +227,27 @@ int launchCommand(const LaunchOptions &options, const std::string &self, std::os
                "only: give every host the same port\n";
         return kExitUsage;
     }
-    const auto command = withThreads(options.command, options.nprocPerNode);
+    // One GPU per rank: `--device cuda` on a host with fewer GPUs than ranks starts one rank
+    // per GPU and says so (a one-GPU box runs the NCCL path at world size 1).
+    int localRanks = options.nprocPerNode;
+    if (optionValue(options.command, "--device") == "cuda") {
+        const int gpus = static_cast<int>(torch::cuda::device_count());
+        if (gpus == 0) {
+            err << "devicebench-cli launch: error: --device cuda, but this host has no usable "
+                   "CUDA device ("
+                << cudaUnavailableReason() << ")\n";
+            return kExitRunFailed;
+        }
+        if (gpus < localRanks) {
+            out << "launch: this host has " << gpus
+                << (gpus == 1 ? " CUDA device" : " CUDA devices") << ": starting " << gpus
+                << (gpus == 1 ? " rank" : " ranks") << " (one GPU each), "
+                << "not " << localRanks << "\n";
+            localRanks = gpus;
+        }
+    }
+    const int world = localRanks * options.nnodes;
+    const auto command = withThreads(options.command, localRanks);
     try {
         // The job's store first: a port in use is an error before anything runs.
         std::optional<StoreHost> store;
@@ -240,9 +272,8 @@ int launchCommand(const LaunchOptions &options, const std::string &self, std::os
             << options.nodeRank << " of " << options.nnodes << "), world size " << world
             << ", rendezvous at " << options.masterAddr << ":" << port << "\n"
             << std::flush;
-        return runRanks(self, command, options.nodeRank * options.nprocPerNode,
-                        options.nprocPerNode, world, options.masterAddr, port,
-                        options.timeoutSeconds, err, stopRequested);
+        return runRanks(self, command, options.nodeRank * localRanks, localRanks, world,
+                        options.masterAddr, port, options.timeoutSeconds, err, stopRequested);
     } catch (const DistributedError &e) {
         err << "devicebench-cli launch: error: " << e.what() << "\n";
         return kExitRunFailed;
