@@ -25,5 +25,5 @@ xvfb=$!
 trap 'kill $xvfb; rm -rf "$scratch"' EXIT
 sleep 1
 DISPLAY=$display XDG_CONFIG_HOME=$scratch/c XDG_DATA_HOME=$scratch/d XDG_CACHE_HOME=$scratch/k \
-  "$app" --theme light "${args[@]}" --view scaling --screenshot "$out/dashboard-scaling.png" --quit
-echo "wrote $out/dashboard-scaling.png"
+  "$app" --theme light "${args[@]}" --view "${VIEW:-scaling}" --screenshot "$out/dashboard-${VIEW:-scaling}.png" --quit
+echo "wrote $out/dashboard-${VIEW:-scaling}.png"

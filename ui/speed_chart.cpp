@@ -283,6 +283,20 @@ void SpeedChart::sync(const RunStore &store) {
     std::vector<ErrorBarItem::Bar> bars;
     QStringList labels;
     QStringList hoverTexts;
+    int shown = 0; // beyond three runs: compact categories (below)
+    for (int index = 0; index < store.runCount(); ++index)
+        shown += store.isRunHidden(store.run(index).id) ? 0 : 1;
+    const auto compactVerdict = [this](const StoredRun &run, const std::vector<int> &busy) {
+        const QString red =
+            QStringLiteral("<span style=\"color:%1\">⚠ %2</span>")
+                .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)));
+        QString verdict = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2);
+        if (!run.comparable() || run.isBaseline || !std::isfinite(run.speedUp.ratio))
+            verdict = !run.comparable() ? red.arg(QStringLiteral("not<br>comparable"))
+                                        : (run.isBaseline ? QStringLiteral("baseline") : QString());
+        return busy.empty() ? verdict
+                            : verdict + QStringLiteral("<br>") + red.arg(QStringLiteral("busy"));
+    };
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);
         if (store.isRunHidden(run.id))
@@ -331,7 +345,13 @@ void SpeedChart::sync(const RunStore &store) {
                 QStringLiteral("<br><span style=\"color:%1\">⚠ busy machine:<br>%2</span>")
                     .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)), which);
         }
-        categories.append(run.label.toHtmlEscaped() + QStringLiteral("<br>") + second);
+        // Beyond three runs (a job beside its rank records) a run's label does not fit its
+        // category: "#n" and a short verdict; the legend, table and hover say the rest.
+        if (shown > 3)
+            categories.append(QStringLiteral("#%1<br>").arg(run.number) +
+                              compactVerdict(run, busy));
+        else
+            categories.append(run.label.toHtmlEscaped() + QStringLiteral("<br>") + second);
         values.push_back(bar.mean);
         flagged.push_back(!run.comparable());
         contended.push_back(!busy.empty());
