@@ -5,8 +5,11 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <string>
+#include <vector>
 
 using namespace devicebench;
 
@@ -95,4 +98,32 @@ TEST(DistributedRecord, BadFieldsAreRefusedNamingTheField) {
     EXPECT_NE(messageOf(replaced(json, "\"allReduceSeconds\": ", "\"allReduceSeconds\": -"))
                   .find("allReduceSeconds' must be 0 or more"),
               std::string::npos);
+}
+
+TEST(DistributedRecord, TheLaunchExamplesImportAsAOneAndATwoRankJobWithTheirRankRecords) {
+    // docs/examples/data-parallel: what `launch --nproc-per-node 2 -- run ... --out-dir DIR`
+    // wrote (the 1-rank reference job, then the 2-rank job), kept so that later versions
+    // still import them.
+    int jobs = 0;
+    int ranks = 0;
+    std::vector<int> worldSizes;
+    for (const auto &entry : std::filesystem::directory_iterator(
+             std::string(DEVICEBENCH_EXAMPLES_DIR) + "/data-parallel")) {
+        const RunRecord r = readRunRecord(entry.path().string());
+        const DistributedInfo &d = r.started.distributed;
+        EXPECT_EQ(r.status, "finished") << entry.path();
+        EXPECT_EQ(d.backend, "gloo");
+        EXPECT_TRUE(d.weakScaling);
+        EXPECT_EQ(static_cast<int>(d.ranks.size()), d.worldSize);
+        if (d.isJob()) {
+            ++jobs;
+            worldSizes.push_back(d.worldSize);
+        } else {
+            ++ranks;
+        }
+    }
+    std::sort(worldSizes.begin(), worldSizes.end());
+    EXPECT_EQ(jobs, 2);
+    EXPECT_EQ(ranks, 3);
+    EXPECT_EQ(worldSizes, (std::vector<int>{1, 2}));
 }
