@@ -18,8 +18,6 @@
 #include <memory>
 #include <ostream>
 
-#include <unistd.h>
-
 namespace devicebench::cli {
 namespace {
 
@@ -170,12 +168,8 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
         return kExitUsage;
     }
     if (!options.outDir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(options.outDir, ec);
-        if (ec || !std::filesystem::is_directory(options.outDir) ||
-            ::access(options.outDir.c_str(), W_OK) != 0) {
-            err << me << "error: cannot write records into " << options.outDir << ": "
-                << (ec ? ec.message() : std::string("not a writable folder")) << "\n";
+        if (const std::string problem = makeRecordFolder(options.outDir); !problem.empty()) {
+            err << me << "error: " << problem << "\n";
             return kExitRunFailed;
         }
     }

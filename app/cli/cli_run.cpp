@@ -241,16 +241,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         }
     }
     if (!options.outDir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(options.outDir, ec);
-        if (ec || !std::filesystem::is_directory(options.outDir)) {
-            err << "devicebench-cli: error: cannot create the record folder " << options.outDir
-                << ": " << (ec ? ec.message() : std::string("not a folder")) << "\n";
-            return kExitRunFailed;
-        }
-        if (::access(options.outDir.c_str(), W_OK) != 0) {
-            err << "devicebench-cli: error: cannot write records into " << options.outDir
-                << ": the folder is not writable\n";
+        if (const std::string problem = makeRecordFolder(options.outDir); !problem.empty()) {
+            err << "devicebench-cli: error: " << problem << "\n";
             return kExitRunFailed;
         }
     }

@@ -127,4 +127,15 @@ std::string checkOutputFolder(const std::string &path) {
     return {};
 }
 
+std::string makeRecordFolder(const std::string &dir) {
+    std::error_code ec;
+    std::filesystem::create_directories(dir, ec);
+    if (ec || !std::filesystem::is_directory(dir))
+        return "cannot create the record folder " + dir + ": " +
+               (ec ? ec.message() : std::string("not a folder"));
+    if (::access(dir.c_str(), W_OK) != 0)
+        return "cannot write records into " + dir + ": the folder is not writable";
+    return {};
+}
+
 } // namespace devicebench::cli

@@ -58,4 +58,9 @@ std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &
 // does not exist or is not writable": outputs are checked before the first run.
 std::string checkOutputFolder(const std::string &path);
 
+// Creates the record folder `dir` (--out-dir) with its parents when missing. "" when it is a
+// writable folder now, else "cannot create the record folder <dir>: <OS error>" or "cannot
+// write records into <dir>: the folder is not writable".
+std::string makeRecordFolder(const std::string &dir);
+
 } // namespace devicebench::cli

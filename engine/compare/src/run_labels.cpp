@@ -65,16 +65,8 @@ std::string deviceKind(const RunRecord &record) {
     const std::string &device = recordDevice(record);
     if (device == "cpu")
         return "CPU";
-    int index = -1;
-    if (device == "cuda") {
-        index = 0;
-    } else if (device.rfind("cuda:", 0) == 0 && device.size() > 5 && device.size() <= 9 &&
-               device.find_first_not_of("0123456789", 5) == std::string::npos) {
-        index = std::stoi(device.substr(5));
-    }
-    for (const GpuInfo &gpu : record.fingerprint.gpus)
-        if (gpu.index == index && !gpu.name.empty())
-            return gpu.name;
+    if (const std::string name = gpuName(record.fingerprint, device); !name.empty())
+        return name;
     if (!record.started.deviceName.empty())
         return record.started.deviceName;
     return device;

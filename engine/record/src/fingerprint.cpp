@@ -9,11 +9,7 @@
 
 namespace devicebench {
 
-std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads) {
-    const std::string host = fingerprint.hostName.empty() ? "unknown host" : fingerprint.hostName;
-    if (device == "cpu") {
-        return "CPU x" + std::to_string(threads) + " @ " + host;
-    }
+std::string gpuName(const Fingerprint &fingerprint, const std::string &device) {
     int index = -1;
     if (device == "cuda") {
         index = 0;
@@ -22,11 +18,19 @@ std::string machineLabel(const Fingerprint &fingerprint, const std::string &devi
         index = std::stoi(device.substr(5));
     }
     for (const auto &gpu : fingerprint.gpus) {
-        if (gpu.index == index && !gpu.name.empty()) {
-            return gpu.name + " @ " + host;
-        }
+        if (gpu.index == index && !gpu.name.empty())
+            return gpu.name;
     }
-    return device + " @ " + host;
+    return {};
+}
+
+std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads) {
+    const std::string host = fingerprint.hostName.empty() ? "unknown host" : fingerprint.hostName;
+    if (device == "cpu") {
+        return "CPU x" + std::to_string(threads) + " @ " + host;
+    }
+    const std::string name = gpuName(fingerprint, device);
+    return (name.empty() ? device : name) + " @ " + host;
 }
 
 std::string cpuQuotaText(const Fingerprint &fingerprint) {

@@ -67,6 +67,10 @@ Fingerprint collectFingerprint();
 // "<device> @ <host>" ("unknown host" when hostName is empty).
 std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads);
 
+// The name of the GPU `device` ("cuda" = "cuda:0", "cuda:N") in `fingerprint.gpus`, e.g.
+// "Tesla T4"; "" for the CPU, another device string, or a GPU the fingerprint does not list.
+std::string gpuName(const Fingerprint &fingerprint, const std::string &device);
+
 // The CPU quota as a person reads it (CLI `devices`, the dashboard's diagnostics):
 //   ""                          -> "none found"
 //   "max 100000"                -> "no limit (cgroup v2 cpu.max: max 100000)"
