@@ -15,7 +15,7 @@ folder=$1 out=${2:-docs}
 app=build/default/app/devicebench
 display=:${DISPLAY_NUMBER:-95}
 shopt -s nullglob
-records=("$folder"/*.json)
+records=("$folder"/*.json "$folder"/reference/*.json) # launch puts its 1-rank job in reference/
 [ ${#records[@]} -gt 0 ] || { echo "$0: no *.json record in $folder" >&2; exit 2; }
 args=()
 for record in "${records[@]}"; do args+=(--import "$record"); done

@@ -60,20 +60,23 @@ private:
 };
 
 // The job's efficiency against the newest 1-rank job (or single-process run) of the same
-// settings among the job records in `folder` (scalingSeries, scaling.h).
+// settings among the job records in `folder` and `folder`/reference (scalingSeries,
+// scaling.h).
 void printEfficiency(std::ostream &out, const RunRecord &job, const std::string &folder) {
     RunSet set;
-    std::error_code ec;
-    for (const auto &entry : std::filesystem::directory_iterator(folder, ec)) {
-        const std::string name = entry.path().filename().string();
-        if (entry.path().extension() != ".json" || name.find("-rank") != std::string::npos)
-            continue;
-        try {
-            RunRecord r = readRunRecord(entry.path().string());
-            if (r.runId != job.runId && r.status == "finished")
-                set.addRecord(r, entry.path().string());
-        } catch (const RecordError &) {
-            // Not a record of ours, or a broken one: not a reference.
+    for (const std::string &dir : {folder, folder + "/reference"}) { // launch's reference job
+        std::error_code ec;
+        for (const auto &entry : std::filesystem::directory_iterator(dir, ec)) {
+            const std::string name = entry.path().filename().string();
+            if (entry.path().extension() != ".json" || name.find("-rank") != std::string::npos)
+                continue;
+            try {
+                RunRecord r = readRunRecord(entry.path().string());
+                if (r.runId != job.runId && r.status == "finished")
+                    set.addRecord(r, entry.path().string());
+            } catch (const RecordError &) {
+                // Not a record of ours, or a broken one: not a reference.
+            }
         }
     }
     const int self = set.addRecord(job, "this job"); // its index in set.runs()

@@ -53,10 +53,10 @@ CLI::App *addLaunchCommand(CLI::App &app, LaunchOptions &options);
 // LOCAL_WORLD_SIZE, MASTER_ADDR, MASTER_PORT, TORCHELASTIC_USE_AGENT_STORE=True) and, without
 // --threads, its share of this host's cores; node 0 holds the rendezvous store (a port in use
 // is an error before any rank starts). On one node with several ranks and --out-dir, a 1-rank
-// job of the same settings runs first (unless --no-reference), so that rank 0 can print the
-// efficiency. A rank that exits with an error or a signal stops the others (SIGTERM, then
-// SIGKILL after the timeout) and is named; SIGINT/SIGTERM to the launcher is passed to every
-// rank. Returns kExitOk when every rank finished, kExitCancelled when stopped, else
+// job of the same settings runs first into <out-dir>/reference (unless --no-reference), so that
+// rank 0 can print the efficiency. A rank that exits with an error or a signal stops the others
+// (SIGTERM, then SIGKILL after the timeout) and is named; SIGINT/SIGTERM to the launcher is passed
+// to every rank. Returns kExitOk when every rank finished, kExitCancelled when stopped, else
 // kExitRunFailed.
 int launchCommand(const LaunchOptions &options, const std::string &self, std::ostream &out,
                   std::ostream &err, const std::atomic<bool> &stopRequested);

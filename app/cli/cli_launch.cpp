@@ -257,11 +257,19 @@ int launchCommand(const LaunchOptions &options, const std::string &self, std::os
         }
         if (options.nnodes == 1 && world > 1 && !options.noReference &&
             hasOption(command, "--out-dir")) {
-            out << "reference: a 1-rank job of the same settings first, for the efficiency "
-                   "(--no-reference skips it)\n"
+            out << "reference: a 1-rank job of the same settings first, for the efficiency, "
+                   "records in <out-dir>/reference (--no-reference skips it)\n"
                 << std::flush;
+            // Its records go to DIR/reference, beside the job's, where rank 0 looks for them.
+            auto reference = command;
+            for (std::size_t i = 0; i < reference.size(); ++i) {
+                if (reference[i] == "--out-dir" && i + 1 < reference.size())
+                    reference[i + 1] += "/reference";
+                else if (reference[i].rfind("--out-dir=", 0) == 0)
+                    reference[i] += "/reference";
+            }
             const StoreHost referenceStore(0, 1, options.timeoutSeconds);
-            const int code = runRanks(self, command, 0, 1, 1, "127.0.0.1", referenceStore.port(),
+            const int code = runRanks(self, reference, 0, 1, 1, "127.0.0.1", referenceStore.port(),
                                       options.timeoutSeconds, err, stopRequested);
             if (code != kExitOk)
                 return code;

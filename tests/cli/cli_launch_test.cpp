@@ -152,10 +152,14 @@ TEST(CliLaunch, TwoRanksWriteAJobRecordTwoRankRecordsAndPrintTheEfficiency) {
     TempDir dir;
     const auto r = runCli(withLaunch(tinyRun(dir.path(), 2, 256), {"--nproc-per-node", "2"}));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
-    // The 1-rank reference job (1 job + 1 rank record), then the 2-rank job (1 + 2).
-    ASSERT_EQ(recordsIn(dir.path(), "-job.json").size(), 2U) << r.out;
-    EXPECT_EQ(recordsIn(dir.path(), "-rank0.json").size(), 2U);
+    // The 2-rank job: its record and its two ranks'; the 1-rank reference job's two records
+    // (job, rank 0) beside them in reference/.
+    ASSERT_EQ(recordsIn(dir.path(), ".json").size(), 3U) << r.out;
+    ASSERT_EQ(recordsIn(dir.path(), "-job.json").size(), 1U) << r.out;
+    EXPECT_EQ(recordsIn(dir.path(), "-rank0.json").size(), 1U);
     ASSERT_EQ(recordsIn(dir.path(), "-rank1.json").size(), 1U);
+    EXPECT_EQ(recordsIn(dir.path() / "reference", "-job.json").size(), 1U);
+    EXPECT_EQ(recordsIn(dir.path() / "reference", "-rank0.json").size(), 1U);
     EXPECT_NE(r.out.find("efficiency: "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(" images/s on 2 ranks / (2 x "), std::string::npos) << r.out;
     EXPECT_NE(r.out.find(" %\n"), std::string::npos) << r.out;
