@@ -107,15 +107,24 @@ QString number(double value, int csvDecimals, int displayDecimals, CellFormat fo
     return QString::number(value, 'f', format == CellFormat::Csv ? csvDecimals : displayDecimals);
 }
 
-// What an epoch got from the machine, for the seconds and contended cells' tooltips.
+// What an epoch got from the machine, for the seconds and contended cells' tooltips; a
+// data-parallel epoch's seconds also say how much of them was all-reduce (issue 14).
 QVariant loadToolTip(const EpochResult &epoch, int threads, EpochColumn column) {
     const QString load = QString::fromStdString(describeLoad(epoch.load, threads));
+    const QString allReduce =
+        column == EpochColumn::Seconds && std::isfinite(epoch.allReduceSeconds)
+            ? QStringLiteral(
+                  "All-reduce (gradients and test sums, c10d): %1 s of the epoch's %2 s.")
+                  .arg(epoch.allReduceSeconds, 0, 'f', 3)
+                  .arg(epoch.seconds, 0, 'f', 3)
+            : QString();
     if (epoch.load.contended)
         return QStringLiteral("Contended: the machine was busy during this epoch (%1), so its "
-                              "time is not the device's alone.")
-            .arg(load);
+                              "time is not the device's alone. %2")
+            .arg(load, allReduce)
+            .trimmed();
     if (column != EpochColumn::Contended)
-        return QVariant();
+        return allReduce.isEmpty() ? QVariant() : QVariant(allReduce);
     if (!epoch.load.measured)
         return QStringLiteral("Not measured: the record was written before DeviceBench measured "
                               "what each epoch got from the machine.");

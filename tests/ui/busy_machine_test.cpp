@@ -145,4 +145,26 @@ TEST(BusyMachine, ManyContendedEpochsAreCountedUnderTheBarAndListedInItsHover) {
 }
 
 } // namespace
+TEST(EpochTableAllReduce, ADataParallelEpochsSecondsSayHowMuchWasAllReduce) {
+    RunStore store;
+    RunRecord job = runOf("job", {1.0, 2.0}, {2});
+    job.epochs[0].allReduceSeconds = 0.125;
+    job.epochs[1].allReduceSeconds = 0.25;
+    store.addRecord(job, QStringLiteral("job.json"));
+    store.addRecord(runOf("single", {1.0, 1.0}, {}), QStringLiteral("single.json"));
+    EpochTableModel table(store);
+    table.refresh();
+    const int seconds = sectionOf(EpochColumn::Seconds);
+    EXPECT_EQ(table.data(table.index(0, seconds), Qt::ToolTipRole).toString(),
+              QStringLiteral("All-reduce (gradients and test sums, c10d): 0.125 s of the epoch's "
+                             "1.000 s."));
+    EXPECT_TRUE(table.data(table.index(1, seconds), Qt::ToolTipRole)
+                    .toString()
+                    .endsWith(QStringLiteral("All-reduce (gradients and test sums, c10d): 0.250 "
+                                             "s of the epoch's 2.000 s.")))
+        << "after the busy machine's note";
+    EXPECT_FALSE(table.data(table.index(2, seconds), Qt::ToolTipRole).isValid())
+        << "a single-process epoch has no all-reduce";
+}
+
 } // namespace devicebench
