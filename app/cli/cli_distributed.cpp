@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <iomanip>
 #include <memory>
@@ -33,7 +34,8 @@ public:
               << (info.threads == 1 ? " thread" : " threads") << " per rank, "
               << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
                                info.multiplyAddsPerImage)
-              << ", global batch size " << m_config.batchSize << " (" << d.perRankBatchSize
+              << ", global batch size " << m_config.batchSize << " ("
+              << (m_config.batchSize % d.worldSize == 0 ? "" : "up to ") << d.perRankBatchSize
               << " per rank), " << m_config.epochs
               << (m_config.epochs == 1 ? " epoch\n" : " epochs\n");
         for (const RankPlacement &p : d.ranks)
@@ -105,11 +107,25 @@ void printEfficiency(std::ostream &out, const RunRecord &job, const std::string 
 
 } // namespace
 
+CLI::Validator timeoutValidator() {
+    return CLI::Validator(
+        [](std::string &text) -> std::string {
+            char *end = nullptr;
+            const double seconds = std::strtod(text.c_str(), &end);
+            if (text.empty() || *end != '\0' || !std::isfinite(seconds) || seconds <= 0.0 ||
+                seconds > kMaxTimeoutSeconds)
+                return "--timeout must be a number of seconds above 0 and at most 86400 (got " +
+                       text + ")";
+            return {};
+        },
+        "SECONDS (0 < s <= 86400)");
+}
+
 void addDistributedRunOptions(CLI::App &run, RunOptions &options) {
     run.add_option("--global-batch-size", options.globalBatchSize,
                    "Data-parallel job: images per step over all ranks (default: --batch-size x "
                    "world size), so jobs of different world sizes compare")
-        ->check(CLI::NonNegativeNumber);
+        ->check(CLI::Range(0, 1 << 30));
     run.add_option("--backend", options.backend,
                    "Data-parallel job: c10d back end, gloo or nccl (default: nccl on CUDA, gloo "
                    "on the CPU)")
@@ -117,7 +133,7 @@ void addDistributedRunOptions(CLI::App &run, RunOptions &options) {
     run.add_option("--timeout", options.timeoutSeconds,
                    "Data-parallel job: seconds the rendezvous and each collective wait for the "
                    "other ranks")
-        ->check(CLI::PositiveNumber)
+        ->check(timeoutValidator())
         ->default_val(kDefaultTimeoutSeconds);
 }
 
@@ -165,6 +181,12 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
             return kExitNoData;
         }
     }
+    if (config.batchSize < env.worldSize) {
+        err << me << "error: global batch size (" << config.batchSize
+            << ") must be at least the world size (" << env.worldSize
+            << "): every rank needs an image per step\n";
+        return kExitUsage;
+    }
     if (const auto errors = validateRunConfig(config); !errors.empty()) {
         for (const auto &message : errors)
             err << me << "error: " << message << "\n";
@@ -185,6 +207,7 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
     settings.masterPort = env.masterPort;
     settings.timeoutSeconds = options.timeoutSeconds;
     settings.agentStore = env.agentStore;
+    settings.stopRequested = &stopRequested;
     settings.cudaDevice =
         config.device.rfind("cuda:", 0) == 0 ? std::stoi(config.device.substr(5)) : -1;
     std::unique_ptr<Collectives> group;
@@ -193,6 +216,10 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
         group = joinProcessGroup(settings);
         jobId = group->allGather(env.rank == 0 ? newRunId() : std::string()).front();
     } catch (const std::exception &e) {
+        if (stopRequested.load()) {
+            err << me << "cancelled: " << e.what() << "\n";
+            return kExitCancelled;
+        }
         err << me << "error: " << e.what() << "\n";
         return kExitRunFailed;
     }

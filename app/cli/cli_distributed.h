@@ -22,6 +22,13 @@
 
 namespace devicebench::cli {
 
+// The longest --timeout (a day): a job waits at most this long for a rank.
+inline constexpr double kMaxTimeoutSeconds = 86400.0;
+
+// --timeout's check: a finite number of seconds above 0, at most kMaxTimeoutSeconds
+// ("--timeout must be a number of seconds above 0 and at most 86400 (got nan)").
+CLI::Validator timeoutValidator();
+
 // --global-batch-size, --backend and --timeout of `run`.
 void addDistributedRunOptions(CLI::App &run, RunOptions &options);
 

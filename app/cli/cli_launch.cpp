@@ -12,9 +12,11 @@
 #include <cstring>
 #include <optional>
 #include <ostream>
+#include <sstream>
 #include <thread>
 #include <vector>
 
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,6 +95,11 @@ int runRanks(const std::string &self, const std::vector<std::string> &command, i
             return kExitRunFailed;
         }
         if (child.pid == 0) {
+            // A rank ends with its launcher (SIGKILL'd, its terminal closed): SIGTERM, which
+            // stops it as Ctrl-C does, rather than an orphan training for hours.
+            ::prctl(PR_SET_PDEATHSIG, SIGTERM);
+            if (::getppid() == 1)
+                std::_Exit(kExitCancelled); // the launcher died before prctl
             ::setenv("RANK", std::to_string(child.rank).c_str(), 1);
             ::setenv("WORLD_SIZE", std::to_string(worldSize).c_str(), 1);
             ::setenv("LOCAL_RANK", std::to_string(local).c_str(), 1);
@@ -118,7 +125,9 @@ int runRanks(const std::string &self, const std::vector<std::string> &command, i
     std::optional<Clock::time_point> killAt; // SIGKILL to the ranks still running, then
     bool stopPassed = false;
     bool rankFailed = false;
-    const auto grace = std::chrono::milliseconds(static_cast<int>(timeoutSeconds * 1000) + 10000);
+    const auto grace =
+        std::chrono::milliseconds(static_cast<long long>(timeoutSeconds * 1000.0)) +
+        std::chrono::seconds(10); // timeoutSeconds <= kMaxTimeoutSeconds (timeoutValidator)
     const auto signalRunning = [&](int signal) {
         for (const Child &c : children)
             if (c.running)
@@ -133,7 +142,8 @@ int runRanks(const std::string &self, const std::vector<std::string> &command, i
                     continue;
                 c.running = false;
                 c.status = status;
-                if (failed(status) && !rankFailed && !stopRequested.load()) {
+                const bool cancelled = WIFEXITED(status) && WEXITSTATUS(status) == kExitCancelled;
+                if (failed(status) && !cancelled && !rankFailed && !stopRequested.load()) {
                     rankFailed = true;
                     err << "devicebench-cli launch: rank " << c.rank << " (pid " << pid << ") "
                         << describeExit(status) << "; stopping the other ranks\n";
@@ -161,15 +171,20 @@ int runRanks(const std::string &self, const std::vector<std::string> &command, i
     }
     if (stopRequested.load())
         return kExitCancelled;
+    // The ranks' own exit code when they agree (2 bad usage, 3 no data, 130 stopped: a stop on
+    // one rank stops the job), else 1.
+    int code = kExitOk;
     for (const Child &c : children) {
-        if (failed(c.status)) {
-            if (!rankFailed)
-                err << "devicebench-cli launch: rank " << c.rank << " " << describeExit(c.status)
-                    << "\n";
-            return kExitRunFailed;
-        }
+        if (!failed(c.status))
+            continue;
+        const int own = WIFEXITED(c.status) ? WEXITSTATUS(c.status) : kExitRunFailed;
+        code = code == kExitOk || code == own ? own : kExitRunFailed;
     }
-    return kExitOk;
+    if (code != kExitOk && !rankFailed)
+        err << "devicebench-cli launch: the ranks ended with exit code " << code << "\n";
+    return code == kExitUsage || code == kExitNoData || code == kExitCancelled || code == kExitOk
+               ? code
+               : kExitRunFailed;
 }
 
 } // namespace
@@ -185,7 +200,7 @@ CLI::App *addLaunchCommand(CLI::App &app, LaunchOptions &options) {
         ->check(CLI::Range(1, 65536))
         ->default_val(1);
     launch->add_option("--node-rank", options.nodeRank, "This host's index, 0..nnodes-1")
-        ->check(CLI::NonNegativeNumber)
+        ->check(CLI::Range(0, 65535))
         ->default_val(0);
     launch
         ->add_option("--master-addr", options.masterAddr,
@@ -198,8 +213,9 @@ CLI::App *addLaunchCommand(CLI::App &app, LaunchOptions &options) {
         ->check(CLI::Range(0, 65535));
     launch
         ->add_option("--timeout", options.timeoutSeconds,
-                     "Seconds the rendezvous and each collective wait for the other ranks")
-        ->check(CLI::PositiveNumber)
+                     "Seconds the rendezvous and each collective wait for the other ranks "
+                     "(passed to every rank's run unless it has its own --timeout)")
+        ->check(timeoutValidator())
         ->default_val(kDefaultTimeoutSeconds);
     launch->add_flag("--no-reference", options.noReference,
                      "Do not run the 1-rank job of the same settings first (it gives the "
@@ -227,6 +243,16 @@ int launchCommand(const LaunchOptions &options, const std::string &self, std::os
                "only: give every host the same port\n";
         return kExitUsage;
     }
+    if (options.masterAddr.empty()) {
+        err << "devicebench-cli launch: error: --master-addr is empty: give the host of node 0\n";
+        return kExitUsage;
+    }
+    if (hasOption(options.command, "--out-dir") &&
+        optionValue(options.command, "--out-dir").empty()) {
+        err << "devicebench-cli launch: error: --out-dir is empty: give the folder for the "
+               "records\n";
+        return kExitUsage;
+    }
     // One GPU per rank: `--device cuda` on a host with fewer GPUs than ranks starts one rank
     // per GPU and says so (a one-GPU box runs the NCCL path at world size 1).
     int localRanks = options.nprocPerNode;
@@ -247,7 +273,12 @@ int launchCommand(const LaunchOptions &options, const std::string &self, std::os
         }
     }
     const int world = localRanks * options.nnodes;
-    const auto command = withThreads(options.command, localRanks);
+    auto command = withThreads(options.command, localRanks);
+    if (!hasOption(command, "--timeout")) { // the ranks wait as long as the launcher
+        std::ostringstream seconds;
+        seconds << options.timeoutSeconds;
+        command.insert(command.end(), {"--timeout", seconds.str()});
+    }
     try {
         // The job's store first: a port in use is an error before anything runs.
         std::optional<StoreHost> store;

@@ -51,7 +51,9 @@ int main(int argc, char **argv) {
     RunOptions options;
     RunConfig &c = options.base;
     auto *run = app.add_subcommand(
-        "run", "Train a model (default: the article's small-cnn) and time each epoch");
+        "run", "Train a model (default: the article's small-cnn) and time each epoch; with "
+               "WORLD_SIZE and RANK set (launch, torchrun, Slurm), as one rank of a "
+               "data-parallel job (docs/DISTRIBUTED.md)");
     run->add_option("--device", options.devices,
                     "Device(s): cpu, cuda or cuda:N; a comma-separated list runs each in turn")
         ->default_str("cpu"); // split by splitList, which refuses empty items
@@ -132,7 +134,7 @@ int main(int argc, char **argv) {
 
     addDistributedRunOptions(*run, options);
     LaunchOptions launchOptions;
-    addLaunchCommand(app, launchOptions);
+    auto *launch = addLaunchCommand(app, launchOptions);
 
     bool devicesAsJson = false;
     auto *devices = app.add_subcommand(
@@ -187,6 +189,9 @@ int main(int argc, char **argv) {
                 }
             }
         }
+        if (launch->parsed() && dynamic_cast<const CLI::ExtrasError *>(&e) != nullptr)
+            std::cerr << "devicebench-cli launch: put `--` before the run command: "
+                         "devicebench-cli launch --nproc-per-node N -- run ...\n";
         const int code = app.exit(e);
         return code == 0 ? kExitOk : kExitUsage;
     }
@@ -235,6 +240,7 @@ int main(int argc, char **argv) {
         return sweepCommand(std::move(sweepOptions), std::cout, std::cerr, g_stopRequested);
     }
     if (app.got_subcommand("launch")) {
+        std::signal(SIGHUP, onStopSignal); // a closed terminal stops the job as Ctrl-C does
         std::error_code ec;
         const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
         return launchCommand(launchOptions, ec ? std::string(argv[0]) : self.string(), std::cout,
@@ -246,6 +252,13 @@ int main(int argc, char **argv) {
         environment = readLaunchEnvironment();
     } catch (const DistributedError &e) {
         std::cerr << "devicebench-cli: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    if (!environment.present &&
+        (options.globalBatchSize > 0 || !options.backend.empty() || run->count("--timeout") > 0)) {
+        std::cerr << "devicebench-cli: error: --global-batch-size, --backend and --timeout are "
+                     "for a rank of a data-parallel job (WORLD_SIZE and RANK set: use `launch`, "
+                     "torchrun or Slurm)\n";
         return kExitUsage;
     }
     if (environment.present)

@@ -270,8 +270,7 @@ TEST(CliLaunch, APortInUseIsAClearErrorBeforeAnyRankStarts) {
                           {"--nproc-per-node", "2", "--no-reference", "--master-port", port}));
     ::close(fd);
     EXPECT_EQ(r.exitCode, 1) << r.err;
-    EXPECT_NE(r.err.find("cannot listen on port " + port + " for the rendezvous store"),
-              std::string::npos)
+    EXPECT_NE(r.err.find("cannot open the rendezvous store on port " + port), std::string::npos)
         << r.err;
     EXPECT_EQ(r.out.find("job "), std::string::npos) << "no rank started: " << r.out;
     EXPECT_TRUE(recordsIn(dir.path(), ".json").empty());
@@ -301,4 +300,44 @@ TEST(CliLaunch, ABadLaunchEnvironmentIsRefusedNamingTheVariable) {
     EXPECT_NE(notRun.err.find("the command after -- must be `run ...` (got 'sweep')"),
               std::string::npos)
         << notRun.err;
+}
+
+TEST(CliLaunch, ALauncherKilledOutrightTakesItsRanksWithIt) {
+    TempDir dir;
+    auto args = withLaunch(tinyRun(dir.path() / "records", 200, 256),
+                           {"--nproc-per-node", "2", "--no-reference"});
+    ChildProcess launcher(DEVICEBENCH_CLI, args);
+    ASSERT_TRUE(waitFor(60, [&] { return hasEpoch(dir.path() / "records", "-job.json"); }));
+    const auto ranks = childrenWith(launcher.pid(), "WORLD_SIZE=2");
+    ASSERT_EQ(ranks.size(), 2U);
+    launcher.signal(SIGKILL);
+    launcher.wait();
+    // Each rank got SIGTERM (PR_SET_PDEATHSIG): it stops as on Ctrl-C, records kept.
+    EXPECT_TRUE(waitFor(30, [&] {
+        return std::none_of(ranks.begin(), ranks.end(),
+                            [](pid_t pid) { return ::kill(pid, 0) == 0; });
+    })) << "orphan ranks left running";
+    for (const char *suffix : {"-rank0.json", "-rank1.json"}) {
+        const RunRecord r = readRunRecord(recordsIn(dir.path() / "records", suffix).front());
+        EXPECT_EQ(r.status, "cancelled") << suffix;
+    }
+}
+
+TEST(CliLaunch, CtrlCWhileWaitingForAnotherNodeEndsAtOnce) {
+    TempDir dir;
+    const fs::path log = dir.path() / "launch.log";
+    auto args = withLaunch(tinyRun(dir.path(), 2, 256),
+                           {"--nnodes", "2", "--node-rank", "0", "--master-port",
+                            std::to_string(freePort()), "--timeout", "60"});
+    ChildProcess launcher(DEVICEBENCH_CLI, args, log.string());
+    ASSERT_TRUE(waitFor(30, [&] {
+        return devicebench::testing::slurp(log).find("launch: 1 rank") != std::string::npos;
+    }));
+    std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    launcher.signal(SIGINT);
+    const auto stopped = std::chrono::steady_clock::now();
+    ASSERT_TRUE(waitFor(20, [&] { return launcher.exited(); }));
+    EXPECT_LT(std::chrono::steady_clock::now() - stopped, std::chrono::seconds(10))
+        << "not the 60 s rendezvous timeout";
+    EXPECT_EQ(WEXITSTATUS(launcher.wait()), 130) << devicebench::testing::slurp(log);
 }

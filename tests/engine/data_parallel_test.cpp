@@ -225,3 +225,31 @@ TEST(DataParallel, PhaseTimingIsRefusedNamingTheSetting) {
     EXPECT_EQ(one[0]->outcome.status, RunStatus::Failed);
     EXPECT_NE(one[0]->outcome.reason.find("phase timing is not available"), std::string::npos);
 }
+
+TEST(DataParallel, RanksWithOtherSettingsAreRefusedNamingTheRankAndTheSetting) {
+    // Two hosts' commands typed differently: their tensors would not even have one shape.
+    auto store = c10::make_intrusive<c10d::HashStore>();
+    std::vector<RunOutcome> outcomes(2);
+    std::vector<std::thread> threads;
+    for (int r = 0; r < 2; ++r) {
+        threads.emplace_back([&, r] {
+            auto group = devicebench::detail::makeCollectives(store, r, 2, "gloo", kTimeoutSeconds);
+            RunConfig config = smallRun(64, 256);
+            config.seed = r == 0 ? 1 : 2;
+            DataParallelRun run;
+            run.group = group.get();
+            Collect observer;
+            std::atomic<bool> stop{false};
+            outcomes[static_cast<std::size_t>(r)] =
+                runDataParallelTraining(config, run, observer, stop, usableProbe());
+        });
+    }
+    for (auto &t : threads)
+        t.join();
+    for (const RunOutcome &o : outcomes) {
+        EXPECT_EQ(o.status, RunStatus::Failed);
+        EXPECT_EQ(o.reason, "rank 1's seed is 2, rank 0's 1: every rank of a job must train with "
+                            "the same settings");
+        EXPECT_TRUE(o.epochs.empty());
+    }
+}

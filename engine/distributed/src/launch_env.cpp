@@ -29,8 +29,14 @@ LaunchEnvironment readLaunchEnvironment(const std::function<const char *(const c
     };
     LaunchEnvironment env;
     const char *world = get("WORLD_SIZE");
-    if (world == nullptr)
+    if (world == nullptr) {
+        if (const char *rank = get("RANK"); rank != nullptr)
+            throw DistributedError("RANK is set (" + std::string(rank) +
+                                   ") but WORLD_SIZE is not: set both (torchrun and "
+                                   "`devicebench-cli launch` do), or neither for a "
+                                   "single-process run");
         return env;
+    }
     env.present = true;
     env.worldSize = wholeNumber("WORLD_SIZE", world, 1, 1 << 20);
     const char *rank = get("RANK");

@@ -9,6 +9,7 @@
 #include <chrono>
 #include <cstring>
 #include <sstream>
+#include <thread>
 
 #include <unistd.h>
 
@@ -48,10 +49,10 @@ c10::intrusive_ptr<c10d::TCPStore> openStore(const std::string &host, int port, 
         const std::string what =
             firstLine(c10 != nullptr ? c10->what_without_backtrace() : e.what());
         if (server)
-            throw DistributedError("cannot listen on port " + std::to_string(port) +
-                                   " for the rendezvous store: " + what +
-                                   " (another job there? choose another --master-port or "
-                                   "MASTER_PORT)");
+            throw DistributedError("cannot open the rendezvous store on port " +
+                                   std::to_string(port) + " of " + host + ": " + what +
+                                   " (another job on that port? choose another --master-port "
+                                   "or MASTER_PORT; does the address name this host?)");
         throw DistributedError("cannot reach the rendezvous store at " + host + ":" +
                                std::to_string(port) + " within " + seconds(timeoutSeconds) +
                                " s: " + what +
@@ -98,7 +99,20 @@ std::unique_ptr<Collectives> joinProcessGroup(const ProcessGroupSettings &s) {
         keys.push_back(arrivedKey(r));
     try {
         store->set(arrivedKey(s.rank), std::vector<std::uint8_t>(host, host + std::strlen(host)));
-        store->wait(keys, toMilliseconds(s.timeoutSeconds));
+        // In short waits, so that a stop request (Ctrl-C) ends the rendezvous at once.
+        const auto deadline = std::chrono::steady_clock::now() + toMilliseconds(s.timeoutSeconds);
+        for (;;) {
+            if (s.stopRequested != nullptr && s.stopRequested->load())
+                throw DistributedError("stopped while waiting for the other ranks at " +
+                                       s.masterAddr + ":" + std::to_string(s.masterPort));
+            const auto left = std::chrono::duration_cast<milliseconds>(
+                deadline - std::chrono::steady_clock::now());
+            if (store->check(keys))
+                break;
+            if (left.count() <= 0)
+                store->wait(keys, milliseconds(1)); // throws: the timeout, handled below
+            std::this_thread::sleep_for(std::min(left, milliseconds(100)));
+        }
     } catch (const c10::Error &e) {
         std::string missing;
         int count = 0;

@@ -11,7 +11,9 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <sstream>
 #include <stdexcept>
+#include <utility>
 
 #include <unistd.h>
 
@@ -75,7 +77,54 @@ RankPlacement placementFrom(const std::string &text) {
             std::stoll(parts[5]), std::stoll(parts[6])};
 }
 
+// The settings every rank must share, as (name, value) pairs in a fixed order.
+std::vector<std::pair<std::string, std::string>> sharedSettings(const RunConfig &c) {
+    std::ostringstream lr;
+    lr.precision(17);
+    lr << c.learningRate;
+    return {{"model", c.model},
+            {"image size", std::to_string(c.imageSize)},
+            {"global batch size", std::to_string(c.batchSize)},
+            {"epochs", std::to_string(c.epochs)},
+            {"warm-up epochs", std::to_string(c.warmupEpochs)},
+            {"learning rate", lr.str()},
+            {"seed", std::to_string(c.seed)},
+            {"training images", std::to_string(c.trainImages)},
+            {"test images", std::to_string(c.testImages)},
+            {"data", c.synthetic ? "synthetic" : "cifar-10"},
+            {"workload", toString(c.workload)},
+            {"loss fetch interval", std::to_string(c.lossFetchInterval)},
+            {"data on device", c.dataOnDevice ? "on" : "off"}};
+}
+
 } // namespace
+
+void DataParallelState::checkSameSettings(const RunConfig &config) {
+    const auto mine = sharedSettings(config);
+    std::string text;
+    for (const auto &[name, value] : mine)
+        text += value + '\n';
+    const std::vector<std::string> all = m_group.allGather(text);
+    for (std::size_t r = 1; r < all.size(); ++r) {
+        if (all[r] == all[0])
+            continue;
+        std::istringstream first(all[0]);
+        std::istringstream other(all[r]);
+        for (const auto &[name, value] : mine) {
+            std::string a;
+            std::string b;
+            std::getline(first, a);
+            std::getline(other, b);
+            if (a != b)
+                throw std::runtime_error("rank " + std::to_string(r) + "'s " + name + " is " + b +
+                                         ", rank 0's " + a +
+                                         ": every rank of a job must train with the same "
+                                         "settings");
+        }
+        throw std::runtime_error("rank " + std::to_string(r) +
+                                 " runs another version of DeviceBench than rank 0");
+    }
+}
 
 DataParallelState::DataParallelState(const RunConfig &config, DataParallelRun &run,
                                      TrainingObserver &rankObserver)

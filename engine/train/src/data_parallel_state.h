@@ -31,6 +31,13 @@ public:
     // than the world size), worded as validateRunConfig's.
     std::vector<std::string> validate(const RunConfig &config) const;
 
+    // A collective: every rank's training settings (model, image size, global batch size,
+    // epochs, warm-up, learning rate, seed, images, data kind, workload, loss fetch interval,
+    // data on device) against rank 0's. Throws std::runtime_error naming the first rank and
+    // setting that differ, e.g. "rank 1's batch size is 32, rank 0's 64: every rank must train
+    // with the same settings" (different shapes would break the all-reduce itself).
+    void checkSameSettings(const RunConfig &config);
+
     // Fills started.distributed (every rank's placement, gathered: a collective) and returns
     // this rank's images per epoch (its training and test shards).
     double describe(RunStarted &started);

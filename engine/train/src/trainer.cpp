@@ -186,6 +186,8 @@ RunOutcome runTrainingImpl(const RunConfig &config, TrainingObserver &observer,
             outcome.reason = reason;
             return ender.end(outcome, 0, 0.0);
         }
+        if (dp != nullptr)
+            dp->checkSameSettings(config); // before anything else: a collective
         detail::RunDevice runDevice;
         if (const std::string unusable = detail::startRunDevice(config, probe, &runDevice);
             !unusable.empty()) {

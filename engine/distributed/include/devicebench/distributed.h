@@ -8,6 +8,7 @@
 
 #include "devicebench/data_parallel.h"
 
+#include <atomic>
 #include <functional>
 #include <memory>
 #include <stdexcept>
@@ -16,8 +17,8 @@
 namespace devicebench {
 
 // A job that cannot start or go on: what() names the setting, rank, address or port, e.g.
-// "cannot listen on port 29500 for the rendezvous store: address already in use (another job
-// there? choose another --master-port or MASTER_PORT)".
+// "cannot open the rendezvous store on port 29500 of 127.0.0.1: ... Address already in use
+// (another job on that port? choose another --master-port or MASTER_PORT; ...)".
 class DistributedError : public std::runtime_error {
 public:
     using std::runtime_error::runtime_error;
@@ -43,10 +44,10 @@ struct LaunchEnvironment {
     bool agentStore = false;
 };
 
-// Reads the variables above through `getenv` (::getenv by default). WORLD_SIZE unset: present
-// false and nothing else read. Throws DistributedError naming the variable and its value when
-// one is not a whole number in range (RANK below WORLD_SIZE, LOCAL_RANK below
-// LOCAL_WORLD_SIZE, MASTER_PORT 1..65535) or RANK is missing.
+// Reads the variables above through `getenv` (::getenv by default). WORLD_SIZE and RANK
+// unset: present false and nothing else read. Throws DistributedError naming the variable and its
+// value when one is not a whole number in range (RANK below WORLD_SIZE, LOCAL_RANK below
+// LOCAL_WORLD_SIZE, MASTER_PORT 1..65535) or one of WORLD_SIZE and RANK is missing.
 LaunchEnvironment
 readLaunchEnvironment(const std::function<const char *(const char *)> &getenv = nullptr);
 
@@ -66,14 +67,18 @@ struct ProcessGroupSettings {
     double timeoutSeconds = kDefaultTimeoutSeconds; // rendezvous, store and each collective
     bool agentStore = false; // the launcher holds the store (else rank 0 does)
     int cudaDevice = -1;     // NCCL: the rank's CUDA device index
+    // When set and true while waiting for the other ranks: the wait ends with DistributedError
+    // "stopped while waiting for ranks ..." (Ctrl-C during the rendezvous).
+    const std::atomic<bool> *stopRequested = nullptr;
 };
 
 // Joins the job: connects to (rank 0 without agentStore: opens) the TCPStore at
 // masterAddr:masterPort, announces this rank and waits up to timeoutSeconds for all the
 // others, then makes the process group. Throws DistributedError before any training: a port
-// in use ("cannot listen on port P ..."), a store that cannot be reached ("cannot reach the
-// rendezvous store at A:P within T s ..."), ranks that did not arrive ("rank 1 did not arrive
-// within T s ..."), an unknown or unavailable back end, a bad setting.
+// in use ("cannot open the rendezvous store on port P ..."), a store that cannot be reached
+// ("cannot reach the rendezvous store at A:P within T s ..."), ranks that did not arrive
+// ("rank 1 did not arrive within T s ..."), a stop request while waiting, an unknown or
+// unavailable back end, a bad setting.
 std::unique_ptr<Collectives> joinProcessGroup(const ProcessGroupSettings &settings);
 
 // The launcher's rendezvous store (torchrun's agent store): a TCPStore server on `port` of
