@@ -22,6 +22,11 @@ ImageClassifier makeModel(const std::string &name, int imageSize, std::uint64_t 
                                     " is not supported (use 32, 64 or 128)");
     }
     // Built on the CPU (LibTorch's default device), then initialised there from the seed.
+    // Both draw from LibTorch's global CPU generator (the layers' constructors too): runs on
+    // two threads at once (the ranks of an in-process data-parallel test, a dashboard run
+    // beside a sweep) would interleave their draws and start from other weights.
+    static std::mutex generatorMutex;
+    const std::lock_guard<std::mutex> lock(generatorMutex);
     ImageClassifier model;
     if (name == kSmallCnnName) {
         model = std::make_shared<SmallCnnImpl>(imageSize);
@@ -30,14 +35,7 @@ ImageClassifier makeModel(const std::string &name, int imageSize, std::uint64_t 
     } else {
         model = std::make_shared<VitTinyImpl>(imageSize);
     }
-    {
-        // resetParameters draws from LibTorch's global CPU generator (seeded first): runs on
-        // two threads at once (the ranks of an in-process data-parallel test, a dashboard
-        // run beside a sweep) would interleave their draws and start from other weights.
-        static std::mutex generatorMutex;
-        const std::lock_guard<std::mutex> lock(generatorMutex);
-        model->resetParameters(seed);
-    }
+    model->resetParameters(seed);
     return model;
 }
 
