@@ -100,4 +100,18 @@ void setZeroBasedNiceAxis(QValueAxis *axis, double top) {
     axis->setLabelFormat(QStringLiteral("%.") + QString::number(decimals) + QStringLiteral("f"));
 }
 
+PlotOverlayItem::PlotOverlayItem(QChart *chart, double z) : QGraphicsItem(chart), m_chart(chart) {
+    setZValue(z);
+}
+
+QRectF PlotOverlayItem::boundingRect() const { return m_chart->rect(); }
+
+void PlotOverlayItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
+                            QWidget * /*widget*/) {
+    painter->save();
+    painter->setClipRect(m_chart->plotArea());
+    paintOverlay(painter);
+    painter->restore();
+}
+
 } // namespace devicebench

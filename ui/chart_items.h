@@ -40,6 +40,31 @@ private:
     QColor m_accent;
 };
 
+// A child item of a chart that draws over its plot area, mapping values to positions at paint
+// time, so the dashboard's view, every resize and a PNG rendering of the chart all draw it (the
+// efficiency labels of the Scaling chart, the phase shares of the phase chart). Subclasses
+// draw in paintOverlay(), clipped to the plot area, the painter's state restored after.
+class PlotOverlayItem : public QGraphicsItem {
+public:
+    PlotOverlayItem(QChart *chart, double z);
+    // The chart's plot area moved or resized: draw again.
+    void geometryChanged() { changed(); }
+    QRectF boundingRect() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) final;
+
+protected:
+    virtual void paintOverlay(QPainter *painter) = 0;
+    // What is drawn changed.
+    void changed() {
+        prepareGeometryChange();
+        update();
+    }
+    QChart *chart() const { return m_chart; }
+
+private:
+    QChart *m_chart;
+};
+
 // The first of `titles` (plain text; lines separated by '\n' count by their widest line) whose
 // width in `font` fits `width` pixels, else the last one. Lets a chart keep its full title
 // where there is room and a two-line or shorter one where there is not (200 % scale, narrow

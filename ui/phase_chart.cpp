@@ -33,32 +33,21 @@ constexpr double kBarWidth = 0.5; // in categories
 // Each segment's share of its bar ("31%"), written inside the segment where it fits (Qt Charts'
 // own bar labels show values, not shares). A child item of the chart, so the dashboard's view
 // and the exported PNG both draw it; positions are mapped at paint time.
-class PhaseShareItem : public QGraphicsItem {
+class PhaseShareItem : public PlotOverlayItem {
 public:
-    PhaseShareItem(QChart *chart, QAbstractSeries *series)
-        : QGraphicsItem(chart), m_chart(chart), m_series(series) {
-        setZValue(100.0); // above the bars
-    }
+    PhaseShareItem(QChart *chart, QAbstractSeries *series) // above the bars
+        : PlotOverlayItem(chart, 100.0), m_series(series) {}
 
     // Segments per bar, in the axis's order.
     void setBars(std::vector<std::array<double, kPhaseCount>> bars, double barWidth) {
-        prepareGeometryChange();
         m_bars = std::move(bars);
         m_barWidth = barWidth;
-        update();
-    }
-    void geometryChanged() {
-        prepareGeometryChange();
-        update();
+        changed();
     }
 
-    QRectF boundingRect() const override { return m_chart->rect(); }
-
-    void paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
-               QWidget * /*widget*/) override {
-        painter->save();
-        painter->setClipRect(m_chart->plotArea());
-        QFont font = m_chart->font();
+private:
+    void paintOverlay(QPainter *painter) override {
+        QFont font = chart()->font();
         font.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.9));
         painter->setFont(font);
         const QFontMetricsF metrics(font);
@@ -73,8 +62,8 @@ public:
             for (std::size_t p = 0; p < kPhaseCount; ++p) {
                 const double to = from + m_bars[c][p];
                 const QRectF segment(
-                    m_chart->mapToPosition(QPointF(x - m_barWidth / 2.0, to), m_series),
-                    m_chart->mapToPosition(QPointF(x + m_barWidth / 2.0, from), m_series));
+                    chart()->mapToPosition(QPointF(x - m_barWidth / 2.0, to), m_series),
+                    chart()->mapToPosition(QPointF(x + m_barWidth / 2.0, from), m_series));
                 from = to;
                 const double percent = 100.0 * m_bars[c][p] / total;
                 const QString text = percent < 0.5
@@ -94,11 +83,8 @@ public:
                 painter->drawText(segment, Qt::AlignCenter, text);
             }
         }
-        painter->restore();
     }
 
-private:
-    QChart *m_chart;
     QAbstractSeries *m_series;
     std::vector<std::array<double, kPhaseCount>> m_bars;
     double m_barWidth = 0.5; // the series' bar width, in categories

@@ -67,7 +67,7 @@ QString efficiencyText(double efficiency) {
 // (the ideal line runs above it), above and to the right where it falls. A child item of the
 // chart, so the view and any rendering of the chart draw it; positions are mapped at paint
 // time.
-class EfficiencyLabels : public QGraphicsItem {
+class EfficiencyLabels : public PlotOverlayItem {
 public:
     struct Label {
         QPointF value;       // (world size, images/s)
@@ -76,44 +76,31 @@ public:
         QLineSeries *series; // whose axes map the value
     };
 
-    explicit EfficiencyLabels(QChart *chart) : QGraphicsItem(chart), m_chart(chart) {
-        setZValue(90.0); // above the series, below the hover label
-    }
+    // Above the series, below the hover label.
+    explicit EfficiencyLabels(QChart *chart) : PlotOverlayItem(chart, 90.0) {}
 
     void setLabels(std::vector<Label> labels) {
-        prepareGeometryChange();
         m_labels = std::move(labels);
-        update();
-    }
-    void geometryChanged() {
-        prepareGeometryChange();
-        update();
+        changed();
     }
 
-    QRectF boundingRect() const override { return m_chart->rect(); }
-
-    void paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
-               QWidget * /*widget*/) override {
-        painter->save();
-        painter->setClipRect(m_chart->plotArea());
-        QFont font = m_chart->font();
+private:
+    void paintOverlay(QPainter *painter) override {
+        QFont font = chart()->font();
         font.setBold(true);
         painter->setFont(font);
-        painter->setPen(theme::colour(theme::Role::ChartText, theme::themeOf(*m_chart)));
+        painter->setPen(theme::colour(theme::Role::ChartText, theme::themeOf(*chart())));
         const QFontMetricsF metrics(font);
         for (const Label &label : m_labels) {
-            const QPointF at = m_chart->mapToPosition(label.value, label.series);
+            const QPointF at = chart()->mapToPosition(label.value, label.series);
             const double gap = kMarkerSize * 0.6;
             const QRectF box(at.x() + gap,
                              label.above ? at.y() - gap - metrics.height() : at.y() + gap,
                              metrics.horizontalAdvance(label.text) + 2.0, metrics.height());
             painter->drawText(box, Qt::AlignLeft | Qt::AlignVCenter, label.text);
         }
-        painter->restore();
     }
 
-private:
-    QChart *m_chart;
     std::vector<Label> m_labels;
 };
 
