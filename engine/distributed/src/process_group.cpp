@@ -25,10 +25,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-milliseconds toMilliseconds(double seconds) {
-    return milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
-}
-
 std::vector<std::uint8_t> bytes(const std::string &text) { return {text.begin(), text.end()}; }
 std::string text(const std::vector<std::uint8_t> &bytes) { return {bytes.begin(), bytes.end()}; }
 

@@ -7,10 +7,17 @@
 
 #include <torch/csrc/distributed/c10d/Store.hpp>
 
+#include <chrono>
+#include <cstdint>
 #include <memory>
 #include <string>
 
 namespace devicebench::detail {
+
+// `seconds` (a --timeout: finite, above 0, at most a day) as c10d's timeouts take it.
+inline std::chrono::milliseconds toMilliseconds(double seconds) {
+    return std::chrono::milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
+}
 
 // The process group of `backend` ("gloo", or "nccl" in a CUDA build) over `store`, for rank
 // `rank` of `worldSize`; each collective waits at most `timeoutSeconds`. Gloo's network

@@ -18,10 +18,6 @@ namespace {
 
 using std::chrono::milliseconds;
 
-milliseconds toMilliseconds(double seconds) {
-    return milliseconds(static_cast<std::int64_t>(seconds * 1000.0));
-}
-
 std::string seconds(double s) {
     std::ostringstream out;
     out << s;
@@ -40,7 +36,7 @@ c10::intrusive_ptr<c10d::TCPStore> openStore(const std::string &host, int port, 
     options.isServer = server;
     options.numWorkers = worldSize;
     options.waitWorkers = false;
-    options.timeout = toMilliseconds(timeoutSeconds);
+    options.timeout = detail::toMilliseconds(timeoutSeconds);
     try {
         return c10::make_intrusive<c10d::TCPStore>(host, options);
     } catch (const std::exception &e) {
@@ -100,7 +96,8 @@ std::unique_ptr<Collectives> joinProcessGroup(const ProcessGroupSettings &s) {
     try {
         store->set(arrivedKey(s.rank), std::vector<std::uint8_t>(host, host + std::strlen(host)));
         // In short waits, so that a stop request (Ctrl-C) ends the rendezvous at once.
-        const auto deadline = std::chrono::steady_clock::now() + toMilliseconds(s.timeoutSeconds);
+        const auto deadline =
+            std::chrono::steady_clock::now() + detail::toMilliseconds(s.timeoutSeconds);
         for (;;) {
             if (s.stopRequested != nullptr && s.stopRequested->load())
                 throw DistributedError("stopped while waiting for the other ranks at " +
