@@ -181,10 +181,9 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
             return kExitNoData;
         }
     }
-    if (config.batchSize < env.worldSize) {
-        err << me << "error: global batch size (" << config.batchSize
-            << ") must be at least the world size (" << env.worldSize
-            << "): every rank needs an image per step\n";
+    if (const std::string problem = globalBatchProblem(config.batchSize, env.worldSize);
+        !problem.empty()) {
+        err << me << "error: " << problem << "\n";
         return kExitUsage;
     }
     if (const auto errors = validateRunConfig(config); !errors.empty()) {
@@ -258,12 +257,11 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
         return kExitRunFailed;
     }
     if (env.rank == 0) {
-        const Summary &s =
-            jobRecorder->record().epochs.empty()
-                ? outcome.summary
-                : summarize(jobRecorder->record().epochs, config.warmupEpochs,
-                            static_cast<double>(jobRecorder->record().started.trainImages +
-                                                jobRecorder->record().started.testImages));
+        // The job's (its record's epochs: the slowest rank's), not this rank's own.
+        const RunRecord &job = jobRecorder->record();
+        const Summary s =
+            summarize(job.epochs, config.warmupEpochs,
+                      static_cast<double>(job.started.trainImages + job.started.testImages));
         out << "job finished: " << env.worldSize << (env.worldSize == 1 ? " rank" : " ranks");
         if (s.hasStable)
             out << ", stable mean " << fixed(s.stableMean, 3) << " s per epoch, "
@@ -273,7 +271,7 @@ int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std:
             out << "wrote the job record " << path("job") << "; each rank writes its own, "
                 << path("rank<r>") << ", on its host\n";
             if (env.worldSize > 1)
-                printEfficiency(out, jobRecorder->record(), options.outDir);
+                printEfficiency(out, job, options.outDir);
         }
         out << std::flush;
     }

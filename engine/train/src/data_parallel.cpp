@@ -30,6 +30,14 @@ Shard shardOf(std::int64_t start, std::int64_t count, int rank, int worldSize) {
     return {start + first, end - first};
 }
 
+std::string globalBatchProblem(std::int64_t globalBatchSize, int worldSize) {
+    if (globalBatchSize >= worldSize)
+        return {};
+    return "global batch size (" + std::to_string(globalBatchSize) +
+           ") must be at least the world size (" + std::to_string(worldSize) +
+           "): every rank needs an image per step";
+}
+
 namespace detail {
 
 // The rank's step losses go to the rank's observer and, on rank 0, to the job's.
@@ -138,10 +146,9 @@ std::vector<std::string> DataParallelState::validate(const RunConfig &config) co
     if (config.phases)
         errors.emplace_back("phase timing is not available in a data-parallel run (it would "
                             "synchronise every rank at every phase); run it on one process");
-    if (config.batchSize >= 1 && config.batchSize < m_group.worldSize())
-        errors.push_back("global batch size (" + std::to_string(config.batchSize) +
-                         ") must be at least the world size (" +
-                         std::to_string(m_group.worldSize()) + "): every rank needs an image");
+    if (std::string problem = globalBatchProblem(config.batchSize, m_group.worldSize());
+        config.batchSize >= 1 && !problem.empty())
+        errors.push_back(std::move(problem));
     return errors;
 }
 
@@ -181,10 +188,11 @@ double DataParallelState::describe(RunStarted &started) {
 TrainingObserver &DataParallelState::stepObserver() { return *m_tee; }
 
 void DataParallelState::runStarted(const RunStarted &started) {
-    m_jobStarted = started;
-    m_jobStarted.distributed.role = "job";
-    if (m_run.job != nullptr)
-        m_run.job->onRunStarted(m_jobStarted);
+    if (m_run.job == nullptr)
+        return;
+    RunStarted job = started;
+    job.distributed.role = "job";
+    m_run.job->onRunStarted(job);
 }
 
 void DataParallelState::trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train,
@@ -272,18 +280,14 @@ TestResult DataParallelState::testEpoch(const EpochParts &parts, int epoch,
                                         const SplitTensors &test) {
     const std::int64_t size = test.size();
     const Shard shard = shardOf(0, size, m_group.rank(), m_group.worldSize());
-    double lossSum = 0.0;
-    double correct = 0.0;
-    if (shard.count > 0) {
-        const SplitTensors mine{test.images.narrow(0, shard.start, shard.count),
-                                test.labels.narrow(0, shard.start, shard.count)};
-        const TestResult r = detail::testEpoch(parts, epoch, mine);
-        lossSum = r.loss * static_cast<double>(shard.count);
-        correct = std::round(r.accuracy * static_cast<double>(shard.count));
-    }
-    std::vector<torch::Tensor> sums{
-        torch::tensor({lossSum, correct}, torch::TensorOptions().dtype(torch::kFloat64))
-            .to(parts.device)};
+    TestSums mine;
+    if (shard.count > 0)
+        mine = testSums(parts, epoch,
+                        {test.images.narrow(0, shard.start, shard.count),
+                         test.labels.narrow(0, shard.start, shard.count)});
+    std::vector<torch::Tensor> sums{torch::tensor({mine.lossSum, static_cast<double>(mine.correct)},
+                                                  torch::TensorOptions().dtype(torch::kFloat64))
+                                        .to(parts.device)};
     const auto t0 = Clock::now();
     m_group.allReduceSum(sums);
     m_allReduceSeconds += secondsSince(t0);

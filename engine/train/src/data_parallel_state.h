@@ -76,7 +76,6 @@ private:
     DataParallelRun &m_run;
     Collectives &m_group;
     std::unique_ptr<StepTee> m_tee;
-    RunStarted m_jobStarted;
     std::vector<EpochResult> m_jobEpochs;
     double m_jobImagesPerEpoch = 0.0;
     double m_allReduceSeconds = 0.0; // this epoch's, this rank

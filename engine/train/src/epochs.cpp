@@ -37,7 +37,7 @@ void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, L
         phases->times.loss += phases->clock.lap();
 }
 
-TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &test) {
+TestSums testSums(const EpochParts &parts, int epoch, const SplitTensors &test) {
     const std::int64_t size = test.size();
     parts.model->eval();
     torch::Tensor lossSum = torch::zeros({}, torch::TensorOptions().device(parts.device));
@@ -59,10 +59,13 @@ TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &tes
             correct += (out.argmax(1) == y).sum();
         }
     });
-    TestResult result;
-    result.loss = lossSum.item<double>() / static_cast<double>(size);
-    result.accuracy = static_cast<double>(correct.item<std::int64_t>()) / static_cast<double>(size);
-    return result;
+    return {lossSum.item<double>(), correct.item<std::int64_t>()};
+}
+
+TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &test) {
+    const TestSums sums = testSums(parts, epoch, test);
+    const auto size = static_cast<double>(test.size());
+    return {sums.lossSum / size, static_cast<double>(sums.correct) / size};
 }
 
 } // namespace devicebench::detail

@@ -46,9 +46,19 @@ struct TestResult {
     double accuracy = 0.0; // fraction classified correctly, 0..1
 };
 
+// What a test pass adds up: cross-entropy summed over the images (nats) and the images
+// classified correctly.
+struct TestSums {
+    double lossSum = 0.0;
+    std::int64_t correct = 0;
+};
+
 // One pass over `test` with autograd off. The sums stay on the device during the pass; the
 // two reads at its end are its only host synchronisation. Throws RunStop{Cancelled} when a
 // stop is requested.
+TestSums testSums(const EpochParts &parts, int epoch, const SplitTensors &test);
+
+// testSums over the size of `test`: mean loss and accuracy.
 TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &test);
 
 } // namespace devicebench::detail

@@ -34,6 +34,12 @@ struct Shard {
 // < 1, rank is not in 0..worldSize-1 or count < 0.
 Shard shardOf(std::int64_t start, std::int64_t count, int rank, int worldSize);
 
+// "" when a global batch of `globalBatchSize` images gives each of `worldSize` ranks at least
+// one image per step; else "global batch size (1) must be at least the world size (2): every
+// rank needs an image per step". runDataParallelTraining refuses such a run; the CLI checks it
+// before joining the job.
+std::string globalBatchProblem(std::int64_t globalBatchSize, int worldSize);
+
 // What a data-parallel run needs from its process group (one object per rank). Implemented
 // over c10d in engine_distributed (distributed.h); every rank calls the same methods in the
 // same order. A failure (a rank died, a timeout) throws std::runtime_error (or c10::Error).
