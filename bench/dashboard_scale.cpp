@@ -19,13 +19,13 @@
 // The table of loss chart settings (issue 16: smoothing, log scale, time axis, zoom) comes after
 // the full redraw; --no-live stops there.
 #include "bench_support.h"
-#include "charts.h"
-#include "charts_panel.h"
+#include "charts/charts.h"
+#include "panels/charts_panel.h"
 #include "fetch_controller.h"
-#include "main_window.h"
+#include "window/main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
-#include "run_store.h"
+#include "store/run_store.h"
 #include "wiring.h"
 
 #include "devicebench/cifar10.h"

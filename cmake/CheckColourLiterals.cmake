@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: MIT
 # Fails when a colour is written in a source file under ui/ or app/ (issue 11, item 7): every
 # colour lives in resources/ (styles/*.json, charts/palette.json) and is read through
-# ui/theme.h (theme::runColour, theme::colour, theme::palette).
+# ui/theme/theme.h (theme::runColour, theme::colour, theme::palette).
 #
 #   cmake -DROOT=<source dir> -P cmake/CheckColourLiterals.cmake
 #
@@ -49,6 +49,6 @@ endforeach()
 list(LENGTH _files _count)
 if(_found)
   message(FATAL_ERROR "Colour literals in ui/ or app/ (move them to resources/ and read them "
-                      "through ui/theme.h):\n${_found}")
+                      "through ui/theme/theme.h):\n${_found}")
 endif()
 message(STATUS "CheckColourLiterals: no colour literal in ${_count} files under ui/ and app/")

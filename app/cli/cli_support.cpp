@@ -2,8 +2,8 @@
 #include "cli_support.h"
 
 #ifdef DEVICEBENCH_HAVE_PNG
-#include "png_export.h"
-#include "sweep_png.h"
+#include "export/png_export.h"
+#include "export/sweep_png.h"
 #endif
 
 #include <charconv>

@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
 #include "chart_script.h"
 
-#include "charts.h"
-#include "charts_panel.h"
-#include "main_window.h"
-#include "run_store.h"
+#include "charts/charts.h"
+#include "panels/charts_panel.h"
+#include "window/main_window.h"
+#include "store/run_store.h"
 #include "sweep_script.h"
 
 #include <QApplication>

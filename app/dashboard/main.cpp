@@ -8,17 +8,17 @@
 // ends, and --quit to close afterwards. Everything goes through the same window, controller
 // and exports as a user's clicks.
 #include "chart_script.h"
-#include "desktop.h"
+#include "window/desktop.h"
 #include "fetch_controller.h"
-#include "fetch_dialog.h"
-#include "main_window.h"
+#include "dialogs/fetch_dialog.h"
+#include "window/main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "script_options.h"
 #include "stop_signals.h"
 #include "sweep_controller.h"
 #include "sweep_script.h"
-#include "theme.h"
+#include "theme/theme.h"
 #include "wiring.h"
 
 #include "devicebench/run_types.h"

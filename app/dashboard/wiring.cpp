@@ -2,12 +2,12 @@
 #include "wiring.h"
 
 #include "fetch_controller.h"
-#include "fetch_dialog.h"
-#include "main_window.h"
+#include "dialogs/fetch_dialog.h"
+#include "window/main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "sweep_controller.h"
-#include "sweep_panel.h"
+#include "sweep/sweep_panel.h"
 
 namespace devicebench {
 

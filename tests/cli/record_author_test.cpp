@@ -8,7 +8,7 @@
 #include "process_support.h"
 
 #include "run_controller.h"
-#include "run_store.h"
+#include "store/run_store.h"
 
 #include "devicebench/run_record.h"
 

@@ -2,10 +2,10 @@
 // A busy machine (issue 15) in the dashboard: an epoch flagged contended is marked in the epoch
 // table (its seconds and its own column, in the error colour, with a tooltip saying what it
 // got) and the bar of a run with a contended stable epoch is cross-hatched with a note.
-#include "charts.h"
-#include "epoch_table.h"
-#include "run_store.h"
-#include "theme.h"
+#include "charts/charts.h"
+#include "panels/epoch_table.h"
+#include "store/run_store.h"
+#include "theme/theme.h"
 
 #include <gtest/gtest.h>
 

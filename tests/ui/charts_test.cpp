@@ -3,14 +3,14 @@
 // zoom kept across live updates, every step of a zoomed-in epoch, hover values, runs shown and
 // hidden, coinciding curves, log scale and the time axis. No timings here
 // (bench/dashboard_scale measures the redraw).
-#include "chart_math.h"
-#include "charts.h"
-#include "charts_panel.h"
-#include "comparison_export.h"
-#include "main_window.h"
-#include "run_store.h"
+#include "charts/chart_math.h"
+#include "charts/charts.h"
+#include "panels/charts_panel.h"
+#include "export/comparison_export.h"
+#include "window/main_window.h"
+#include "store/run_store.h"
 #include "test_support.h"
-#include "theme.h"
+#include "theme/theme.h"
 
 #include "devicebench/run_record.h"
 

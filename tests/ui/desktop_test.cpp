@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 // Desktop conventions: settings and geometry through QSettings, keyboard shortcuts, the log
 // file, the standard locations, the dark palette and chart theme.
-#include "charts.h"
-#include "desktop.h"
-#include "main_window.h"
+#include "charts/charts.h"
+#include "window/desktop.h"
+#include "window/main_window.h"
 #include "run_controller.h"
 #include "test_support.h"
 #include "wiring_support.h"

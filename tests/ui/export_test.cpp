@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "comparison_export.h"
-#include "epoch_table.h"
-#include "run_store.h"
+#include "export/comparison_export.h"
+#include "panels/epoch_table.h"
+#include "store/run_store.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>

@@ -3,9 +3,9 @@
 // its outcome back on the GUI thread, Cancel and closing mid-download leaving nothing.
 #include "cifar_archive.h"
 #include "cifar_files.h"
-#include "fetch_dialog.h"
+#include "dialogs/fetch_dialog.h"
 #include "http_server.h"
-#include "main_window.h"
+#include "window/main_window.h"
 #include "run_controller.h"
 #include "test_support.h"
 #include "wiring_support.h"

@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-#include "charts.h"
-#include "comparison_export.h"
-#include "main_window.h"
+#include "charts/charts.h"
+#include "export/comparison_export.h"
+#include "window/main_window.h"
 #include "run_controller.h"
-#include "run_store.h"
+#include "store/run_store.h"
 #include "test_support.h"
 #include "wiring_support.h"
 

@@ -4,11 +4,11 @@
 // thread (the run and the download end with the reason; nothing stays busy), and "Remove
 // run…" in the run library.
 #include "fetch_controller.h"
-#include "fetch_dialog.h"
-#include "main_window.h"
+#include "dialogs/fetch_dialog.h"
+#include "window/main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
-#include "run_store.h"
+#include "store/run_store.h"
 #include "test_support.h"
 #include "wiring.h"
 #include "wiring_support.h"

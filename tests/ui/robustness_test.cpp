@@ -2,11 +2,11 @@
 // The dashboard's side of docs/ROBUSTNESS.md: a second run while one is going, Stop, a
 // diverged run beside a finished one, a run record that cannot be saved, and an export onto
 // a full disk. Each test is a row of that table.
-#include "charts.h"
-#include "comparison_export.h"
-#include "main_window.h"
+#include "charts/charts.h"
+#include "export/comparison_export.h"
+#include "window/main_window.h"
 #include "run_controller.h"
-#include "run_store.h"
+#include "store/run_store.h"
 #include "test_support.h"
 #include "wiring_support.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "charts.h"
-#include "run_store.h"
+#include "charts/charts.h"
+#include "store/run_store.h"
 #include "test_support.h"
 
 #include <gtest/gtest.h>

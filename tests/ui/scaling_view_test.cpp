@@ -4,10 +4,10 @@
 // the table lists the points, and rank records are labelled as ranks, not drawn. Job records
 // are made from a single-process example record (job_records.h): no training.
 #include "job_records.h"
-#include "main_window.h"
-#include "run_store.h"
-#include "scaling_chart.h"
-#include "scaling_panel.h"
+#include "window/main_window.h"
+#include "store/run_store.h"
+#include "charts/scaling_chart.h"
+#include "panels/scaling_panel.h"
 #include "test_support.h"
 
 #include <QDir>

@@ -2,13 +2,13 @@
 // The look read from resources/ (ui/theme.h): the resource formats and their errors, the
 // window icon, the light and dark themes, and one colour per run in the loss chart, its
 // legend, the test-loss dots, the bar chart (live and in the exported PNG) and the epoch table.
-#include "charts.h"
-#include "comparison_export.h"
-#include "epoch_table.h"
-#include "main_window.h"
+#include "charts/charts.h"
+#include "export/comparison_export.h"
+#include "panels/epoch_table.h"
+#include "window/main_window.h"
 #include "run_controller.h"
-#include "run_store.h"
-#include "theme.h"
+#include "store/run_store.h"
+#include "theme/theme.h"
 
 #include "test_support.h"
 #include "wiring_support.h"

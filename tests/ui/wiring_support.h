@@ -5,7 +5,7 @@
 #pragma once
 
 #include "fetch_controller.h"
-#include "main_window.h"
+#include "window/main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "wiring.h"

@@ -1,0 +1,204 @@
+// SPDX-License-Identifier: MIT
+#include "run_controller.h"
+#include "controller_support.h"
+
+#include <gtest/gtest.h>
+
+#include <QDir>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QSignalSpy>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace devicebench {
+namespace {
+
+using test::FakeTrainer;
+using test::waitUntil;
+
+RunConfig fakeConfig(int epochs = 2) {
+    RunConfig config;
+    config.epochs = epochs;
+    config.warmupEpochs = 1;
+    config.batchSize = 8;
+    config.threads = 1;
+    config.synthetic = true;
+    return config;
+}
+
+TEST(RunController, EventsArriveOnTheMainThreadInOrderWithExactlyOneRunEnded) {
+    RunController controller(FakeTrainer{});
+    std::vector<std::string> events;
+    bool allOnMainThread = true;
+    const QThread *mainThread = QThread::currentThread();
+    auto note = [&](const std::string &what) {
+        allOnMainThread = allOnMainThread && QThread::currentThread() == mainThread;
+        events.push_back(what);
+    };
+    std::int64_t lastStep = 0;
+    bool stepsInOrder = true;
+    QObject::connect(&controller, &RunController::runStarted,
+                     [&](int, const RunConfig &config, const RunStarted &info) {
+                         EXPECT_EQ(config.epochs, 2);
+                         EXPECT_EQ(info.stepsPerEpoch, 4);
+                         note("started");
+                     });
+    QObject::connect(&controller, &RunController::stepLosses,
+                     [&](int, const std::vector<StepLoss> &losses) {
+                         for (const StepLoss &l : losses) {
+                             stepsInOrder = stepsInOrder && l.step == lastStep + 1;
+                             lastStep = l.step;
+                         }
+                         note("steps");
+                     });
+    QObject::connect(&controller, &RunController::epochFinished,
+                     [&](int, const EpochResult &e) { note("epoch" + std::to_string(e.epoch)); });
+    int endedCount = 0;
+    RunOutcome ended;
+    QObject::connect(&controller, &RunController::runEnded, [&](int id, const RunOutcome &o) {
+        EXPECT_EQ(id, 1);
+        EXPECT_FALSE(controller.isRunning()) << "idle before runEnded, so a slot may start again";
+        ++endedCount;
+        ended = o;
+        note("ended");
+    });
+
+    const int id = controller.startRun(fakeConfig());
+    EXPECT_EQ(id, 1);
+    EXPECT_TRUE(controller.isRunning());
+    ASSERT_TRUE(waitUntil([&] { return endedCount > 0; }));
+    waitUntil([] { return false; }, 100); // nothing may follow runEnded
+
+    EXPECT_TRUE(allOnMainThread);
+    EXPECT_TRUE(stepsInOrder);
+    EXPECT_EQ(lastStep, 8);
+    EXPECT_EQ(endedCount, 1);
+    EXPECT_EQ(ended.status, RunStatus::Finished);
+    EXPECT_EQ(ended.epochs.size(), 2U);
+    const std::vector<std::string> expected = {"started", "steps",  "steps",  "steps",
+                                               "steps",   "epoch1", "steps",  "steps",
+                                               "steps",   "steps",  "epoch2", "ended"};
+    EXPECT_EQ(events, expected);
+}
+
+TEST(RunController, SecondStartWhileRunningIsRejectedAndIdsCountUp) {
+    FakeTrainer fake;
+    fake.untilStopped = true;
+    RunController controller(fake);
+    QSignalSpy rejected(&controller, &RunController::runRejected);
+    QSignalSpy ended(&controller, &RunController::runEnded);
+
+    EXPECT_EQ(controller.startRun(fakeConfig()), 1);
+    EXPECT_EQ(controller.startRun(fakeConfig()), 0);
+    ASSERT_EQ(rejected.count(), 1);
+    EXPECT_FALSE(rejected.at(0).at(0).toString().isEmpty());
+    EXPECT_EQ(controller.currentRunId(), 1);
+
+    controller.stop();
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
+    EXPECT_EQ(controller.startRun(fakeConfig()), 2);
+    controller.stop();
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }));
+    EXPECT_EQ(ended.at(1).at(0).toInt(), 2);
+}
+
+TEST(RunController, StopEndsTheRunAsCancelled) {
+    FakeTrainer fake;
+    fake.untilStopped = true;
+    RunController controller(fake);
+    QSignalSpy started(&controller, &RunController::runStarted);
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    controller.startRun(fakeConfig());
+    ASSERT_TRUE(waitUntil([&] { return started.count() == 1; }));
+    controller.stop();
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }, 3000));
+    const auto outcome = ended.at(0).at(1).value<RunOutcome>();
+    EXPECT_EQ(outcome.status, RunStatus::Cancelled);
+    EXPECT_FALSE(outcome.reason.empty());
+    EXPECT_FALSE(controller.isRunning());
+    waitUntil([] { return false; }, 100);
+    EXPECT_EQ(ended.count(), 1);
+}
+
+TEST(RunController, AThrowingTrainerEndsAsFailedWithTheMessage) {
+    RunController controller(
+        [](const RunConfig &, TrainingObserver &, const std::atomic<bool> &) -> RunOutcome {
+            throw std::runtime_error("boom");
+        });
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    controller.startRun(fakeConfig());
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
+    const auto outcome = ended.at(0).at(1).value<RunOutcome>();
+    EXPECT_EQ(outcome.status, RunStatus::Failed);
+    EXPECT_NE(outcome.reason.find("boom"), std::string::npos);
+}
+
+TEST(RunController, DestroyingTheControllerMidRunReturnsPromptly) {
+    FakeTrainer fake;
+    fake.untilStopped = true;
+    auto controller = std::make_unique<RunController>(fake);
+    QSignalSpy started(controller.get(), &RunController::runStarted);
+    int endedCount = 0;
+    QObject::connect(controller.get(), &RunController::runEnded, [&] { ++endedCount; });
+    controller->startRun(fakeConfig());
+    ASSERT_TRUE(waitUntil([&] { return started.count() == 1; }));
+
+    QElapsedTimer clock;
+    clock.start();
+    controller.reset();
+    EXPECT_LT(clock.elapsed(), 2000);
+    // Events the worker posted before it stopped are dropped with the controller.
+    waitUntil([] { return false; }, 100);
+    EXPECT_EQ(endedCount, 0);
+}
+
+TEST(RunController, WithALogFolderEachRunWritesOneEventFileInAFolderOfItsOwn) {
+    QTemporaryDir logs;
+    ASSERT_TRUE(logs.isValid());
+    RunController controller{FakeTrainer{}};
+    controller.setTensorBoardLogDir(logs.path());
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    QSignalSpy failed(&controller, &RunController::tensorBoardFailed);
+    ASSERT_EQ(controller.startRun(fakeConfig()), 1);
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
+    const QStringList runs = QDir(logs.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
+    ASSERT_EQ(runs.size(), 1) << runs.join(QStringLiteral(", ")).toStdString();
+    EXPECT_TRUE(runs[0].endsWith(QStringLiteral("_cpu_x1"))) << runs[0].toStdString();
+    const QFileInfoList files =
+        QDir(logs.path() + QStringLiteral("/") + runs[0]).entryInfoList(QDir::Files);
+    ASSERT_EQ(files.size(), 1);
+    EXPECT_TRUE(files[0].fileName().startsWith(QStringLiteral("events.out.tfevents.")));
+    EXPECT_GT(files[0].size(), 0);
+    EXPECT_EQ(failed.count(), 0);
+}
+
+TEST(RunController, AnEventFileThatCannotBeWrittenIsReportedAndTheRunFinishes) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("a-file"));
+    QFile f(file);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.close();
+    RunController controller{FakeTrainer{}};
+    controller.setTensorBoardLogDir(file); // a file, not a folder
+    std::vector<std::string> order;
+    QObject::connect(
+        &controller, &RunController::tensorBoardFailed,
+        [&](int, const QString &message) { order.push_back("failed: " + message.toStdString()); });
+    QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &outcome) {
+        order.push_back(std::string("ended ") + toString(outcome.status));
+    });
+    ASSERT_EQ(controller.startRun(fakeConfig()), 1);
+    ASSERT_TRUE(waitUntil([&] { return order.size() == 2; }));
+    EXPECT_EQ(order[0].rfind("failed: cannot create TensorBoard folder " + file.toStdString(), 0),
+              0u)
+        << order[0];
+    EXPECT_EQ(order[1], "ended finished");
+}
+
+} // namespace
+} // namespace devicebench

@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: MIT
+// The two comparison charts, as QChart subclasses that sync themselves from a RunStore
+// (LossChart in charts.cpp, SpeedChart in speed_chart.cpp).
+// The dashboard shows them in QChartViews; the PNG export builds fresh ones and renders them
+// without any window. Both are fed with QXYSeries::replace() / one rebuild per sync, with
+// animations off; call sync() from a coalescing timer, not per event.
+#pragma once
+
+#include "charts/chart_math.h"
+
+#include <QChart>
+#include <QColor>
+#include <QList>
+#include <QPointF>
+#include <QString>
+
+#include <cstdint>
+#include <map>
+#include <utility>
+#include <vector>
+
+class QBarCategoryAxis;
+class QBarSet;
+class QStackedBarSeries;
+class QLineSeries;
+class QLogValueAxis;
+class QAbstractAxis;
+class QValueAxis;
+
+namespace devicebench {
+
+class RunStore;
+struct StoredRun;
+
+// Most points drawn per run and series; the store keeps every point.
+inline constexpr int kMaxDrawnPoints = 2000;
+
+// Min/max bucket decimation of a polyline ordered by x. Returns `points` unchanged when it has
+// at most `maxPoints` points; otherwise the first point, then for each of (maxPoints-2)/2
+// equal-count buckets of the interior its min-y and max-y points in x order, then the last
+// point, so at most `maxPoints` points and every spike stays visible. maxPoints < 4 counts as 4.
+QList<QPointF> decimateMinMax(const QList<QPointF> &points, int maxPoints);
+
+// Sets `chart`'s title to `title` in bold, its font `scale` times the chart's title font size
+// (both charts' titles).
+void styleChartTitle(QChart *chart, const QString &title, double scale);
+
+// Range of the finite y values of `points` (NaN and +-inf are ignored).
+struct ValueRange {
+    double min = 0.0;
+    double max = 0.0;
+    bool valid = false; // false when no y value is finite
+};
+ValueRange finiteYRange(const QList<QPointF> &points);
+
+// How the loss chart draws (the window's controls above it; the PNG export takes the window's).
+enum class XAxisMode {
+    Steps,   // global training step (1, 2, ...)
+    Epochs,  // step / steps per epoch, so x runs over [0, epochs]
+    Seconds, // wall-clock seconds of the run's clock (TimedStepLoss::seconds: since the record
+             // was made, data loading included): a faster device's curve ends earlier
+};
+// "steps", "epochs", "time"; parseXAxisMode reads those (false on anything else).
+QString xAxisModeName(XAxisMode mode);
+bool parseXAxisMode(const QString &name, XAxisMode *mode);
+
+struct ChartOptions {
+    double smoothing = kDefaultSmoothing; // debiased EMA weight, 0..0.99 (chart_math.h)
+    XAxisMode xAxis = XAxisMode::Epochs;
+    bool logScale = false; // loss axis logarithmic (base 10)
+};
+
+class ChartHoverLabel;
+
+// Loss chart. x: steps, epochs or seconds (ChartOptions::xAxis); y = loss in nats, linear or
+// log. Per run, in the run's colour (theme::runColour(run number): that of its bar and its
+// epoch-table rows too): the training loss per step as a line, smoothed with the debiased EMA
+// of ChartOptions::smoothing (smoothDebiasedEma) with the raw steps drawn faint behind it (no
+// raw line when smoothing is 0), and the test loss per epoch as dots on a dashed line (at the
+// epoch's end). The legend names each run (label = run and device); a run whose training curve
+// coincides with an earlier shown run's (findCoincidingCurves, kCoincidenceFraction) is
+// drawn dashed over it and its legend says "identical to #n". Smoothing changes only what is
+// drawn: the store keeps every raw step. Non-finite losses are not drawn and never widen the
+// axes.
+//
+// Runs the store marks hidden (RunStore::isRunHidden) are not drawn; their legend entry stays,
+// faded, and clicking a legend entry emits runVisibilityToggled. Zoom and pan (the view's wheel
+// and rubber band, or setXRange()) change the axes; a range the user set is kept across later
+// sync() calls (live updates) until resetView(). Each sync and each change of the x range draws
+// the points of the visible x range (decimateVisible, at most kMaxDrawnPoints per series), so a
+// zoomed-in region shows every step.
+class LossChart : public QChart {
+    Q_OBJECT
+
+public:
+    // Two runs' curves count as one when no step loss differs by more than this fraction of
+    // the shown runs' loss range (a thousandth of the axis: under a pixel on any screen), or
+    // kCoincidenceFloor nats when that is larger.
+    static constexpr double kCoincidenceFraction = 1e-3;
+    static constexpr double kCoincidenceFloor = 1e-6;
+
+    explicit LossChart(QGraphicsItem *parent = nullptr);
+
+    // Call sync() afterwards: the points are rebuilt there. A change of x axis resets the view.
+    void setOptions(const ChartOptions &options);
+    const ChartOptions &options() const { return m_options; }
+
+    // Brings series and axes up to date with `store` (adds/removes runs, replaces points).
+    void sync(const RunStore &store);
+
+    // The view: x range in the x axis's unit; the y axis fits the points in it. Marks the view
+    // as the user's (kept by sync()).
+    void setXRange(double min, double max);
+    // Back to the whole of every run (and the y range that fits it).
+    void resetView();
+    // True while a zoom or pan of the user's is in effect.
+    bool userZoomed() const { return m_userZoomed; }
+
+    // Hover: the label for the step of run `runId` nearest to x (axis unit), shown at that
+    // point; "" and nothing shown when the run has no drawn step. hoverText() is what the label
+    // shows (empty while none is shown).
+    QString showHover(int runId, double x);
+    // The same for global step `step` of the run (the drawn step nearest to it).
+    QString showHoverAtStep(int runId, std::int64_t step);
+    void hideHover();
+    QString hoverText() const;
+
+    // For tests and the export; nullptr when the run is not in the chart. trainSeries: the
+    // drawn training line (smoothed); rawSeries: the raw steps behind it.
+    QLineSeries *trainSeries(int runId) const;
+    QLineSeries *rawSeries(int runId) const;
+    QLineSeries *testSeries(int runId) const;
+    QValueAxis *xAxis() const { return m_axisX; }
+    QValueAxis *yAxis() const { return m_axisY; }      // the linear loss axis
+    QLogValueAxis *logYAxis() const { return m_logY; } // the log one (attached when logScale)
+    // Run number of the earlier run run `runId`'s curve coincides with; 0 when none.
+    int identicalTo(int runId) const;
+
+Q_SIGNALS:
+    // A legend entry was clicked: show or hide that run.
+    void runVisibilityToggled(int runId);
+
+private:
+    struct RunSeries {
+        QLineSeries *raw = nullptr;
+        QLineSeries *train = nullptr;
+        QLineSeries *test = nullptr;
+        int number = 0;
+        std::size_t builtSteps = static_cast<std::size_t>(-1);
+        std::size_t builtEpochs = static_cast<std::size_t>(-1);
+        int builtGeneration = -1;    // m_generation the points were built for
+        QList<QPointF> rawPoints;    // finite steps, x in the axis unit
+        QList<QPointF> smoothPoints; // smoothDebiasedEma of rawPoints' y
+        QList<QPointF> testPoints;
+        std::vector<double> losses;       // every step's loss, in order (coincidence)
+        std::vector<std::int64_t> stepOf; // per rawPoints entry
+        std::vector<int> epochOf;         // per rawPoints entry
+        ValueRange rawRange, smoothRange, testRange;
+        double xEnd = 0.0; // the run's x extent (configured epochs, or the last point)
+        bool hidden = false;
+        int identicalTo = 0; // run number, 0: none
+        QString label;
+        // What the series hold now (redecimate() replaces them only when this differs).
+        double drawnMin = 0.0, drawnMax = -1.0;
+        std::size_t drawnSteps = static_cast<std::size_t>(-1);
+        int drawnGeneration = -1;
+    };
+
+    void build(RunSeries &entry, const StoredRun &run);
+    void style(RunSeries &entry); // pens, names, legend marker, visibility
+    void redecimate();            // the visible range's points into the series
+    void applyRange(double xMin, double xMax, double yMin, double yMax);
+    void fitY(double xMin, double xMax, double *yMin, double *yMax) const;
+    QAbstractAxis *activeYAxis() const;
+    void updateTitle();
+
+    ChartOptions m_options;
+    int m_generation = 0; // bumped when the options change how points are built
+    QValueAxis *m_axisX;
+    QValueAxis *m_axisY;
+    QLogValueAxis *m_logY;
+    ChartHoverLabel *m_hover;
+    std::map<int, RunSeries> m_series; // by run id
+    double m_autoXMax = 1.0;
+    bool m_userZoomed = false;
+    bool m_settingRange = false; // the chart itself is changing the axes
+};
+
+class ErrorBarItem;
+
+// Bar chart of each run's stable mean seconds per epoch (epochs after warm-up, the store's
+// warm-up setting), with the 95% interval of the mean drawn as an error bar and the mean
+// written above it. Category label (rich text, two lines joined by <br>): the run label
+// ("#1 CPU x1 @ host"), then the speed-up against the store's baseline with its interval
+// ("2.31x [2.20, 2.43]"), "baseline", or, in red, "not comparable: <fields>" for a run whose
+// workload differs from the baseline's (its bar is hatched); runs without a stable mean get a 0
+// bar and the note "no stable epochs". Each bar has its run's colour
+// (theme::runColour(run number)), the colour of the run's loss curves. A run with stable
+// epochs measured on a busy machine (EpochLoad::contended, contention.h) has its bar
+// cross-hatched and a third line in red, "⚠ busy machine: epochs 4, 7 contended". Runs the store
+// marks hidden have no bar. Pointing at a bar shows a label with the run's stable mean,
+// interval, epochs and speed-up (hoverText(index) gives it). The title is the longest of three
+// that fits the chart's width (fittingTitle).
+class SpeedChart : public QChart {
+    Q_OBJECT
+
+public:
+    explicit SpeedChart(QGraphicsItem *parent = nullptr);
+
+    void sync(const RunStore &store);
+
+    // For tests: the bar values (seconds, 0 when no stable mean), category labels, and the
+    // error bars drawn (one per run with a known interval: {low, high} seconds).
+    std::vector<double> barValues() const { return m_values; }
+    QStringList categories() const { return m_categories; }
+    std::vector<std::pair<double, double>> errorBars() const;
+    // For tests: the fill colour of bar `index` (store order; invalid QColor when out of range),
+    // and whether it is hatched (the run is not comparable with the baseline).
+    QColor barColour(int index) const;
+    bool barHatched(int index) const;
+    // For tests: whether bar `index` is cross-hatched (the run has contended stable epochs).
+    bool barCrossHatched(int index) const;
+
+    // The hover text of bar `index` ("" when out of range); showHover() shows it at that bar
+    // (what pointing at it does), hideHover() hides it, shownHover() is the text shown.
+    QString hoverText(int index) const;
+    void showHover(int index);
+    void hideHover();
+    QString shownHover() const;
+
+private:
+    void colourBars(); // sets each bar's brush and border from its run's colour, if they differ
+    void fitTitle();   // the title that fits the chart's width
+
+    QStringList m_categories;
+    std::vector<double> m_values;
+    std::vector<bool> m_flagged;
+    std::vector<bool> m_contended; // the run has contended stable epochs (a busy machine)
+    std::vector<int> m_numbers;    // run numbers, which give the bars' colours
+    QStringList m_hoverTexts;      // per bar
+    ChartHoverLabel *m_hover = nullptr;
+    QStackedBarSeries *m_series = nullptr;
+    ErrorBarItem *m_errorBars = nullptr;
+    QBarCategoryAxis *m_axisX = nullptr;
+    QValueAxis *m_axisY = nullptr;
+};
+
+} // namespace devicebench

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: MIT
+// LossChart (charts.h): series, pens, legend and the points drawn for the visible range. The
+// view's behaviour (ranges, zoom, hover) is in loss_chart_view.cpp.
+#include "charts/charts.h"
+
+#include "charts/chart_items.h"
+#include "store/run_store.h"
+#include "theme/theme.h"
+
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace devicebench {
+
+LossChart::LossChart(QGraphicsItem *parent)
+    : QChart(parent), m_axisX(new QValueAxis(this)), m_axisY(new QValueAxis(this)),
+      m_logY(new QLogValueAxis(this)), m_hover(new ChartHoverLabel(this)) {
+    setAnimationOptions(QChart::NoAnimation);
+    updateTitle();
+    m_axisX->setTitleText(QStringLiteral("epoch"));
+    m_axisX->setLabelFormat(QStringLiteral("%.0f"));
+    m_axisX->setRange(0.0, 1.0);
+    m_axisY->setTitleText(QStringLiteral("loss (nats)"));
+    m_axisY->setLabelFormat(QStringLiteral("%.2f"));
+    m_axisY->setRange(0.0, 1.0);
+    m_logY->setTitleText(QStringLiteral("loss (nats, log scale)"));
+    m_logY->setLabelFormat(QStringLiteral("%.3g"));
+    m_logY->setBase(10.0);
+    m_logY->setMinorTickCount(-1); // the minor ticks of each decade
+    addAxis(m_axisX, Qt::AlignBottom);
+    addAxis(m_axisY, Qt::AlignLeft);
+    legend()->setAlignment(Qt::AlignBottom);
+    legend()->setShowToolTips(true);
+    // A range change the chart did not make is the user's zoom or pan: keep it, and draw the
+    // points of the new range.
+    const auto userRange = [this] {
+        if (m_settingRange)
+            return;
+        m_userZoomed = true;
+        redecimate();
+    };
+    connect(m_axisX, &QValueAxis::rangeChanged, this, userRange);
+    connect(m_axisY, &QValueAxis::rangeChanged, this, userRange);
+    connect(m_logY, &QLogValueAxis::rangeChanged, this, userRange);
+}
+
+void LossChart::updateTitle() {
+    QString title = QStringLiteral("Loss: training loss per step (lines");
+    if (m_options.smoothing > 0.0)
+        title +=
+            QStringLiteral(", smoothed %1, raw faint behind").arg(m_options.smoothing, 0, 'f', 2);
+    title += QStringLiteral("), test loss per epoch (dots)");
+    styleChartTitle(this, title, titleFont().bold() ? 1.0 : 1.15);
+}
+
+void LossChart::setOptions(const ChartOptions &options) {
+    ChartOptions next = options;
+    next.smoothing =
+        std::clamp(std::isfinite(next.smoothing) ? next.smoothing : 0.0, 0.0, kMaxSmoothing);
+    if (next.logScale != m_options.logScale) {
+        QAbstractAxis *from = activeYAxis();
+        QAbstractAxis *to = next.logScale ? static_cast<QAbstractAxis *>(m_logY)
+                                          : static_cast<QAbstractAxis *>(m_axisY);
+        // The new axis takes the old one's look (theme colours set on the chart's axes).
+        to->setLabelsBrush(from->labelsBrush());
+        to->setTitleBrush(from->titleBrush());
+        to->setLinePen(from->linePen());
+        to->setGridLinePen(from->gridLinePen());
+        to->setMinorGridLinePen(from->minorGridLinePen());
+        to->setLabelsFont(from->labelsFont());
+        to->setTitleFont(from->titleFont());
+        for (auto &[id, entry] : m_series)
+            for (QLineSeries *s : {entry.raw, entry.train, entry.test})
+                s->detachAxis(from);
+        removeAxis(from);
+        from->setParent(this); // removeAxis releases ownership; keep it for the way back
+        addAxis(to, Qt::AlignLeft);
+        for (auto &[id, entry] : m_series)
+            for (QLineSeries *s : {entry.raw, entry.train, entry.test})
+                s->attachAxis(to);
+    }
+    if (next.xAxis != m_options.xAxis || next.smoothing != m_options.smoothing)
+        ++m_generation;
+    if (next.xAxis != m_options.xAxis)
+        m_userZoomed = false; // another unit: the old range means nothing
+    if (next.logScale != m_options.logScale)
+        m_userZoomed = false;
+    m_options = next;
+    static const char *const titles[] = {"step", "epoch", "wall-clock seconds (run's clock)"};
+    m_axisX->setTitleText(QString::fromLatin1(titles[static_cast<int>(m_options.xAxis)]));
+    updateTitle();
+    hideHover();
+}
+
+QAbstractAxis *LossChart::activeYAxis() const {
+    return m_options.logScale ? static_cast<QAbstractAxis *>(m_logY)
+                              : static_cast<QAbstractAxis *>(m_axisY);
+}
+
+QLineSeries *LossChart::trainSeries(int runId) const {
+    const auto it = m_series.find(runId);
+    return it == m_series.end() ? nullptr : it->second.train;
+}
+
+QLineSeries *LossChart::rawSeries(int runId) const {
+    const auto it = m_series.find(runId);
+    return it == m_series.end() ? nullptr : it->second.raw;
+}
+
+QLineSeries *LossChart::testSeries(int runId) const {
+    const auto it = m_series.find(runId);
+    return it == m_series.end() ? nullptr : it->second.test;
+}
+
+int LossChart::identicalTo(int runId) const {
+    const auto it = m_series.find(runId);
+    return it == m_series.end() ? 0 : it->second.identicalTo;
+}
+
+void LossChart::build(RunSeries &entry, const StoredRun &run) {
+    const RunRecord &record = run.record;
+    const double perEpoch =
+        record.started.stepsPerEpoch > 0 ? static_cast<double>(record.started.stepsPerEpoch) : 1.0;
+    const auto xOf = [&](const TimedStepLoss &s) {
+        switch (m_options.xAxis) {
+        case XAxisMode::Steps:
+            return static_cast<double>(s.step);
+        case XAxisMode::Epochs:
+            return static_cast<double>(s.step) / perEpoch;
+        case XAxisMode::Seconds:
+            return s.seconds;
+        }
+        return 0.0;
+    };
+    if (entry.builtSteps != record.steps.size() || entry.builtGeneration != m_generation) {
+        entry.rawPoints.clear();
+        entry.stepOf.clear();
+        entry.epochOf.clear();
+        entry.losses.clear();
+        entry.rawPoints.reserve(static_cast<qsizetype>(record.steps.size()));
+        entry.losses.reserve(record.steps.size());
+        for (const TimedStepLoss &s : record.steps) {
+            entry.losses.push_back(s.loss);
+            if (!std::isfinite(s.loss))
+                continue;
+            entry.rawPoints.append(QPointF(xOf(s), s.loss));
+            entry.stepOf.push_back(s.step);
+            entry.epochOf.push_back(s.epoch);
+        }
+        if (m_options.xAxis == XAxisMode::Seconds)
+            spreadTiedX(entry.rawPoints);
+        entry.smoothPoints = smoothPointsY(entry.rawPoints, m_options.smoothing);
+        entry.rawRange = finiteYRange(entry.rawPoints);
+        entry.smoothRange = finiteYRange(entry.smoothPoints);
+        entry.builtSteps = record.steps.size();
+        entry.builtEpochs = static_cast<std::size_t>(-1); // the test dots' x may use the steps
+    }
+    if (entry.builtEpochs != record.epochs.size() || entry.builtGeneration != m_generation) {
+        entry.testPoints.clear();
+        for (const EpochResult &e : record.epochs) {
+            if (!std::isfinite(e.testLoss))
+                continue;
+            double x = e.epoch; // Epochs
+            if (m_options.xAxis == XAxisMode::Steps)
+                x = e.epoch * perEpoch;
+            else if (m_options.xAxis == XAxisMode::Seconds) {
+                // The time of the epoch's last step (its test pass follows it).
+                x = std::nan("");
+                for (auto it = record.steps.rbegin(); it != record.steps.rend(); ++it)
+                    if (it->epoch <= e.epoch) {
+                        x = it->seconds;
+                        break;
+                    }
+                if (!std::isfinite(x))
+                    continue;
+            }
+            entry.testPoints.append(QPointF(x, e.testLoss));
+        }
+        entry.testRange = finiteYRange(entry.testPoints);
+        entry.builtEpochs = record.epochs.size();
+    }
+    entry.builtGeneration = m_generation;
+    const double epochs = std::max(record.config.epochs, static_cast<int>(record.epochs.size()));
+    switch (m_options.xAxis) {
+    case XAxisMode::Steps:
+        entry.xEnd = epochs * perEpoch;
+        break;
+    case XAxisMode::Epochs:
+        entry.xEnd = epochs;
+        break;
+    case XAxisMode::Seconds:
+        entry.xEnd = entry.rawPoints.isEmpty() ? 0.0 : entry.rawPoints.back().x();
+        if (!entry.testPoints.isEmpty())
+            entry.xEnd = std::max(entry.xEnd, entry.testPoints.back().x());
+        break;
+    }
+}
+
+void LossChart::style(RunSeries &entry) {
+    const int n = entry.number;
+    const bool smoothed = m_options.smoothing > 0.0;
+    // One device pixel wide and cosmetic: the raster engine's fast line path. A wider pen is
+    // stroked as a polygon, and ten runs of 7,820 steps then took 200 ms per redraw instead of
+    // 10 (bench/dashboard_scale, docs/PERFORMANCE.md). A curve that coincides with an earlier
+    // run's is dashed, so that both colours show where they overlay.
+    QPen train(theme::runColour(n, theme::Opacity::Curve));
+    train.setWidthF(1.0);
+    train.setCosmetic(true);
+    if (entry.identicalTo != 0)
+        train.setDashPattern({6.0, 6.0}); // long dashes: the run underneath shows in the gaps
+    QPen raw(theme::runColour(n, theme::Opacity::RawCurve));
+    raw.setWidthF(1.0);
+    raw.setCosmetic(true);
+    QPen test(theme::runColour(n));
+    test.setWidthF(2.0);
+    test.setStyle(Qt::DashLine);
+    // Pens and names only when they change: setting them marks the series dirty and repaints
+    // it, and this runs several times a second during a run. A chart theme set since
+    // (QChart::setTheme recolours every series) counts as a change.
+    if (entry.train->pen() != train)
+        entry.train->setPen(train);
+    if (entry.raw->pen() != raw)
+        entry.raw->setPen(raw);
+    if (entry.test->pen() != test || entry.test->color() != theme::runColour(n)) {
+        entry.test->setPen(test);
+        entry.test->setColor(theme::runColour(n));
+    }
+    const QString name =
+        entry.identicalTo != 0
+            ? entry.label + QStringLiteral(" (identical to #%1)").arg(entry.identicalTo)
+            : entry.label;
+    if (entry.train->name() != name) {
+        entry.train->setName(name);
+        entry.raw->setName(entry.label + QStringLiteral(" (raw)"));
+        entry.test->setName(entry.label + QStringLiteral(" (test)"));
+    }
+    const bool showRaw = smoothed && !entry.hidden;
+    if (entry.train->isVisible() == entry.hidden)
+        entry.train->setVisible(!entry.hidden);
+    if (entry.test->isVisible() == entry.hidden)
+        entry.test->setVisible(!entry.hidden);
+    if (entry.raw->isVisible() != showRaw)
+        entry.raw->setVisible(showRaw);
+    // One legend entry per run (the training line's), kept while the run is hidden so that a
+    // click can show it again; faded then.
+    for (QLegendMarker *marker : legend()->markers(entry.raw))
+        marker->setVisible(false);
+    for (QLegendMarker *marker : legend()->markers(entry.test))
+        marker->setVisible(false);
+    for (QLegendMarker *marker : legend()->markers(entry.train)) {
+        marker->setVisible(true);
+        QColor label = legend()->labelColor();
+        if (entry.hidden)
+            label.setAlphaF(static_cast<float>(theme::opacity(theme::Opacity::HiddenRun)));
+        const QColor swatch =
+            entry.hidden ? theme::runColour(n, theme::Opacity::HiddenRun) : theme::runColour(n);
+        if (marker->labelBrush().color() != label)
+            marker->setLabelBrush(label);
+        if (marker->brush().color() != swatch)
+            marker->setBrush(swatch);
+        if (marker->pen().color() != swatch)
+            marker->setPen(QPen(swatch));
+    }
+}
+
+void LossChart::sync(const RunStore &store) {
+    // Drop the series of runs that left the store.
+    for (auto it = m_series.begin(); it != m_series.end();) {
+        if (store.findRun(it->first) == nullptr) {
+            for (QLineSeries *s : {it->second.raw, it->second.train, it->second.test}) {
+                removeSeries(s);
+                delete s;
+            }
+            it = m_series.erase(it);
+        } else {
+            ++it;
+        }
+    }
+
+    std::vector<const std::vector<double> *> curves;
+    std::vector<RunSeries *> order;
+    std::vector<int> ids;
+    bool added = false;
+    double xMax = 1.0;
+    for (int index = 0; index < store.runCount(); ++index) {
+        const StoredRun &run = store.run(index);
+        RunSeries &entry = m_series[run.id];
+        if (entry.train == nullptr) {
+            entry.raw = new QLineSeries(this);
+            entry.train = new QLineSeries(this);
+            entry.test = new QLineSeries(this);
+            for (QLineSeries *s : {entry.raw, entry.train, entry.test}) {
+                addSeries(s);
+                s->attachAxis(m_axisX);
+                s->attachAxis(activeYAxis());
+            }
+            entry.test->setPointsVisible(true);
+            entry.test->setMarkerSize(9.0);
+            const int id = run.id;
+            for (QLineSeries *s : {entry.raw, entry.train})
+                connect(s, &QLineSeries::hovered, this, [this, id](const QPointF &p, bool on) {
+                    if (on)
+                        showHover(id, p.x());
+                    else
+                        hideHover();
+                });
+            added = true;
+        }
+        entry.number = run.number;
+        entry.label = run.label;
+        entry.hidden = store.isRunHidden(run.id);
+        build(entry, run);
+        // Identical curves are identical on the step axes only (a time axis separates them).
+        curves.push_back(entry.hidden || m_options.xAxis == XAxisMode::Seconds ? nullptr
+                                                                               : &entry.losses);
+        order.push_back(&entry);
+        ids.push_back(run.id);
+        if (!entry.hidden)
+            xMax = std::max(xMax, entry.xEnd);
+    }
+    if (added) {
+        // Every run's raw steps under every run's lines: the lines and test dots are taken out
+        // and put back after all the raw series (the chart draws series in the order added).
+        for (RunSeries *entry : order)
+            for (QLineSeries *s : {entry->train, entry->test})
+                removeSeries(s);
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            for (QLineSeries *s : {order[i]->train, order[i]->test}) {
+                addSeries(s);
+                s->attachAxis(m_axisX);
+                s->attachAxis(activeYAxis());
+            }
+            const int id = ids[i];
+            for (QLegendMarker *marker : legend()->markers(order[i]->train))
+                connect(marker, &QLegendMarker::clicked, this,
+                        [this, id] { Q_EMIT runVisibilityToggled(id); });
+        }
+    }
+    ValueRange shown;
+    for (const RunSeries *entry : order)
+        if (!entry->hidden && entry->rawRange.valid)
+            shown = ValueRange{
+                shown.valid ? std::min(shown.min, entry->rawRange.min) : entry->rawRange.min,
+                shown.valid ? std::max(shown.max, entry->rawRange.max) : entry->rawRange.max, true};
+    const double tolerance =
+        std::max(kCoincidenceFloor, kCoincidenceFraction * (shown.max - shown.min));
+    const std::vector<int> same = findCoincidingCurves(curves, tolerance);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        order[i]->identicalTo = same[i] >= 0 ? order[static_cast<std::size_t>(same[i])]->number : 0;
+        style(*order[i]);
+    }
+    m_autoXMax = xMax;
+
+    if (!m_userZoomed) {
+        double yMin = 0.0;
+        double yMax = 1.0;
+        fitY(0.0, xMax, &yMin, &yMax);
+        applyRange(0.0, xMax, yMin, yMax);
+    }
+    redecimate();
+}
+
+void LossChart::redecimate() {
+    const double xMin = m_axisX->min();
+    const double xMax = m_axisX->max();
+    for (auto &[id, entry] : m_series) {
+        if (entry.hidden)
+            continue; // not drawn; its points are put in when it is shown again
+        if (entry.drawnMin == xMin && entry.drawnMax == xMax &&
+            entry.drawnSteps == entry.builtSteps && entry.drawnGeneration == m_generation &&
+            entry.test->count() == entry.testPoints.size())
+            continue; // unchanged: replacing would repaint it for nothing
+        entry.drawnMin = xMin;
+        entry.drawnMax = xMax;
+        entry.drawnSteps = entry.builtSteps;
+        entry.drawnGeneration = m_generation;
+        const bool smoothed = m_options.smoothing > 0.0;
+        entry.train->replace(decimateVisible(smoothed ? entry.smoothPoints : entry.rawPoints, xMin,
+                                             xMax, kMaxDrawnPoints));
+        entry.raw->replace(smoothed ? decimateVisible(entry.rawPoints, xMin, xMax, kMaxDrawnPoints)
+                                    : QList<QPointF>());
+        if (entry.test->points() != entry.testPoints)
+            entry.test->replace(entry.testPoints);
+    }
+}
+
+} // namespace devicebench

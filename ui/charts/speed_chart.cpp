@@ -1,0 +1,399 @@
+// SPDX-License-Identifier: MIT
+// SpeedChart (charts.h): the bar chart of stable mean seconds per epoch, with error bars.
+#include "charts/charts.h"
+
+#include "charts/chart_items.h"
+#include "store/run_store.h"
+#include "theme/theme.h"
+
+#include "devicebench/contention.h"
+
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QBrush>
+#include <QFont>
+#include <QFontMetricsF>
+#include <QGraphicsItem>
+#include <QPainter>
+#include <QPen>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace devicebench {
+
+// Error bars and mean labels over the bar chart's plot area (Qt Charts has no error bars).
+// A child item of the chart, so the dashboard's view and the exported PNG both draw it; it
+// maps values with QChart::mapToPosition at paint time, so it follows every resize.
+class ErrorBarItem : public QGraphicsItem {
+public:
+    struct Bar {
+        double mean = 0.0; // seconds; <= 0: nothing drawn
+        double low = std::nan("");
+        double high = std::nan("");
+    };
+
+    ErrorBarItem(QChart *chart, QAbstractSeries *series)
+        : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+        setZValue(100.0); // above the bars
+    }
+
+    void setBars(std::vector<Bar> bars) {
+        if (sameBars(bars, m_bars))
+            return;
+        prepareGeometryChange();
+        m_bars = std::move(bars);
+        update();
+    }
+    // NaN-safe: an interval that is not known (NaN) equals another one that is not known.
+    static bool sameBars(const std::vector<Bar> &a, const std::vector<Bar> &b) {
+        const auto same = [](double x, double y) {
+            return x == y || (std::isnan(x) && std::isnan(y));
+        };
+        return a.size() == b.size() &&
+               std::equal(a.begin(), a.end(), b.begin(), [&](const Bar &p, const Bar &q) {
+                   return same(p.mean, q.mean) && same(p.low, q.low) && same(p.high, q.high);
+               });
+    }
+    void geometryChanged() {
+        prepareGeometryChange();
+        update();
+    }
+    const std::vector<Bar> &bars() const { return m_bars; }
+
+    QRectF boundingRect() const override { return m_chart->rect(); }
+
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
+               QWidget * /*widget*/) override {
+        if (m_bars.empty())
+            return;
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing);
+        painter->setClipRect(m_chart->plotArea().adjusted(-2, -40, 2, 2));
+        QFont font = m_chart->font();
+        font.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.95));
+        painter->setFont(font);
+        const QFontMetricsF metrics(font);
+        // The title's colour: near-black on the light theme, near-white on the dark one.
+        const QColor ink = m_chart->titleBrush().color();
+        for (std::size_t i = 0; i < m_bars.size(); ++i) {
+            const Bar &bar = m_bars[i];
+            if (!(bar.mean > 0.0))
+                continue;
+            const double x = static_cast<double>(i);
+            const QPointF centre = m_chart->mapToPosition(QPointF(x, bar.mean), m_series);
+            const QPointF edge = m_chart->mapToPosition(QPointF(x + 0.5, bar.mean), m_series);
+            const double halfCategory = std::abs(edge.x() - centre.x());
+            const double cap = std::clamp(halfCategory * 0.25, 4.0, 16.0);
+            double top = centre.y();
+            if (std::isfinite(bar.low) && std::isfinite(bar.high)) {
+                const QPointF lo = m_chart->mapToPosition(QPointF(x, bar.low), m_series);
+                const QPointF hi = m_chart->mapToPosition(QPointF(x, bar.high), m_series);
+                QPen pen(ink);
+                pen.setWidthF(1.6);
+                painter->setPen(pen);
+                painter->drawLine(QPointF(centre.x(), lo.y()), QPointF(centre.x(), hi.y()));
+                painter->drawLine(QPointF(centre.x() - cap, lo.y()),
+                                  QPointF(centre.x() + cap, lo.y()));
+                painter->drawLine(QPointF(centre.x() - cap, hi.y()),
+                                  QPointF(centre.x() + cap, hi.y()));
+                top = std::min(top, hi.y());
+            }
+            const QString text =
+                QStringLiteral("%1 s").arg(bar.mean, 0, 'f', bar.mean < 10.0 ? 2 : 1);
+            const double width = metrics.horizontalAdvance(text) + 6.0;
+            const QRectF box(centre.x() - width / 2.0, top - metrics.height() - 3.0, width,
+                             metrics.height());
+            painter->setPen(ink);
+            painter->drawText(box, Qt::AlignCenter, text);
+        }
+        painter->restore();
+    }
+
+private:
+    QChart *m_chart;
+    QAbstractSeries *m_series;
+    std::vector<Bar> m_bars;
+};
+
+SpeedChart::SpeedChart(QGraphicsItem *parent)
+    : QChart(parent), m_series(new QStackedBarSeries(this)), m_axisX(new QBarCategoryAxis(this)),
+      m_axisY(new QValueAxis(this)) {
+    setAnimationOptions(QChart::NoAnimation);
+    styleChartTitle(this, QString(), 1.0);
+    fitTitle();
+    connect(this, &QGraphicsWidget::geometryChanged, this, [this] { fitTitle(); });
+    legend()->setVisible(false);
+    m_series->setLabelsVisible(false); // the means are written above the error bars
+    addSeries(m_series);
+    m_axisY->setTitleText(QStringLiteral("seconds per epoch"));
+    m_axisY->setLabelFormat(QStringLiteral("%.1f"));
+    m_axisY->setRange(0.0, 1.0);
+    // Two-line category labels (run, then speed-up) must not be elided to "#1 cpu...".
+    m_axisX->setTruncateLabels(false);
+    addAxis(m_axisX, Qt::AlignBottom);
+    addAxis(m_axisY, Qt::AlignLeft);
+    m_series->attachAxis(m_axisX);
+    m_series->attachAxis(m_axisY);
+    m_errorBars = new ErrorBarItem(this, m_series);
+    connect(this, &QChart::plotAreaChanged, this, [this] { m_errorBars->geometryChanged(); });
+    m_hover = new ChartHoverLabel(this);
+    connect(m_series, &QStackedBarSeries::hovered, this, [this](bool on, int, QBarSet *set) {
+        const qsizetype index = m_series->barSets().indexOf(set);
+        if (on && index >= 0)
+            showHover(static_cast<int>(index));
+        else
+            hideHover();
+    });
+}
+
+void SpeedChart::fitTitle() {
+    // The long title where it fits; a shorter one at 200 % scale or in a narrow pane rather
+    // than an elided one.
+    const QStringList titles = {
+        QStringLiteral("Stable mean seconds per epoch (after warm-up), 95% interval as error bar"),
+        QStringLiteral("Stable mean s/epoch after warm-up, 95% interval"),
+        QStringLiteral("Stable s/epoch, 95% interval")};
+    const QMarginsF m = margins();
+    const QString title =
+        fittingTitle(titles, titleFont(), size().width() - m.left() - m.right() - 8.0);
+    if (title != this->title())
+        setTitle(title);
+}
+
+QString SpeedChart::hoverText(int index) const {
+    return index >= 0 && index < m_hoverTexts.size() ? m_hoverTexts[index] : QString();
+}
+
+void SpeedChart::showHover(int index) {
+    if (index < 0 || index >= m_hoverTexts.size()) {
+        hideHover();
+        return;
+    }
+    const auto at = static_cast<std::size_t>(index);
+    const QPointF anchor = mapToPosition(QPointF(index, m_values[at]), m_series);
+    m_hover->show(m_hoverTexts[index], anchor, theme::runColour(m_numbers[at]));
+}
+
+void SpeedChart::hideHover() { m_hover->hide(); }
+
+QString SpeedChart::shownHover() const { return m_hover->text(); }
+
+QColor SpeedChart::barColour(int index) const {
+    const QList<QBarSet *> sets = m_series->barSets();
+    if (index < 0 || index >= sets.size())
+        return {}; // invalid
+    return sets[index]->brush().color();
+}
+
+bool SpeedChart::barHatched(int index) const {
+    const QList<QBarSet *> sets = m_series->barSets();
+    return index >= 0 && index < sets.size() && sets[index]->brush().style() != Qt::SolidPattern;
+}
+
+bool SpeedChart::barCrossHatched(int index) const {
+    const QList<QBarSet *> sets = m_series->barSets();
+    return index >= 0 && index < sets.size() &&
+           sets[index]->brush().style() == Qt::DiagCrossPattern;
+}
+
+void SpeedChart::colourBars() {
+    // Comparable runs: a solid bar in the run's colour. Runs whose workload differs from the
+    // baseline's: hatched in the run's colour, outlined.
+    const QList<QBarSet *> sets = m_series->barSets();
+    for (qsizetype i = 0; i < sets.size() && i < static_cast<qsizetype>(m_numbers.size()); ++i) {
+        const auto at = static_cast<std::size_t>(i);
+        const QColor colour = theme::runColour(m_numbers[at]);
+        // A run with contended stable epochs (a busy machine, issue 15): cross-hatched.
+        const bool contended = at < m_contended.size() && m_contended[at];
+        const QBrush brush(colour, contended       ? Qt::DiagCrossPattern
+                                   : m_flagged[at] ? Qt::BDiagPattern
+                                                   : Qt::SolidPattern);
+        if (sets[i]->brush() != brush)
+            sets[i]->setBrush(brush);
+        const QColor border = m_flagged[at] || contended ? colour : colour.darker(130);
+        if (sets[i]->borderColor() != border)
+            sets[i]->setBorderColor(border);
+    }
+}
+
+std::vector<std::pair<double, double>> SpeedChart::errorBars() const {
+    std::vector<std::pair<double, double>> bars;
+    for (const ErrorBarItem::Bar &bar : m_errorBars->bars()) {
+        if (bar.mean > 0.0 && std::isfinite(bar.low) && std::isfinite(bar.high))
+            bars.emplace_back(bar.low, bar.high);
+    }
+    return bars;
+}
+
+namespace {
+
+QString intervalText(double low, double high, int decimals) {
+    if (std::isnan(low) || std::isnan(high))
+        return QString();
+    if (std::isinf(high)) // the run's interval reaches zero: unbounded above
+        return QStringLiteral(" [%1, ∞]").arg(low, 0, 'f', decimals);
+    return QStringLiteral(" [%1, %2]").arg(low, 0, 'f', decimals).arg(high, 0, 'f', decimals);
+}
+
+// Run, stable mean, interval, epochs and speed-up: the bar's hover label.
+QString barHoverText(const StoredRun &run) {
+    const Summary &s = run.summary;
+    QString text = run.label;
+    if (!s.hasStable || !std::isfinite(s.stableMean))
+        return text + QStringLiteral("\nno stable epochs (%1 finished, %2 warm-up)")
+                          .arg(s.epochSeconds.size())
+                          .arg(s.warmupEpochs);
+    text += QStringLiteral("\nstable mean %1 s per epoch").arg(s.stableMean, 0, 'f', 3);
+    if (std::isfinite(s.ciLow) && std::isfinite(s.ciHigh))
+        text += QStringLiteral("\n95% interval [%1, %2] s")
+                    .arg(s.ciLow, 0, 'f', 3)
+                    .arg(s.ciHigh, 0, 'f', 3);
+    text += QStringLiteral("\nepochs %1 to %2 (%3 stable, %4 warm-up)")
+                .arg(s.warmupEpochs + 1)
+                .arg(s.epochSeconds.size())
+                .arg(s.stableCount)
+                .arg(s.warmupEpochs);
+    QStringList busy;
+    for (int epoch : contendedStableEpochs(run.record.epochs, run.warmupEpochs))
+        busy.append(QString::number(epoch));
+    if (!busy.isEmpty())
+        text += QStringLiteral("\n⚠ busy machine: epochs %1 contended")
+                    .arg(busy.join(QStringLiteral(", ")));
+    if (run.isBaseline)
+        text += QStringLiteral("\nbaseline (speed-up 1.00x)");
+    else if (!run.comparable())
+        text += QStringLiteral("\nnot comparable with the baseline");
+    else if (std::isfinite(run.speedUp.ratio))
+        text += QStringLiteral("\nspeed-up %1x").arg(run.speedUp.ratio, 0, 'f', 2) +
+                intervalText(run.speedUp.low, run.speedUp.high, 2);
+    return text;
+}
+
+} // namespace
+
+void SpeedChart::sync(const RunStore &store) {
+    QStringList categories;
+    std::vector<double> values;
+    std::vector<bool> flagged;
+    std::vector<bool> contended;
+    std::vector<int> numbers;
+    std::vector<ErrorBarItem::Bar> bars;
+    QStringList labels;
+    QStringList hoverTexts;
+    int shown = 0; // beyond three runs: compact categories (below)
+    for (int index = 0; index < store.runCount(); ++index)
+        shown += store.isRunHidden(store.run(index).id) ? 0 : 1;
+    const auto compactVerdict = [this](const StoredRun &run, const std::vector<int> &busy) {
+        const QString red =
+            QStringLiteral("<span style=\"color:%1\">⚠ %2</span>")
+                .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)));
+        QString verdict = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2);
+        if (!run.comparable() || run.isBaseline || !std::isfinite(run.speedUp.ratio))
+            verdict = !run.comparable() ? red.arg(QStringLiteral("not<br>comparable"))
+                                        : (run.isBaseline ? QStringLiteral("baseline") : QString());
+        return busy.empty() ? verdict
+                            : verdict + QStringLiteral("<br>") + red.arg(QStringLiteral("busy"));
+    };
+    for (int index = 0; index < store.runCount(); ++index) {
+        const StoredRun &run = store.run(index);
+        if (store.isRunHidden(run.id))
+            continue; // hidden from the charts by the user
+        const Summary &s = run.summary;
+        QString second;
+        ErrorBarItem::Bar bar;
+        if (!run.comparable()) {
+            QStringList fields;
+            for (const std::string &f : run.differences)
+                fields.append(QString::fromStdString(f));
+            // Two lines, so that the label fits under its bar (a wider one would be hidden).
+            // Dark red, or light red on the dark theme (readable on both backgrounds).
+            second = QStringLiteral("<span style=\"color:%1\">⚠ not comparable:<br>%2</span>")
+                         .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)),
+                              fields.join(QStringLiteral(", ")).toHtmlEscaped());
+        } else if (!s.hasStable || !std::isfinite(s.stableMean)) {
+            second = QStringLiteral("no stable epochs") +
+                     (run.state == RunState::Running ? QStringLiteral(" yet") : QString());
+        } else if (run.isBaseline) {
+            second = QStringLiteral("baseline (1.00x)");
+        } else if (std::isfinite(run.speedUp.ratio)) {
+            second = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
+                     intervalText(run.speedUp.low, run.speedUp.high, 2);
+        }
+        if (s.hasStable && std::isfinite(s.stableMean)) {
+            bar.mean = s.stableMean;
+            bar.low = s.ciLow;
+            bar.high = s.ciHigh;
+        }
+        // Stable epochs measured on a busy machine: the mean is not the device's alone.
+        const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
+        if (!busy.empty()) {
+            QStringList epochs;
+            for (int epoch : busy)
+                epochs.append(QString::number(epoch));
+            // On two lines, like "not comparable" above: a label wider than its bar is hidden
+            // (with both runs contended, no bar had a label at all). Beyond three epochs only
+            // their number; the epoch table and the bar's hover list them.
+            const QString which =
+                busy.size() <= 3 ? QStringLiteral("epoch%1 %2 contended")
+                                       .arg(busy.size() == 1 ? QString() : QStringLiteral("s"),
+                                            epochs.join(QStringLiteral(", ")))
+                                 : QStringLiteral("%1 stable epochs contended").arg(busy.size());
+            second +=
+                QStringLiteral("<br><span style=\"color:%1\">⚠ busy machine:<br>%2</span>")
+                    .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)), which);
+        }
+        // Beyond three runs (a job beside its rank records) a run's label does not fit its
+        // category: "#n" and a short verdict; the legend, table and hover say the rest.
+        if (shown > 3)
+            categories.append(QStringLiteral("#%1<br>").arg(run.number) +
+                              compactVerdict(run, busy));
+        else
+            categories.append(run.label.toHtmlEscaped() + QStringLiteral("<br>") + second);
+        values.push_back(bar.mean);
+        flagged.push_back(!run.comparable());
+        contended.push_back(!busy.empty());
+        numbers.push_back(run.number);
+        bars.push_back(bar);
+        labels.append(run.label);
+        hoverTexts.append(barHoverText(run));
+    }
+    m_hoverTexts = hoverTexts;
+    m_errorBars->setBars(bars); // repaints only when a bar changed
+    if (categories == m_categories && values == m_values && flagged == m_flagged &&
+        contended == m_contended && numbers == m_numbers) {
+        colourBars(); // only if a chart theme set since has recoloured them
+        return;       // nothing new: keep the bars as they are
+    }
+    m_categories = categories;
+    m_values = values;
+    m_flagged = flagged;
+    m_contended = contended;
+    m_numbers = numbers;
+
+    m_series->clear();
+    m_axisX->clear();
+    if (values.empty()) {
+        m_axisY->setRange(0.0, 1.0);
+        return;
+    }
+    // One stacked set per run, holding only that run's bar (0 in every other category), so
+    // that each bar has its own run's colour.
+    double top = 0.0;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        auto *set = new QBarSet(labels[static_cast<qsizetype>(i)]);
+        for (std::size_t j = 0; j < values.size(); ++j)
+            set->append(j == i ? values[i] : 0.0);
+        m_series->append(set);
+        top = std::max(top, values[i]);
+        if (std::isfinite(bars[i].high))
+            top = std::max(top, bars[i].high);
+    }
+    colourBars();
+    m_axisX->append(categories);
+    setZeroBasedNiceAxis(m_axisY, top * 1.2);
+}
+
+} // namespace devicebench

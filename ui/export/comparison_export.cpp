@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: MIT
+#include "export/comparison_export.h"
+
+#include "charts/charts.h"
+#include "charts/phase_chart.h"
+#include "store/run_store.h"
+#include "theme/theme.h"
+
+#include "devicebench/csv_export.h"
+#include "devicebench/version.h"
+
+#include <QBuffer>
+#include <QDateTime>
+#include <QDir>
+#include <QFont>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
+#include <QPainter>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+#include <iterator>
+#include <string>
+#include <vector>
+
+namespace devicebench {
+
+QString comparisonCaption(const RunStore &store) {
+    QString caption =
+        QStringLiteral("DeviceBench %1 · %2")
+            .arg(QString::fromUtf8(kVersion),
+                 QDateTime::currentDateTime().toString(QStringLiteral("yyyy-MM-dd HH:mm")));
+    if (store.anySynthetic())
+        caption += QStringLiteral(" · synthetic data: times are real, accuracy is meaningless");
+    return caption;
+}
+
+QString comparisonControlText(const RunStore &store) {
+    QStringList parts;
+    for (const ControlPair &pair : store.controlPairs()) {
+        if (!std::isfinite(pair.maxTestLossDiff))
+            continue;
+        parts.append(QStringLiteral("%1#%2 vs #%3: %4")
+                         .arg(pair.warning ? QStringLiteral("WARNING ") : QString())
+                         .arg(store.run(pair.indexA).number)
+                         .arg(store.run(pair.indexB).number)
+                         .arg(QString::number(pair.maxTestLossDiff, 'g', 3)));
+    }
+    if (parts.isEmpty())
+        return QString();
+    return QStringLiteral("Control, max test-loss difference of comparable runs (same seed; "
+                          "above %1 is a warning): ")
+               .arg(kTestLossWarning) +
+           parts.join(QStringLiteral(" · "));
+}
+
+QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options) {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
+
+    const int width = size.width();
+    const QString control = comparisonControlText(store);
+    const int captionHeight = control.isEmpty() ? 34 : 56;
+    const int chartsHeight = size.height() - captionHeight;
+    const int lossHeight = chartsHeight * 57 / 100;
+    // With a phase-timed run, where the time goes (issue 13) beside the loss chart, as in the
+    // window.
+    const bool phases = PhaseChart::anyPhaseTimed(store);
+    const int lossWidth = phases ? width * 64 / 100 : width;
+    const QRectF lossRect(0, 0, lossWidth, lossHeight);
+    const QRectF phaseRect(lossWidth, 0, width - lossWidth, lossHeight);
+    const QRectF barRect(0, lossHeight, width, chartsHeight - lossHeight);
+
+    // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
+    QGraphicsScene scene;
+    auto *loss = new LossChart;
+    auto *bars = new SpeedChart;
+    scene.addItem(loss); // the scene owns them from here
+    scene.addItem(bars);
+    for (QChart *chart : {static_cast<QChart *>(loss), static_cast<QChart *>(bars)}) {
+        chart->setBackgroundRoundness(0);
+        theme::applyToChart(chart, theme::Theme::Light); // the picture is always light
+        chart->setDropShadowEnabled(false);
+    }
+    loss->setOptions(options);
+    loss->sync(store);
+    bars->sync(store);
+    loss->setGeometry(lossRect);
+    bars->setGeometry(barRect);
+    // Layouts are normally activated from the event loop; do it now.
+    loss->layout()->activate();
+    bars->layout()->activate();
+    if (phases) {
+        auto *phaseChart = new PhaseChart;
+        scene.addItem(phaseChart);
+        phaseChart->setBackgroundRoundness(0);
+        theme::applyToChart(phaseChart, theme::Theme::Light);
+        phaseChart->setDropShadowEnabled(false);
+        phaseChart->sync(store);
+        phaseChart->setGeometry(phaseRect);
+        phaseChart->layout()->activate();
+    }
+    scene.setSceneRect(0, 0, width, chartsHeight);
+
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    scene.render(&painter, QRectF(0, 0, width, chartsHeight), scene.sceneRect());
+
+    QFont font = painter.font();
+    font.setPointSizeF(10.0);
+    painter.setFont(font);
+    painter.setPen(theme::colour(theme::Role::ChartText, theme::Theme::Light));
+    QString caption = comparisonCaption(store);
+    caption += options.smoothing > 0.0
+                   ? QStringLiteral(" · training loss smoothed %1 (debiased EMA), raw steps faint")
+                         .arg(options.smoothing, 0, 'f', 2)
+                   : QStringLiteral(" · training loss not smoothed");
+    painter.drawText(QRectF(16, chartsHeight, width - 32, 30), Qt::AlignLeft | Qt::AlignVCenter,
+                     caption);
+    if (!control.isEmpty())
+        painter.drawText(QRectF(16, chartsHeight + 24, width - 32, 28),
+                         Qt::AlignLeft | Qt::AlignVCenter, control);
+    painter.end();
+    return image;
+}
+
+QString csvField(const QString &field) {
+    return QString::fromStdString(csvField(field.toStdString()));
+}
+
+QString comparisonCsv(const RunStore &store) {
+    return QString::fromStdString(epochCsv(store.runSet()));
+}
+
+QString summaryCsv(const RunStore &store) {
+    return QString::fromStdString(summaryCsv(store.runSet()));
+}
+
+QString summaryCsvPath(const QString &csvPath) {
+    return QString::fromStdString(summaryCsvPath(csvPath.toStdString()));
+}
+
+bool writeRenderedPng(const std::function<QImage()> &render, const QString &path, QString *error) {
+    QImage image;
+    try {
+        image = render();
+    } catch (const theme::ThemeError &e) { // a broken palette resource: say so, write nothing
+        if (error != nullptr)
+            *error = QStringLiteral("Cannot write %1: %2")
+                         .arg(QDir::toNativeSeparators(path), QString::fromUtf8(e.what()));
+        return false;
+    }
+    QByteArray bytes;
+    QBuffer buffer(&bytes);
+    buffer.open(QIODevice::WriteOnly);
+    if (!image.save(&buffer, "PNG")) {
+        if (error != nullptr)
+            *error = QStringLiteral("Cannot write %1: PNG encoding failed")
+                         .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    try {
+        writeExportFile(path.toStdString(), bytes.toStdString());
+    } catch (const ExportError &e) {
+        if (error != nullptr)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    return true;
+}
+
+bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
+                         const ChartOptions &options) {
+    return writeRenderedPng(
+        [&] { return renderComparison(store, QSize(kExportWidth, kExportHeight), options); }, path,
+        error);
+}
+
+bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error) {
+    try {
+        writeComparisonCsv(store.runSet(), path.toStdString());
+    } catch (const ExportError &e) {
+        if (error != nullptr)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    return true;
+}
+
+} // namespace devicebench

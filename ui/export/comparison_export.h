@@ -1,0 +1,74 @@
+// SPDX-License-Identifier: MIT
+// Export of a comparison (every run in a RunStore) as one PNG picture or CSV tables. The PNG is
+// drawn here with Qt Charts; the CSV functions are the dashboard's QString face of the engine's
+// writers (devicebench/csv_export.h), which the command-line runner uses directly.
+#pragma once
+
+#include "charts/charts.h" // ChartOptions
+
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+#include <functional>
+
+namespace devicebench {
+
+class RunStore;
+
+// Size of the exported picture in pixels.
+inline constexpr int kExportWidth = 1400;
+inline constexpr int kExportHeight = 1100;
+
+// The caption printed under the charts: "DeviceBench <version> · <yyyy-MM-dd HH:mm>", then
+// " · synthetic data: times are real, accuracy is meaningless" when any run used synthetic data.
+QString comparisonCaption(const RunStore &store);
+
+// "Control, max test-loss difference of comparable runs ...: #1 vs #2: 1.2e-06 · WARNING #1 vs
+// #3: 0.25"; empty when no two comparable runs share an epoch. Printed under the caption.
+QString comparisonControlText(const RunStore &store);
+
+// Renders the loss chart (top; when any run is phase-timed, where the time goes beside it:
+// PhaseChart, phase_chart.h) and the stable-mean bar chart (bottom) with the caption into a
+// new ARGB32 image of `size`, in the light theme (theme.h: background, text and run colours
+// from the chart palette, whatever the window's theme). Builds fresh chart objects, so it works
+// without any window shown, but a QApplication (a QGuiApplication is not enough for Qt Charts)
+// must exist on this thread; the offscreen platform is fine. Throws theme::ThemeError when the
+// chart palette resource cannot be read. `options`: the loss chart's smoothing, x axis and
+// scale (the window's, when it exports); the loss chart's title states the smoothing. The
+// picture shows the whole of every run the store does not hide (no zoom).
+QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight),
+                        const ChartOptions &options = ChartOptions());
+
+// The per-epoch CSV text: epochCsv(store.runSet()) (devicebench/csv_export.h, which
+// documents the columns and cell formats).
+QString comparisonCsv(const RunStore &store);
+
+// The summary CSV text: summaryCsv(store.runSet()) (devicebench/csv_export.h).
+QString summaryCsv(const RunStore &store);
+inline constexpr int kSummaryColumnCount = 54; // kSummaryCsvColumnCount (csv_export.h)
+
+// Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
+// "x/out-summary.csv" (a path without ".csv" gets "-summary.csv" appended).
+QString summaryCsvPath(const QString &csvPath);
+
+// RFC 4180 quoting of one field (unchanged when it needs none).
+QString csvField(const QString &field);
+
+// Write renderComparison() as PNG / the two CSV files (writeComparisonCsv(), csv_export.h) to
+// `path` atomically (writeExportFile(): a temporary file in the same folder, then a
+// rename), so a file is either complete or untouched. exportComparisonCsv writes the
+// per-epoch file first; on its failure the summary is not written. Return false on failure
+// and then, if `error` is not null, set it to a message naming the path and the OS error
+// (e.g. "Cannot write /x/y.png: No such file or directory").
+bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
+                         const ChartOptions &options = ChartOptions());
+
+// The PNG writing of every picture export (comparison, sweep): `render()`'s image encoded as
+// PNG and written to `path` atomically, as above. A theme::ThemeError from `render` (a broken
+// palette resource) writes nothing. False on failure with `error` (when not null) naming the
+// path and the reason.
+bool writeRenderedPng(const std::function<QImage()> &render, const QString &path, QString *error);
+bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error);
+
+} // namespace devicebench

@@ -1,0 +1,256 @@
+// SPDX-License-Identifier: MIT
+#include "panels/charts_panel.h"
+
+#include "charts/charts.h"
+#include "window/desktop.h"
+#include "panels/epoch_table.h"
+#include "charts/loss_chart_view.h"
+#include "charts/phase_chart.h"
+#include "store/run_store.h"
+
+#include "devicebench/comparison.h"
+
+#include <QChartView>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QSettings>
+#include <QSlider>
+#include <QSplitter>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace devicebench {
+
+ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(parent), m_store(store) {
+    m_lossChart = new LossChart;
+    m_lossView = new LossChartView(m_lossChart); // the view owns the chart
+    m_lossView->setObjectName(QStringLiteral("lossChartView"));
+    m_lossView->setRenderHint(QPainter::Antialiasing);
+    m_lossView->setMinimumHeight(280);
+
+    m_speedChart = new SpeedChart;
+    m_barView = new QChartView(m_speedChart);
+    m_barView->setObjectName(QStringLiteral("barChartView"));
+    m_barView->setRenderHint(QPainter::Antialiasing);
+    m_barView->setMinimumSize(480, 260);
+
+    m_tableModel = new EpochTableModel(store, this);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("epochTable"));
+    m_table->setModel(m_tableModel);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false); // labels stay on one line
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+
+    m_controlLabel = new QLabel;
+    m_controlLabel->setObjectName(QStringLiteral("controlLabel"));
+    m_controlLabel->setWordWrap(true);
+    m_controlLabel->setTextFormat(Qt::RichText);
+    m_controlLabel->setToolTip(QStringLiteral(
+        "Runs with the same config and seed start from identical weights and data order: "
+        "their test losses should differ only by float rounding"));
+    auto *barPane = new QWidget;
+    auto *barLayout = new QVBoxLayout(barPane);
+    barLayout->setContentsMargins(0, 0, 0, 0);
+    barLayout->addWidget(m_barView, 1);
+    barLayout->addWidget(m_controlLabel);
+    auto *bottom = new QSplitter(Qt::Horizontal);
+    bottom->addWidget(barPane);
+    bottom->addWidget(m_table);
+    bottom->setStretchFactor(0, 1);
+    bottom->setStretchFactor(1, 1);
+    bottom->setSizes({680, 560});
+
+    // Where the time goes (issue 13): beside the loss chart, shown while any run is phase-timed
+    // (in the loss pane's layout, not a splitter of its own: the window saves its splitters by
+    // position).
+    m_phaseChart = new PhaseChart;
+    m_phaseView = new QChartView(m_phaseChart);
+    m_phaseView->setObjectName(QStringLiteral("phaseChartView"));
+    m_phaseView->setRenderHint(QPainter::Antialiasing);
+    m_phaseView->setMinimumWidth(340);
+    m_phaseView->hide();
+    auto *lossRow = new QHBoxLayout;
+    lossRow->setContentsMargins(0, 0, 0, 0);
+    lossRow->addWidget(m_lossView, 9); // at 1560 px wide: the loss chart's title still fits
+    lossRow->addWidget(m_phaseView, 4);
+
+    auto *lossPane = new QWidget;
+    auto *lossLayout = new QVBoxLayout(lossPane);
+    lossLayout->setContentsMargins(0, 0, 0, 0);
+    lossLayout->setSpacing(2);
+    lossLayout->addWidget(buildControls());
+    lossLayout->addLayout(lossRow, 1);
+    connect(m_lossChart, &LossChart::runVisibilityToggled, this, [this](int runId) {
+        Q_EMIT runVisibilityRequested(runId, m_store.isRunHidden(runId));
+    });
+
+    auto *centre = new QSplitter(Qt::Vertical, this);
+    centre->addWidget(lossPane);
+    centre->addWidget(bottom);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 2);
+    centre->setSizes({520, 380});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(centre);
+
+    // Charts readable on the palette in use (--theme dark, or a dark desktop palette).
+    const bool dark = isDarkPalette(palette());
+    applyChartTheme(m_lossChart, dark);
+    applyChartTheme(m_speedChart, dark);
+    applyChartTheme(m_phaseChart, dark);
+}
+
+QWidget *ChartsPanel::buildControls() {
+    auto *bar = new QWidget;
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(4, 0, 4, 0);
+    auto *smoothingLabel = new QLabel(QStringLiteral("Smoothing"));
+    m_smoothingSlider = new QSlider(Qt::Horizontal);
+    m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
+    m_smoothingSlider->setRange(0, static_cast<int>(std::lround(kMaxSmoothing * 100.0)));
+    m_smoothingSlider->setValue(static_cast<int>(std::lround(kDefaultSmoothing * 100.0)));
+    m_smoothingSlider->setMinimumWidth(120);
+    m_smoothingSlider->setToolTip(
+        QStringLiteral("Debiased exponential moving average of the training loss, as in "
+                       "TensorBoard (0: raw). Only the drawing changes: every step stays in the "
+                       "records and the CSV."));
+    smoothingLabel->setBuddy(m_smoothingSlider);
+    m_smoothingValue = new QLabel;
+    m_smoothingValue->setObjectName(QStringLiteral("smoothingValue"));
+    m_smoothingValue->setMinimumWidth(
+        m_smoothingValue->fontMetrics().horizontalAdvance(QStringLiteral("0.00")) + 4);
+    m_xAxisCombo = new QComboBox;
+    m_xAxisCombo->setObjectName(QStringLiteral("xAxisCombo"));
+    m_xAxisCombo->addItem(QStringLiteral("Steps"), xAxisModeName(XAxisMode::Steps));
+    m_xAxisCombo->addItem(QStringLiteral("Epochs"), xAxisModeName(XAxisMode::Epochs));
+    m_xAxisCombo->addItem(QStringLiteral("Wall-clock time"), xAxisModeName(XAxisMode::Seconds));
+    m_xAxisCombo->setCurrentIndex(1);
+    m_xAxisCombo->setToolTip(QStringLiteral(
+        "x axis: training steps, epochs, or wall-clock seconds (a faster device ends earlier)"));
+    auto *xLabel = new QLabel(QStringLiteral("x axis"));
+    xLabel->setBuddy(m_xAxisCombo);
+    m_logScaleCheck = new QCheckBox(QStringLiteral("Log scale"));
+    m_logScaleCheck->setObjectName(QStringLiteral("logScaleCheck"));
+    m_logScaleCheck->setToolTip(QStringLiteral("Loss axis in powers of ten"));
+    m_resetViewButton = new QPushButton(QStringLiteral("Reset view"));
+    m_resetViewButton->setObjectName(QStringLiteral("resetViewButton"));
+    m_resetViewButton->setToolTip(QStringLiteral(
+        "Show every run whole. Zoom: wheel or drag a rectangle; pan: shift+wheel or middle "
+        "drag; double click resets too. Click a legend entry to hide or show its run."));
+    row->addWidget(smoothingLabel);
+    row->addWidget(m_smoothingSlider, 1);
+    row->addWidget(m_smoothingValue);
+    row->addSpacing(12);
+    row->addWidget(xLabel);
+    row->addWidget(m_xAxisCombo);
+    row->addSpacing(12);
+    row->addWidget(m_logScaleCheck);
+    row->addStretch(1);
+    row->addWidget(m_resetViewButton);
+    connect(m_smoothingSlider, &QSlider::valueChanged, this, [this] { applyControls(); });
+    connect(m_xAxisCombo, &QComboBox::currentIndexChanged, this, [this] { applyControls(); });
+    connect(m_logScaleCheck, &QCheckBox::toggled, this, [this] { applyControls(); });
+    connect(m_resetViewButton, &QPushButton::clicked, this, [this] { m_lossChart->resetView(); });
+    m_smoothingValue->setText(QString::number(kDefaultSmoothing, 'f', 2));
+    m_lossChart->setOptions(chartOptions());
+    return bar;
+}
+
+ChartOptions ChartsPanel::chartOptions() const {
+    ChartOptions options;
+    options.smoothing = m_smoothingSlider->value() / 100.0;
+    parseXAxisMode(m_xAxisCombo->currentData().toString(), &options.xAxis);
+    options.logScale = m_logScaleCheck->isChecked();
+    return options;
+}
+
+void ChartsPanel::setChartOptions(const ChartOptions &options) {
+    m_settingControls = true;
+    m_smoothingSlider->setValue(static_cast<int>(std::lround(options.smoothing * 100.0)));
+    m_xAxisCombo->setCurrentIndex(
+        std::max(0, m_xAxisCombo->findData(xAxisModeName(options.xAxis))));
+    m_logScaleCheck->setChecked(options.logScale);
+    m_settingControls = false;
+    applyControls();
+}
+
+void ChartsPanel::applyControls() {
+    if (m_settingControls)
+        return;
+    const ChartOptions options = chartOptions();
+    m_smoothingValue->setText(QString::number(options.smoothing, 'f', 2));
+    m_lossChart->setOptions(options);
+    m_lossChart->sync(m_store);
+    Q_EMIT chartOptionsChanged(options);
+}
+
+void ChartsPanel::saveSettings(QSettings &settings) const {
+    const ChartOptions options = chartOptions();
+    settings.setValue(QStringLiteral("charts/smoothing"), options.smoothing);
+    settings.setValue(QStringLiteral("charts/xAxis"), xAxisModeName(options.xAxis));
+    settings.setValue(QStringLiteral("charts/logScale"), options.logScale);
+}
+
+void ChartsPanel::restoreSettings(const QSettings &settings) {
+    ChartOptions options = chartOptions();
+    bool ok = false;
+    const double smoothing = settings.value(QStringLiteral("charts/smoothing")).toDouble(&ok);
+    if (ok && smoothing >= 0.0 && smoothing <= kMaxSmoothing)
+        options.smoothing = smoothing;
+    parseXAxisMode(settings.value(QStringLiteral("charts/xAxis")).toString(), &options.xAxis);
+    const QVariant log = settings.value(QStringLiteral("charts/logScale"));
+    if (log.isValid())
+        options.logScale = log.toBool();
+    setChartOptions(options);
+}
+
+void ChartsPanel::sync(bool running) {
+    m_lossChart->sync(m_store);
+    m_speedChart->sync(m_store);
+    m_phaseChart->sync(m_store);
+    m_phaseView->setVisible(PhaseChart::anyPhaseTimed(m_store));
+    const int rowsBefore = m_tableModel->rowCount();
+    m_tableModel->refresh();
+    if (m_tableModel->rowCount() != rowsBefore)
+        m_table->resizeColumnsToContents(); // new labels (e.g. imported runs) are seen whole
+    if (m_table->model()->rowCount() > 0 && running)
+        m_table->scrollToBottom();
+    updateControlText();
+}
+
+void ChartsPanel::updateControlText() {
+    QStringList lines;
+    for (const ControlPair &pair : m_store.controlPairs()) {
+        const QString a = QStringLiteral("#%1").arg(m_store.run(pair.indexA).number);
+        const QString b = QStringLiteral("#%1").arg(m_store.run(pair.indexB).number);
+        if (!std::isfinite(pair.maxTestLossDiff))
+            continue;
+        QString line = QStringLiteral("%1 vs %2: max test-loss difference %3")
+                           .arg(a, b, QString::number(pair.maxTestLossDiff, 'g', 3));
+        if (pair.warning)
+            line = QStringLiteral("<span style=\"color:%1\"><b>WARNING</b> ")
+                       .arg(errorColour(palette())) +
+                   line +
+                   QStringLiteral(" (above %1: the runs did not compute the same thing)</span>")
+                       .arg(kTestLossWarning);
+        lines.append(line);
+    }
+    m_controlLabel->setText(lines.isEmpty()
+                                ? QString()
+                                : QStringLiteral("<b>Control</b> (comparable runs, same seed): ") +
+                                      lines.join(QStringLiteral(" · ")));
+    m_controlLabel->setVisible(!lines.isEmpty());
+}
+
+} // namespace devicebench

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// The live charts panel: the loss chart (training loss per step, test loss per epoch) and,
+// while any run is phase-timed, where the time goes (phase_chart.h) beside it; the stable-mean
+// bar chart with the control-pair line under it, and the epoch table, in splitters. It draws
+// what the RunStore holds when sync() is called (the window coalesces those calls).
+#pragma once
+
+#include "charts/charts.h" // ChartOptions
+
+#include <QWidget>
+
+class QChartView;
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+class QSettings;
+class QSlider;
+class QTableView;
+
+namespace devicebench {
+
+class EpochTableModel;
+class LossChart;
+class PhaseChart;
+class RunStore;
+class SpeedChart;
+
+// Object names (tests): lossChartView, barChartView, phaseChartView (PhaseChart, phase_chart.h:
+// beside the loss chart, shown while any run is phase-timed), controlLabel, epochTable, and the
+// loss chart's controls above it: smoothingSlider (0..99, the weight in hundredths),
+// smoothingValue, xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck,
+// resetViewButton.
+class ChartsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    // `store` must outlive the panel.
+    explicit ChartsPanel(const RunStore &store, QWidget *parent = nullptr);
+
+    // Redraws charts, control line and table from the store; while `running`, the table
+    // follows its last row.
+    void sync(bool running);
+
+    LossChart *lossChart() const { return m_lossChart; }
+    SpeedChart *speedChart() const { return m_speedChart; }
+    PhaseChart *phaseChart() const { return m_phaseChart; }
+
+    // The loss chart's options as the controls show them; setChartOptions sets the controls
+    // (and so the chart, redrawn at once).
+    ChartOptions chartOptions() const;
+    void setChartOptions(const ChartOptions &options);
+
+    // The controls' values under "charts/" (smoothing, xAxis, logScale); restoreSettings keeps
+    // a control's value when its key is missing or bad.
+    void saveSettings(QSettings &settings) const;
+    void restoreSettings(const QSettings &settings);
+
+Q_SIGNALS:
+    // The user changed a control (smoothing, x axis, log scale).
+    void chartOptionsChanged(const devicebench::ChartOptions &options);
+    // A legend entry of the loss chart was clicked: the run should be shown (true) or hidden.
+    void runVisibilityRequested(int runId, bool visible);
+
+private:
+    void updateControlText();
+    QWidget *buildControls();
+    void applyControls(); // controls -> chart, then redraw
+
+    const RunStore &m_store;
+    LossChart *m_lossChart = nullptr;
+    SpeedChart *m_speedChart = nullptr;
+    PhaseChart *m_phaseChart = nullptr; // shown while any run is phase-timed
+    QChartView *m_phaseView = nullptr;
+    QChartView *m_lossView = nullptr;
+    QChartView *m_barView = nullptr;
+    EpochTableModel *m_tableModel = nullptr;
+    QTableView *m_table = nullptr;
+    QLabel *m_controlLabel = nullptr;
+    QSlider *m_smoothingSlider = nullptr;
+    QLabel *m_smoothingValue = nullptr;
+    QComboBox *m_xAxisCombo = nullptr;
+    QCheckBox *m_logScaleCheck = nullptr;
+    QPushButton *m_resetViewButton = nullptr;
+    bool m_settingControls = false;
+};
+
+} // namespace devicebench

@@ -1,0 +1,136 @@
+// SPDX-License-Identifier: MIT
+#include "panels/compare_panel.h"
+
+#include "export/comparison_export.h"
+#include "panels/run_settings_panel.h" // makeSpin
+#include "store/run_store.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QList>
+#include <QMessageBox>
+#include <QPair>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+namespace devicebench {
+
+ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), m_store(store) {
+    auto *outer = new QVBoxLayout(this);
+    outer->setContentsMargins(0, 0, 0, 0);
+    auto *box = new QGroupBox(QStringLiteral("Compare and export"), this);
+    outer->addWidget(box);
+    auto *layout = new QVBoxLayout(box);
+    auto *form = new QFormLayout;
+    m_warmupSpin = makeSpin(box, "compareWarmupSpin", -1, 999, -1,
+                            QStringLiteral("Warm-up epochs left out of every run's stable mean; "
+                                           "re-derives everything without re-running"));
+    m_warmupSpin->setSpecialValueText(QStringLiteral("each run's own"));
+    m_baselineCombo = new QComboBox(box);
+    m_baselineCombo->setObjectName(QStringLiteral("baselineCombo"));
+    m_baselineCombo->setToolTip(
+        QStringLiteral("Speed-ups are this run's stable mean over each run's; runs whose "
+                       "workload differs from it are flagged not comparable"));
+    m_baselineCombo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    m_baselineCombo->setMinimumContentsLength(14);
+    m_baselineCombo->addItem(QStringLiteral("slowest run"), 0);
+    form->addRow(QStringLiteral("Warm-up epochs"), m_warmupSpin);
+    form->addRow(QStringLiteral("Baseline"), m_baselineCombo);
+    layout->addLayout(form);
+
+    m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), box);
+    m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
+    m_exportPngButton->setToolTip(QStringLiteral("Both charts in one picture"));
+    m_exportCsvButton = new QPushButton(QStringLiteral("Export CSV…"), box);
+    m_exportCsvButton->setObjectName(QStringLiteral("exportCsvButton"));
+    m_exportCsvButton->setToolTip(
+        QStringLiteral("Writes FILE.csv (one row per epoch) and FILE-summary.csv beside it "
+                       "(one row per run: statistics, speed-up, comparability, fingerprint)"));
+    auto *exportRow = new QHBoxLayout;
+    exportRow->addWidget(m_exportPngButton);
+    exportRow->addWidget(m_exportCsvButton);
+    layout->addLayout(exportRow);
+    auto *note = new QLabel(
+        QStringLiteral("Export CSV writes FILE.csv (per epoch) and FILE-summary.csv (per run)."),
+        box);
+    note->setWordWrap(true);
+    note->setForegroundRole(QPalette::PlaceholderText); // muted on light and dark
+    layout->addWidget(note);
+
+    connect(m_exportPngButton, &QPushButton::clicked, this, &ComparePanel::exportPngInteractive);
+    connect(m_exportCsvButton, &QPushButton::clicked, this, &ComparePanel::exportCsvInteractive);
+    connect(m_warmupSpin, qOverload<int>(&QSpinBox::valueChanged), this,
+            [this](int value) { m_store.setWarmupEpochs(value); });
+    connect(m_baselineCombo, qOverload<int>(&QComboBox::currentIndexChanged), this,
+            [this](int index) {
+                if (index >= 0)
+                    m_store.setBaseline(m_baselineCombo->itemData(index).toInt());
+            });
+}
+
+void ComparePanel::syncRuns() {
+    QList<QPair<int, QString>> items;
+    for (const StoredRun &run : m_store.runs())
+        items.append({run.id, run.label});
+    bool same = m_baselineCombo->count() == items.size() + 1;
+    for (qsizetype i = 0; same && i < items.size(); ++i) {
+        const int comboIndex = static_cast<int>(i) + 1;
+        same = m_baselineCombo->itemData(comboIndex).toInt() == items[i].first &&
+               m_baselineCombo->itemText(comboIndex) == items[i].second;
+    }
+    if (same)
+        return;
+    const QSignalBlocker blocker(m_baselineCombo);
+    m_baselineCombo->clear();
+    m_baselineCombo->addItem(QStringLiteral("slowest run"), 0);
+    for (const auto &item : items)
+        m_baselineCombo->addItem(item.second, item.first);
+    const int chosen = m_baselineCombo->findData(m_store.baselineSetting());
+    m_baselineCombo->setCurrentIndex(chosen >= 0 ? chosen : 0);
+}
+
+void ComparePanel::setExportEnabled(bool enabled) {
+    m_exportPngButton->setEnabled(enabled);
+    m_exportCsvButton->setEnabled(enabled);
+}
+
+void ComparePanel::exportPngInteractive() {
+    const QString path = QFileDialog::getSaveFileName(
+        this, QStringLiteral("Export comparison as PNG"),
+        QDir::home().filePath(QStringLiteral("devicebench-comparison.png")),
+        QStringLiteral("PNG images (*.png)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (exportComparisonPng(m_store, path, &error, m_chartOptions))
+        Q_EMIT statusMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), false);
+    else
+        QMessageBox::warning(this, QStringLiteral("Export PNG"), error);
+}
+
+void ComparePanel::exportCsvInteractive() {
+    const QString path = QFileDialog::getSaveFileName(
+        this,
+        QStringLiteral("Export CSV: FILE.csv per epoch, and FILE-summary.csv per run beside it"),
+        QDir::home().filePath(QStringLiteral("devicebench-epochs.csv")),
+        QStringLiteral("CSV files (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (exportComparisonCsv(m_store, path, &error))
+        Q_EMIT statusMessage(QStringLiteral("Saved %1 and %2")
+                                 .arg(QDir::toNativeSeparators(path),
+                                      QDir::toNativeSeparators(summaryCsvPath(path))),
+                             false);
+    else
+        QMessageBox::warning(this, QStringLiteral("Export CSV"), error);
+}
+
+} // namespace devicebench

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// The compare / export panel: the warm-up epochs left out of every run's stable mean, the
+// baseline of the speed-ups, "Export PNG…" and "Export CSV…". It edits the RunStore's
+// comparison settings and writes exports (comparison_export.h); it starts nothing.
+#pragma once
+
+#include "charts/charts.h" // ChartOptions
+
+#include <QString>
+#include <QWidget>
+
+class QComboBox;
+class QPushButton;
+class QSpinBox;
+
+namespace devicebench {
+
+class RunStore;
+
+// Object names (tests): compareWarmupSpin, baselineCombo, exportPngButton, exportCsvButton.
+class ComparePanel : public QWidget {
+    Q_OBJECT
+
+public:
+    // `store` must outlive the panel.
+    explicit ComparePanel(RunStore &store, QWidget *parent = nullptr);
+
+    // Rebuilds the baseline list when the runs or their labels changed (keeps the choice).
+    void syncRuns();
+
+    // How "Export PNG…" draws the loss chart: the window's chart options (smoothing, axes).
+    void setChartOptions(const ChartOptions &options) { m_chartOptions = options; }
+    // Export buttons enabled when `enabled` (results exist and no run is going).
+    void setExportEnabled(bool enabled);
+
+    // "Export PNG…" / "Export CSV…" with a file dialog; the outcome as statusMessage.
+    void exportPngInteractive();
+    void exportCsvInteractive();
+
+    QSpinBox *warmupSpin() const { return m_warmupSpin; }
+    QPushButton *exportPngButton() const { return m_exportPngButton; }
+    QPushButton *exportCsvButton() const { return m_exportCsvButton; }
+
+Q_SIGNALS:
+    void statusMessage(QString text, bool error);
+
+private:
+    RunStore &m_store;
+    ChartOptions m_chartOptions;
+    QSpinBox *m_warmupSpin = nullptr;
+    QComboBox *m_baselineCombo = nullptr;
+    QPushButton *m_exportPngButton = nullptr;
+    QPushButton *m_exportCsvButton = nullptr;
+};
+
+} // namespace devicebench

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: MIT
+#include "panels/epoch_table.h"
+
+#include "store/run_store.h"
+#include "theme/theme.h"
+
+#include "devicebench/contention.h"
+
+#include <QBrush>
+#include <QColor>
+#include <QGuiApplication>
+#include <QPalette>
+#include <QStringList>
+
+#include <algorithm>
+#include <cmath>
+
+namespace devicebench {
+
+QString epochColumnKey(EpochColumn column) {
+    switch (column) {
+    case EpochColumn::Run:
+        return QStringLiteral("run");
+    case EpochColumn::Device:
+        return QStringLiteral("device");
+    case EpochColumn::Threads:
+        return QStringLiteral("threads");
+    case EpochColumn::Epoch:
+        return QStringLiteral("epoch");
+    case EpochColumn::Seconds:
+        return QStringLiteral("seconds");
+    case EpochColumn::Warmup:
+        return QStringLiteral("warmup");
+    case EpochColumn::TrainLoss:
+        return QStringLiteral("train_loss");
+    case EpochColumn::TestLoss:
+        return QStringLiteral("test_loss");
+    case EpochColumn::TestAccuracy:
+        return QStringLiteral("test_accuracy");
+    case EpochColumn::ImagesPerSecond:
+        return QStringLiteral("images_per_s");
+    case EpochColumn::Data:
+        return QStringLiteral("data");
+    case EpochColumn::Status:
+        return QStringLiteral("status");
+    case EpochColumn::Host:
+        return QStringLiteral("host");
+    case EpochColumn::Comparable:
+        return QStringLiteral("comparable");
+    case EpochColumn::Differences:
+        return QStringLiteral("differences");
+    case EpochColumn::Contended:
+        return QStringLiteral("contended");
+    }
+    return QString();
+}
+
+EpochColumn epochTableColumn(int section) {
+    // The comparability right after the run, where it is seen without scrolling.
+    if (section == 1)
+        return EpochColumn::Comparable;
+    if (section == kEpochTableShownColumns - 1) // after images/s
+        return EpochColumn::Contended;
+    return static_cast<EpochColumn>(section < 1 ? section : section - 1);
+}
+
+QString epochColumnTitle(EpochColumn column) {
+    switch (column) {
+    case EpochColumn::Seconds:
+        return QStringLiteral("seconds");
+    case EpochColumn::Warmup:
+        return QStringLiteral("warm-up");
+    case EpochColumn::TrainLoss:
+        return QStringLiteral("train loss");
+    case EpochColumn::TestLoss:
+        return QStringLiteral("test loss");
+    case EpochColumn::TestAccuracy:
+        return QStringLiteral("test accuracy");
+    case EpochColumn::ImagesPerSecond:
+        return QStringLiteral("images/s");
+    default:
+        return epochColumnKey(column);
+    }
+}
+
+std::vector<EpochRowRef> epochRows(const RunStore &store) {
+    std::vector<EpochRowRef> rows;
+    for (int r = 0; r < store.runCount(); ++r) {
+        const int epochs = static_cast<int>(store.run(r).record.epochs.size());
+        for (int e = 0; e < epochs; ++e)
+            rows.push_back({r, e});
+    }
+    return rows;
+}
+
+namespace {
+
+QString number(double value, int csvDecimals, int displayDecimals, CellFormat format) {
+    if (!std::isfinite(value)) {
+        if (format == CellFormat::Display)
+            return QStringLiteral("–");
+        if (std::isnan(value))
+            return QStringLiteral("nan");
+        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
+    }
+    // QString::number always uses the C locale: '.' as decimal point, no group separators.
+    return QString::number(value, 'f', format == CellFormat::Csv ? csvDecimals : displayDecimals);
+}
+
+// What an epoch got from the machine, for the seconds and contended cells' tooltips; a
+// data-parallel epoch's seconds also say how much of them was all-reduce (issue 14).
+QVariant loadToolTip(const EpochResult &epoch, int threads, EpochColumn column) {
+    const QString load = QString::fromStdString(describeLoad(epoch.load, threads));
+    const QString allReduce =
+        column == EpochColumn::Seconds && std::isfinite(epoch.allReduceSeconds)
+            ? QStringLiteral(
+                  "All-reduce (gradients and test sums, c10d): %1 s of the epoch's %2 s.")
+                  .arg(epoch.allReduceSeconds, 0, 'f', 3)
+                  .arg(epoch.seconds, 0, 'f', 3)
+            : QString();
+    if (epoch.load.contended)
+        return QStringLiteral("Contended: the machine was busy during this epoch (%1), so its "
+                              "time is not the device's alone. %2")
+            .arg(load, allReduce)
+            .trimmed();
+    if (column != EpochColumn::Contended)
+        return allReduce.isEmpty() ? QVariant() : QVariant(allReduce);
+    if (!epoch.load.measured)
+        return QStringLiteral("Not measured: the record was written before DeviceBench measured "
+                              "what each epoch got from the machine.");
+    return QStringLiteral("Not contended: %1.").arg(load);
+}
+
+} // namespace
+
+QString differencesText(const StoredRun &run, const QString &separator) {
+    QStringList fields;
+    for (const std::string &field : run.differences)
+        fields.append(QString::fromStdString(field));
+    return fields.join(separator);
+}
+
+QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column,
+                  CellFormat format) {
+    const bool csv = format == CellFormat::Csv;
+    const RunRecord &record = run.record;
+    switch (column) {
+    case EpochColumn::Run:
+        return run.label;
+    case EpochColumn::Device:
+        return QString::fromStdString(record.started.device.empty() ? record.config.device
+                                                                    : record.started.device);
+    case EpochColumn::Threads:
+        return QString::number(record.started.threads);
+    case EpochColumn::Epoch:
+        return QString::number(epoch.epoch);
+    case EpochColumn::Seconds:
+        if (!csv && epoch.load.contended) // a busy machine's epoch (issue 15)
+            return QStringLiteral("⚠ ") + number(epoch.seconds, 4, 2, format);
+        return number(epoch.seconds, 4, 2, format);
+    case EpochColumn::Warmup:
+        if (csv)
+            return run.isWarmup(epoch.epoch) ? QStringLiteral("1") : QStringLiteral("0");
+        return run.isWarmup(epoch.epoch) ? QStringLiteral("yes") : QString();
+    case EpochColumn::TrainLoss:
+        return number(epoch.trainLoss, 6, 4, format);
+    case EpochColumn::TestLoss:
+        return number(epoch.testLoss, 6, 4, format);
+    case EpochColumn::TestAccuracy:
+        if (csv)
+            return number(epoch.testAccuracy, 6, 6, format);
+        return std::isfinite(epoch.testAccuracy)
+                   ? QString::number(100.0 * epoch.testAccuracy, 'f', 1) + QStringLiteral(" %")
+                   : QStringLiteral("–");
+    case EpochColumn::ImagesPerSecond:
+        return number(epoch.imagesPerSecond, 2, 0, format);
+    case EpochColumn::Data:
+        return (record.started.synthetic || record.config.synthetic) ? QStringLiteral("synthetic")
+                                                                     : QStringLiteral("cifar-10");
+    case EpochColumn::Status:
+        return runStateName(run.state);
+    case EpochColumn::Host:
+        return QString::fromStdString(record.fingerprint.hostName);
+    case EpochColumn::Comparable:
+        if (csv)
+            return run.comparable() ? QStringLiteral("1") : QStringLiteral("0");
+        if (run.isBaseline)
+            return QStringLiteral("baseline");
+        return run.comparable()
+                   ? QStringLiteral("yes")
+                   : QStringLiteral("no: ") + differencesText(run, QStringLiteral(", "));
+    case EpochColumn::Differences:
+        return differencesText(run, QStringLiteral(";"));
+    case EpochColumn::Contended:
+        if (csv)
+            return !epoch.load.measured   ? QString()
+                   : epoch.load.contended ? QStringLiteral("1")
+                                          : QStringLiteral("0");
+        return epoch.load.contended ? QStringLiteral("yes") : QString();
+    }
+    return QString();
+}
+
+EpochTableModel::EpochTableModel(const RunStore &store, QObject *parent)
+    : QAbstractTableModel(parent), m_store(store) {
+    m_rows = epochRows(m_store);
+}
+
+void EpochTableModel::refresh() {
+    std::vector<EpochRowRef> rows = epochRows(m_store);
+    const bool grows =
+        rows.size() >= m_rows.size() && std::equal(m_rows.begin(), m_rows.end(), rows.begin());
+    if (!grows) {
+        beginResetModel();
+        m_rows = std::move(rows);
+        endResetModel();
+        return;
+    }
+    if (!m_rows.empty()) // labels or states may have changed
+        Q_EMIT dataChanged(index(0, 0), index(rowCount() - 1, columnCount() - 1));
+    if (rows.size() > m_rows.size()) {
+        beginInsertRows(QModelIndex(), rowCount(), static_cast<int>(rows.size()) - 1);
+        m_rows = std::move(rows);
+        endInsertRows();
+    }
+}
+
+int EpochTableModel::rowCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : static_cast<int>(m_rows.size());
+}
+
+int EpochTableModel::columnCount(const QModelIndex &parent) const {
+    return parent.isValid() ? 0 : kEpochTableShownColumns;
+}
+
+QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
+    if (!index.isValid() || index.row() >= rowCount() || index.column() >= columnCount())
+        return QVariant();
+    const EpochRowRef ref = m_rows[static_cast<std::size_t>(index.row())];
+    if (ref.runIndex >= m_store.runCount())
+        return QVariant();
+    const StoredRun &run = m_store.run(ref.runIndex);
+    if (ref.epochIndex >= static_cast<int>(run.record.epochs.size()))
+        return QVariant();
+    const EpochResult &epoch = run.record.epochs[static_cast<std::size_t>(ref.epochIndex)];
+    const auto column = epochTableColumn(index.column());
+    switch (role) {
+    case Qt::DisplayRole:
+        return epochCell(run, epoch, column, CellFormat::Display);
+    case Qt::TextAlignmentRole:
+        if (column == EpochColumn::Run || column == EpochColumn::Device ||
+            column == EpochColumn::Comparable)
+            return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
+        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+    case Qt::ForegroundRole:
+        // A run that is not comparable with the baseline: its comparability cell in red.
+        if (column == EpochColumn::Comparable && !run.comparable())
+            return QBrush(theme::colour(theme::Role::ErrorText, // light/dark
+                                        theme::themeOf(QGuiApplication::palette())));
+        // An epoch measured on a busy machine: its time and its mark in red.
+        if ((column == EpochColumn::Seconds || column == EpochColumn::Contended) &&
+            epoch.load.contended)
+            return QBrush(
+                theme::colour(theme::Role::ErrorText, theme::themeOf(QGuiApplication::palette())));
+        // Warm-up epochs are kept but left out of the headline: show them greyed.
+        if (run.isWarmup(epoch.epoch))
+            return QBrush(
+                theme::colour(theme::Role::MutedText, theme::themeOf(QGuiApplication::palette())));
+        return QVariant();
+    case Qt::DecorationRole:
+        // The run's colour beside its label, as in the charts' legend and bars.
+        if (column == EpochColumn::Run)
+            return theme::runColour(run.number);
+        return QVariant();
+    case Qt::ToolTipRole:
+        if (column == EpochColumn::Run)
+            return QStringLiteral("%1\nfrom %2").arg(run.label, run.origin);
+        if (column == EpochColumn::Comparable && !run.comparable())
+            return QStringLiteral("The workload differs from the baseline's in: %1")
+                .arg(differencesText(run, QStringLiteral(", ")));
+        if (column == EpochColumn::Seconds || column == EpochColumn::Contended)
+            return loadToolTip(epoch, run.record.started.threads, column);
+        return QVariant();
+    default:
+        return QVariant();
+    }
+}
+
+QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
+    if (role != Qt::DisplayRole)
+        return QVariant();
+    if (orientation == Qt::Horizontal && section >= 0 && section < kEpochTableShownColumns)
+        return epochColumnTitle(epochTableColumn(section));
+    if (orientation == Qt::Vertical)
+        return section + 1;
+    return QVariant();
+}
+
+} // namespace devicebench

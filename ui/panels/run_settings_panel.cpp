@@ -1,0 +1,362 @@
+// SPDX-License-Identifier: MIT
+#include "panels/run_settings_panel.h"
+
+#include "window/desktop.h"
+
+#include "devicebench/data_location.h"
+#include "devicebench/devices.h"
+
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFormLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSettings>
+#include <QSpinBox>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <climits>
+#include <cmath>
+
+namespace devicebench {
+
+namespace {
+
+// QSettings keys of the run settings (the window adds compare/* and window/*).
+const QString kDataDir = QStringLiteral("run/dataDir");
+const QString kSynthetic = QStringLiteral("run/synthetic");
+const QString kEpochs = QStringLiteral("run/epochs");
+const QString kBatchSize = QStringLiteral("run/batchSize");
+const QString kLearningRate = QStringLiteral("run/learningRate");
+const QString kWarmupEpochs = QStringLiteral("run/warmupEpochs");
+const QString kThreads = QStringLiteral("run/threads");
+const QString kSeed = QStringLiteral("run/seed");
+const QString kTrainImages = QStringLiteral("run/trainImages");
+const QString kTestImages = QStringLiteral("run/testImages");
+const QString kWorkload = QStringLiteral("run/workload");
+const QString kTensorBoardDir = QStringLiteral("run/tensorBoardDir");
+const QString kPhases = QStringLiteral("run/phases");
+
+int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 0, INT_MAX)); }
+
+// A saved whole number inside the spin box's range; anything else keeps the current value.
+void restoreSpin(const QSettings &settings, const QString &key, QSpinBox *spin) {
+    bool ok = false;
+    const int value = settings.value(key).toInt(&ok);
+    if (settings.contains(key) && ok && value >= spin->minimum() && value <= spin->maximum())
+        spin->setValue(value);
+}
+
+QPushButton *makeButton(QWidget *parent, const QString &text, const char *name,
+                        const QString &tip = QString()) {
+    auto *button = new QPushButton(text, parent);
+    button->setObjectName(QString::fromUtf8(name));
+    if (!tip.isEmpty())
+        button->setToolTip(tip);
+    return button;
+}
+
+} // namespace
+
+QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int value,
+                   const QString &tip) {
+    auto *spin = new QSpinBox(parent);
+    spin->setObjectName(QString::fromUtf8(name));
+    spin->setRange(min, max);
+    spin->setValue(value);
+    spin->setToolTip(tip);
+    spin->setGroupSeparatorShown(true);
+    return spin;
+}
+
+RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildDataBox());
+    layout->addWidget(buildTrainingBox());
+
+    m_runCpuButton = makeButton(this, QStringLiteral("Run on CPU"), "runCpuButton",
+                                QStringLiteral("Train on the CPU"));
+    m_runGpuButton = makeButton(this, QStringLiteral("Run on GPU"), "runGpuButton");
+    m_gpuTip = QStringLiteral("Train on the first CUDA device");
+    m_stopButton =
+        makeButton(this, QStringLiteral("Stop"), "stopButton",
+                   QStringLiteral("End the run within one step; its finished epochs are kept"));
+    m_diagnosticsButton =
+        makeButton(this, QStringLiteral("Diagnostics…"), "diagnosticsButton",
+                   QStringLiteral("This machine's fingerprint and every device with its probe "
+                                  "result"));
+    auto *runRow = new QHBoxLayout;
+    runRow->addWidget(m_runCpuButton);
+    runRow->addWidget(m_runGpuButton);
+    layout->addLayout(runRow);
+    auto *stopRow = new QHBoxLayout;
+    stopRow->addWidget(m_stopButton, 1);
+    stopRow->addWidget(m_diagnosticsButton);
+    layout->addLayout(stopRow);
+
+    m_validationLabel = new QLabel(this);
+    m_validationLabel->setObjectName(QStringLiteral("validationLabel"));
+    m_validationLabel->setWordWrap(true);
+    m_validationLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour(palette())));
+    m_validationLabel->hide();
+    layout->addWidget(m_validationLabel);
+
+    connect(m_runCpuButton, &QPushButton::clicked, this,
+            [this] { Q_EMIT runRequested(QStringLiteral("cpu")); });
+    connect(m_runGpuButton, &QPushButton::clicked, this,
+            [this] { Q_EMIT runRequested(QStringLiteral("cuda")); });
+    connect(m_stopButton, &QPushButton::clicked, this, &RunSettingsPanel::stopRequested);
+    connect(m_diagnosticsButton, &QPushButton::clicked, this,
+            &RunSettingsPanel::diagnosticsRequested);
+    setRunState(false, QStringLiteral("Checking the GPU (the device probe is running)…"));
+}
+
+QWidget *RunSettingsPanel::buildDataBox() {
+    auto *box = new QGroupBox(QStringLiteral("Data"), this);
+    auto *layout = new QVBoxLayout(box);
+    auto *dirRow = new QHBoxLayout;
+    m_dataDirEdit = new QLineEdit(box);
+    m_dataDirEdit->setObjectName(QStringLiteral("dataDirEdit"));
+    m_dataDirEdit->setPlaceholderText(QStringLiteral("cifar-10-batches-bin folder"));
+    m_dataDirEdit->setToolTip(QString::fromStdString(dataDirHelp()));
+    if (const auto dir = findDefaultDataDir())
+        m_dataDirEdit->setText(QString::fromStdString(*dir));
+    m_browseButton = makeButton(box, QStringLiteral("Browse…"), "browseButton");
+    dirRow->addWidget(m_dataDirEdit, 1);
+    dirRow->addWidget(m_browseButton);
+    layout->addLayout(dirRow);
+    auto *fetchRow = new QHBoxLayout;
+    auto *getData = makeButton(box, QStringLiteral("Get CIFAR-10…"), "getDataButton",
+                               QStringLiteral("Download the CIFAR-10 binary archive (170 MB), "
+                                              "check it and unpack it"));
+    auto *openArchive =
+        makeButton(box, QStringLiteral("Open archive…"), "openArchiveButton",
+                   QStringLiteral("Unpack a cifar-10-binary.tar.gz already downloaded"));
+    fetchRow->addWidget(getData);
+    fetchRow->addWidget(openArchive);
+    fetchRow->addStretch(1);
+    layout->addLayout(fetchRow);
+    m_syntheticCheck = new QCheckBox(QStringLiteral("Synthetic data"), box);
+    m_syntheticCheck->setObjectName(QStringLiteral("syntheticCheck"));
+    m_syntheticCheck->setToolTip(
+        QStringLiteral("CIFAR-shaped generated data: times are real, accuracy is meaningless"));
+    layout->addWidget(m_syntheticCheck);
+    auto *tensorBoardRow = new QHBoxLayout;
+    m_tensorBoardEdit = new QLineEdit(box);
+    m_tensorBoardEdit->setObjectName(QStringLiteral("tensorBoardEdit"));
+    m_tensorBoardEdit->setPlaceholderText(QStringLiteral("TensorBoard log folder (empty: none)"));
+    m_tensorBoardEdit->setToolTip(
+        QStringLiteral("Each run writes a TensorBoard event file in a folder of its own here, "
+                       "flushed after every epoch. View with: tensorboard --logdir FOLDER"));
+    auto *tensorBoardBrowse = makeButton(box, QStringLiteral("Browse…"), "tensorBoardBrowseButton");
+    tensorBoardRow->addWidget(m_tensorBoardEdit, 1);
+    tensorBoardRow->addWidget(tensorBoardBrowse);
+    layout->addLayout(tensorBoardRow);
+
+    auto chooseFolder = [this](QLineEdit *edit, const QString &title) {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, title, edit->text().isEmpty() ? QDir::homePath() : edit->text());
+        if (!dir.isEmpty())
+            edit->setText(QDir::toNativeSeparators(dir));
+    };
+    connect(m_browseButton, &QPushButton::clicked, this, [this, chooseFolder] {
+        chooseFolder(m_dataDirEdit,
+                     QStringLiteral("CIFAR-10 binary folder (cifar-10-batches-bin)"));
+    });
+    connect(tensorBoardBrowse, &QPushButton::clicked, this, [this, chooseFolder] {
+        chooseFolder(m_tensorBoardEdit, QStringLiteral("TensorBoard log folder"));
+    });
+    connect(getData, &QPushButton::clicked, this, &RunSettingsPanel::getDataRequested);
+    connect(openArchive, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, QStringLiteral("CIFAR-10 binary archive"), QDir::homePath(),
+            QStringLiteral("CIFAR-10 archive (*.tar.gz *.tgz);;All files (*)"));
+        if (!file.isEmpty())
+            Q_EMIT archiveChosen(file);
+    });
+    connect(m_syntheticCheck, &QCheckBox::toggled, this, [this](bool synthetic) {
+        m_dataDirEdit->setEnabled(!synthetic);
+        m_browseButton->setEnabled(!synthetic);
+    });
+    return box;
+}
+
+QWidget *RunSettingsPanel::buildTrainingBox() {
+    auto *box = new QGroupBox(QStringLiteral("Training"), this);
+    auto *form = new QFormLayout(box);
+    m_epochsSpin = makeSpin(box, "epochsSpin", 1, 1000, kDefaultEpochs,
+                            QStringLiteral("Epochs to train (article: 10)"));
+    m_batchSizeSpin = makeSpin(box, "batchSizeSpin", 1, 65536, kDefaultBatchSize,
+                               QStringLiteral("Images per training step (article: 64)"));
+    m_learningRateSpin = new QDoubleSpinBox(box);
+    m_learningRateSpin->setObjectName(QStringLiteral("learningRateSpin"));
+    m_learningRateSpin->setDecimals(4);
+    m_learningRateSpin->setRange(0.0001, 10.0);
+    m_learningRateSpin->setSingleStep(0.001);
+    m_learningRateSpin->setValue(kDefaultLearningRate);
+    m_learningRateSpin->setToolTip(QStringLiteral("SGD step size, no momentum (article: 0.01)"));
+    m_warmupSpin = makeSpin(box, "warmupSpin", 0, 999, kDefaultWarmupEpochs,
+                            QStringLiteral("First epochs flagged warm-up and left out of the "
+                                           "stable mean (article: 2)"));
+    const int cores = availableCores();
+    m_threadsSpin =
+        makeSpin(box, "threadsSpin", 1, std::max(256, cores), cores,
+                 QStringLiteral("CPU intra-op threads (this process may use %1 cores)").arg(cores));
+    m_seedSpin = makeSpin(box, "seedSpin", 0, INT_MAX, static_cast<int>(kDefaultSeed),
+                          QStringLiteral("Seed of the initial weights (same on every device)"));
+    m_seedSpin->setGroupSeparatorShown(false);
+    m_trainImagesSpin = makeSpin(box, "trainImagesSpin", 0, 50000, 0,
+                                 QStringLiteral("Use only the first N training images"));
+    m_trainImagesSpin->setSpecialValueText(QStringLiteral("all (50,000)"));
+    m_testImagesSpin = makeSpin(box, "testImagesSpin", 0, 10000, 0,
+                                QStringLiteral("Use only the first N test images"));
+    m_testImagesSpin->setSpecialValueText(QStringLiteral("all (10,000)"));
+    m_workloadCombo = new QComboBox(box);
+    m_workloadCombo->setObjectName(QStringLiteral("workloadCombo"));
+    m_workloadCombo->addItem(QStringLiteral("faithful (the article's)"),
+                             QString::fromUtf8(toString(Workload::Faithful)));
+    m_workloadCombo->addItem(QStringLiteral("tuned (fastest measured)"),
+                             QString::fromUtf8(toString(Workload::Tuned)));
+    m_workloadCombo->setToolTip(
+        QStringLiteral("faithful: the article's computation. tuned: the same training, same "
+                       "results within float tolerance, computed the fastest way measured "
+                       "(channels-last, no per-step allocation, ...). Runs of different "
+                       "workloads are flagged as not comparable."));
+    form->addRow(QStringLiteral("Epochs"), m_epochsSpin);
+    form->addRow(QStringLiteral("Batch size"), m_batchSizeSpin);
+    form->addRow(QStringLiteral("Learning rate"), m_learningRateSpin);
+    form->addRow(QStringLiteral("Warm-up epochs"), m_warmupSpin);
+    form->addRow(QStringLiteral("CPU threads"), m_threadsSpin);
+    form->addRow(QStringLiteral("Seed"), m_seedSpin);
+    form->addRow(QStringLiteral("Training images"), m_trainImagesSpin);
+    form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
+    form->addRow(QStringLiteral("Workload"), m_workloadCombo);
+    m_model.addRows(box, form);
+    // Where the time goes (issue 13): a phase-timed run is another kind of measurement.
+    m_phasesCheck = new QCheckBox(QStringLiteral("Time each phase (slower)"), box);
+    m_phasesCheck->setObjectName(QStringLiteral("phasesCheck"));
+    m_phasesCheck->setToolTip(QStringLiteral(
+        "Split each epoch into data, forward, loss, backward, optimizer and test, shown as "
+        "stacked bars. The device is synchronised at every phase of every step, so the run is "
+        "slower (on a GPU, much) and is never compared with normal runs."));
+    form->addRow(QString(), m_phasesCheck);
+    return box;
+}
+
+RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
+    RunConfig config;
+    config.device = device;
+    config.epochs = m_epochsSpin->value();
+    config.batchSize = m_batchSizeSpin->value();
+    config.learningRate = m_learningRateSpin->value();
+    config.warmupEpochs = m_warmupSpin->value();
+    config.threads = m_threadsSpin->value();
+    config.seed = static_cast<std::uint64_t>(m_seedSpin->value());
+    config.dataDir = m_dataDirEdit->text().trimmed().toStdString();
+    config.synthetic = m_syntheticCheck->isChecked();
+    config.trainImages = m_trainImagesSpin->value();
+    config.testImages = m_testImagesSpin->value();
+    parseWorkload(m_workloadCombo->currentData().toString().toStdString(), &config.workload);
+    m_model.apply(&config);
+    config.phases = m_phasesCheck->isChecked();
+    return config;
+}
+
+void RunSettingsPanel::setRunConfig(const RunConfig &config) {
+    m_epochsSpin->setValue(config.epochs);
+    m_batchSizeSpin->setValue(config.batchSize);
+    m_learningRateSpin->setValue(config.learningRate);
+    m_warmupSpin->setValue(config.warmupEpochs);
+    m_threadsSpin->setValue(config.threads > 0 ? config.threads : availableCores());
+    m_seedSpin->setValue(static_cast<int>(std::min<std::uint64_t>(config.seed, INT_MAX)));
+    m_dataDirEdit->setText(QString::fromStdString(config.dataDir));
+    m_syntheticCheck->setChecked(config.synthetic);
+    m_trainImagesSpin->setValue(clampToInt(config.trainImages));
+    m_workloadCombo->setCurrentIndex(
+        m_workloadCombo->findData(QString::fromUtf8(toString(config.workload))));
+    m_testImagesSpin->setValue(clampToInt(config.testImages));
+    m_model.show(config);
+    m_phasesCheck->setChecked(config.phases);
+}
+
+QString RunSettingsPanel::tensorBoardDir() const { return m_tensorBoardEdit->text().trimmed(); }
+
+void RunSettingsPanel::useDataDir(const QString &dir) {
+    m_syntheticCheck->setChecked(false);
+    m_dataDirEdit->setText(QDir::toNativeSeparators(dir));
+}
+
+void RunSettingsPanel::showProblems(const QStringList &problems) {
+    m_validationLabel->setText(problems.join(QLatin1Char('\n')));
+    m_validationLabel->setVisible(!problems.isEmpty());
+}
+
+void RunSettingsPanel::setGpuToolTip(const QString &tip) {
+    m_gpuTip = tip;
+    if (m_runGpuButton->isEnabled() || m_runGpuButton->toolTip().isEmpty())
+        m_runGpuButton->setToolTip(tip);
+}
+
+void RunSettingsPanel::setRunState(bool running, const QString &gpuReason) {
+    m_runCpuButton->setEnabled(!running);
+    m_runGpuButton->setEnabled(!running && gpuReason.isEmpty());
+    m_runGpuButton->setToolTip(gpuReason.isEmpty() ? m_gpuTip : gpuReason);
+    m_stopButton->setEnabled(running);
+}
+
+void RunSettingsPanel::saveSettings(QSettings &settings) const {
+    const RunConfig config = runConfig("cpu");
+    settings.setValue(kDataDir, m_dataDirEdit->text().trimmed());
+    settings.setValue(kSynthetic, config.synthetic);
+    settings.setValue(kEpochs, config.epochs);
+    settings.setValue(kBatchSize, config.batchSize);
+    settings.setValue(kLearningRate, config.learningRate);
+    settings.setValue(kWarmupEpochs, config.warmupEpochs);
+    settings.setValue(kThreads, config.threads);
+    settings.setValue(kSeed, m_seedSpin->value());
+    settings.setValue(kTrainImages, m_trainImagesSpin->value());
+    settings.setValue(kTestImages, m_testImagesSpin->value());
+    settings.setValue(kWorkload, QString::fromUtf8(toString(config.workload)));
+    settings.setValue(kTensorBoardDir, tensorBoardDir());
+    m_model.save(settings);
+    settings.setValue(kPhases, config.phases);
+}
+
+void RunSettingsPanel::restoreSettings(const QSettings &settings) {
+    // The data folder: a saved non-empty one; else keep the one found by default.
+    const QString dataDir = settings.value(kDataDir).toString();
+    if (!dataDir.isEmpty())
+        m_dataDirEdit->setText(dataDir);
+    if (settings.contains(kTensorBoardDir))
+        m_tensorBoardEdit->setText(settings.value(kTensorBoardDir).toString());
+    if (settings.contains(kSynthetic))
+        m_syntheticCheck->setChecked(settings.value(kSynthetic).toBool());
+    restoreSpin(settings, kEpochs, m_epochsSpin);
+    restoreSpin(settings, kBatchSize, m_batchSizeSpin);
+    restoreSpin(settings, kWarmupEpochs, m_warmupSpin);
+    restoreSpin(settings, kThreads, m_threadsSpin);
+    restoreSpin(settings, kSeed, m_seedSpin);
+    restoreSpin(settings, kTrainImages, m_trainImagesSpin);
+    restoreSpin(settings, kTestImages, m_testImagesSpin);
+    bool ok = false;
+    const double learningRate = settings.value(kLearningRate).toDouble(&ok);
+    if (ok && std::isfinite(learningRate) && learningRate >= m_learningRateSpin->minimum() &&
+        learningRate <= m_learningRateSpin->maximum())
+        m_learningRateSpin->setValue(learningRate);
+    const int workload = m_workloadCombo->findData(settings.value(kWorkload).toString());
+    if (workload >= 0)
+        m_workloadCombo->setCurrentIndex(workload);
+    m_model.restore(settings);
+    if (settings.contains(kPhases))
+        m_phasesCheck->setChecked(settings.value(kPhases).toBool());
+}
+
+} // namespace devicebench

@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: MIT
+// The run settings panel: the data folder (browse, "Get CIFAR-10…", "Open archive…",
+// synthetic data, TensorBoard folder), the training settings, "Run on CPU" / "Run on GPU" /
+// "Stop" and the validation messages. It only shows and edits settings: it asks for runs with
+// signals, and the window (main_window.h) says whether a run is going and whether the GPU is
+// usable.
+#pragma once
+
+#include "devicebench/run_types.h"
+#include "panels/model_settings.h"
+
+#include <QString>
+#include <QStringList>
+#include <QWidget>
+
+#include <string>
+
+class QCheckBox;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QPushButton;
+class QSettings;
+class QSpinBox;
+
+namespace devicebench {
+
+// Object names (tests): dataDirEdit, browseButton, getDataButton, openArchiveButton,
+// syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
+// learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
+// workloadCombo, modelCombo, imageSizeCombo (model_settings.h), phasesCheck (RunConfig::phases),
+// runCpuButton, runGpuButton, stopButton, diagnosticsButton, validationLabel.
+class RunSettingsPanel : public QWidget {
+    Q_OBJECT
+
+public:
+    explicit RunSettingsPanel(QWidget *parent = nullptr);
+
+    // The settings as the widgets show them, for a run on `device` ("cpu" or "cuda").
+    RunConfig runConfig(const std::string &device) const;
+    // Puts `config`'s values into the widgets (device is ignored: it is chosen by the button).
+    void setRunConfig(const RunConfig &config);
+    // The TensorBoard log folder as typed, trimmed; empty: none.
+    QString tensorBoardDir() const;
+    // A folder that holds a usable CIFAR-10: shown, and "Synthetic data" unticked.
+    void useDataDir(const QString &dir);
+
+    // Shows the messages under the run buttons; an empty list hides them.
+    void showProblems(const QStringList &problems);
+
+    // Buttons follow the run state: Run on CPU when idle, Run on GPU when idle and
+    // `gpuReason` is empty (the reason is its tooltip otherwise), Stop while running.
+    void setRunState(bool running, const QString &gpuReason);
+    // The GPU button's tooltip while it is usable (default "Train on the first CUDA device").
+    void setGpuToolTip(const QString &tip);
+
+    // The run settings under the QSettings keys run/* (see main_window.h, saveSettings).
+    void saveSettings(QSettings &settings) const;
+    // A missing or bad value (not a number, out of range, an unknown workload) keeps the
+    // widget's value.
+    void restoreSettings(const QSettings &settings);
+
+    QPushButton *runCpuButton() const { return m_runCpuButton; }
+    QPushButton *runGpuButton() const { return m_runGpuButton; }
+    QPushButton *stopButton() const { return m_stopButton; }
+    QPushButton *diagnosticsButton() const { return m_diagnosticsButton; }
+
+Q_SIGNALS:
+    void runRequested(QString device); // "cpu" or "cuda"
+    void stopRequested();
+    void diagnosticsRequested();
+    void getDataRequested();                 // "Get CIFAR-10…"
+    void archiveChosen(QString archivePath); // "Open archive…", after choosing a file
+
+private:
+    QWidget *buildDataBox();
+    QWidget *buildTrainingBox();
+
+    QLineEdit *m_dataDirEdit = nullptr;
+    QPushButton *m_browseButton = nullptr;
+    QCheckBox *m_syntheticCheck = nullptr;
+    QLineEdit *m_tensorBoardEdit = nullptr;
+    QSpinBox *m_epochsSpin = nullptr;
+    QSpinBox *m_batchSizeSpin = nullptr;
+    QDoubleSpinBox *m_learningRateSpin = nullptr;
+    QSpinBox *m_warmupSpin = nullptr;
+    QSpinBox *m_threadsSpin = nullptr;
+    QSpinBox *m_seedSpin = nullptr;
+    QSpinBox *m_trainImagesSpin = nullptr;
+    QSpinBox *m_testImagesSpin = nullptr;
+    QComboBox *m_workloadCombo = nullptr;
+    ModelSettings m_model;              // the Model and Image size rows (issue 13)
+    QCheckBox *m_phasesCheck = nullptr; // "Time each phase (slower)"
+    QPushButton *m_runCpuButton = nullptr;
+    QPushButton *m_runGpuButton = nullptr;
+    QPushButton *m_stopButton = nullptr;
+    QPushButton *m_diagnosticsButton = nullptr;
+    QLabel *m_validationLabel = nullptr;
+    QString m_gpuTip; // the GPU button's tooltip when usable (with its shortcut)
+};
+
+// A spin box with an object name, range, value, tooltip and group separators.
+QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int value,
+                   const QString &tip);
+
+} // namespace devicebench

@@ -1,0 +1,385 @@
+// SPDX-License-Identifier: MIT
+#include "window/main_window.h"
+
+#include "panels/charts_panel.h"
+#include "panels/compare_panel.h"
+#include "export/comparison_export.h"
+#include "window/desktop.h"
+#include "panels/epoch_table.h"
+#include "panels/run_settings_panel.h"
+#include "store/run_store.h"
+#include "panels/scaling_panel.h"
+#include "theme/theme.h"
+
+#include "devicebench/trainer.h"
+
+#include <QCloseEvent>
+#include <QDir>
+#include <QLabel>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace devicebench {
+
+namespace {
+
+// Coalescing windows. Idle (imports, warm-up control): at most 25 redraws a second, so the
+// window answers at once. During a run: at most 5 a second. A live curve needs no more, and
+// every redraw is main-thread work on the machine whose speed is being measured
+// (docs/PERFORMANCE.md, "Dashboard overhead").
+constexpr int kRedrawIntervalMs = 40;
+constexpr int kRunningRedrawIntervalMs = 200;
+
+QString formatDuration(double seconds) {
+    const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+    const long long h = total / 3600;
+    const long long m = (total % 3600) / 60;
+    const long long s = total % 60;
+    if (h > 0)
+        return QStringLiteral("%1 h %2 min").arg(h).arg(m);
+    if (m > 0)
+        return QStringLiteral("%1 min %2 s").arg(m).arg(s);
+    return QStringLiteral("%1 s").arg(s);
+}
+
+} // namespace
+
+QString MainWindow::defaultRunsFolder() {
+    return QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+           QStringLiteral("/runs");
+}
+
+MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRole role)
+    : QMainWindow(parent), m_store(new RunStore(this)),
+      m_gpuReason(QStringLiteral("Checking the GPU (the device probe is running)…")) {
+    setWindowTitle(QStringLiteral("DeviceBench"));
+
+    // ---- left: settings, compare/export, run library; centre: the live charts -----------
+    // The library sits under the scrolled settings in a splitter of its own, so that its list
+    // and buttons stay in view on a short screen.
+    auto *main = new QSplitter(Qt::Horizontal, this);
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    m_settings = new RunSettingsPanel(left);
+    m_compare = new ComparePanel(*m_store, left);
+    leftLayout->addWidget(m_settings);
+    leftLayout->addWidget(m_compare);
+    leftLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(std::max(300, left->sizeHint().width() + 24));
+    m_library = new RunLibraryPanel(*m_store, runsFolder, nullptr, role);
+    auto *leftColumn = new QSplitter(Qt::Vertical);
+    leftColumn->addWidget(scroll);
+    leftColumn->addWidget(m_library);
+    leftColumn->setStretchFactor(0, 3);
+    leftColumn->setStretchFactor(1, 1);
+    leftColumn->setCollapsible(0, false);
+    leftColumn->setCollapsible(1, false);
+    m_charts = new ChartsPanel(*m_store);
+    main->addWidget(leftColumn);
+    main->addWidget(m_charts);
+    main->setStretchFactor(0, 0);
+    main->setStretchFactor(1, 1);
+    main->setCollapsible(0, false);
+    buildTabs(main);
+
+    m_statusLabel = new QLabel;
+    m_statusLabel->setObjectName(QStringLiteral("statusLabel"));
+    m_statusLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // A long message (e.g. every rejected file of an import) must not widen the window.
+    m_statusLabel->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
+    m_statusLabel->setMinimumWidth(1);
+    statusBar()->addWidget(m_statusLabel, 1);
+
+    connect(m_settings, &RunSettingsPanel::runRequested, this,
+            [this](const QString &device) { startRun(device.toStdString()); });
+    connect(m_settings, &RunSettingsPanel::stopRequested, this, [this] {
+        if (m_activeRunId == 0)
+            return;
+        setStatus(QStringLiteral("Stopping run #%1…").arg(m_activeRunId), false);
+        Q_EMIT stopRequested();
+    });
+    connect(m_settings, &RunSettingsPanel::diagnosticsRequested, this,
+            &MainWindow::showDiagnostics);
+    connect(m_settings, &RunSettingsPanel::getDataRequested, this, [this] { openFetchDialog(); });
+    connect(m_settings, &RunSettingsPanel::archiveChosen, this,
+            [this](const QString &file) { openFetchDialog(file); });
+    connect(m_compare, &ComparePanel::statusMessage, this, &MainWindow::setStatus);
+    connect(m_library, &RunLibraryPanel::statusMessage, this, &MainWindow::setStatus);
+
+    buildActions();
+    connectCharts();
+
+    m_redrawTimer.setSingleShot(true);
+    m_redrawTimer.setInterval(kRedrawIntervalMs);
+    connect(&m_redrawTimer, &QTimer::timeout, this, &MainWindow::redrawNow);
+    connect(m_store, &RunStore::changed, this, &MainWindow::scheduleRedraw);
+
+    setStatus(QStringLiteral("Ready. Choose the settings, then run on the CPU or the GPU."), false);
+    m_library->loadSavedRuns();
+    redrawNow();
+    resize(1500, 950);
+}
+
+MainWindow::~MainWindow() = default;
+
+const QString &MainWindow::runsFolder() const { return m_library->runsFolder(); }
+LossChart *MainWindow::lossChart() const { return m_charts->lossChart(); }
+SpeedChart *MainWindow::speedChart() const { return m_charts->speedChart(); }
+
+RunConfig MainWindow::runConfig(const std::string &device) const {
+    return m_settings->runConfig(device);
+}
+
+void MainWindow::setRunConfig(const RunConfig &config) { m_settings->setRunConfig(config); }
+
+int MainWindow::startRun(const std::string &device) {
+    if (m_activeRunId != 0) {
+        onRunRejected(QStringLiteral("Run #%1 is still going.").arg(m_activeRunId));
+        return 0;
+    }
+    const RunConfig config = runConfig(device);
+    QStringList problems;
+    for (const std::string &message : validateRunConfig(config))
+        problems.append(QString::fromStdString(message));
+    if (!config.synthetic && config.dataDir.empty())
+        problems.append(QStringLiteral("data folder is empty: choose the cifar-10-batches-bin "
+                                       "folder or tick \"Synthetic data\""));
+    const QString tensorBoardDir = m_settings->tensorBoardDir();
+    if (!tensorBoardDir.isEmpty() && !QDir().mkpath(tensorBoardDir))
+        problems.append(
+            QStringLiteral("TensorBoard log folder %1 cannot be created").arg(tensorBoardDir));
+    m_settings->showProblems(problems);
+    if (!problems.isEmpty()) {
+        setStatus(QStringLiteral("Not started: %1").arg(problems.join(QStringLiteral("; "))), true);
+        return 0;
+    }
+    m_acceptedRunId = 0;
+    Q_EMIT startRunRequested(config, tensorBoardDir); // onRunAccepted sets m_acceptedRunId
+    return m_acceptedRunId;
+}
+
+void MainWindow::onRunAccepted(int runId, const RunConfig &config) {
+    m_acceptedRunId = runId;
+    m_activeRunId = runId;
+    m_activeDevice = QString::fromStdString(config.device);
+    m_activeEpochs = config.epochs;
+    m_stepsPerEpoch = 0;
+    m_lastEpoch = 0;
+    m_lastStep = 0;
+    m_finishedEpochs = 0;
+    m_runClock.invalidate();
+    setStatus(QStringLiteral("Run #%1 on %2: loading data and building the model…")
+                  .arg(runId)
+                  .arg(m_activeDevice),
+              false);
+    updateButtons();
+}
+
+void MainWindow::onRecordStarted(int runId, const RunRecord &record) {
+    m_store->addRun(runId, record);
+    m_library->clearSaveError(); // a failure of this run's writes is said again
+}
+
+void MainWindow::onRecordEnded(int runId, const RunRecord &record) {
+    m_store->replaceRecord(runId, record); // the recorder's step times, status and reason
+}
+
+void MainWindow::onRecordFailed(int runId, const QString &message) {
+    m_library->reportSaveError(runId, message);
+}
+
+void MainWindow::onRunStarted(int runId, const RunConfig & /*config*/, const RunStarted &info) {
+    if (runId == m_activeRunId) {
+        m_activeDevice = QString::fromStdString(info.device);
+        m_stepsPerEpoch = info.stepsPerEpoch;
+        m_runClock.start();
+    }
+}
+
+void MainWindow::onStepLosses(int runId, const std::vector<StepLoss> &losses) {
+    m_store->appendStepLosses(runId, losses);
+    if (runId == m_activeRunId && !losses.empty()) {
+        m_lastEpoch = losses.back().epoch;
+        m_lastStep = losses.back().step;
+    }
+}
+
+void MainWindow::onEpochFinished(int runId, const EpochResult &epoch) {
+    m_store->addEpoch(runId, epoch);
+    if (runId == m_activeRunId)
+        m_finishedEpochs = std::max(m_finishedEpochs, epoch.epoch);
+}
+
+void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
+    m_store->endRun(runId, outcome); // false for a run that failed before it started
+    if (runId == m_activeRunId)
+        m_activeRunId = 0;
+    redrawNow();
+    showRunEnd(runId, outcome);
+    // Progress lines replaced the save error during the run: the end says it again.
+    if (!m_library->saveError().isEmpty() && m_store->findRun(runId) != nullptr)
+        setStatus(m_statusLabel->text() + QStringLiteral(" · not saved: ") + m_library->saveError(),
+                  true);
+    updateButtons();
+    if (m_closeRequested)
+        QTimer::singleShot(0, this, &QWidget::close);
+}
+
+void MainWindow::showRunEnd(int runId, const RunOutcome &outcome) {
+    const QString reason = QString::fromStdString(outcome.reason);
+    switch (outcome.status) {
+    case RunStatus::Finished: {
+        const StoredRun *run = m_store->findRun(runId);
+        if (run != nullptr && run->summary.hasStable)
+            setStatus(
+                QStringLiteral("Run #%1 finished: stable mean %2 s/epoch")
+                    .arg(runId)
+                    .arg(run->summary.stableMean, 0, 'f', run->summary.stableMean < 10 ? 2 : 1),
+                false);
+        else
+            setStatus(QStringLiteral("Run #%1 finished (no epochs after warm-up: no stable mean)")
+                          .arg(runId),
+                      false);
+        return;
+    }
+    case RunStatus::Cancelled:
+        setStatus(QStringLiteral("Run #%1 cancelled%2")
+                      .arg(runId)
+                      .arg(reason.isEmpty() ? QString() : QStringLiteral(": ") + reason),
+                  false);
+        return;
+    case RunStatus::Diverged:
+    case RunStatus::Failed: {
+        const QString what = outcome.status == RunStatus::Diverged ? QStringLiteral("diverged")
+                                                                   : QStringLiteral("failed");
+        setStatus(QStringLiteral("Run #%1 %2: %3").arg(runId).arg(what, reason), true);
+        if (!m_closeRequested) {
+            // Non-blocking, so that the event loop (and any test driving it) keeps running.
+            auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("DeviceBench"),
+                                        QStringLiteral("Run #%1 %2.").arg(runId).arg(what),
+                                        QMessageBox::Ok, this);
+            box->setObjectName(QStringLiteral("runFailedBox"));
+            box->setInformativeText(reason);
+            box->setAttribute(Qt::WA_DeleteOnClose);
+            box->open();
+        }
+        return;
+    }
+    }
+}
+
+void MainWindow::onRunRejected(const QString &reason) {
+    setStatus(QStringLiteral("Not started: %1").arg(reason), true);
+}
+
+void MainWindow::onTensorBoardFailed(int runId, const QString &message) {
+    // Shown under the run buttons, where the end-of-run status does not overwrite it.
+    m_settings->showProblems({QStringLiteral("Run #%1: %2").arg(runId).arg(message)});
+}
+
+void MainWindow::scheduleRedraw() {
+    // Throttle, not debounce: a steady stream of changes still redraws every interval.
+    if (!m_redrawTimer.isActive())
+        m_redrawTimer.start(isRunning() ? kRunningRedrawIntervalMs : kRedrawIntervalMs);
+}
+
+void MainWindow::redrawNow() {
+    m_redrawTimer.stop();
+    m_charts->sync(isRunning());
+    m_compare->syncRuns();
+    m_library->syncRuns(m_activeRunId);
+    m_scaling->sync();
+    updateProgressText();
+    updateButtons();
+}
+
+void MainWindow::updateProgressText() {
+    if (m_activeRunId == 0 || m_stepsPerEpoch <= 0 || m_closeRequested)
+        return;
+    QString text = QStringLiteral("Run #%1 on %2").arg(m_activeRunId).arg(m_activeDevice);
+    const int epoch =
+        std::max(1, std::max(m_lastEpoch, std::min(m_finishedEpochs + 1, m_activeEpochs)));
+    const std::int64_t stepInEpoch =
+        m_lastEpoch == epoch ? m_lastStep - (epoch - 1) * m_stepsPerEpoch : 0;
+    text += QStringLiteral(" · epoch %1/%2 · step %3/%4")
+                .arg(epoch)
+                .arg(m_activeEpochs)
+                .arg(stepInEpoch)
+                .arg(m_stepsPerEpoch);
+    const double total = static_cast<double>(m_activeEpochs) * static_cast<double>(m_stepsPerEpoch);
+    const double done =
+        std::max(static_cast<double>(m_finishedEpochs) * static_cast<double>(m_stepsPerEpoch),
+                 static_cast<double>(m_lastStep));
+    if (done > 0.0 && total > 0.0 && m_runClock.isValid()) {
+        const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
+        const double left = elapsed * (total - done) / done;
+        text += QStringLiteral(" · about %1 left").arg(formatDuration(left));
+    }
+    setStatus(text, false);
+}
+
+void MainWindow::updateButtons() {
+    m_settings->setRunState(isRunning(), m_gpuReason);
+    m_compare->setExportEnabled(!isRunning() && !epochRows(*m_store).empty());
+    syncSweepButtons();
+    syncActions();
+}
+
+void MainWindow::setStatus(const QString &text, bool error) {
+    m_statusLabel->setText(text);
+    m_statusLabel->setToolTip(text);
+    m_statusLabel->setStyleSheet(error ? QStringLiteral("color: %1;").arg(errorColour(palette()))
+                                       : QString());
+}
+
+bool MainWindow::exportPng(const QString &path, QString *error) const {
+    return exportComparisonPng(*m_store, path, error, m_charts->chartOptions());
+}
+
+bool MainWindow::exportCsv(const QString &path, QString *error) const {
+    return exportComparisonCsv(*m_store, path, error);
+}
+
+ImportReport MainWindow::importRecords(const QStringList &paths, bool showDialog) {
+    const ImportReport report = m_library->importRecords(paths, showDialog);
+    redrawNow();
+    return report;
+}
+
+bool MainWindow::removeRun(int runId, bool deleteRecordFile, QString *error) {
+    const bool ok = m_library->removeRun(runId, deleteRecordFile, error);
+    redrawNow();
+    return ok;
+}
+
+void MainWindow::closeEvent(QCloseEvent *event) {
+    if (isRunning()) {
+        // Stop, and close once the run has ended (within one training step): the event loop
+        // keeps running meanwhile, so the window stays responsive and onRunEnded is delivered.
+        m_closeRequested = true;
+        setStatus(QStringLiteral("Stopping run #%1 before closing…").arg(m_activeRunId), false);
+        Q_EMIT stopRequested();
+        event->ignore();
+        return;
+    }
+    if (stopSweepBeforeClose()) {
+        event->ignore();
+        return;
+    }
+    event->accept();
+}
+
+} // namespace devicebench

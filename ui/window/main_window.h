@@ -1,0 +1,227 @@
+// SPDX-License-Identifier: MIT
+// The dashboard window, made of panels: run settings (run_settings_panel.h), compare and
+// export (compare_panel.h) and the run library (run_library_panel.h) on the left, the live
+// charts and the epoch table (charts_panel.h) in the centre, progress and outcomes in the
+// status bar, and the diagnostics dialog (diagnostics_dialog.h).
+//
+// The window starts no thread and waits on nothing: it asks for runs, stops and device probes
+// with signals, and is told what happens through its slots. The dashboard's composition root
+// (app/dashboard/wiring.h) connects them to the controllers (app/controller/).
+#pragma once
+
+#include "devicebench/devices.h"
+#include "devicebench/fingerprint.h"
+#include "devicebench/run_record.h"
+#include "devicebench/run_types.h"
+#include "panels/run_library_panel.h" // ImportReport
+
+#include <QElapsedTimer>
+#include <QMainWindow>
+#include <QString>
+#include <QStringList>
+#include <QTimer>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+class QAction;
+class QLabel;
+class QPushButton;
+class QSettings;
+class QTabWidget;
+
+namespace devicebench {
+
+class ChartsPanel;
+class ComparePanel;
+class DiagnosticsDialog;
+class FetchDialog;
+class LossChart;
+class RunSettingsPanel;
+class RunStore;
+class ScalingPanel;
+class SpeedChart;
+class SweepPanel;
+
+// Object names of the widgets tests look up with findChild<>(): those of the panels (see
+// their headers) and statusLabel. Actions (menus, with keyboard shortcuts): runCpuAction
+// (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), exportPngAction (Ctrl+E),
+// exportCsvAction (Ctrl+Shift+E), importAction (Ctrl+O), quitAction (Ctrl+Q),
+// diagnosticsAction; each clicks its button, so it is disabled when the button is.
+//
+// Runs are kept as run records in the runs folder (run_library_panel.h), by default
+// QStandardPaths::AppDataLocation + "/runs".
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+
+public:
+    // `runsFolder`: where run records are kept; empty: none kept. `role`: whether it is the
+    // saved history (reloaded, imports copied in) or only where this session's runs write
+    // their records (run_library_panel.h, RunsFolderRole).
+    explicit MainWindow(QWidget *parent = nullptr, const QString &runsFolder = defaultRunsFolder(),
+                        RunsFolderRole role = RunsFolderRole::History);
+    ~MainWindow() override;
+
+    // The settings as the widgets show them, for a run on `device` ("cpu" or "cuda").
+    RunConfig runConfig(const std::string &device) const;
+    // Puts `config`'s values into the widgets (device is ignored: it is chosen by the button).
+    void setRunConfig(const RunConfig &config);
+
+    // Validates the widgets' settings (validateRunConfig; the TensorBoard folder is created)
+    // and emits startRunRequested. Returns the run id that onRunAccepted received while the
+    // signal was delivered (a direct connection, as the wiring makes), or 0 when the settings
+    // are invalid (the messages are shown under the run buttons), a run is going, or the
+    // request was not accepted.
+    int startRun(const std::string &device);
+    // True from onRunAccepted until that run's onRunEnded.
+    bool isRunning() const { return m_activeRunId != 0; }
+
+    // Export without a file dialog; false with *error set on failure (see comparison_export.h).
+    bool exportPng(const QString &path, QString *error) const;
+    // Writes `path` (per epoch) and summaryCsvPath(path) (per run) beside it.
+    bool exportCsv(const QString &path, QString *error) const;
+
+    // QStandardPaths::AppDataLocation + "/runs".
+    static QString defaultRunsFolder();
+    const QString &runsFolder() const;
+
+    // Run records made elsewhere; see RunLibraryPanel::importRecords.
+    ImportReport importRecords(const QStringList &paths, bool showDialog = true);
+    // See RunLibraryPanel::removeRun: the run leaves the view, and with `deleteRecordFile`
+    // its record file in the runs folder is deleted.
+    bool removeRun(int runId, bool deleteRecordFile, QString *error = nullptr);
+
+    // Opens the diagnostics dialog with the last probe's result ("probing…" while one runs).
+    void showDiagnostics();
+    // Marks a probe as going (GPU button "checking", dialog "probing…") and emits
+    // probeRequested. The composition root calls it once at start.
+    void requestProbe();
+    // The GPU button's state: empty when the last probe found a usable CUDA device, else why
+    // not (also "checking" while the first probe runs).
+    const QString &gpuReason() const { return m_gpuReason; }
+
+    // "Get CIFAR-10…" (getDataButton) and "Open archive…" (openArchiveButton): shows the
+    // fetch dialog (fetch_dialog.h, one per window, announced once with fetchDialogCreated
+    // so the composition root can wire it), and with `archivePath` starts unpacking that
+    // archive. When the dialog has a usable folder, the data folder is set to it and
+    // "Synthetic data" is unchecked.
+    FetchDialog *openFetchDialog(const QString &archivePath = QString());
+
+    const RunStore &store() const { return *m_store; }
+    LossChart *lossChart() const;
+    SpeedChart *speedChart() const;
+    ChartsPanel *chartsPanel() const { return m_charts; }
+    // The Sweep view (sweep_panel.h), the window's second tab; showSweepView() brings it up.
+    SweepPanel *sweepPanel() const { return m_sweep; }
+    void showSweepView();
+    // The Scaling view (scaling_panel.h), the third tab: how the data-parallel jobs in view
+    // scale with their world size; redrawn with the other views. showScalingView() brings it up.
+    ScalingPanel *scalingPanel() const { return m_scaling; }
+    void showScalingView();
+    // Shows or hides run `runId` in the charts (as its legend entry or its check box in the
+    // run list does); remembered by runId in the saved settings. Redraws at once.
+    void setRunVisible(int runId, bool visible);
+
+    // Redraws charts, table and status now instead of at the next timer tick (tests).
+    void redrawNow();
+
+    // The last session's settings (main_window_desktop.cpp): every run setting, the Compare
+    // box's warm-up, the chart controls (smoothing, x axis, log scale) and the hidden runs, the
+    // window geometry and state and the splitter positions. The window
+    // itself never touches QSettings; the dashboard's main() passes the user's.
+    void saveSettings(QSettings &settings) const;
+    // Restores what saveSettings wrote. A missing or bad value keeps the widget's value;
+    // without a usable saved geometry the window gets its default size (1560x960), shrunk to
+    // fit the screen.
+    void restoreSettings(const QSettings &settings);
+
+public Q_SLOTS:
+    // From the run controller (app/controller/run_controller.h), in its order.
+    void onRunAccepted(int runId, const devicebench::RunConfig &config);
+    // The run's record as its recorder (on the worker) holds it: at the start (before
+    // onRunStarted) and at the end (before onRunEnded); the recorder also writes it to the runs
+    // folder, so the window writes no record of a live run.
+    void onRecordStarted(int runId, const devicebench::RunRecord &record);
+    void onRecordEnded(int runId, const devicebench::RunRecord &record);
+    void onRecordFailed(int runId, const QString &message);
+    void onRunStarted(int runId, const devicebench::RunConfig &config,
+                      const devicebench::RunStarted &info);
+    void onStepLosses(int runId, const std::vector<devicebench::StepLoss> &losses);
+    void onEpochFinished(int runId, const devicebench::EpochResult &epoch);
+    void onRunEnded(int runId, const devicebench::RunOutcome &outcome);
+    void onRunRejected(const QString &reason);
+    void onTensorBoardFailed(int runId, const QString &message);
+    // From the device probe (app/controller/probe_controller.h).
+    void onDevicesProbed(const std::vector<devicebench::DeviceInfo> &devices,
+                         const devicebench::Fingerprint &fingerprint);
+    void onProbeFailed(const QString &reason);
+
+Q_SIGNALS:
+    // "Run on CPU" / "Run on GPU" with valid settings. tensorBoardDir: the TensorBoard log
+    // folder for the run's event files (created already); empty: none.
+    void startRunRequested(devicebench::RunConfig config, QString tensorBoardDir);
+    // "Stop", or closing the window during a run.
+    void stopRequested();
+    // requestProbe(), or "Probe again" in the diagnostics dialog.
+    void probeRequested();
+    // The fetch dialog was made (once per window); it asks for fetches with its own signals.
+    void fetchDialogCreated(devicebench::FetchDialog *dialog);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+
+private:
+    void buildActions(); // menus, shortcuts (main_window_desktop.cpp)
+    // The tabs "Runs" (`runsView`), "Sweep" and "Scaling" as the central widget, and the Sweep
+    // view's connections (main_window_sweep.cpp).
+    void buildTabs(QWidget *runsView);
+    // A run and a sweep never run at once: each one's start is disabled while the other goes.
+    void syncSweepButtons();
+    // Closing during a sweep: stops it and closes once it has ended; true when one was going.
+    bool stopSweepBeforeClose();
+    void connectCharts(); // chart controls and shown/hidden runs (main_window_desktop.cpp)
+    void syncActions();   // actions enabled as their buttons
+    void scheduleRedraw();
+    void updateButtons();
+    void updateProgressText();
+    void setStatus(const QString &text, bool error);
+    void showRunEnd(int runId, const RunOutcome &outcome);
+
+    RunStore *m_store;
+    RunSettingsPanel *m_settings = nullptr;
+    ComparePanel *m_compare = nullptr;
+    RunLibraryPanel *m_library = nullptr;
+    ChartsPanel *m_charts = nullptr;
+    SweepPanel *m_sweep = nullptr;
+    ScalingPanel *m_scaling = nullptr;
+    QTabWidget *m_tabs = nullptr;
+    DiagnosticsDialog *m_diagnostics = nullptr;
+    QTimer m_redrawTimer; // single-shot, coalesces store changes (<= 25 redraws/s, 5 during a run)
+    QString m_gpuReason;  // empty when a GPU is usable
+    bool m_probing = false;
+    std::vector<DeviceInfo> m_devices; // the last probe's result
+    Fingerprint m_fingerprint;
+    bool m_haveSurvey = false;
+
+    // Progress of the current run (status bar).
+    int m_activeRunId = 0;   // 0 when no run is going
+    int m_acceptedRunId = 0; // set by onRunAccepted during startRun's signal
+    QString m_activeDevice;
+    int m_activeEpochs = 0;
+    std::int64_t m_stepsPerEpoch = 0;
+    int m_lastEpoch = 0;
+    std::int64_t m_lastStep = 0;
+    int m_finishedEpochs = 0;
+    QElapsedTimer m_runClock;      // since runStarted (data loaded, model built)
+    bool m_closeRequested = false; // close once the stopped run has ended
+
+    QLabel *m_statusLabel = nullptr;
+    QAction *m_runCpuAction = nullptr;
+    QAction *m_runGpuAction = nullptr;
+    QAction *m_stopAction = nullptr;
+    QAction *m_exportPngAction = nullptr;
+    QAction *m_exportCsvAction = nullptr;
+};
+
+} // namespace devicebench
