@@ -423,5 +423,23 @@ TEST(SummaryCsv, CountsTheContendedStableEpochsOfEachRun) {
     EXPECT_EQ(fieldsOf(splitLines(summaryCsv(set))[1])[column], "3");
 }
 
+// The summary file's columns in order, as docs/run-record.md ("The comparison CSV") lists them.
+TEST(SummaryCsv, HeaderIsTheDocumentedColumnsInOrder) {
+    RunSet set;
+    set.addRecord(recordOf("h", {3.0, 2.0}), "a");
+    const std::string header = splitLines(summaryCsv(set))[0];
+    EXPECT_EQ(header,
+              "run,device,host,threads,status,epochs,warmup_epochs,mean_all_s,stable_mean_s,"
+              "median_s,stddev_s,min_s,max_s,cv,ci95_low_s,ci95_high_s,images_per_s,speedup,"
+              "speedup_low,speedup_high,baseline,comparable,differences,max_test_loss_diff,"
+              "cpu_model,physical_cores,logical_cores,cpu_quota,affinity,omp_num_threads,"
+              "intra_op_threads,blas,libtorch,cuda_built,cuda_runtime,cudnn,driver,gpu_name,"
+              "gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os,contended_stable_epochs,"
+              "model,image_size,parameters,achieved_gflops,phase_data_fraction,"
+              "phase_forward_fraction,phase_loss_fraction,phase_backward_fraction,"
+              "phase_optimizer_fraction,phase_test_fraction");
+    EXPECT_EQ(fieldsOf(header).size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+}
+
 } // namespace
 } // namespace devicebench
