@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The dashboard's scripted chart options (for demonstrations and the screenshots in docs/):
-// how the loss chart draws, what it zooms into, which runs it hides, a hover label to show,
-// and a screenshot of the window. They act through the window's own functions, as a user's
-// controls and mouse would.
+// The dashboard's scripted chart options, for demonstrations and the screenshots in docs/. They
+// act through the window's own functions, as a user's controls and mouse would.
 #pragma once
 
 class QCommandLineParser;
@@ -23,10 +21,9 @@ bool checkChartScriptOptions(const QCommandLineParser &parser);
 // saved settings are restored, so that the command line wins.
 void applyChartControls(const QCommandLineParser &parser, MainWindow &window);
 
-// When the window shows its runs (after imports and scripted runs): hides the runs, shows the
-// --view tab, zooms, shows the hover label and, with --screenshot, writes the window's picture
-// (PNG). Returns false, with a message on stderr, when a run number is unknown or the picture
-// cannot be written.
+// Once the window shows its runs: hides, shows the --view tab, zooms, hovers and writes
+// --screenshot (PNG). False, with a message on stderr, for an unknown run number or a picture
+// that cannot be written.
 bool finishChartScript(const QCommandLineParser &parser, MainWindow &window);
 
 } // namespace devicebench

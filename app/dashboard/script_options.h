@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The dashboard's scripted command line (app/dashboard/main.cpp): the pieces that parse its
-// values, kept apart so that main() reads as the order of a session.
+// The pieces that parse the dashboard's scripted command line, kept apart so that main() reads
+// as the order of a session.
 #pragma once
 
 #include "devicebench/run_types.h"
@@ -29,8 +29,7 @@ bool parseRunSpec(const QString &spec, ScriptedRun *run);
 bool parseRunSpecs(const QCommandLineParser &parser, std::deque<ScriptedRun> *script);
 
 // When option `name` is set, its value as a whole number into *value; false (after saying on
-// stderr "devicebench: --<name>: '<value>' is not a whole number") when it is not one. Unset:
-// true, *value untouched.
+// stderr "devicebench: --<name>: '<value>' is not a whole number") when it is not one; unset: true.
 bool intOption(const QCommandLineParser &parser, const QString &name, int *value);
 
 // --phases (RunConfig::phases, the window's "Time each phase (slower)"): adds the option to

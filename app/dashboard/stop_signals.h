@@ -1,18 +1,9 @@
 // SPDX-License-Identifier: MIT
-// SIGINT and SIGTERM as a Qt signal, so that the dashboard can end a run the way its own
-// "Stop" button and the CLI do (issue #15, fault 7): the run finishes its current training
-// step, its record is written as "cancelled" with the epochs it finished, the scripted
-// exports are written, and the program exits 130 (128 + SIGINT, as shells report it; the CLI
-// uses the same code for both signals).
-//
-// A signal handler may call only async-signal-safe functions (POSIX, signal-safety(7)), so the
-// handler writes one byte to a socket pair and a QSocketNotifier turns it into stopRequested
-// on the thread that made the object: the pattern of Qt's documentation, "Calling Qt
-// Functions From Unix Signal Handlers".
-//
-// The handlers are installed with SA_RESETHAND: after the first SIGINT or SIGTERM the default
-// action is back, so a second one (Ctrl-C twice) ends the program at once, as users expect;
-// a record then stays "running" and the next window shows it as interrupted.
+// SIGINT and SIGTERM as a Qt signal, so that the dashboard ends a run as its Stop button and
+// the CLI do: the record is written "cancelled", and the program exits 130. A signal handler
+// may call only async-signal-safe functions, so it writes a byte to a socket pair that a
+// QSocketNotifier reads (Qt's "Calling Qt Functions From Unix Signal Handlers"). SA_RESETHAND:
+// a second Ctrl-C ends the program at once.
 #pragma once
 
 #include <QObject>
@@ -21,7 +12,7 @@ class QSocketNotifier;
 
 namespace devicebench {
 
-// The dashboard's exit code after SIGINT or SIGTERM (as devicebench-cli's kExitCancelled).
+// The dashboard's exit code after SIGINT or SIGTERM: 128 + SIGINT, as the CLI's kExitCancelled.
 inline constexpr int kExitStopped = 130;
 
 class StopSignals : public QObject {

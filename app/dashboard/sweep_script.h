@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The dashboard's scripted Sweep view options (for demonstrations and the screenshots in
-// docs/): a sweep folder to show, the heat map's baseline and the sweep picture to export. They
-// act through the Sweep view's own functions, as "Open folder…", the baseline box and "Export
-// PNG…" would.
+// The dashboard's scripted Sweep view options, for demonstrations and the screenshots in docs/.
+// They act through the Sweep view's own functions, as its buttons would.
 #pragma once
 
 class QCommandLineParser;
@@ -14,11 +12,10 @@ class MainWindow;
 // Adds --sweep-folder DIR, --sweep-baseline LABEL and --sweep-export-png FILE to `parser`.
 void addSweepScriptOptions(QCommandLineParser &parser);
 
-// With --sweep-folder: opens the Sweep view on that folder's cell records (SweepPanel::
-// openFolder), then sets --sweep-baseline and writes --sweep-export-png. Returns false, with a
-// message on stderr, when a file of the folder was skipped, the baseline names no device of
-// the records, the picture cannot be written, or --sweep-baseline / --sweep-export-png come
-// without --sweep-folder. Does nothing (true) without these options.
+// With --sweep-folder: opens the Sweep view on it, then applies --sweep-baseline and
+// --sweep-export-png. False, with a message on stderr, when a file was skipped, the baseline
+// names no device, the picture cannot be written, or the others come without --sweep-folder;
+// true, doing nothing, without these options.
 bool applySweepScript(const QCommandLineParser &parser, MainWindow &window);
 
 } // namespace devicebench

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Writing a whole file atomically: a temporary file in the same folder ("<path>.tmp-XXXXXX",
-// mode 0644), every byte written, fsync, rename over `path`, then the folder fsynced so the
-// rename itself is durable. Either the complete new file is at `path` or the previous one (if
-// any) stays, and no temporary file is left behind. Used by the run records (run_record.h)
-// and the comparison CSV (csv_export.h), each of which words its own error.
+// Writing a whole file atomically: a temporary "<path>.tmp-XXXXXX" (mode 0644) in the same
+// folder, fsync, rename over `path`, then the folder fsynced so the rename is durable. A reader
+// sees the complete old file or the complete new one, never half of either.
 #pragma once
 
 #include <cstddef>
@@ -22,8 +20,7 @@ public:
     int errorNumber() const { return m_errorNumber; } // errno of the failed call
     std::size_t written() const { return m_written; } // bytes written before a Write failure
     std::size_t size() const { return m_size; }       // bytes that were to be written
-    // True for a write that ran out of room (ENOSPC, EFBIG, EDQUOT): a full disk or a file
-    // size limit.
+    // A write that ran out of room: ENOSPC, EFBIG, EDQUOT (a full disk or a file size limit).
     bool outOfSpace() const;
 
 private:
@@ -33,8 +30,8 @@ private:
     std::size_t m_size;
 };
 
-// Writes `bytes` to `path` as described above. Throws AtomicWriteError; then no temporary file
-// is left and `path` is as it was.
+// Writes `bytes` to `path` as above. Throws AtomicWriteError; then no temporary file is left
+// and `path` is as it was.
 void writeFileAtomically(const std::string &path, const std::string &bytes);
 
 } // namespace devicebench

@@ -1,10 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Was an epoch measured on a busy machine? (issue 15, "Measurement validity: a busy machine";
-// docs/MEASURING.md, "A busy machine".) On a 2-core machine an epoch trained on both cores takes
-// many times longer while anything else runs; this measures, for every epoch, what the run got
-// (its process CPU time against wall time x threads), what the rest of the machine did on the
-// run's CPUs and what the hypervisor took (/proc/stat), and flags the epoch "contended" by one
-// rule with its thresholds here. Plain C++ (Linux /proc, POSIX clocks): no LibTorch, no Qt.
+// Was an epoch measured on a busy machine? Per epoch: what the run got (process CPU time
+// against wall time x threads), what others did on its CPUs and what the hypervisor took
+// (/proc/stat), judged by one rule. The rule, its thresholds and the measurements behind them:
+// docs/MEASURING.md, "A busy machine". Plain C++ (Linux /proc, POSIX clocks).
 #pragma once
 
 #include "devicebench/run_types.h"
@@ -15,37 +13,17 @@
 
 namespace devicebench {
 
-// ---- the rule --------------------------------------------------------------------------------
-// An epoch is contended when either
-//  (1) steal: stealFraction >= kContendedSteal, i.e. the hypervisor ran other guests for at
-//      least a tenth of the time of the run's CPUs (any device: the host thread and the CPU
-//      training alike lose that time); or
-//  (2) a CPU run (device "cpu") that did not get its CPUs while others used them:
-//      cpuShare < kContendedShare AND otherCpus >= spare + kContendedOtherCpus, where
-//      spare = cpus - min(threads, cpus) is the CPUs the run did not ask for. A run that has
-//      its CPUs has a share of about 1 (0.94-0.97 measured with 1 and 2 threads on a 2-core
-//      machine, the run given real-time priority so that nothing else could take its CPUs;
-//      docs/MEASURING.md, "A busy machine"); fair sharing with one other busy process gives
-//      about 2/3 for 2 threads on 2 CPUs, and 1/2 for 1 thread pinned to the busy CPU.
-//      Both conditions are needed: a low share alone may be the run's own waiting, and others'
-//      work alone may have used only CPUs the run left free, or yielded to it (nice). Alone,
-//      others' work on the run's CPUs measured 0.02-0.11 CPU (interrupts, this machine's
-//      daemons): the margin 0.15 sits above it. A real-time busy loop sharing the run's CPU
-//      that took a fifth of it (share 0.79-0.81, others 0.18-0.20) made epochs 25 % slower:
-//      flagged by these thresholds, missed by 0.80 / 0.25.
-//  On a CUDA device the host thread mostly waits for the GPU, so the share says nothing there:
-//  it is recorded but not judged; (1) applies, and (2') others left less than one CPU of the
-//  run's CPUs for the host thread: otherCpus >= cpus - 1 + kContendedOtherCpus.
-// Epochs shorter than kMinJudgedSeconds are not judged (/proc/stat counts in 10 ms ticks).
-// The 1-minute load average is recorded, not judged: it lags an epoch of seconds by a minute.
+// The rule's thresholds: contended when steal >= kContendedSteal (any device); or, on the CPU,
+// cpuShare < kContendedShare and otherCpus >= spare CPUs + kContendedOtherCpus (both: a low
+// share alone may be the run's own waiting); or, on CUDA, otherCpus >= cpus - 1 +
+// kContendedOtherCpus (the host thread's share says nothing there). Fractions, CPUs, seconds.
 inline constexpr double kContendedSteal = 0.10;
 inline constexpr double kContendedShare = 0.85;
 inline constexpr double kContendedOtherCpus = 0.15;
-inline constexpr double kMinJudgedSeconds = 0.05;
+inline constexpr double kMinJudgedSeconds = 0.05; // shorter epochs: /proc/stat's 10 ms ticks
 
-// Applies the rule above to `load` (its measured numbers; `wallSeconds` the epoch's length,
-// `threads` the run's intra-op threads, `cpuDevice` true for device "cpu") and returns whether
-// the epoch is contended. False when load.measured is false or a needed number is NaN.
+// Whether the epoch of `wallSeconds` is contended; `threads`: intra-op threads, `cpuDevice`:
+// device "cpu". False when not measured, a needed number is NaN or the epoch is too short.
 bool judgeContention(const EpochLoad &load, double wallSeconds, int threads, bool cpuDevice);
 
 // One line for people: "got 48 % of 1 CPU; others used 1.0 of its 1 CPU; steal 0 %"
@@ -61,7 +39,6 @@ std::vector<int> contendedStableEpochs(const std::vector<EpochResult> &epochs, i
 // other work took; rerun on an idle machine before comparing"; "" when none.
 std::string contentionWarning(const std::vector<EpochResult> &epochs, int warmupEpochs);
 
-// ---- reading the machine ------------------------------------------------------------------------
 // Time of a set of CPUs from /proc/stat, in seconds (ticks / sysconf(_SC_CLK_TCK)).
 struct CpuTimes {
     bool valid = false; // false: /proc/stat was unreadable, or none of the CPUs was listed
@@ -88,9 +65,8 @@ std::vector<int> allowedCpus();
 // system).
 double processCpuSeconds();
 
-// Measures one epoch: begin() before the epoch's clock starts, end() after it stops (each
-// reads /proc/stat, /proc/loadavg and the process CPU clock: well under a millisecond). Not
-// thread-safe; one per run.
+// Measures one epoch: begin() before the epoch's clock starts, end() after it stops (well under
+// a millisecond each). Not thread-safe; one per run.
 class EpochLoadMeter {
 public:
     // `procRoot`: where stat and loadavg are read ("/proc"; tests give a folder of their own).

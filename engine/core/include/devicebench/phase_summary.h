@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Where a phase-timed run's time goes (issue 13, RunConfig::phases, PhaseTimes in
-// run_types.h): the six phases by name, their mean over the stable epochs, and the split as
-// text. Shared by the CSV (csv_export.h), the command-line runner and the dashboard's phase
-// chart. Plain C++: no LibTorch, no Qt.
+// Where a phase-timed run's time goes (RunConfig::phases, PhaseTimes): the six phases by name,
+// their mean over the stable epochs, and the split as text, for the CSV, the CLI and the
+// dashboard's phase chart. Plain C++.
 #pragma once
 
 #include "devicebench/run_types.h"
@@ -13,8 +12,7 @@
 
 namespace devicebench {
 
-// One phase of PhaseTimes: its name ("data", "forward", "loss", "backward", "optimizer",
-// "test": the record's keys, docs/run-record.md) and its member.
+// One phase of PhaseTimes: its name (the record's key, "data" ... "test") and its member.
 struct PhaseField {
     const char *name;
     double PhaseTimes::*seconds;
@@ -23,9 +21,9 @@ inline constexpr std::size_t kPhaseCount = 6;
 // The six phases in the order of a step (then the test pass).
 const std::array<PhaseField, kPhaseCount> &phaseFields();
 
-// The mean seconds per epoch of each phase over the stable epochs (epoch > warmupEpochs) whose
-// phases were measured; `measured` false (and every phase 0) when there is none. `count`, when
-// not null, receives how many epochs the mean is over. Negative warmupEpochs count as 0.
+// Mean seconds per epoch of each phase over the phase-timed stable epochs; `measured` false
+// (every phase 0) when there is none. *count (when not null): the epochs averaged. Negative
+// warmupEpochs count as 0.
 PhaseTimes stablePhaseMean(const std::vector<EpochResult> &epochs, int warmupEpochs,
                            int *count = nullptr);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Summary statistics of a run's epoch times. Rule (MEASURING.md): keep every epoch, flag the
-// first `warmupEpochs` as warm-up and leave them out of the headline (the stable mean).
+// Summary statistics of a run's epoch times, in seconds. Every epoch is kept; the first
+// `warmupEpochs` are left out of the headline, the stable mean (docs/MEASURING.md).
 #pragma once
 
 #include "devicebench/run_types.h"
@@ -9,13 +9,12 @@
 
 namespace devicebench {
 
-// `epochSeconds`: every epoch's seconds, in order (warm-up included).
-// `imagesPerEpoch`: images processed per epoch (training + test), for Summary::imagesPerSecond.
-// With fewer epochs than warmupEpochs + 1 the stable statistics are NaN and hasStable false.
-// Throws std::invalid_argument when warmupEpochs < 0.
+// `epochSeconds`: every epoch's seconds, warm-up included; `imagesPerEpoch`: training + test
+// images, for Summary::imagesPerSecond. Without a stable epoch the stable statistics are NaN
+// and hasStable false. Throws std::invalid_argument when warmupEpochs < 0.
 Summary summarize(const std::vector<double> &epochSeconds, int warmupEpochs, double imagesPerEpoch);
 
-// Convenience: summary of finished epochs (their `seconds`).
+// The same over finished epochs' `seconds`.
 Summary summarize(const std::vector<EpochResult> &epochs, int warmupEpochs, double imagesPerEpoch);
 
 // Two-sided 95% Student t quantile t(0.975, df); NaN for df < 1. (Tables for df <= 30, a

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-// CIFAR-10, binary version (Krizhevsky 2009; https://www.cs.toronto.edu/~kriz/cifar.html).
-// Layout of every batch file: 10,000 records of 3,073 bytes: 1 label byte (0-9), then 3,072
-// pixel bytes: 1,024 red, 1,024 green, 1,024 blue, each plane row-major 32x32.
-// Training split: data_batch_1.bin .. data_batch_5.bin (50,000 images); test split:
-// test_batch.bin (10,000 images). Sizes and DataError: cifar10_format.h.
+// CIFAR-10's binary batch files read into LibTorch tensors, synthetic data of the same shape,
+// and the conversions a run makes before and inside its epochs. The file format and DataError:
+// cifar10_format.h.
 #pragma once
 
 #include "devicebench/cifar10_format.h"
@@ -36,20 +34,15 @@ struct Cifar10 {
 // records, or a label byte is over 9 (the message gives the record index, from 0).
 Split readBatchFile(const std::string &path, std::int64_t maxRecords = 0);
 
-// Parses CIFAR-10 records held in memory: `size` bytes at `bytes`, any whole, non-zero number
-// of 3,073-byte records (unlike readBatchFile(), not necessarily 10,000). The bytes are copied;
-// the result owns its memory. Throws DataError naming `source` when there are no bytes, the
-// size is not a multiple of 3,073 (a multiple of 3,074 is named as CIFAR-100), or a label byte
-// is over 9 (the message gives the record index, from 0). The fuzz target
-// tests/fuzz/fuzz_cifar10_reader.cpp drives the reader through it.
+// Parses any whole, non-zero number of 3,073-byte records held in memory (copied). Throws
+// DataError naming `source` when there are no bytes, the size is not a multiple of 3,073 (a
+// multiple of 3,074 is named as CIFAR-100), or a label byte is over 9 (giving the record index).
 Split parseBatchRecords(const std::uint8_t *bytes, std::size_t size, const std::string &source);
 
-// Reads the training and test splits from `dir` (the folder cifar-10-binary.tar.gz unpacks
-// to, cifar-10-batches-bin). `trainImages` / `testImages` > 0 keep only the first N images of
-// a split (files past the last one needed are still checked for presence and size, not read).
-// Throws DataError naming the path: folder missing or not a folder; a batch file missing;
-// the Python pickle variant given (cifar-10-batches-py: "data_batch_1" without ".bin");
-// any readBatchFile() error; N beyond the split.
+// Reads both splits from `dir` (a cifar-10-batches-bin folder); `trainImages` / `testImages` > 0
+// keep the first N images (later files are checked for presence and size, not read). Throws
+// DataError naming the path: folder or batch file missing, the Python pickle variant given,
+// any readBatchFile() error, N beyond the split.
 Cifar10 loadCifar10(const std::string &dir, std::int64_t trainImages = 0,
                     std::int64_t testImages = 0);
 
@@ -62,13 +55,10 @@ Cifar10 makeSyntheticCifar10(std::int64_t trainImages, std::int64_t testImages,
 // same shape as `images` (B x 3 x 32 x 32).
 torch::Tensor toUnitFloat(const torch::Tensor &images);
 
-// `images` (uint8, N x 3 x H x W, any N) resized to `side` x `side` pixels by bilinear
-// interpolation with half-pixel centres and no anti-aliasing (PyTorch's
-// F.interpolate(mode="bilinear", align_corners=False)), computed in float32 and rounded back to
-// uint8 (clamped to 0..255). Done once per data set, before epoch 1 and outside every timed
-// epoch (issue 13, --image-size); in chunks of 1,000 images, so the float copy stays small.
-// `side` equal to the images' own returns them unchanged. Throws std::invalid_argument for
-// side < 1 or images that are not uint8 N x 3 x H x W.
+// `images` (uint8 N x 3 x H x W) resized to `side` x `side` pixels as PyTorch's
+// F.interpolate(mode="bilinear", align_corners=False), rounded back to uint8; in chunks of
+// 1,000 images so the float copy stays small. The images' own side returns them unchanged.
+// Throws std::invalid_argument for side < 1 or images that are not uint8 N x 3 x H x W.
 torch::Tensor resizeImages(const torch::Tensor &images, std::int64_t side);
 
 } // namespace devicebench

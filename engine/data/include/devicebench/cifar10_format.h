@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: MIT
 // CIFAR-10, binary version (Krizhevsky 2009; https://www.cs.toronto.edu/~kriz/cifar.html): the
-// file format's sizes and the reader's error type. LibTorch-free, so that the folder check
-// (data_location.h, checkCifar10Folder) and the download (fetch.h) can use them without
-// LibTorch. The tensor reader is cifar10.h.
-// Layout of every batch file: 10,000 records of 3,073 bytes: 1 label byte (0-9), then 3,072
-// pixel bytes: 1,024 red, 1,024 green, 1,024 blue, each plane row-major 32x32.
-// Training split: data_batch_1.bin .. data_batch_5.bin (50,000 images); test split:
-// test_batch.bin (10,000 images).
+// file format's sizes and the reader's error type, LibTorch-free so that the folder check and
+// the download can use them. Each of data_batch_1..5.bin (training) and test_batch.bin holds
+// 10,000 records: 1 label byte (0-9), then 1,024 red, 1,024 green, 1,024 blue bytes (32 x 32,
+// row-major).
 #pragma once
 
 #include <cstdint>

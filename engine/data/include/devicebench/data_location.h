@@ -20,11 +20,9 @@ std::string standardDataDir();
 // test_batch.bin; std::nullopt when neither applies.
 std::optional<std::string> findDefaultDataDir();
 
-// Checks that `dir` is a readable CIFAR-10 binary folder: it exists, is a folder, is not the
-// Python pickle or CIFAR-100 variant, holds data_batch_1..5.bin and test_batch.bin of exactly
-// 30,730,000 bytes each (sizes checked first), and every record's label byte is 0-9 (each
-// file is read once, in chunks; no tensor is made). Returns an empty string when it is, else
-// the reader's message naming the path and the problem (cifar10.h).
+// "" when `dir` is a readable CIFAR-10 binary folder (not the pickle or CIFAR-100 variant; the
+// six batch files of 30,730,000 bytes each; every label byte 0-9; no tensor made), else the
+// reader's message naming the path and the problem.
 std::string checkCifar10Folder(const std::string &dir);
 
 // Multi-line help: where to download the CIFAR-10 binary version and where to put it.

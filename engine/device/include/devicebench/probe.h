@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
-// The device probe (MEASURING.md, lesson 3: "cuda is available" can be true while no kernel
-// runs, e.g. "no kernel image is available for execution on the device"). Only a device that
-// has just run a real convolution forward and backward, and agreed with the CPU, is offered.
+// The device probe: only a device that has just run a real convolution forward and backward,
+// and agreed with the CPU, is offered ("cuda is available" can be true while no kernel runs).
 // LibTorch-free header.
 #pragma once
 

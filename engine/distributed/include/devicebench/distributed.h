@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Data-parallel jobs over several processes (issue 14; docs/DISTRIBUTED.md): the launch
-// environment of torchrun and Slurm, the rendezvous through c10d's TCPStore, and the process
-// group (c10d's Gloo on CPUs, NCCL on NVIDIA GPUs) behind the Collectives that
-// runDataParallelTraining (data_parallel.h) uses. No home-made transport: every byte between
-// ranks goes through c10d. Qt-free; c10d's types stay in the sources.
+// Data-parallel jobs over several processes (docs/DISTRIBUTED.md): the launch environment of
+// torchrun and Slurm, the rendezvous through c10d's TCPStore, and the process group (Gloo on
+// CPUs, NCCL on NVIDIA GPUs) behind data_parallel.h's Collectives. Every byte between ranks goes
+// through c10d, no transport of our own; c10d's types stay in the sources.
 #pragma once
 
 #include "devicebench/data_parallel.h"
@@ -44,10 +43,9 @@ struct LaunchEnvironment {
     bool agentStore = false;
 };
 
-// Reads the variables above through `getenv` (::getenv by default). WORLD_SIZE and RANK
-// unset: present false and nothing else read. Throws DistributedError naming the variable and its
-// value when one is not a whole number in range (RANK below WORLD_SIZE, LOCAL_RANK below
-// LOCAL_WORLD_SIZE, MASTER_PORT 1..65535) or one of WORLD_SIZE and RANK is missing.
+// Reads the variables above through `getenv` (::getenv by default); neither WORLD_SIZE nor RANK
+// set: present false. Throws DistributedError naming the variable and its value when one is
+// not a whole number in range, or only one of WORLD_SIZE and RANK is set.
 LaunchEnvironment
 readLaunchEnvironment(const std::function<const char *(const char *)> &getenv = nullptr);
 
@@ -72,13 +70,11 @@ struct ProcessGroupSettings {
     const std::atomic<bool> *stopRequested = nullptr;
 };
 
-// Joins the job: connects to (rank 0 without agentStore: opens) the TCPStore at
-// masterAddr:masterPort, announces this rank and waits up to timeoutSeconds for all the
-// others, then makes the process group. Throws DistributedError before any training: a port
-// in use ("cannot open the rendezvous store on port P ..."), a store that cannot be reached
-// ("cannot reach the rendezvous store at A:P within T s ..."), ranks that did not arrive
-// ("rank 1 did not arrive within T s ..."), a stop request while waiting, an unknown or
-// unavailable back end, a bad setting.
+// Joins the job: opens (rank 0 without agentStore) or reaches the TCPStore at
+// masterAddr:masterPort, waits up to timeoutSeconds for every rank, then makes the process
+// group. Throws DistributedError before any training, naming the port, address or rank: a port
+// in use, a store not reached, a rank that did not arrive, a stop request, a bad back end or
+// setting.
 std::unique_ptr<Collectives> joinProcessGroup(const ProcessGroupSettings &settings);
 
 // The launcher's rendezvous store (torchrun's agent store): a TCPStore server on `port` of

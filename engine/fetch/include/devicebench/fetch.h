@@ -1,14 +1,9 @@
 // SPDX-License-Identifier: MIT
-// Getting the data set: downloads the CIFAR-10 binary archive (or takes one already
-// downloaded), checks its MD5, unpacks it and checks the folder with the reader's rules, then
-// moves it into place. LibTorch-free and Qt-free: the CLI (`devicebench-cli fetch-data`) and
-// the dashboard ("Get CIFAR-10…", "Open archive…") both call fetchCifar10().
-//
-// The rule every path follows: the folder appears complete and checked, or not at all. All
-// work happens in a temporary folder inside the target folder (".cifar-10-fetch-XXXXXX":
-// the download and the unpacked files); the checked cifar-10-batches-bin folder is renamed
-// into place in one step; on a failure or a cancel the temporary folder is removed, and so is
-// the target folder when this call created it and it is empty again.
+// Getting the data set for the CLI's fetch-data and the dashboard: download the CIFAR-10 binary
+// archive (or take a local one), check its MD5, unpack, check the folder, move it into place.
+// The folder appears complete and checked or not at all: the work happens in a temporary
+// ".cifar-10-fetch-XXXXXX" inside the target, renamed into place in one step, and removed on a
+// failure or cancel (with the target folder, when this call made it). No LibTorch.
 #pragma once
 
 #include <atomic>
@@ -90,14 +85,10 @@ struct FetchResult {
     std::string message;
 };
 
-// Gets CIFAR-10 into `options.targetDir`/cifar-10-batches-bin: download (or
-// options.archivePath), MD5, unpack with libarchive, checkCifar10Folder(), rename into place.
-// When the target already holds a folder of that name: AlreadyPresent if it passes the check,
-// else Failed (it is never replaced). Archive entries that are absolute, contain a ".."
-// component, or are anything but plain files and folders (symlinks, hard links, devices)
-// fail the whole fetch. `cancel` is polled during every phase (at least once a second while
-// waiting on the network). Never throws for a bad input or a network problem: every outcome
-// is a FetchResult.
+// Gets CIFAR-10 into `options.targetDir`/cifar-10-batches-bin. An existing folder of that
+// name is never replaced: AlreadyPresent if it passes the check, else Failed. Archive entries
+// that are absolute, hold "..", or are not plain files and folders fail the fetch. `cancel` is
+// polled at least once a second. Never throws for bad input or the network: see FetchResult.
 FetchResult fetchCifar10(const FetchOptions &options, const std::atomic<bool> &cancel);
 
 // Where fetchCifar10() unpacks by default: the parent of standardDataDir()

@@ -1,9 +1,7 @@
 // SPDX-License-Identifier: MIT
-// What a run ran on, recorded with every run so that results from different machines can
-// stand side by side and be read correctly (MEASURING.md, lesson 4: "a cloud CPU is not a
-// home CPU"). LibTorch-free header. The struct, its JSON (record/src/json_fingerprint.cpp)
-// and machineLabel() are in engine_record (no LibTorch); collectFingerprint() reads LibTorch's
-// settings and is defined in engine_device (device/src/fingerprint_collect.cpp).
+// What a run ran on, recorded with every run so that results from different machines can be
+// read side by side ("a cloud CPU is not a home CPU"). LibTorch-free header: the struct is
+// engine_record's; collectFingerprint(), which asks LibTorch, is engine_device's.
 #pragma once
 
 #include <cstdint>
@@ -27,11 +25,9 @@ struct Fingerprint {
     std::string cpuModel;  // "model name" of /proc/cpuinfo
     int physicalCores = 0; // distinct (physical id, core id) pairs of /proc/cpuinfo
     int logicalCores = 0;  // logical CPUs online (sysconf(_SC_NPROCESSORS_ONLN))
-    std::string
-        cpuQuota; // cgroup v2 cpu.max as read, e.g. "max 100000" or "200000 100000"; "" if absent
-                  // (the tightest of the process's cgroup and its parents; on
-                  // cgroup v1 hosts cfs_quota_us/cfs_period_us in the same form
-                  // with " (cgroup v1)" appended, quota -1 written "max")
+    // The tightest cgroup CPU quota of the process and its parents: cgroup v2 cpu.max as read
+    // ("max 100000", "200000 100000"), cgroup v1 in the same form with " (cgroup v1)"; "" if none.
+    std::string cpuQuota;
     double cpuQuotaCores = 0.0; // quota / period in cores; 0 when unlimited or unknown
     std::string affinity;       // CPUs this process may run on, as a list, e.g. "0-1" or "0,2,4"
     int affinityCount = 0;      // number of those CPUs
@@ -45,25 +41,20 @@ struct Fingerprint {
     std::string driverVersion;      // CUDA driver API version, e.g. "12.2"; "" without a driver
     std::vector<GpuInfo> gpus;      // every CUDA device the driver reports
     bool cudnnBenchmark = false;    // at::globalContext().benchmarkCuDNN()
-    // TF32 (19-bit float products in float32 work on Ampere and later GPUs) as LibTorch is set
-    // when collected: matrix products (at::globalContext().allowTF32CuBLAS(), Python's
-    // torch.backends.cuda.matmul.allow_tf32) and cuDNN convolutions (allowTF32CuDNN(), Python's
-    // torch.backends.cudnn.allow_tf32). Both calls exist in LibTorch 1.13.1 and 2.11. Unset
-    // when LibTorch refused to say (2.x throws when the old and new precision settings were
-    // mixed) and in records written before they were recorded.
+    // TF32 allowed for matrix products (allowTF32CuBLAS) and cuDNN convolutions
+    // (allowTF32CuDNN) when collected: float32 work on Ampere and later GPUs in 19-bit products.
+    // Unset when LibTorch refused to say (2.x, mixed precision settings) and in older records.
     std::optional<bool> tf32Matmul;
     std::optional<bool> tf32Cudnn;
     std::string appVersion; // DeviceBench version (version.h)
 };
 
-// Collects the fingerprint of this process and machine. Never throws: fields it cannot read
-// stay empty/zero. GPU facts come from the CUDA driver library (libcuda.so.1, loaded with
-// dlopen) when present, so they are filled even where LibTorch has no CUDA.
-// Defined in engine_device: link engine_device (or `engine`) to call it.
+// Collects the fingerprint of this process and machine (link engine_device). Never throws:
+// fields it cannot read stay empty or zero. GPU facts come from libcuda.so.1 (dlopen), so they
+// are filled even where LibTorch has no CUDA.
 Fingerprint collectFingerprint();
 
-// Short machine label for charts (issue 3): "CPU x<threads> @ <host>" for "cpu",
-// "<GPU name> @ <host>" for "cuda"/"cuda:N" when fingerprint.gpus has that index, otherwise
+// Short machine label for charts: "CPU x<threads> @ <host>", "<GPU name> @ <host>", else
 // "<device> @ <host>" ("unknown host" when hostName is empty).
 std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads);
 
@@ -71,14 +62,8 @@ std::string machineLabel(const Fingerprint &fingerprint, const std::string &devi
 // "Tesla T4"; "" for the CPU, another device string, or a GPU the fingerprint does not list.
 std::string gpuName(const Fingerprint &fingerprint, const std::string &device);
 
-// The CPU quota as a person reads it (CLI `devices`, the dashboard's diagnostics):
-//   ""                          -> "none found"
-//   "max 100000"                -> "no limit (cgroup v2 cpu.max: max 100000)"
-//   "max 100000 (cgroup v1)"    -> "no limit (cgroup v1 cpu.cfs_quota_us: -1)"
-//   "200000 100000", 2.0 cores  -> "2.00 cores (200000 100000)"
-//   anything else               -> the text as recorded
-// (cgroup v2: cpu.max "max" means no limit; cgroup v1: cpu.cfs_quota_us -1 means no limit;
-// Linux Documentation/admin-guide/cgroup-v2.rst and scheduler/sched-bwc.rst.)
+// The CPU quota as a person reads it: "none found", "no limit (cgroup v2 cpu.max: max 100000)",
+// "2.00 cores (200000 100000)"; text it does not know as recorded.
 std::string cpuQuotaText(const Fingerprint &fingerprint);
 
 } // namespace devicebench

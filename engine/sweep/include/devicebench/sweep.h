@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The sweep (issue 13): a grid over models x batch sizes x image sizes x devices, each cell a
-// short timed run (step_bench.h), one record per cell in a folder, resumable (finished cells
-// are not redone), with its CSV. Qt-free and LibTorch-free header; the CLI (`devicebench-cli
-// sweep`) and the dashboard's Sweep view both call it.
+// The sweep: a grid over models x batch sizes x image sizes x devices, each cell a short timed
+// step run (step_bench.h), one record per cell in a folder, resumable, with its CSV. Records,
+// resume rule and CSV columns: docs/sweep-record.md. Qt-free and LibTorch-free header.
 #pragma once
 
 #include "devicebench/fingerprint.h"
@@ -40,11 +39,8 @@ struct SweepSpec {
     bool measurePeak = true;
 };
 
-// "" or the first problem, naming the setting and the value (e.g. "batch size 2048 is not in
-// 1..1024"): empty lists, unknown models, image sizes other than kImageSizes, batch sizes
-// outside 1..1024, devices other than cpu, cuda, cuda:N, threads outside 0..1024, a value
-// given twice, and the StepBenchConfig rules (steps >= 2, warm-up and phase steps >= 0,
-// learning rate, data folder or synthetic).
+// "" or the first problem, naming the setting and the value ("batch size 2048 is not in
+// 1..1024"): empty lists, unknown values, a value given twice, the StepBenchConfig rules.
 std::string validateSweepSpec(const SweepSpec &spec);
 
 struct SweepCell {
@@ -52,23 +48,21 @@ struct SweepCell {
     int batchSize = 0;
     int imageSize = 0;
     SweepDevice device;
-    // The cell's file stem in the sweep folder, unique within a grid:
-    // "<model>_b<batch>_s<image size>_cpu_x<threads>" on the CPU, e.g. "resnet18_b64_s32_cpu_x2",
-    // and "<model>_b<batch>_s<image size>_cuda<N>" on cuda:N, e.g. "vit-tiny_b256_s32_cuda0".
+    // The cell's file stem in the sweep folder, unique within a grid: "resnet18_b64_s32_cpu_x2",
+    // "vit-tiny_b256_s32_cuda0".
     std::string key() const;
 };
 
-// The grid in run order: devices outermost, then models, image sizes, batch sizes, each list
-// in the order given. Devices are normalised: "cuda" -> "cuda:0"; CPU threads 0 -> the usable
-// cores (availableCores(), devices.h); CUDA threads -> 0. The spec is not validated.
+// The grid in run order: devices outermost, then models, image sizes, batch sizes. Devices are
+// normalised ("cuda" -> "cuda:0", CPU threads 0 -> the usable cores, CUDA threads -> 0). The
+// spec is not validated.
 std::vector<SweepCell> sweepCells(const SweepSpec &spec);
 
 // The StepBenchConfig of `cell`: spec.base with the cell's model, batch size, image size,
 // device and threads, and the spec's steps.
 StepBenchConfig stepBenchConfig(const SweepSpec &spec, const SweepCell &cell);
 
-// One cell's record: <folder>/<cell.key()>.json, written atomically (atomic_file.h) when the
-// cell ends; schema in docs/sweep-record.md.
+// One cell's record, <folder>/<cell.key()>.json, written when the cell ends.
 struct SweepCellRecord {
     int schemaVersion = 1;
     std::string createdUtc; // ISO 8601
@@ -89,9 +83,8 @@ struct SweepCellRecord {
     Fingerprint fingerprint; // host, CPU, GPU, library versions
 };
 
-// JSON text of a record, and back. readSweepCellRecord throws std::runtime_error (RecordError,
-// run_record.h) naming the source, the field and the value ("<source>: field
-// 'result.stepSeconds[2]' must be above 0 (got 0)"); the rules are in docs/sweep-record.md.
+// JSON text of a record, and back. readSweepCellRecord throws RecordError naming the source,
+// the field and the value ("<source>: field 'result.stepSeconds[2]' must be above 0 (got 0)").
 std::string toJson(const SweepCellRecord &record);
 SweepCellRecord readSweepCellRecord(const std::string &jsonText, const std::string &source);
 
@@ -103,10 +96,9 @@ std::string sweepRecordPath(const std::string &folder, const SweepCell &cell);
 // then stays.
 void writeSweepCellRecord(const std::string &folder, const SweepCellRecord &record);
 
-// Every "*.json" cell record in `folder`, sorted in grid order: CPU devices (by threads) before
-// CUDA devices (by index), then models (kModelNames order), image sizes, batch sizes. A file
-// that does not read adds "skipped <file>: <reason>" to *errors (when not null) and the rest
-// load; a folder that cannot be listed adds one error and returns nothing.
+// Every "*.json" cell record in `folder`, in grid order (CPUs by threads, then GPUs by index).
+// A file that does not read adds "skipped <file>: <reason>" to *errors (when not null) and the
+// rest load; a folder that cannot be listed adds one error and returns nothing.
 std::vector<SweepCellRecord> loadSweepFolder(const std::string &folder,
                                              std::vector<std::string> *errors);
 
@@ -140,32 +132,23 @@ struct SweepOutcome {
 // How runSweep measures a device's peak (measurePeakThroughput by default; tests inject one).
 using PeakMeasurer = std::function<PeakThroughput(const std::string &device, int threads)>;
 
-// Runs the grid, writing one record per cell into `folder` (created if missing). A cell whose
-// record is already there with status finished or failed and the same steps, warm-up steps,
-// phase steps, workload and data kind (synthetic or not) is not redone (resume after a kill; a
-// failed one, e.g. out of memory, is kept and not retried) and is reported as resumed; any
-// other (cancelled, unreadable, other settings) is run again and its file replaced. Each
-// record gets the machine's fingerprint (collectFingerprint) taken after its cell ran. A stop
-// request ends the running cell as cancelled (no record written) and the sweep as Cancelled.
-// Throws std::invalid_argument when validateSweepSpec refuses the spec, std::runtime_error when
-// the folder cannot be made or a record cannot be written (naming the path; the records
-// written before stay).
+// Runs the grid, one record per cell into `folder` (created if missing). A cell already ended
+// there with the same settings is not redone but reported as resumed (docs/sweep-record.md,
+// "Resume"). A stop request ends the running cell unrecorded and the sweep as Cancelled.
+// Throws std::invalid_argument for a spec validateSweepSpec refuses, std::runtime_error naming
+// the path when the folder or a record cannot be written (earlier records stay).
 SweepOutcome runSweep(const SweepSpec &spec, const std::string &folder,
                       const SweepObserver &observer, const std::atomic<bool> &stopRequested,
                       const PeakMeasurer &measurePeak = measurePeakThroughput);
 
-// Speed-up of each cell against the cell of `baseline` (a SweepDevice label) with the same
-// model, batch size and image size: images/s of the cell / images/s of the baseline's; NaN when
-// either did not finish or the baseline has no such cell.
+// images/s of `cell` / images/s of the `baselineLabel` device's cell of the same model, batch
+// size and image size; NaN when either did not finish or there is no such cell.
 double sweepSpeedUp(const std::vector<SweepCellRecord> &records, const SweepCellRecord &cell,
                     const std::string &baselineLabel);
 
-// The sweep CSV text: one row per record, in the order given (header and cells in
-// docs/sweep-record.md, kSweepCsvHeader): model, parameters, image size, batch size, device,
-// threads, status, reason, steps, images/s and its interval, GFLOP/s, peak GFLOP/s, fraction of
-// peak, each phase's fraction of the phase-timed steps, and the speed-up against
-// `baselineLabel` (empty: the speed-up and baseline cells are empty). Numbers use '.' whatever
-// the locale; cells go through csvField (csv_export.h: RFC 4180 quoting, formulas neutralised).
+// The sweep CSV: kSweepCsvHeader, then one row per record in the order given, speed-ups
+// against `baselineLabel` (empty: those cells empty). Cells as csv_export.h's; columns:
+// docs/sweep-record.md.
 std::string sweepCsv(const std::vector<SweepCellRecord> &records, const std::string &baselineLabel);
 inline constexpr const char *kSweepCsvHeader =
     "model,parameters,image_size,batch_size,device,threads,status,reason,warmup_steps,steps,"

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The machine's convolution throughput on the small CNN's own layers: the denominator of
-// "achieved GFLOP/s" on the CPU (bench/conv_throughput prints it in full; the sweep's
-// measurePeakThroughput, step_bench.h, takes the best case). LibTorch-free header.
+// The machine's convolution throughput on the small CNN's own layers: the CPU's peak that
+// "achieved GFLOP/s" is held against (measurePeakThroughput takes the best case;
+// bench/conv_throughput prints them all). LibTorch-free header.
 #pragma once
 
 #include <cstdint>
@@ -10,8 +10,7 @@
 
 namespace devicebench {
 
-// One of the small CNN's three 5x5 convolutions (engine/train/src/small_cnn.cpp: 3->32 on
-// 32x32, 32->32 on 16x16, 32->64 on 8x8; padding 2, stride 1).
+// One of the small CNN's three 5x5 convolutions (padding 2, stride 1).
 struct ConvLayerShape {
     std::string name;           // e.g. "conv2 32->32 @16x16"
     std::int64_t in = 0;        // input channels
@@ -47,11 +46,9 @@ struct ConvTiming {
     std::vector<double> bothSeconds;    // each timed forward + backward pass
 };
 
-// Times each layer of smallCnnConvolutions() in NCHW and in channels-last, forward alone and
-// forward + backward (gradients of weight, bias and, but for the first layer, the input),
-// through LibTorch on the CPU with its current intra-op thread count, the way a training step
-// calls them. Random inputs and weights (torch::manual_seed(0) first: seeds LibTorch's global
-// CPU generator). Returns 6 cases: layer-major, NCHW before channels-last.
+// Times each layer in NCHW and channels-last, forward alone and forward + backward, on the CPU
+// with the current intra-op threads, as a training step calls them. Seeds LibTorch's global CPU
+// generator (0). Returns 6 cases: layer-major, NCHW before channels-last.
 std::vector<ConvTiming> measureSmallCnnConvolutions(const ConvTimingOptions &options);
 
 } // namespace devicebench

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Timing training steps rather than epochs (issue 13, the sweep): one short run of a model at
-// one batch size and image size on one device, and the machine's measured peak throughput.
-// LibTorch-free header.
+// Timing training steps rather than epochs, for the sweep: one short run of a model at one
+// batch size and image size on one device, and the machine's measured peak throughput. How a
+// step run is timed: docs/sweep-record.md. LibTorch-free header.
 #pragma once
 
 #include "devicebench/run_types.h"
@@ -13,12 +13,8 @@
 
 namespace devicebench {
 
-// One sweep cell's run. The model is built on the CPU from `seed` and moved (same weights on
-// every device); the data (config.dataDir, or synthetic when config.synthetic) is read once,
-// upsampled to config.imageSize once, before anything is timed. Then `warmupSteps` untimed
-// training steps, `steps` timed steps (the device synchronised before and after each), then
-// `phaseSteps` phase-timed steps (phase_step.h; their PhaseTimes kept apart: never part of the
-// images/s). Steps take consecutive batches of the training images, wrapping around.
+// One sweep cell's run: setup (untimed), `warmupSteps` untimed steps, `steps` timed steps (the
+// device synchronised around each), then `phaseSteps` phase-timed steps, kept out of images/s.
 struct StepBenchConfig {
     RunConfig run;       // model, imageSize, batchSize, device, threads, workload, seed,
                          // learningRate, dataDir / synthetic; epochs and warm-up epochs unused
@@ -42,13 +38,12 @@ struct StepBenchResult {
     double setupSeconds = 0.0;  // device start, data load and upsampling, model build (untimed)
     double warmupSeconds = 0.0; // the warm-up steps (untimed)
     std::vector<double> stepSeconds; // each timed step, in order
-    // Images per second of the timed steps: median of batchSize / stepSeconds[i], and its 95%
-    // interval (Student t on the log of the step times, as Summary's; NaN with < 2 steps).
+    // Median of batchSize / stepSeconds[i], and its 95% interval on the log of the step times
+    // (NaN with < 2 steps).
     double imagesPerSecond = 0.0;
     double imagesPerSecondLow = 0.0;
     double imagesPerSecondHigh = 0.0;
-    // Achieved training throughput: imagesPerSecond x 3 x 2 x multiplyAddsPerImage / 1e9
-    // (a training step = forward + backward, backward = 2 x forward; 1 multiply-add = 2 FLOP).
+    // imagesPerSecond x 6 x multiplyAddsPerImage / 1e9: GFLOP/s of forward + backward.
     double achievedGflops = 0.0;
     PhaseTimes phases; // summed over the phase-timed steps (test stays 0); measured false: none
     int phaseSteps = 0;
@@ -59,11 +54,9 @@ struct StepBenchResult {
 // Sets LibTorch's intra-op thread count to config.run.threads (0: the usable cores).
 StepBenchResult runStepBench(const StepBenchConfig &config, const std::atomic<bool> &stopRequested);
 
-// The machine's measured peak: float32 training-shaped arithmetic on `device` with `threads`
-// intra-op threads (0: the usable cores) — on the CPU the best of the small CNN's own
-// convolutions (bench/conv_throughput's measurement), on a GPU a large float32 matrix product —
-// in GFLOP/s (1 multiply-add = 2 FLOP). About a second. Throws std::runtime_error naming the
-// device when it cannot run.
+// The machine's measured peak in GFLOP/s on `device` with `threads` (0: the usable cores): the
+// best of the small CNN's convolutions on the CPU, a large float32 matrix product on a GPU.
+// About a second. Throws std::runtime_error naming the device when it cannot run.
 struct PeakThroughput {
     double gflops = 0.0;
     std::string method; // what was measured, e.g. "conv 32->32 5x5 @16x16 batch 64, channels-last"
