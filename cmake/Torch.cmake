@@ -19,6 +19,8 @@ set(DEVICEBENCH_TORCH_PYTHON "" CACHE STRING
 set(DEVICEBENCH_TORCH_VERSION "" CACHE STRING
     "The PyTorch version DEVICEBENCH_TORCH_PYTHON must have, e.g. 2.11.0 (empty: any)")
 
+include(${CMAKE_CURRENT_LIST_DIR}/Python.cmake) # devicebench_torch_venv: the venv's rule
+
 macro(devicebench_find_torch)
   find_package(Torch REQUIRED)
   # TorchConfig sets TORCH_CUDA_LIBRARIES only in a CUDA build of LibTorch.
@@ -67,20 +69,11 @@ if(DEVICEBENCH_TORCH_PYTHON STREQUAL "")
 endif()
 
 if(DEVICEBENCH_TORCH_PYTHON STREQUAL "auto")
-  if(DEFINED ENV{DEVICEBENCH_TORCH_VENV} AND NOT "$ENV{DEVICEBENCH_TORCH_VENV}" STREQUAL "")
-    set(_venv "$ENV{DEVICEBENCH_TORCH_VENV}")
-  else()
-    if(DEFINED ENV{XDG_CACHE_HOME} AND NOT "$ENV{XDG_CACHE_HOME}" STREQUAL "")
-      set(_cache "$ENV{XDG_CACHE_HOME}")
-    else()
-      set(_cache "$ENV{HOME}/.cache")
-    endif()
-    if(DEVICEBENCH_TORCH_VERSION STREQUAL "")
-      message(FATAL_ERROR "DEVICEBENCH_TORCH_PYTHON=auto needs DEVICEBENCH_TORCH_VERSION (the venv "
-        "is named after it)")
-    endif()
-    set(_venv "${_cache}/devicebench/venv-torch${DEVICEBENCH_TORCH_VERSION}")
+  if(DEVICEBENCH_TORCH_VERSION STREQUAL "" AND "$ENV{DEVICEBENCH_TORCH_VENV}" STREQUAL "")
+    message(FATAL_ERROR "DEVICEBENCH_TORCH_PYTHON=auto needs DEVICEBENCH_TORCH_VERSION (the venv "
+      "is named after it)")
   endif()
+  devicebench_torch_venv(_venv "${DEVICEBENCH_TORCH_VERSION}")
   set(_python "${_venv}/bin/python")
   if(NOT EXISTS "${_python}")
     message(FATAL_ERROR "No PyTorch venv at ${_venv} (DEVICEBENCH_TORCH_PYTHON=auto): run "

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Configures and builds a preset (default: "default" = release with tests) into build/<preset>.
+# Configures and builds a preset (default: "default" = release with tests) into build/<preset>:
+# every target of it, or only the TARGETs given and what they link.
+#   scripts/build.sh [PRESET [TARGET...]]
 # The presets against PyTorch's CUDA LibTorch (cuda, ci-cuda, bundle) first make sure its venv
 # exists (scripts/install-torch.sh; skipped when present).
 set -euo pipefail
@@ -13,4 +15,6 @@ esac
 # build folders and clones share cache entries.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$PWD")}"
 cmake --preset "$preset" >/dev/null
-cmake --build --preset "$preset" -j "$(nproc)"
+build_args=(--preset "$preset" -j "$(nproc)")
+if [ $# -gt 1 ]; then build_args+=(--target "${@:2}"); fi
+cmake --build "${build_args[@]}"

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The README's main command: installs what is missing, builds, and runs the main job.
+# The README's main command: installs what is missing, builds the two programs (devicebench,
+# devicebench-cli and what they link; the tests and benchmarks are scripts/test.sh's, into the
+# same build folder), and runs the main job.
 #  - With a display: opens the dashboard.
 #  - Without one: runs the article's experiment headless with devicebench-cli on every
 #    "device" this machine has (each usable GPU, and the CPU at 1 thread and at all cores),
@@ -11,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh
-scripts/build.sh default
+scripts/build.sh default devicebench devicebench-cli
 bin=build/default/app
 
 if [ -n "${DISPLAY:-}${WAYLAND_DISPLAY:-}" ] && [ "${DEVICEBENCH_HEADLESS:-0}" != 1 ]; then
@@ -25,7 +27,7 @@ if [ -f "$data/test_batch.bin" ]; then
   data_args=(--data-dir "$data")
 else
   echo "run.sh: CIFAR-10 not found at $data: using SYNTHETIC data (times are real, accuracy is meaningless)."
-  echo "run.sh: get the real data set: see README.md, 'The data set'."
+  echo "run.sh: get the real data set: see docs/DATA.md."
   data_args=(--synthetic)
 fi
 cores=$(nproc)

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The README's test command: installs what is missing, builds, runs every test with ctest.
+# The README's test command: installs what is missing, builds the whole preset (the tests,
+# benchmarks and fuzz replays beside the two programs; objects scripts/run.sh built are
+# reused), runs every test with ctest. DEVICEBENCH_PRESET chooses the preset (default: default).
 # Tests that need the real CIFAR-10 look in $DEVICEBENCH_TEST_DATA, else in
 # ../shared/datasets/cifar-10-batches-bin, and skip with a message when it is absent.
 set -euo pipefail

@@ -7,7 +7,9 @@
 # The article's script needs a python with torch + torchvision: the first of the PYTHONs that
 # imports both is used (CMake passes Debian's /usr/bin/python3, python3-torch +
 # python3-torchvision, then the PyPI venv). Skips (exit 77, a message saying what is
-# missing) when none does or DATA_DIR holds no CIFAR-10 binary files.
+# missing) when none does, when DATA_DIR holds no CIFAR-10 binary files, or when the article's
+# script is neither beside the checkout (../shared/reference/article_script.py) nor in the
+# shared folder of DATA_DIR (<shared>/datasets/cifar-10-batches-bin -> <shared>/reference/).
 set -euo pipefail
 cli=$1 data=$2
 shift 2
@@ -23,10 +25,18 @@ if [ ! -f "$data/data_batch_1.bin" ] || [ ! -f "$data/test_batch.bin" ]; then
   echo "SKIP: no CIFAR-10 binary files (data_batch_1.bin, test_batch.bin) in $data (DEVICEBENCH_TEST_DATA)"
   exit 77
 fi
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+script=""
+for s in "$here/../shared/reference/article_script.py" "$data/../../reference/article_script.py"; do
+  if [ -f "$s" ]; then script=$(realpath "$s"); break; fi
+done
+if [ -z "$script" ]; then
+  echo "SKIP: the article's script is not at $here/../shared/reference/article_script.py nor at $data/../../reference/article_script.py"
+  exit 77
+fi
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
-"$here/scripts/gpu-check.sh" --device cpu --cli "$cli" --data "$data" --python "$python" \
+"$here/scripts/gpu-check.sh" --device cpu --cli "$cli" --data "$data" --python "$python" --script "$script" \
   --out "$out" --train-images 128 --test-images 64 --threads 2
 fail() { echo "FAIL: $*"; exit 1; }
 for f in summary.md summary.csv epochs.csv devices.json gpu-check.log runs/control-compare.txt; do
