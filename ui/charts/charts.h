@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The two comparison charts, as QChart subclasses that sync themselves from a RunStore
-// (LossChart in charts.cpp, SpeedChart in speed_chart.cpp).
+// (LossChart in loss_chart.cpp and loss_chart_range.cpp, SpeedChart in speed_chart.cpp).
 // The dashboard shows them in QChartViews; the PNG export builds fresh ones and renders them
 // without any window. Both are fed with QXYSeries::replace() / one rebuild per sync, with
 // animations off; call sync() from a coalescing timer, not per event.
@@ -30,6 +30,7 @@ class QValueAxis;
 namespace devicebench {
 
 class RunStore;
+struct RunRecord;
 struct StoredRun;
 
 // Most points drawn per run and series; the store keeps every point.
@@ -166,9 +167,19 @@ private:
         int drawnGeneration = -1;
     };
 
+    void dropRemovedRuns(const RunStore &store);    // the series of runs no longer in it
+    void addRunSeries(RunSeries &entry, int runId); // raw, train and test, on the axes
+    // Every run's raw steps under every run's lines (after a run was added).
+    void putLinesOverRaw(const std::vector<RunSeries *> &order, const std::vector<int> &ids);
+    // Each run's identicalTo: the earlier shown run its curve coincides with.
+    void markIdentical(const std::vector<RunSeries *> &order,
+                       const std::vector<const std::vector<double> *> &curves);
     void build(RunSeries &entry, const StoredRun &run);
-    void style(RunSeries &entry); // pens, names, legend marker, visibility
-    void redecimate();            // the visible range's points into the series
+    void buildStepPoints(RunSeries &entry, const RunRecord &record, double perEpoch);
+    void buildTestPoints(RunSeries &entry, const RunRecord &record, double perEpoch);
+    void style(RunSeries &entry);             // pens, names, visibility, then styleLegend
+    void styleLegend(const RunSeries &entry); // the run's one legend entry, faded when hidden
+    void redecimate();                        // the visible range's points into the series
     void applyRange(double xMin, double xMax, double yMin, double yMax);
     void fitY(double xMin, double xMax, double *yMin, double *yMax) const;
     QAbstractAxis *activeYAxis() const;
@@ -231,6 +242,8 @@ public:
 private:
     void colourBars(); // sets each bar's brush and border from its run's colour, if they differ
     void fitTitle();   // the title that fits the chart's width
+    // New bar sets and categories from m_values, m_categories and the error bars.
+    void rebuildBars(const QStringList &labels);
 
     QStringList m_categories;
     std::vector<double> m_values;

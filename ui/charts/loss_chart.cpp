@@ -128,64 +128,10 @@ void LossChart::build(RunSeries &entry, const StoredRun &run) {
     const RunRecord &record = run.record;
     const double perEpoch =
         record.started.stepsPerEpoch > 0 ? static_cast<double>(record.started.stepsPerEpoch) : 1.0;
-    const auto xOf = [&](const TimedStepLoss &s) {
-        switch (m_options.xAxis) {
-        case XAxisMode::Steps:
-            return static_cast<double>(s.step);
-        case XAxisMode::Epochs:
-            return static_cast<double>(s.step) / perEpoch;
-        case XAxisMode::Seconds:
-            return s.seconds;
-        }
-        return 0.0;
-    };
-    if (entry.builtSteps != record.steps.size() || entry.builtGeneration != m_generation) {
-        entry.rawPoints.clear();
-        entry.stepOf.clear();
-        entry.epochOf.clear();
-        entry.losses.clear();
-        entry.rawPoints.reserve(static_cast<qsizetype>(record.steps.size()));
-        entry.losses.reserve(record.steps.size());
-        for (const TimedStepLoss &s : record.steps) {
-            entry.losses.push_back(s.loss);
-            if (!std::isfinite(s.loss))
-                continue;
-            entry.rawPoints.append(QPointF(xOf(s), s.loss));
-            entry.stepOf.push_back(s.step);
-            entry.epochOf.push_back(s.epoch);
-        }
-        if (m_options.xAxis == XAxisMode::Seconds)
-            spreadTiedX(entry.rawPoints);
-        entry.smoothPoints = smoothPointsY(entry.rawPoints, m_options.smoothing);
-        entry.rawRange = finiteYRange(entry.rawPoints);
-        entry.smoothRange = finiteYRange(entry.smoothPoints);
-        entry.builtSteps = record.steps.size();
-        entry.builtEpochs = static_cast<std::size_t>(-1); // the test dots' x may use the steps
-    }
-    if (entry.builtEpochs != record.epochs.size() || entry.builtGeneration != m_generation) {
-        entry.testPoints.clear();
-        for (const EpochResult &e : record.epochs) {
-            if (!std::isfinite(e.testLoss))
-                continue;
-            double x = e.epoch; // Epochs
-            if (m_options.xAxis == XAxisMode::Steps)
-                x = e.epoch * perEpoch;
-            else if (m_options.xAxis == XAxisMode::Seconds) {
-                // The time of the epoch's last step (its test pass follows it).
-                x = std::nan("");
-                for (auto it = record.steps.rbegin(); it != record.steps.rend(); ++it)
-                    if (it->epoch <= e.epoch) {
-                        x = it->seconds;
-                        break;
-                    }
-                if (!std::isfinite(x))
-                    continue;
-            }
-            entry.testPoints.append(QPointF(x, e.testLoss));
-        }
-        entry.testRange = finiteYRange(entry.testPoints);
-        entry.builtEpochs = record.epochs.size();
-    }
+    if (entry.builtSteps != record.steps.size() || entry.builtGeneration != m_generation)
+        buildStepPoints(entry, record, perEpoch);
+    if (entry.builtEpochs != record.epochs.size() || entry.builtGeneration != m_generation)
+        buildTestPoints(entry, record, perEpoch);
     entry.builtGeneration = m_generation;
     const double epochs = std::max(record.config.epochs, static_cast<int>(record.epochs.size()));
     switch (m_options.xAxis) {
@@ -201,6 +147,66 @@ void LossChart::build(RunSeries &entry, const StoredRun &run) {
             entry.xEnd = std::max(entry.xEnd, entry.testPoints.back().x());
         break;
     }
+}
+
+void LossChart::buildStepPoints(RunSeries &entry, const RunRecord &record, double perEpoch) {
+    const auto xOf = [&](const TimedStepLoss &s) {
+        switch (m_options.xAxis) {
+        case XAxisMode::Steps:
+            return static_cast<double>(s.step);
+        case XAxisMode::Epochs:
+            return static_cast<double>(s.step) / perEpoch;
+        case XAxisMode::Seconds:
+            return s.seconds;
+        }
+        return 0.0;
+    };
+    entry.rawPoints.clear();
+    entry.stepOf.clear();
+    entry.epochOf.clear();
+    entry.losses.clear();
+    entry.rawPoints.reserve(static_cast<qsizetype>(record.steps.size()));
+    entry.losses.reserve(record.steps.size());
+    for (const TimedStepLoss &s : record.steps) {
+        entry.losses.push_back(s.loss);
+        if (!std::isfinite(s.loss))
+            continue;
+        entry.rawPoints.append(QPointF(xOf(s), s.loss));
+        entry.stepOf.push_back(s.step);
+        entry.epochOf.push_back(s.epoch);
+    }
+    if (m_options.xAxis == XAxisMode::Seconds)
+        spreadTiedX(entry.rawPoints);
+    entry.smoothPoints = smoothPointsY(entry.rawPoints, m_options.smoothing);
+    entry.rawRange = finiteYRange(entry.rawPoints);
+    entry.smoothRange = finiteYRange(entry.smoothPoints);
+    entry.builtSteps = record.steps.size();
+    entry.builtEpochs = static_cast<std::size_t>(-1); // the test dots' x may use the steps
+}
+
+void LossChart::buildTestPoints(RunSeries &entry, const RunRecord &record, double perEpoch) {
+    entry.testPoints.clear();
+    for (const EpochResult &e : record.epochs) {
+        if (!std::isfinite(e.testLoss))
+            continue;
+        double x = e.epoch; // Epochs
+        if (m_options.xAxis == XAxisMode::Steps)
+            x = e.epoch * perEpoch;
+        else if (m_options.xAxis == XAxisMode::Seconds) {
+            // The time of the epoch's last step (its test pass follows it).
+            x = std::nan("");
+            for (auto it = record.steps.rbegin(); it != record.steps.rend(); ++it)
+                if (it->epoch <= e.epoch) {
+                    x = it->seconds;
+                    break;
+                }
+            if (!std::isfinite(x))
+                continue;
+        }
+        entry.testPoints.append(QPointF(x, e.testLoss));
+    }
+    entry.testRange = finiteYRange(entry.testPoints);
+    entry.builtEpochs = record.epochs.size();
 }
 
 void LossChart::style(RunSeries &entry) {
@@ -248,8 +254,13 @@ void LossChart::style(RunSeries &entry) {
         entry.test->setVisible(!entry.hidden);
     if (entry.raw->isVisible() != showRaw)
         entry.raw->setVisible(showRaw);
+    styleLegend(entry);
+}
+
+void LossChart::styleLegend(const RunSeries &entry) {
     // One legend entry per run (the training line's), kept while the run is hidden so that a
     // click can show it again; faded then.
+    const int n = entry.number;
     for (QLegendMarker *marker : legend()->markers(entry.raw))
         marker->setVisible(false);
     for (QLegendMarker *marker : legend()->markers(entry.test))
@@ -271,19 +282,7 @@ void LossChart::style(RunSeries &entry) {
 }
 
 void LossChart::sync(const RunStore &store) {
-    // Drop the series of runs that left the store.
-    for (auto it = m_series.begin(); it != m_series.end();) {
-        if (store.findRun(it->first) == nullptr) {
-            for (QLineSeries *s : {it->second.raw, it->second.train, it->second.test}) {
-                removeSeries(s);
-                delete s;
-            }
-            it = m_series.erase(it);
-        } else {
-            ++it;
-        }
-    }
-
+    dropRemovedRuns(store);
     std::vector<const std::vector<double> *> curves;
     std::vector<RunSeries *> order;
     std::vector<int> ids;
@@ -293,24 +292,7 @@ void LossChart::sync(const RunStore &store) {
         const StoredRun &run = store.run(index);
         RunSeries &entry = m_series[run.id];
         if (entry.train == nullptr) {
-            entry.raw = new QLineSeries(this);
-            entry.train = new QLineSeries(this);
-            entry.test = new QLineSeries(this);
-            for (QLineSeries *s : {entry.raw, entry.train, entry.test}) {
-                addSeries(s);
-                s->attachAxis(m_axisX);
-                s->attachAxis(activeYAxis());
-            }
-            entry.test->setPointsVisible(true);
-            entry.test->setMarkerSize(9.0);
-            const int id = run.id;
-            for (QLineSeries *s : {entry.raw, entry.train})
-                connect(s, &QLineSeries::hovered, this, [this, id](const QPointF &p, bool on) {
-                    if (on)
-                        showHover(id, p.x());
-                    else
-                        hideHover();
-                });
+            addRunSeries(entry, run.id);
             added = true;
         }
         entry.number = run.number;
@@ -325,37 +307,11 @@ void LossChart::sync(const RunStore &store) {
         if (!entry.hidden)
             xMax = std::max(xMax, entry.xEnd);
     }
-    if (added) {
-        // Every run's raw steps under every run's lines: the lines and test dots are taken out
-        // and put back after all the raw series (the chart draws series in the order added).
-        for (RunSeries *entry : order)
-            for (QLineSeries *s : {entry->train, entry->test})
-                removeSeries(s);
-        for (std::size_t i = 0; i < order.size(); ++i) {
-            for (QLineSeries *s : {order[i]->train, order[i]->test}) {
-                addSeries(s);
-                s->attachAxis(m_axisX);
-                s->attachAxis(activeYAxis());
-            }
-            const int id = ids[i];
-            for (QLegendMarker *marker : legend()->markers(order[i]->train))
-                connect(marker, &QLegendMarker::clicked, this,
-                        [this, id] { Q_EMIT runVisibilityToggled(id); });
-        }
-    }
-    ValueRange shown;
-    for (const RunSeries *entry : order)
-        if (!entry->hidden && entry->rawRange.valid)
-            shown = ValueRange{
-                shown.valid ? std::min(shown.min, entry->rawRange.min) : entry->rawRange.min,
-                shown.valid ? std::max(shown.max, entry->rawRange.max) : entry->rawRange.max, true};
-    const double tolerance =
-        std::max(kCoincidenceFloor, kCoincidenceFraction * (shown.max - shown.min));
-    const std::vector<int> same = findCoincidingCurves(curves, tolerance);
-    for (std::size_t i = 0; i < order.size(); ++i) {
-        order[i]->identicalTo = same[i] >= 0 ? order[static_cast<std::size_t>(same[i])]->number : 0;
-        style(*order[i]);
-    }
+    if (added)
+        putLinesOverRaw(order, ids);
+    markIdentical(order, curves);
+    for (RunSeries *entry : order)
+        style(*entry);
     m_autoXMax = xMax;
 
     if (!m_userZoomed) {
@@ -365,6 +321,75 @@ void LossChart::sync(const RunStore &store) {
         applyRange(0.0, xMax, yMin, yMax);
     }
     redecimate();
+}
+
+void LossChart::dropRemovedRuns(const RunStore &store) {
+    for (auto it = m_series.begin(); it != m_series.end();) {
+        if (store.findRun(it->first) == nullptr) {
+            for (QLineSeries *s : {it->second.raw, it->second.train, it->second.test}) {
+                removeSeries(s);
+                delete s;
+            }
+            it = m_series.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+void LossChart::addRunSeries(RunSeries &entry, int runId) {
+    entry.raw = new QLineSeries(this);
+    entry.train = new QLineSeries(this);
+    entry.test = new QLineSeries(this);
+    for (QLineSeries *s : {entry.raw, entry.train, entry.test}) {
+        addSeries(s);
+        s->attachAxis(m_axisX);
+        s->attachAxis(activeYAxis());
+    }
+    entry.test->setPointsVisible(true);
+    entry.test->setMarkerSize(9.0);
+    for (QLineSeries *s : {entry.raw, entry.train})
+        connect(s, &QLineSeries::hovered, this, [this, runId](const QPointF &p, bool on) {
+            if (on)
+                showHover(runId, p.x());
+            else
+                hideHover();
+        });
+}
+
+void LossChart::putLinesOverRaw(const std::vector<RunSeries *> &order,
+                                const std::vector<int> &ids) {
+    // The chart draws series in the order added: the lines and test dots are taken out and put
+    // back after all the raw series.
+    for (RunSeries *entry : order)
+        for (QLineSeries *s : {entry->train, entry->test})
+            removeSeries(s);
+    for (std::size_t i = 0; i < order.size(); ++i) {
+        for (QLineSeries *s : {order[i]->train, order[i]->test}) {
+            addSeries(s);
+            s->attachAxis(m_axisX);
+            s->attachAxis(activeYAxis());
+        }
+        const int id = ids[i];
+        for (QLegendMarker *marker : legend()->markers(order[i]->train))
+            connect(marker, &QLegendMarker::clicked, this,
+                    [this, id] { Q_EMIT runVisibilityToggled(id); });
+    }
+}
+
+void LossChart::markIdentical(const std::vector<RunSeries *> &order,
+                              const std::vector<const std::vector<double> *> &curves) {
+    ValueRange shown;
+    for (const RunSeries *entry : order)
+        if (!entry->hidden && entry->rawRange.valid)
+            shown = ValueRange{
+                shown.valid ? std::min(shown.min, entry->rawRange.min) : entry->rawRange.min,
+                shown.valid ? std::max(shown.max, entry->rawRange.max) : entry->rawRange.max, true};
+    const double tolerance =
+        std::max(kCoincidenceFloor, kCoincidenceFraction * (shown.max - shown.min));
+    const std::vector<int> same = findCoincidingCurves(curves, tolerance);
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i]->identicalTo = same[i] >= 0 ? order[static_cast<std::size_t>(same[i])]->number : 0;
 }
 
 void LossChart::redecimate() {

@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Where the time goes (issue 13): a stacked bar per phase-timed run (RunConfig::phases), as a
-// QChart that syncs itself from a RunStore. The charts panel shows it beside the stable-mean
-// bars while any run is phase-timed, and the comparison PNG draws it beside them then
-// (comparison_export.h).
+// Where the time goes: a stacked bar per phase-timed run (RunConfig::phases), as a QChart that
+// syncs itself from a RunStore. The charts panel shows it beside the stable-mean bars while any run
+// is phase-timed, and the comparison PNG draws it beside them then (comparison_export.h).
 #pragma once
 
 #include <QChart>

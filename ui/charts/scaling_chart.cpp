@@ -125,6 +125,57 @@ ScalingChart::ScalingChart(QGraphicsItem *parent)
     connect(this, &QChart::plotAreaChanged, this, [this] { m_labels->geometryChanged(); });
 }
 
+namespace {
+
+// Series `s`'s points joined by a solid line with round markers, named after it.
+QLineSeries *measuredLine(const ScalingSeries &s, const QColor &colour) {
+    auto *measured = new QLineSeries;
+    measured->setName(QString::fromStdString(s.name));
+    for (const ScalingPoint &point : s.points)
+        measured->append(point.worldSize, point.imagesPerSecond);
+    QPen pen(colour);
+    pen.setWidthF(2.4);
+    measured->setPen(pen);
+    measured->setPointsVisible(true);
+    measured->setMarkerSize(kMarkerSize);
+    measured->setBrush(colour);
+    measured->setColor(colour);
+    return measured;
+}
+
+// The dashed ideal line of `s` (world size x its 1-rank images/s); nullptr without a 1-rank
+// point. `several`: the legend names the series too.
+QLineSeries *idealLine(const ScalingSeries &s, const QColor &colour, bool several) {
+    if (s.singleRankIndex() < 0)
+        return nullptr;
+    auto *ideal = new QLineSeries;
+    ideal->setName(several ? QStringLiteral("ideal: N x 1 rank, ") + QString::fromStdString(s.name)
+                           : QStringLiteral("ideal: N x 1 rank"));
+    for (const ScalingPoint &point : s.points)
+        ideal->append(point.worldSize, point.idealImagesPerSecond);
+    QPen dashed(colour);
+    dashed.setWidthF(1.6);
+    dashed.setStyle(Qt::DashLine);
+    ideal->setPen(dashed);
+    return ideal;
+}
+
+// The efficiency label of each of `s`'s points that has one, above the point where the line
+// falls after it.
+void appendEfficiencyLabels(const ScalingSeries &s, QLineSeries *measured,
+                            std::vector<EfficiencyLabels::Label> *labels) {
+    for (std::size_t p = 0; p < s.points.size(); ++p) {
+        const ScalingPoint &point = s.points[p];
+        const bool falls =
+            p + 1 < s.points.size() && s.points[p + 1].imagesPerSecond < point.imagesPerSecond;
+        if (const QString text = efficiencyText(point.efficiency); !text.isEmpty())
+            labels->push_back(
+                {QPointF(point.worldSize, point.imagesPerSecond), text, falls, measured});
+    }
+}
+
+} // namespace
+
 bool ScalingChart::sync(const RunStore &store) {
     std::vector<ScalingSeries> series = scalingSeries(store.runSet());
     QStringList runLabels;
@@ -143,81 +194,61 @@ bool ScalingChart::sync(const RunStore &store) {
     m_ideal.clear();
 
     std::vector<EfficiencyLabels::Label> labels;
-    int maxWorldSize = 2;
-    double maxY = 0.0;
-    const bool several = m_series.size() > 1;
     for (std::size_t i = 0; i < m_series.size(); ++i) {
-        const ScalingSeries &s = m_series[i];
         const QColor colour = theme::runColour(static_cast<int>(i) + 1);
-        auto *measured = new QLineSeries;
-        measured->setName(QString::fromStdString(s.name));
-        QLineSeries *ideal = nullptr;
-        if (s.singleRankIndex() >= 0) {
-            ideal = new QLineSeries;
-            ideal->setName(several ? QStringLiteral("ideal: N x 1 rank, ") + measured->name()
-                                   : QStringLiteral("ideal: N x 1 rank"));
+        QLineSeries *measured = measuredLine(m_series[i], colour);
+        QLineSeries *ideal = idealLine(m_series[i], colour, m_series.size() > 1);
+        appendEfficiencyLabels(m_series[i], measured, &labels);
+        for (QLineSeries *line : {measured, ideal}) {
+            if (line == nullptr)
+                continue;
+            addSeries(line);
+            line->attachAxis(m_axisX);
+            line->attachAxis(m_axisY);
         }
-        for (std::size_t p = 0; p < s.points.size(); ++p) {
-            const ScalingPoint &point = s.points[p];
-            const QPointF value(point.worldSize, point.imagesPerSecond);
-            measured->append(value);
-            maxWorldSize = std::max(maxWorldSize, point.worldSize);
-            maxY = std::max(maxY, point.imagesPerSecond);
-            if (ideal != nullptr) {
-                ideal->append(point.worldSize, point.idealImagesPerSecond);
-                maxY = std::max(maxY, point.idealImagesPerSecond);
-            }
-            const bool falls =
-                p + 1 < s.points.size() && s.points[p + 1].imagesPerSecond < point.imagesPerSecond;
-            if (const QString text = efficiencyText(point.efficiency); !text.isEmpty())
-                labels.push_back({value, text, falls, measured});
-        }
-        QPen pen(colour);
-        pen.setWidthF(2.4);
-        measured->setPen(pen);
-        measured->setPointsVisible(true);
-        measured->setMarkerSize(kMarkerSize);
-        measured->setBrush(colour);
-        measured->setColor(colour);
-        addSeries(measured);
-        measured->attachAxis(m_axisX);
-        measured->attachAxis(m_axisY);
-        if (ideal != nullptr) {
-            QPen dashed(colour);
-            dashed.setWidthF(1.6);
-            dashed.setStyle(Qt::DashLine);
-            ideal->setPen(dashed);
-            addSeries(ideal);
-            ideal->attachAxis(m_axisX);
-            ideal->attachAxis(m_axisY);
-        }
-        const int index = static_cast<int>(i);
-        connect(measured, &QLineSeries::hovered, this, [this, index](const QPointF &at, bool on) {
-            if (!on) {
-                hideHover();
-                return;
-            }
-            const std::vector<ScalingPoint> &points =
-                m_series[static_cast<std::size_t>(index)].points;
-            int best = 0;
-            for (std::size_t p = 1; p < points.size(); ++p)
-                if (std::abs(points[p].worldSize - at.x()) <
-                    std::abs(points[static_cast<std::size_t>(best)].worldSize - at.x()))
-                    best = static_cast<int>(p);
-            showHover(index, best);
-        });
+        connectHover(measured, static_cast<int>(i));
         m_measured.append(measured);
         m_ideal.append(ideal);
     }
     m_labels->setLabels(std::move(labels));
+    fitAxes();
+    m_labels->geometryChanged();
+    return true;
+}
 
+void ScalingChart::connectHover(QLineSeries *measured, int index) {
+    connect(measured, &QLineSeries::hovered, this, [this, index](const QPointF &at, bool on) {
+        if (!on) {
+            hideHover();
+            return;
+        }
+        const std::vector<ScalingPoint> &points = m_series[static_cast<std::size_t>(index)].points;
+        int best = 0;
+        for (std::size_t p = 1; p < points.size(); ++p)
+            if (std::abs(points[p].worldSize - at.x()) <
+                std::abs(points[static_cast<std::size_t>(best)].worldSize - at.x()))
+                best = static_cast<int>(p);
+        showHover(index, best);
+    });
+}
+
+void ScalingChart::fitAxes() {
+    int maxWorldSize = 2;
+    double maxY = 0.0;
+    for (const ScalingSeries &s : m_series) {
+        const bool ideal = s.singleRankIndex() >= 0;
+        for (const ScalingPoint &point : s.points) {
+            maxWorldSize = std::max(maxWorldSize, point.worldSize);
+            maxY = std::max(maxY, point.imagesPerSecond);
+            if (ideal)
+                maxY = std::max(maxY, point.idealImagesPerSecond);
+        }
+    }
     // Half a tick of room to the right of the last world size, for its label.
     const double tick = worldSizeTick(maxWorldSize);
     m_axisX->setTickInterval(tick);
     m_axisX->setRange(0.0, maxWorldSize + tick / 2.0);
     setZeroBasedNiceAxis(m_axisY, maxY * 1.15);
-    m_labels->geometryChanged();
-    return true;
 }
 
 QStringList ScalingChart::pointLabels(int index) const {

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The scaling chart (issue 14, item 3): images/s against world size for the data-parallel jobs
-// in view (devicebench/scaling.h, scalingSeries), the ideal line (world size x the 1-rank
-// images/s) and each point's efficiency written beside it ("87 %"). The dashboard's Scaling
-// view (scaling_panel.h) shows it in a QChartView.
+// The scaling chart: images/s against world size for the data-parallel jobs in view
+// (devicebench/scaling.h, scalingSeries), the ideal line (world size x the 1-rank images/s) and
+// each point's efficiency written beside it ("87 %"). The dashboard's Scaling view
+// (scaling_panel.h) shows it in a QChartView.
 #pragma once
 
 #include "devicebench/scaling.h"
@@ -62,6 +62,9 @@ public:
     void hideHover();
 
 private:
+    void connectHover(QLineSeries *measured, int index); // pointing shows the nearest point
+    void fitAxes(); // x to the largest world size, y to the largest images/s (ideal included)
+
     std::vector<ScalingSeries> m_series;
     QStringList m_runLabels; // the store's label of every run, by index (the points' runs)
     QString m_drawn;         // what was drawn (series, points, their runs' labels), as text

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 namespace devicebench {
 
@@ -206,7 +207,7 @@ void SpeedChart::colourBars() {
     for (qsizetype i = 0; i < sets.size() && i < static_cast<qsizetype>(m_numbers.size()); ++i) {
         const auto at = static_cast<std::size_t>(i);
         const QColor colour = theme::runColour(m_numbers[at]);
-        // A run with contended stable epochs (a busy machine, issue 15): cross-hatched.
+        // A run with contended stable epochs (a busy machine): cross-hatched.
         const bool contended = at < m_contended.size() && m_contended[at];
         const QBrush brush(colour, contended       ? Qt::DiagCrossPattern
                                    : m_flagged[at] ? Qt::BDiagPattern
@@ -272,127 +273,159 @@ QString barHoverText(const StoredRun &run) {
     return text;
 }
 
-} // namespace
-
-void SpeedChart::sync(const RunStore &store) {
+// What sync() draws, one entry per shown run in store order.
+struct SpeedBars {
     QStringList categories;
-    std::vector<double> values;
-    std::vector<bool> flagged;
+    std::vector<double> values; // seconds, 0 when no stable mean
+    std::vector<bool> flagged;  // not comparable with the baseline
     std::vector<bool> contended;
     std::vector<int> numbers;
     std::vector<ErrorBarItem::Bar> bars;
     QStringList labels;
     QStringList hoverTexts;
-    int shown = 0; // beyond three runs: compact categories (below)
+};
+
+int shownRunCount(const RunStore &store) {
+    int shown = 0;
     for (int index = 0; index < store.runCount(); ++index)
         shown += store.isRunHidden(store.run(index).id) ? 0 : 1;
-    const auto compactVerdict = [this](const StoredRun &run, const std::vector<int> &busy) {
-        const QString red =
-            QStringLiteral("<span style=\"color:%1\">⚠ %2</span>")
-                .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)));
-        QString verdict = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2);
-        if (!run.comparable() || run.isBaseline || !std::isfinite(run.speedUp.ratio))
-            verdict = !run.comparable() ? red.arg(QStringLiteral("not<br>comparable"))
-                                        : (run.isBaseline ? QStringLiteral("baseline") : QString());
-        return busy.empty() ? verdict
-                            : verdict + QStringLiteral("<br>") + red.arg(QStringLiteral("busy"));
-    };
+    return shown;
+}
+
+// The stable mean and its interval; nothing drawn (mean 0) without a stable mean.
+ErrorBarItem::Bar stableBar(const Summary &s) {
+    ErrorBarItem::Bar bar;
+    if (s.hasStable && std::isfinite(s.stableMean)) {
+        bar.mean = s.stableMean;
+        bar.low = s.ciLow;
+        bar.high = s.ciHigh;
+    }
+    return bar;
+}
+
+// The category's second line: not comparable, no stable epochs, baseline or the speed-up.
+QString verdictLine(const StoredRun &run, const QString &errorColour) {
+    const Summary &s = run.summary;
+    if (!run.comparable()) {
+        QStringList fields;
+        for (const std::string &f : run.differences)
+            fields.append(QString::fromStdString(f));
+        // Two lines, so that the label fits under its bar (a wider one would be hidden).
+        // Dark red, or light red on the dark theme (readable on both backgrounds).
+        return QStringLiteral("<span style=\"color:%1\">⚠ not comparable:<br>%2</span>")
+            .arg(errorColour, fields.join(QStringLiteral(", ")).toHtmlEscaped());
+    }
+    if (!s.hasStable || !std::isfinite(s.stableMean))
+        return QStringLiteral("no stable epochs") +
+               (run.state == RunState::Running ? QStringLiteral(" yet") : QString());
+    if (run.isBaseline)
+        return QStringLiteral("baseline (1.00x)");
+    if (std::isfinite(run.speedUp.ratio))
+        return QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
+               intervalText(run.speedUp.low, run.speedUp.high, 2);
+    return QString();
+}
+
+// Stable epochs measured on a busy machine (the mean is not the device's alone): "⚠ busy
+// machine:" and which epochs, on lines of their own; "" when none.
+QString busyLines(const std::vector<int> &busy, const QString &errorColour) {
+    if (busy.empty())
+        return QString();
+    QStringList epochs;
+    for (int epoch : busy)
+        epochs.append(QString::number(epoch));
+    // On two lines, like "not comparable": a label wider than its bar is hidden (with both
+    // runs contended, no bar had a label at all). Beyond three epochs only their number; the
+    // epoch table and the bar's hover list them.
+    const QString which = busy.size() <= 3
+                              ? QStringLiteral("epoch%1 %2 contended")
+                                    .arg(busy.size() == 1 ? QString() : QStringLiteral("s"),
+                                         epochs.join(QStringLiteral(", ")))
+                              : QStringLiteral("%1 stable epochs contended").arg(busy.size());
+    return QStringLiteral("<br><span style=\"color:%1\">⚠ busy machine:<br>%2</span>")
+        .arg(errorColour, which);
+}
+
+// Beyond three runs (a job beside its rank records) a run's label does not fit its category:
+// "#n" and a short verdict; the legend, table and hover say the rest.
+QString compactCategory(const StoredRun &run, const std::vector<int> &busy,
+                        const QString &errorColour) {
+    const QString red = QStringLiteral("<span style=\"color:%1\">⚠ %2</span>").arg(errorColour);
+    QString verdict = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2);
+    if (!run.comparable() || run.isBaseline || !std::isfinite(run.speedUp.ratio))
+        verdict = !run.comparable() ? red.arg(QStringLiteral("not<br>comparable"))
+                                    : (run.isBaseline ? QStringLiteral("baseline") : QString());
+    if (!busy.empty())
+        verdict += QStringLiteral("<br>") + red.arg(QStringLiteral("busy"));
+    return QStringLiteral("#%1<br>").arg(run.number) + verdict;
+}
+
+SpeedBars speedBars(const RunStore &store, const QString &errorColour) {
+    SpeedBars out;
+    const bool compact = shownRunCount(store) > 3;
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);
         if (store.isRunHidden(run.id))
             continue; // hidden from the charts by the user
-        const Summary &s = run.summary;
-        QString second;
-        ErrorBarItem::Bar bar;
-        if (!run.comparable()) {
-            QStringList fields;
-            for (const std::string &f : run.differences)
-                fields.append(QString::fromStdString(f));
-            // Two lines, so that the label fits under its bar (a wider one would be hidden).
-            // Dark red, or light red on the dark theme (readable on both backgrounds).
-            second = QStringLiteral("<span style=\"color:%1\">⚠ not comparable:<br>%2</span>")
-                         .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)),
-                              fields.join(QStringLiteral(", ")).toHtmlEscaped());
-        } else if (!s.hasStable || !std::isfinite(s.stableMean)) {
-            second = QStringLiteral("no stable epochs") +
-                     (run.state == RunState::Running ? QStringLiteral(" yet") : QString());
-        } else if (run.isBaseline) {
-            second = QStringLiteral("baseline (1.00x)");
-        } else if (std::isfinite(run.speedUp.ratio)) {
-            second = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
-                     intervalText(run.speedUp.low, run.speedUp.high, 2);
-        }
-        if (s.hasStable && std::isfinite(s.stableMean)) {
-            bar.mean = s.stableMean;
-            bar.low = s.ciLow;
-            bar.high = s.ciHigh;
-        }
-        // Stable epochs measured on a busy machine: the mean is not the device's alone.
         const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
-        if (!busy.empty()) {
-            QStringList epochs;
-            for (int epoch : busy)
-                epochs.append(QString::number(epoch));
-            // On two lines, like "not comparable" above: a label wider than its bar is hidden
-            // (with both runs contended, no bar had a label at all). Beyond three epochs only
-            // their number; the epoch table and the bar's hover list them.
-            const QString which =
-                busy.size() <= 3 ? QStringLiteral("epoch%1 %2 contended")
-                                       .arg(busy.size() == 1 ? QString() : QStringLiteral("s"),
-                                            epochs.join(QStringLiteral(", ")))
-                                 : QStringLiteral("%1 stable epochs contended").arg(busy.size());
-            second +=
-                QStringLiteral("<br><span style=\"color:%1\">⚠ busy machine:<br>%2</span>")
-                    .arg(theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)), which);
-        }
-        // Beyond three runs (a job beside its rank records) a run's label does not fit its
-        // category: "#n" and a short verdict; the legend, table and hover say the rest.
-        if (shown > 3)
-            categories.append(QStringLiteral("#%1<br>").arg(run.number) +
-                              compactVerdict(run, busy));
-        else
-            categories.append(run.label.toHtmlEscaped() + QStringLiteral("<br>") + second);
-        values.push_back(bar.mean);
-        flagged.push_back(!run.comparable());
-        contended.push_back(!busy.empty());
-        numbers.push_back(run.number);
-        bars.push_back(bar);
-        labels.append(run.label);
-        hoverTexts.append(barHoverText(run));
+        const ErrorBarItem::Bar bar = stableBar(run.summary);
+        out.categories.append(compact ? compactCategory(run, busy, errorColour)
+                                      : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
+                                            verdictLine(run, errorColour) +
+                                            busyLines(busy, errorColour));
+        out.values.push_back(bar.mean);
+        out.flagged.push_back(!run.comparable());
+        out.contended.push_back(!busy.empty());
+        out.numbers.push_back(run.number);
+        out.bars.push_back(bar);
+        out.labels.append(run.label);
+        out.hoverTexts.append(barHoverText(run));
     }
-    m_hoverTexts = hoverTexts;
-    m_errorBars->setBars(bars); // repaints only when a bar changed
-    if (categories == m_categories && values == m_values && flagged == m_flagged &&
-        contended == m_contended && numbers == m_numbers) {
+    return out;
+}
+
+} // namespace
+
+void SpeedChart::sync(const RunStore &store) {
+    SpeedBars next =
+        speedBars(store, theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)));
+    m_hoverTexts = next.hoverTexts;
+    m_errorBars->setBars(std::move(next.bars)); // repaints only when a bar changed
+    if (next.categories == m_categories && next.values == m_values && next.flagged == m_flagged &&
+        next.contended == m_contended && next.numbers == m_numbers) {
         colourBars(); // only if a chart theme set since has recoloured them
         return;       // nothing new: keep the bars as they are
     }
-    m_categories = categories;
-    m_values = values;
-    m_flagged = flagged;
-    m_contended = contended;
-    m_numbers = numbers;
+    m_categories = next.categories;
+    m_values = next.values;
+    m_flagged = next.flagged;
+    m_contended = next.contended;
+    m_numbers = next.numbers;
+    rebuildBars(next.labels);
+}
 
+void SpeedChart::rebuildBars(const QStringList &labels) {
     m_series->clear();
     m_axisX->clear();
-    if (values.empty()) {
+    if (m_values.empty()) {
         m_axisY->setRange(0.0, 1.0);
         return;
     }
     // One stacked set per run, holding only that run's bar (0 in every other category), so
     // that each bar has its own run's colour.
+    const std::vector<ErrorBarItem::Bar> &bars = m_errorBars->bars();
     double top = 0.0;
-    for (std::size_t i = 0; i < values.size(); ++i) {
+    for (std::size_t i = 0; i < m_values.size(); ++i) {
         auto *set = new QBarSet(labels[static_cast<qsizetype>(i)]);
-        for (std::size_t j = 0; j < values.size(); ++j)
-            set->append(j == i ? values[i] : 0.0);
+        for (std::size_t j = 0; j < m_values.size(); ++j)
+            set->append(j == i ? m_values[i] : 0.0);
         m_series->append(set);
-        top = std::max(top, values[i]);
+        top = std::max(top, m_values[i]);
         if (std::isfinite(bars[i].high))
             top = std::max(top, bars[i].high);
     }
     colourBars();
-    m_axisX->append(categories);
+    m_axisX->append(m_categories);
     setZeroBasedNiceAxis(m_axisY, top * 1.2);
 }
 

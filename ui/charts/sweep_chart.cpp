@@ -84,6 +84,33 @@ Qt::PenStyle penStyle(int deviceIndex) {
     return styles[deviceIndex % 4];
 }
 
+// "<cell>: <reason>" (its status when the reason is empty): a cell that did not finish.
+QString leftOutText(const SweepCellRecord &record) {
+    const std::string why = record.result.reason.empty()
+                                ? std::string(toString(record.result.status))
+                                : record.result.reason;
+    return cellText(record.cell) + QStringLiteral(": ") + QString::fromStdString(why);
+}
+
+// The line's points in batch size order (stable), its records alongside.
+void sortByBatchSize(SweepLine &line) {
+    std::vector<std::size_t> order(line.records.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        return line.points[static_cast<qsizetype>(a)].x() <
+               line.points[static_cast<qsizetype>(b)].x();
+    });
+    QList<QPointF> points;
+    std::vector<std::size_t> indices;
+    for (const std::size_t i : order) {
+        points.append(line.points[static_cast<qsizetype>(i)]);
+        indices.push_back(line.records[i]);
+    }
+    line.points = points;
+    line.records = indices;
+}
+
 } // namespace
 
 std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
@@ -102,13 +129,8 @@ std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
         const SweepCell &cell = record.cell;
         const std::string device = cell.device.label();
         if (!finished(record)) {
-            if (leftOut != nullptr) {
-                const std::string why = record.result.reason.empty()
-                                            ? std::string(toString(record.result.status))
-                                            : record.result.reason;
-                leftOut->append(cellText(cell) + QStringLiteral(": ") +
-                                QString::fromStdString(why));
-            }
+            if (leftOut != nullptr)
+                leftOut->append(leftOutText(record));
             continue;
         }
         const auto key = std::make_tuple(cell.model, cell.imageSize, device);
@@ -133,23 +155,8 @@ std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
         line.points.append(QPointF(cell.batchSize, record.result.imagesPerSecond));
         line.records.push_back(i);
     }
-    for (SweepLine &line : lines) { // by batch size, records alongside
-        std::vector<std::size_t> order(line.records.size());
-        for (std::size_t i = 0; i < order.size(); ++i)
-            order[i] = i;
-        std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-            return line.points[static_cast<qsizetype>(a)].x() <
-                   line.points[static_cast<qsizetype>(b)].x();
-        });
-        QList<QPointF> points;
-        std::vector<std::size_t> indices;
-        for (const std::size_t i : order) {
-            points.append(line.points[static_cast<qsizetype>(i)]);
-            indices.push_back(line.records[i]);
-        }
-        line.points = points;
-        line.records = indices;
-    }
+    for (SweepLine &line : lines)
+        sortByBatchSize(line);
     return lines;
 }
 
@@ -196,28 +203,16 @@ void SweepChart::sync(const std::vector<SweepCellRecord> &records) {
     removeAllSeries(); // deletes them
     m_series.clear();
 
-    double xMin = 0.0;
-    double xMax = 0.0;
-    double yMin = 0.0;
-    double yMax = 0.0;
-    bool any = false;
+    Extent extent;
     for (const SweepLine &line : m_lines)
         for (const QPointF &p : line.points) {
-            xMin = any ? std::min(xMin, p.x()) : p.x();
-            xMax = any ? std::max(xMax, p.x()) : p.x();
-            yMin = any ? std::min(yMin, p.y()) : p.y();
-            yMax = any ? std::max(yMax, p.y()) : p.y();
-            any = true;
+            extent.xMin = extent.any ? std::min(extent.xMin, p.x()) : p.x();
+            extent.xMax = extent.any ? std::max(extent.xMax, p.x()) : p.x();
+            extent.yMin = extent.any ? std::min(extent.yMin, p.y()) : p.y();
+            extent.yMax = extent.any ? std::max(extent.yMax, p.y()) : p.y();
+            extent.any = true;
         }
-    const bool logY = any && yMin > 0.0 && yMax / yMin > kLogYRatio;
-    if (logY != m_logY) { // swap the y axis, keeping the other one for the way back
-        QAbstractAxis *from = m_logY ? static_cast<QAbstractAxis *>(m_axisYLog) : m_axisYLinear;
-        QAbstractAxis *to = logY ? static_cast<QAbstractAxis *>(m_axisYLog) : m_axisYLinear;
-        removeAxis(from);
-        from->setParent(this); // removeAxis releases ownership
-        addAxis(to, Qt::AlignLeft);
-        m_logY = logY;
-    }
+    useLogY(extent.any && extent.yMin > 0.0 && extent.yMax / extent.yMin > kLogYRatio);
     for (std::size_t i = 0; i < m_lines.size(); ++i) {
         const SweepLine &line = m_lines[i];
         auto *series = new QLineSeries;
@@ -227,41 +222,59 @@ void SweepChart::sync(const std::vector<SweepCellRecord> &records) {
         series->attachAxis(m_axisX);
         series->attachAxis(m_logY ? static_cast<QAbstractAxis *>(m_axisYLog) : m_axisYLinear);
         styleSeries(series, line);
-        const int lineIndex = static_cast<int>(i);
-        connect(series, &QLineSeries::hovered, this, [this, lineIndex](const QPointF &at, bool on) {
-            if (!on) {
-                hideHover();
-                return;
-            }
-            // The point nearest in batch size (the x axis is logarithmic).
-            const QList<QPointF> &points = m_lines[static_cast<std::size_t>(lineIndex)].points;
-            int best = -1;
-            double distance = 0.0;
-            for (qsizetype p = 0; p < points.size(); ++p) {
-                const double d = std::abs(std::log2(points[p].x()) - std::log2(at.x()));
-                if (best < 0 || d < distance) {
-                    best = static_cast<int>(p);
-                    distance = d;
-                }
-            }
-            showHover(lineIndex, best);
-        });
+        connectHover(series, static_cast<int>(i));
         m_series.append(series);
     }
+    fitAxes(extent);
+}
 
-    if (!any) {
+void SweepChart::useLogY(bool logY) {
+    if (logY == m_logY)
+        return;
+    // Swap the y axis, keeping the other one for the way back.
+    QAbstractAxis *from = m_logY ? static_cast<QAbstractAxis *>(m_axisYLog) : m_axisYLinear;
+    QAbstractAxis *to = logY ? static_cast<QAbstractAxis *>(m_axisYLog) : m_axisYLinear;
+    removeAxis(from);
+    from->setParent(this); // removeAxis releases ownership
+    addAxis(to, Qt::AlignLeft);
+    m_logY = logY;
+}
+
+void SweepChart::connectHover(QLineSeries *series, int lineIndex) {
+    connect(series, &QLineSeries::hovered, this, [this, lineIndex](const QPointF &at, bool on) {
+        if (!on) {
+            hideHover();
+            return;
+        }
+        // The point nearest in batch size (the x axis is logarithmic).
+        const QList<QPointF> &points = m_lines[static_cast<std::size_t>(lineIndex)].points;
+        int best = -1;
+        double distance = 0.0;
+        for (qsizetype p = 0; p < points.size(); ++p) {
+            const double d = std::abs(std::log2(points[p].x()) - std::log2(at.x()));
+            if (best < 0 || d < distance) {
+                best = static_cast<int>(p);
+                distance = d;
+            }
+        }
+        showHover(lineIndex, best);
+    });
+}
+
+void SweepChart::fitAxes(const Extent &extent) {
+    if (!extent.any) {
         m_axisX->setRange(8.0, 512.0);
         m_axisYLinear->setRange(0.0, 1.0);
         return;
     }
     // Half an octave of room either side, so that the end markers are not cut.
-    m_axisX->setRange(xMin / std::sqrt(2.0), xMax * std::sqrt(2.0));
+    m_axisX->setRange(extent.xMin / std::sqrt(2.0), extent.xMax * std::sqrt(2.0));
     if (m_logY) {
         // Whole decades, so that the ends are labelled.
-        m_axisYLog->setRange(std::pow(10.0, std::floor(std::log10(yMin))),
-                             std::pow(10.0, std::ceil(std::log10(yMax))));
+        m_axisYLog->setRange(std::pow(10.0, std::floor(std::log10(extent.yMin))),
+                             std::pow(10.0, std::ceil(std::log10(extent.yMax))));
     } else {
-        setZeroBasedNiceAxis(m_axisYLinear, yMax * 1.15);
+        setZeroBasedNiceAxis(m_axisYLinear, extent.yMax * 1.15);
     }
 }
 

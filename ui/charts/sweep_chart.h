@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The sweep chart (issue 13, item 3): images/s against batch size, one line with point markers
-// per model and device (and image size, when the sweep has several), from the cells' records
-// (devicebench/sweep.h). The dashboard's Sweep view shows it in a QChartView; the sweep PNG
-// (sweep_export.h) builds a fresh one and renders it without a window.
+// The sweep chart: images/s against batch size, one line with point markers per model and device
+// (and image size, when the sweep has several), from the cells' records (devicebench/sweep.h). The
+// dashboard's Sweep view shows it in a QChartView; the sweep PNG (sweep_export.h) builds a fresh
+// one and renders it without a window.
 #pragma once
 
 #include "devicebench/sweep.h"
@@ -76,7 +76,15 @@ public:
     void hideHover();
 
 private:
+    // The finished cells' (batch size, images/s) bounds; any: there is at least one.
+    struct Extent {
+        double xMin = 0.0, xMax = 0.0, yMin = 0.0, yMax = 0.0;
+        bool any = false;
+    };
     void styleSeries(QLineSeries *series, const SweepLine &line);
+    void useLogY(bool logY);                               // attaches the log or the linear y axis
+    void connectHover(QLineSeries *series, int lineIndex); // pointing shows the nearest point
+    void fitAxes(const Extent &extent);
 
     std::vector<SweepCellRecord> m_records;
     std::vector<SweepLine> m_lines;

@@ -206,25 +206,12 @@ QSizeF speedUpTableSize(const SpeedUpTable &table, const QFont &font) {
     return {std::ceil(width), std::ceil(height + l.pad)};
 }
 
-void paintSpeedUpTable(QPainter &painter, const QRectF &area, const SpeedUpTable &table,
-                       theme::Theme theme, const QFont &font) {
-    const Layout l = layoutOf(table, font);
-    QFont bold = font;
-    bold.setBold(true);
+namespace {
+
+// The colour key's line at (left, y): slower [1/8x .. 8x] faster, then n/a.
+void paintKey(QPainter &painter, const Layout &l, double left, double y, theme::Theme theme,
+              const QFont &font) {
     const QColor ink = theme::colour(theme::Role::ChartText, theme);
-    painter.save();
-    painter.setClipRect(area);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    const double left = area.left() + l.pad;
-    double y = area.top();
-
-    painter.setFont(bold);
-    painter.setPen(ink);
-    painter.drawText(QRectF(left, y, area.width() - l.pad, l.row), Qt::AlignLeft | Qt::AlignVCenter,
-                     titleText(table));
-    y += l.row;
-
-    // The colour key: slower [1/8x .. 8x] faster, then n/a.
     painter.setFont(font);
     const QFontMetricsF metrics(font);
     double x = left;
@@ -249,6 +236,60 @@ void paintSpeedUpTable(QPainter &painter, const QRectF &area, const SpeedUpTable
     word(QStringLiteral("faster"));
     x += l.pad;
     swatch(std::nan(""), QStringLiteral("n/a"));
+}
+
+// A device block's head at (left, y): the device in bold, then "batch N" over each column.
+// Leaves the painter in `font`.
+void paintBlockHead(QPainter &painter, const Layout &l, double left, double y,
+                    const SpeedUpTable &table, const QString &device, const QColor &ink,
+                    const QFont &font) {
+    QFont bold = font;
+    bold.setBold(true);
+    painter.setFont(bold);
+    painter.setPen(ink);
+    painter.drawText(QRectF(left, y, l.label, l.row), Qt::AlignLeft | Qt::AlignBottom, device);
+    painter.setFont(font);
+    for (std::size_t c = 0; c < table.batchSizes.size(); ++c)
+        painter.drawText(QRectF(left + l.label + static_cast<double>(c) * l.cell, y, l.cell, l.row),
+                         Qt::AlignHCenter | Qt::AlignBottom,
+                         QStringLiteral("batch %1").arg(table.batchSizes[c]));
+}
+
+// One row at (left, y): its label, then a coloured cell per batch size.
+void paintRow(QPainter &painter, const Layout &l, double left, double y,
+              const SpeedUpTable::Row &row, theme::Theme theme) {
+    painter.setPen(theme::colour(theme::Role::ChartText, theme));
+    painter.drawText(QRectF(left + l.pad, y, l.label - l.pad, l.row),
+                     Qt::AlignLeft | Qt::AlignVCenter, rowLabel(row));
+    for (std::size_t c = 0; c < row.speedUps.size(); ++c) {
+        const QRectF box(left + l.label + static_cast<double>(c) * l.cell, y, l.cell, l.row);
+        const QColor fill = speedUpCellColour(row.speedUps[c], theme);
+        painter.fillRect(box.adjusted(1, 1, -1, -1), fill);
+        painter.setPen(speedUpTextColour(fill, theme));
+        painter.drawText(box, Qt::AlignCenter, speedUpText(row.speedUps[c]));
+    }
+}
+
+} // namespace
+
+void paintSpeedUpTable(QPainter &painter, const QRectF &area, const SpeedUpTable &table,
+                       theme::Theme theme, const QFont &font) {
+    const Layout l = layoutOf(table, font);
+    QFont bold = font;
+    bold.setBold(true);
+    const QColor ink = theme::colour(theme::Role::ChartText, theme);
+    painter.save();
+    painter.setClipRect(area);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    const double left = area.left() + l.pad;
+    double y = area.top();
+
+    painter.setFont(bold);
+    painter.setPen(ink);
+    painter.drawText(QRectF(left, y, area.width() - l.pad, l.row), Qt::AlignLeft | Qt::AlignVCenter,
+                     titleText(table));
+    y += l.row;
+    paintKey(painter, l, left, y, theme, font);
     y += l.row;
 
     if (table.rows.empty()) {
@@ -260,31 +301,13 @@ void paintSpeedUpTable(QPainter &painter, const QRectF &area, const SpeedUpTable
     }
     QString device;
     for (const SpeedUpTable::Row &row : table.rows) {
-        if (row.device != device) { // the block's head: device, then the batch sizes
+        if (row.device != device) {
             device = row.device;
             y += l.gap;
-            painter.setFont(bold);
-            painter.setPen(ink);
-            painter.drawText(QRectF(left, y, l.label, l.row), Qt::AlignLeft | Qt::AlignBottom,
-                             device);
-            painter.setFont(font);
-            for (std::size_t c = 0; c < table.batchSizes.size(); ++c)
-                painter.drawText(
-                    QRectF(left + l.label + static_cast<double>(c) * l.cell, y, l.cell, l.row),
-                    Qt::AlignHCenter | Qt::AlignBottom,
-                    QStringLiteral("batch %1").arg(table.batchSizes[c]));
+            paintBlockHead(painter, l, left, y, table, device, ink, font);
             y += l.row;
         }
-        painter.setPen(ink);
-        painter.drawText(QRectF(left + l.pad, y, l.label - l.pad, l.row),
-                         Qt::AlignLeft | Qt::AlignVCenter, rowLabel(row));
-        for (std::size_t c = 0; c < row.speedUps.size(); ++c) {
-            const QRectF box(left + l.label + static_cast<double>(c) * l.cell, y, l.cell, l.row);
-            const QColor fill = speedUpCellColour(row.speedUps[c], theme);
-            painter.fillRect(box.adjusted(1, 1, -1, -1), fill);
-            painter.setPen(speedUpTextColour(fill, theme));
-            painter.drawText(box, Qt::AlignCenter, speedUpText(row.speedUps[c]));
-        }
+        paintRow(painter, l, left, y, row, theme);
         y += l.row;
     }
     painter.restore();

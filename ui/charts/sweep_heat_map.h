@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The sweep's speed-up heat map (issue 13, item 3): for each device other than a chosen
-// baseline, a block of cells, one row per model and image size, one column per batch size,
-// each the cell's images/s over the baseline's at the same model, image size and batch size
-// (sweepSpeedUp, devicebench/sweep.h), coloured by how much faster or slower it is. The
-// dashboard's Sweep view shows it as a widget; the sweep PNG paints the same picture.
+// The sweep's speed-up heat map: for each device other than a chosen baseline, a block of cells,
+// one row per model and image size, one column per batch size, each the cell's images/s over the
+// baseline's at the same model, image size and batch size (sweepSpeedUp, devicebench/sweep.h),
+// coloured by how much faster or slower it is. The dashboard's Sweep view shows it as a widget; the
+// sweep PNG paints the same picture.
 #pragma once
 
 #include "devicebench/sweep.h"

@@ -20,9 +20,8 @@ QString html(const std::string &text) { return QString::fromStdString(text).toHt
 
 QString orDash(const std::string &text) { return text.empty() ? QStringLiteral("–") : html(text); }
 
-} // namespace
-
-QString diagnosticsHtml(const std::vector<DeviceInfo> &devices, const Fingerprint &f) {
+// "This machine": the fingerprint, a row per field.
+QString machineHtml(const Fingerprint &f) {
     QString page = QStringLiteral("<h3>This machine</h3><table cellspacing=\"0\" "
                                   "cellpadding=\"3\">");
     auto row = [&page](const QString &name, const QString &value) {
@@ -58,8 +57,12 @@ QString diagnosticsHtml(const std::vector<DeviceInfo> &devices, const Fingerprin
                 .arg(static_cast<double>(gpu.memoryBytes) / (1024.0 * 1024.0 * 1024.0), 0, 'f', 1));
     row(QStringLiteral("DeviceBench"), orDash(f.appVersion));
     page += QStringLiteral("</table>");
+    return page;
+}
 
-    page +=
+// "Devices": a row per device with its probe's outcome.
+QString devicesHtml(const std::vector<DeviceInfo> &devices) {
+    QString page =
         QStringLiteral(
             "<h3>Devices</h3><p>Each device runs a real convolution forward and backward and is "
             "compared with the CPU (relative error under %1) before a run may use it.</p>"
@@ -84,6 +87,12 @@ QString diagnosticsHtml(const std::vector<DeviceInfo> &devices, const Fingerprin
     }
     page += QStringLiteral("</table>");
     return page;
+}
+
+} // namespace
+
+QString diagnosticsHtml(const std::vector<DeviceInfo> &devices, const Fingerprint &f) {
+    return machineHtml(f) + devicesHtml(devices);
 }
 
 DiagnosticsDialog::DiagnosticsDialog(QWidget *parent) : QDialog(parent) {

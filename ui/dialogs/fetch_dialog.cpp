@@ -45,7 +45,6 @@ FetchDialog::FetchDialog(QWidget *parent) : QDialog(parent) {
     setWindowTitle(QStringLiteral("Get CIFAR-10"));
     setObjectName(QStringLiteral("fetchDialog"));
     auto *layout = new QVBoxLayout(this);
-
     auto *intro = new QLabel(
         QStringLiteral("The binary version of CIFAR-10 (cifar-10-binary.tar.gz, 170 MB) is "
                        "downloaded, its MD5 checked, unpacked and checked. The folder "
@@ -53,7 +52,15 @@ FetchDialog::FetchDialog(QWidget *parent) : QDialog(parent) {
         this);
     intro->setWordWrap(true);
     layout->addWidget(intro);
+    layout->addLayout(buildForm());
+    buildStatus(layout);
+    layout->addStretch(1);
+    layout->addWidget(buildButtons());
+    setBusy(false);
+    resize(640, sizeHint().height());
+}
 
+QLayout *FetchDialog::buildForm() {
     auto *form = new QFormLayout;
     const QSettings settings;
     m_urlEdit =
@@ -77,8 +84,18 @@ FetchDialog::FetchDialog(QWidget *parent) : QDialog(parent) {
     targetRow->addWidget(m_targetEdit, 1);
     targetRow->addWidget(m_browseButton);
     form->addRow(QStringLiteral("Unpack into"), targetRow);
-    layout->addLayout(form);
+    connect(m_browseButton, &QPushButton::clicked, this, [this] {
+        const QString dir = QFileDialog::getExistingDirectory(
+            this, QStringLiteral("Folder that receives cifar-10-batches-bin"),
+            m_targetEdit->text().isEmpty() ? QDir::homePath() : m_targetEdit->text());
+        if (!dir.isEmpty()) {
+            m_targetEdit->setText(QDir::toNativeSeparators(dir));
+        }
+    });
+    return form;
+}
 
+void FetchDialog::buildStatus(QVBoxLayout *layout) {
     m_phaseLabel = new QLabel(QStringLiteral("Ready to download."), this);
     m_phaseLabel->setObjectName(QStringLiteral("phaseLabel"));
     QFont bold = m_phaseLabel->font();
@@ -98,8 +115,9 @@ FetchDialog::FetchDialog(QWidget *parent) : QDialog(parent) {
     m_resultLabel->setWordWrap(true);
     m_resultLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_resultLabel);
-    layout->addStretch(1);
+}
 
+QWidget *FetchDialog::buildButtons() {
     auto *buttons = new QDialogButtonBox(this);
     m_startButton = buttons->addButton(QStringLiteral("Download"), QDialogButtonBox::ActionRole);
     m_startButton->setObjectName(QStringLiteral("startButton"));
@@ -107,22 +125,11 @@ FetchDialog::FetchDialog(QWidget *parent) : QDialog(parent) {
     m_cancelButton->setObjectName(QStringLiteral("cancelButton"));
     m_closeButton = buttons->addButton(QStringLiteral("Close"), QDialogButtonBox::AcceptRole);
     m_closeButton->setObjectName(QStringLiteral("closeButton"));
-    layout->addWidget(buttons);
-
     connect(m_startButton, &QPushButton::clicked, this, [this] { startDownload(); });
     // Cancel stops a job; the dialog stays open to show the outcome.
     connect(m_cancelButton, &QPushButton::clicked, this, &FetchDialog::cancel);
     connect(m_closeButton, &QPushButton::clicked, this, &QDialog::accept);
-    connect(m_browseButton, &QPushButton::clicked, this, [this] {
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, QStringLiteral("Folder that receives cifar-10-batches-bin"),
-            m_targetEdit->text().isEmpty() ? QDir::homePath() : m_targetEdit->text());
-        if (!dir.isEmpty()) {
-            m_targetEdit->setText(QDir::toNativeSeparators(dir));
-        }
-    });
-    setBusy(false);
-    resize(640, sizeHint().height());
+    return buttons;
 }
 
 FetchDialog::~FetchDialog() {

@@ -12,9 +12,11 @@
 #include <QString>
 
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
+class QVBoxLayout;
 
 namespace devicebench {
 
@@ -69,6 +71,9 @@ protected:
     void reject() override; // Escape / window close: cancels a running job first
 
 private:
+    QLayout *buildForm();                  // Download from, Expected MD5, Unpack into
+    void buildStatus(QVBoxLayout *layout); // phase, bar, detail and result
+    QWidget *buildButtons();               // Download, Cancel, Close
     bool startJob(FetchOptions options);
     void setBusy(bool busy);
 

@@ -55,59 +55,26 @@ QString comparisonControlText(const RunStore &store) {
            parts.join(QStringLiteral(" · "));
 }
 
-QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options) {
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
-    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
+namespace {
 
-    const int width = size.width();
-    const QString control = comparisonControlText(store);
-    const int captionHeight = control.isEmpty() ? 34 : 56;
-    const int chartsHeight = size.height() - captionHeight;
-    const int lossHeight = chartsHeight * 57 / 100;
-    // With a phase-timed run, where the time goes (issue 13) beside the loss chart, as in the
-    // window.
-    const bool phases = PhaseChart::anyPhaseTimed(store);
-    const int lossWidth = phases ? width * 64 / 100 : width;
-    const QRectF lossRect(0, 0, lossWidth, lossHeight);
-    const QRectF phaseRect(lossWidth, 0, width - lossWidth, lossHeight);
-    const QRectF barRect(0, lossHeight, width, chartsHeight - lossHeight);
+// Puts a fresh chart in `scene` (which owns it from then on), as the picture draws it: square,
+// light, no shadow.
+void addPictureChart(QGraphicsScene &scene, QChart *chart) {
+    scene.addItem(chart);
+    chart->setBackgroundRoundness(0);
+    theme::applyToChart(chart, theme::Theme::Light); // the picture is always light
+    chart->setDropShadowEnabled(false);
+}
 
-    // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
-    QGraphicsScene scene;
-    auto *loss = new LossChart;
-    auto *bars = new SpeedChart;
-    scene.addItem(loss); // the scene owns them from here
-    scene.addItem(bars);
-    for (QChart *chart : {static_cast<QChart *>(loss), static_cast<QChart *>(bars)}) {
-        chart->setBackgroundRoundness(0);
-        theme::applyToChart(chart, theme::Theme::Light); // the picture is always light
-        chart->setDropShadowEnabled(false);
-    }
-    loss->setOptions(options);
-    loss->sync(store);
-    bars->sync(store);
-    loss->setGeometry(lossRect);
-    bars->setGeometry(barRect);
-    // Layouts are normally activated from the event loop; do it now.
-    loss->layout()->activate();
-    bars->layout()->activate();
-    if (phases) {
-        auto *phaseChart = new PhaseChart;
-        scene.addItem(phaseChart);
-        phaseChart->setBackgroundRoundness(0);
-        theme::applyToChart(phaseChart, theme::Theme::Light);
-        phaseChart->setDropShadowEnabled(false);
-        phaseChart->sync(store);
-        phaseChart->setGeometry(phaseRect);
-        phaseChart->layout()->activate();
-    }
-    scene.setSceneRect(0, 0, width, chartsHeight);
+// Layouts are normally activated from the event loop; do it now.
+void placeChart(QChart *chart, const QRectF &rect) {
+    chart->setGeometry(rect);
+    chart->layout()->activate();
+}
 
-    QPainter painter(&image);
-    painter.setRenderHint(QPainter::Antialiasing);
-    painter.setRenderHint(QPainter::TextAntialiasing);
-    scene.render(&painter, QRectF(0, 0, width, chartsHeight), scene.sceneRect());
-
+// The caption line under the charts, then the control-pair line when there is one.
+void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &options,
+                  const QString &control, int width, int chartsHeight) {
     QFont font = painter.font();
     font.setPointSizeF(10.0);
     painter.setFont(font);
@@ -122,6 +89,47 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     if (!control.isEmpty())
         painter.drawText(QRectF(16, chartsHeight + 24, width - 32, 28),
                          Qt::AlignLeft | Qt::AlignVCenter, control);
+}
+
+} // namespace
+
+QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options) {
+    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
+
+    const int width = size.width();
+    const QString control = comparisonControlText(store);
+    const int captionHeight = control.isEmpty() ? 34 : 56;
+    const int chartsHeight = size.height() - captionHeight;
+    const int lossHeight = chartsHeight * 57 / 100;
+    // With a phase-timed run, where the time goes beside the loss chart, as in the window.
+    const bool phases = PhaseChart::anyPhaseTimed(store);
+    const int lossWidth = phases ? width * 64 / 100 : width;
+
+    // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
+    QGraphicsScene scene;
+    auto *loss = new LossChart;
+    auto *bars = new SpeedChart;
+    addPictureChart(scene, loss);
+    addPictureChart(scene, bars);
+    loss->setOptions(options);
+    loss->sync(store);
+    bars->sync(store);
+    placeChart(loss, QRectF(0, 0, lossWidth, lossHeight));
+    placeChart(bars, QRectF(0, lossHeight, width, chartsHeight - lossHeight));
+    if (phases) {
+        auto *phaseChart = new PhaseChart;
+        addPictureChart(scene, phaseChart);
+        phaseChart->sync(store);
+        placeChart(phaseChart, QRectF(lossWidth, 0, width - lossWidth, lossHeight));
+    }
+    scene.setSceneRect(0, 0, width, chartsHeight);
+
+    QPainter painter(&image);
+    painter.setRenderHint(QPainter::Antialiasing);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    scene.render(&painter, QRectF(0, 0, width, chartsHeight), scene.sceneRect());
+    paintCaption(painter, store, options, control, width, chartsHeight);
     painter.end();
     return image;
 }

@@ -2,9 +2,9 @@
 #include "export/png_export.h"
 
 #include "export/comparison_export.h"
-#include "store/run_store.h"
 #include "export/sweep_export.h"
 #include "export/sweep_png.h"
+#include "store/run_store.h"
 
 #include <QApplication>
 

@@ -49,6 +49,19 @@ double wrappedHeight(const QString &text, const QFont &font, double width) {
         .height();
 }
 
+// A fresh chart of `records` in `scene` (which owns it from then on), as the picture draws it:
+// square, in `look`, no shadow.
+SweepChart *addSweepChart(QGraphicsScene &scene, const std::vector<SweepCellRecord> &records,
+                          theme::Theme look) {
+    auto *chart = new SweepChart;
+    scene.addItem(chart);
+    chart->setBackgroundRoundness(0);
+    theme::applyToChart(chart, look);
+    chart->setDropShadowEnabled(false);
+    chart->sync(records);
+    return chart;
+}
+
 } // namespace
 
 QString sweepGridText(const std::vector<SweepCellRecord> &records) {
@@ -125,12 +138,7 @@ QImage renderSweep(const std::vector<SweepCellRecord> &records, const QString &b
     const QSizeF tableSize = speedUpTableSize(table, textFont);
 
     QGraphicsScene scene; // a private scene: nothing is shown, nothing shared with a window
-    auto *chart = new SweepChart;
-    scene.addItem(chart); // the scene owns it from here
-    chart->setBackgroundRoundness(0);
-    theme::applyToChart(chart, look);
-    chart->setDropShadowEnabled(false);
-    chart->sync(records);
+    SweepChart *chart = addSweepChart(scene, records, look);
     const QString note = chart->leftOutNote();
 
     const QString title = sweepGridText(records);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The sweep's picture (issue 13): what "Export PNG" of the dashboard's Sweep view and
-// `devicebench-cli sweep --png` (sweep_png.h) write. Drawn with fresh chart objects on any
-// thread that has a QApplication (the offscreen platform is fine), in the light theme.
+// The sweep's picture: what "Export PNG" of the dashboard's Sweep view and `devicebench-cli sweep
+// --png` (sweep_png.h) write. Drawn with fresh chart objects on any thread that has a QApplication
+// (the offscreen platform is fine), in the light theme.
 #pragma once
 
 #include "devicebench/sweep.h"

@@ -2,11 +2,11 @@
 #include "panels/charts_panel.h"
 
 #include "charts/charts.h"
-#include "window/desktop.h"
-#include "panels/epoch_table.h"
 #include "charts/loss_chart_view.h"
 #include "charts/phase_chart.h"
+#include "panels/epoch_table.h"
 #include "store/run_store.h"
+#include "window/desktop.h"
 
 #include "devicebench/comparison.h"
 
@@ -33,24 +33,33 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     m_lossView->setObjectName(QStringLiteral("lossChartView"));
     m_lossView->setRenderHint(QPainter::Antialiasing);
     m_lossView->setMinimumHeight(280);
+    QWidget *bottom = buildBottom();
+    QWidget *lossPane = buildLossPane();
 
+    auto *centre = new QSplitter(Qt::Vertical, this);
+    centre->addWidget(lossPane);
+    centre->addWidget(bottom);
+    centre->setStretchFactor(0, 3);
+    centre->setStretchFactor(1, 2);
+    centre->setSizes({520, 380});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(centre);
+
+    // Charts readable on the palette in use (--theme dark, or a dark desktop palette).
+    const bool dark = isDarkPalette(palette());
+    applyChartTheme(m_lossChart, dark);
+    applyChartTheme(m_speedChart, dark);
+    applyChartTheme(m_phaseChart, dark);
+}
+
+QWidget *ChartsPanel::buildBottom() {
     m_speedChart = new SpeedChart;
     m_barView = new QChartView(m_speedChart);
     m_barView->setObjectName(QStringLiteral("barChartView"));
     m_barView->setRenderHint(QPainter::Antialiasing);
     m_barView->setMinimumSize(480, 260);
-
-    m_tableModel = new EpochTableModel(store, this);
-    m_table = new QTableView;
-    m_table->setObjectName(QStringLiteral("epochTable"));
-    m_table->setModel(m_tableModel);
-    m_table->setAlternatingRowColors(true);
-    m_table->setWordWrap(false); // labels stay on one line
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->verticalHeader()->hide();
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    m_table->horizontalHeader()->setStretchLastSection(false);
-
+    buildEpochTable();
     m_controlLabel = new QLabel;
     m_controlLabel->setObjectName(QStringLiteral("controlLabel"));
     m_controlLabel->setWordWrap(true);
@@ -69,9 +78,25 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     bottom->setStretchFactor(0, 1);
     bottom->setStretchFactor(1, 1);
     bottom->setSizes({680, 560});
+    return bottom;
+}
 
-    // Where the time goes (issue 13): beside the loss chart, shown while any run is phase-timed
-    // (in the loss pane's layout, not a splitter of its own: the window saves its splitters by
+void ChartsPanel::buildEpochTable() {
+    m_tableModel = new EpochTableModel(m_store, this);
+    m_table = new QTableView;
+    m_table->setObjectName(QStringLiteral("epochTable"));
+    m_table->setModel(m_tableModel);
+    m_table->setAlternatingRowColors(true);
+    m_table->setWordWrap(false); // labels stay on one line
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->verticalHeader()->hide();
+    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    m_table->horizontalHeader()->setStretchLastSection(false);
+}
+
+QWidget *ChartsPanel::buildLossPane() {
+    // Where the time goes: beside the loss chart, shown while any run is phase-timed (in the
+    // loss pane's layout, not a splitter of its own: the window saves its splitters by
     // position).
     m_phaseChart = new PhaseChart;
     m_phaseView = new QChartView(m_phaseChart);
@@ -93,22 +118,7 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     connect(m_lossChart, &LossChart::runVisibilityToggled, this, [this](int runId) {
         Q_EMIT runVisibilityRequested(runId, m_store.isRunHidden(runId));
     });
-
-    auto *centre = new QSplitter(Qt::Vertical, this);
-    centre->addWidget(lossPane);
-    centre->addWidget(bottom);
-    centre->setStretchFactor(0, 3);
-    centre->setStretchFactor(1, 2);
-    centre->setSizes({520, 380});
-    auto *layout = new QVBoxLayout(this);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(centre);
-
-    // Charts readable on the palette in use (--theme dark, or a dark desktop palette).
-    const bool dark = isDarkPalette(palette());
-    applyChartTheme(m_lossChart, dark);
-    applyChartTheme(m_speedChart, dark);
-    applyChartTheme(m_phaseChart, dark);
+    return lossPane;
 }
 
 QWidget *ChartsPanel::buildControls() {

@@ -64,6 +64,9 @@ Q_SIGNALS:
 
 private:
     void updateControlText();
+    QWidget *buildBottom();   // the speed chart and its control note beside the epoch table
+    void buildEpochTable();   // m_tableModel and m_table
+    QWidget *buildLossPane(); // the controls over the loss chart and the phase chart
     QWidget *buildControls();
     void applyControls(); // controls -> chart, then redraw
 

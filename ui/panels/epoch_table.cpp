@@ -108,7 +108,7 @@ QString number(double value, int csvDecimals, int displayDecimals, CellFormat fo
 }
 
 // What an epoch got from the machine, for the seconds and contended cells' tooltips; a
-// data-parallel epoch's seconds also say how much of them was all-reduce (issue 14).
+// data-parallel epoch's seconds also say how much of them was all-reduce.
 QVariant loadToolTip(const EpochResult &epoch, int threads, EpochColumn column) {
     const QString load = QString::fromStdString(describeLoad(epoch.load, threads));
     const QString allReduce =
@@ -155,7 +155,7 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
     case EpochColumn::Epoch:
         return QString::number(epoch.epoch);
     case EpochColumn::Seconds:
-        if (!csv && epoch.load.contended) // a busy machine's epoch (issue 15)
+        if (!csv && epoch.load.contended) // a busy machine's epoch
             return QStringLiteral("⚠ ") + number(epoch.seconds, 4, 2, format);
         return number(epoch.seconds, 4, 2, format);
     case EpochColumn::Warmup:

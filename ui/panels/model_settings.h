@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The run settings panel's model rows (issue 13): a "Model" combo (small-cnn, resnet18,
-// vit-tiny; run_types.h kModelNames) and an "Image size" combo (32, 64, 128 pixels per side;
-// kImageSizes), feeding RunConfig::model and RunConfig::imageSize, and their QSettings keys
-// run/model and run/imageSize. Object names (tests): modelCombo, imageSizeCombo.
+// The run settings panel's model rows: a "Model" combo (small-cnn, resnet18, vit-tiny; run_types.h
+// kModelNames) and an "Image size" combo (32, 64, 128 pixels per side; kImageSizes), feeding
+// RunConfig::model and RunConfig::imageSize, and their QSettings keys run/model and run/imageSize.
+// Object names (tests): modelCombo, imageSizeCombo.
 #pragma once
 
 #include "devicebench/run_types.h"

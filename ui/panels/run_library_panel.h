@@ -22,7 +22,7 @@ class RunStore;
 //    interactive dashboard).
 //  - SessionRecords: only where this session's own runs write their records. Nothing is read
 //    from it and imports are not copied into it, so that a scripted session (devicebench ...
-//    --quit) shows and exports exactly the runs it was given (issue #15, fault 5).
+//    --quit) shows and exports exactly the runs it was given.
 enum class RunsFolderRole { History, SessionRecords };
 
 // What importRecords() did: the number of records loaded, and every rejected file as

@@ -122,6 +122,22 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
 QWidget *RunSettingsPanel::buildDataBox() {
     auto *box = new QGroupBox(QStringLiteral("Data"), this);
     auto *layout = new QVBoxLayout(box);
+    layout->addLayout(buildDataDirRow(box));
+    layout->addLayout(buildFetchRow(box));
+    m_syntheticCheck = new QCheckBox(QStringLiteral("Synthetic data"), box);
+    m_syntheticCheck->setObjectName(QStringLiteral("syntheticCheck"));
+    m_syntheticCheck->setToolTip(
+        QStringLiteral("CIFAR-shaped generated data: times are real, accuracy is meaningless"));
+    layout->addWidget(m_syntheticCheck);
+    layout->addLayout(buildTensorBoardRow(box));
+    connect(m_syntheticCheck, &QCheckBox::toggled, this, [this](bool synthetic) {
+        m_dataDirEdit->setEnabled(!synthetic);
+        m_browseButton->setEnabled(!synthetic);
+    });
+    return box;
+}
+
+QLayout *RunSettingsPanel::buildDataDirRow(QWidget *box) {
     auto *dirRow = new QHBoxLayout;
     m_dataDirEdit = new QLineEdit(box);
     m_dataDirEdit->setObjectName(QStringLiteral("dataDirEdit"));
@@ -132,7 +148,14 @@ QWidget *RunSettingsPanel::buildDataBox() {
     m_browseButton = makeButton(box, QStringLiteral("Browse…"), "browseButton");
     dirRow->addWidget(m_dataDirEdit, 1);
     dirRow->addWidget(m_browseButton);
-    layout->addLayout(dirRow);
+    connect(m_browseButton, &QPushButton::clicked, this, [this] {
+        chooseFolder(m_dataDirEdit,
+                     QStringLiteral("CIFAR-10 binary folder (cifar-10-batches-bin)"));
+    });
+    return dirRow;
+}
+
+QLayout *RunSettingsPanel::buildFetchRow(QWidget *box) {
     auto *fetchRow = new QHBoxLayout;
     auto *getData = makeButton(box, QStringLiteral("Get CIFAR-10…"), "getDataButton",
                                QStringLiteral("Download the CIFAR-10 binary archive (170 MB), "
@@ -143,12 +166,18 @@ QWidget *RunSettingsPanel::buildDataBox() {
     fetchRow->addWidget(getData);
     fetchRow->addWidget(openArchive);
     fetchRow->addStretch(1);
-    layout->addLayout(fetchRow);
-    m_syntheticCheck = new QCheckBox(QStringLiteral("Synthetic data"), box);
-    m_syntheticCheck->setObjectName(QStringLiteral("syntheticCheck"));
-    m_syntheticCheck->setToolTip(
-        QStringLiteral("CIFAR-shaped generated data: times are real, accuracy is meaningless"));
-    layout->addWidget(m_syntheticCheck);
+    connect(getData, &QPushButton::clicked, this, &RunSettingsPanel::getDataRequested);
+    connect(openArchive, &QPushButton::clicked, this, [this] {
+        const QString file = QFileDialog::getOpenFileName(
+            this, QStringLiteral("CIFAR-10 binary archive"), QDir::homePath(),
+            QStringLiteral("CIFAR-10 archive (*.tar.gz *.tgz);;All files (*)"));
+        if (!file.isEmpty())
+            Q_EMIT archiveChosen(file);
+    });
+    return fetchRow;
+}
+
+QLayout *RunSettingsPanel::buildTensorBoardRow(QWidget *box) {
     auto *tensorBoardRow = new QHBoxLayout;
     m_tensorBoardEdit = new QLineEdit(box);
     m_tensorBoardEdit->setObjectName(QStringLiteral("tensorBoardEdit"));
@@ -159,34 +188,16 @@ QWidget *RunSettingsPanel::buildDataBox() {
     auto *tensorBoardBrowse = makeButton(box, QStringLiteral("Browse…"), "tensorBoardBrowseButton");
     tensorBoardRow->addWidget(m_tensorBoardEdit, 1);
     tensorBoardRow->addWidget(tensorBoardBrowse);
-    layout->addLayout(tensorBoardRow);
+    connect(tensorBoardBrowse, &QPushButton::clicked, this,
+            [this] { chooseFolder(m_tensorBoardEdit, QStringLiteral("TensorBoard log folder")); });
+    return tensorBoardRow;
+}
 
-    auto chooseFolder = [this](QLineEdit *edit, const QString &title) {
-        const QString dir = QFileDialog::getExistingDirectory(
-            this, title, edit->text().isEmpty() ? QDir::homePath() : edit->text());
-        if (!dir.isEmpty())
-            edit->setText(QDir::toNativeSeparators(dir));
-    };
-    connect(m_browseButton, &QPushButton::clicked, this, [this, chooseFolder] {
-        chooseFolder(m_dataDirEdit,
-                     QStringLiteral("CIFAR-10 binary folder (cifar-10-batches-bin)"));
-    });
-    connect(tensorBoardBrowse, &QPushButton::clicked, this, [this, chooseFolder] {
-        chooseFolder(m_tensorBoardEdit, QStringLiteral("TensorBoard log folder"));
-    });
-    connect(getData, &QPushButton::clicked, this, &RunSettingsPanel::getDataRequested);
-    connect(openArchive, &QPushButton::clicked, this, [this] {
-        const QString file = QFileDialog::getOpenFileName(
-            this, QStringLiteral("CIFAR-10 binary archive"), QDir::homePath(),
-            QStringLiteral("CIFAR-10 archive (*.tar.gz *.tgz);;All files (*)"));
-        if (!file.isEmpty())
-            Q_EMIT archiveChosen(file);
-    });
-    connect(m_syntheticCheck, &QCheckBox::toggled, this, [this](bool synthetic) {
-        m_dataDirEdit->setEnabled(!synthetic);
-        m_browseButton->setEnabled(!synthetic);
-    });
-    return box;
+void RunSettingsPanel::chooseFolder(QLineEdit *edit, const QString &title) {
+    const QString dir = QFileDialog::getExistingDirectory(
+        this, title, edit->text().isEmpty() ? QDir::homePath() : edit->text());
+    if (!dir.isEmpty())
+        edit->setText(QDir::toNativeSeparators(dir));
 }
 
 QWidget *RunSettingsPanel::buildTrainingBox() {
@@ -240,7 +251,7 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
     form->addRow(QStringLiteral("Workload"), m_workloadCombo);
     m_model.addRows(box, form);
-    // Where the time goes (issue 13): a phase-timed run is another kind of measurement.
+    // Where the time goes: a phase-timed run is another kind of measurement.
     m_phasesCheck = new QCheckBox(QStringLiteral("Time each phase (slower)"), box);
     m_phasesCheck->setObjectName(QStringLiteral("phasesCheck"));
     m_phasesCheck->setToolTip(QStringLiteral(

@@ -19,6 +19,7 @@ class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QPushButton;
 class QSettings;
@@ -74,7 +75,11 @@ Q_SIGNALS:
     void archiveChosen(QString archivePath); // "Open archive…", after choosing a file
 
 private:
-    QWidget *buildDataBox();
+    QWidget *buildDataBox(); // the rows below, Synthetic data between fetch and TensorBoard
+    QLayout *buildDataDirRow(QWidget *box);                   // the data folder and Browse…
+    QLayout *buildFetchRow(QWidget *box);                     // Get CIFAR-10…, Open archive…
+    QLayout *buildTensorBoardRow(QWidget *box);               // the log folder and Browse…
+    void chooseFolder(QLineEdit *edit, const QString &title); // a folder dialog into `edit`
     QWidget *buildTrainingBox();
 
     QLineEdit *m_dataDirEdit = nullptr;
@@ -90,7 +95,7 @@ private:
     QSpinBox *m_trainImagesSpin = nullptr;
     QSpinBox *m_testImagesSpin = nullptr;
     QComboBox *m_workloadCombo = nullptr;
-    ModelSettings m_model;              // the Model and Image size rows (issue 13)
+    ModelSettings m_model;              // the Model and Image size rows
     QCheckBox *m_phasesCheck = nullptr; // "Time each phase (slower)"
     QPushButton *m_runCpuButton = nullptr;
     QPushButton *m_runGpuButton = nullptr;

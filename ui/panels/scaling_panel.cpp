@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "panels/scaling_panel.h"
 
-#include "window/desktop.h"
-#include "store/run_store.h"
 #include "charts/scaling_chart.h"
+#include "store/run_store.h"
+#include "window/desktop.h"
 
 #include <QChartView>
 #include <QHeaderView>

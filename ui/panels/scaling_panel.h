@@ -1,10 +1,9 @@
 // SPDX-License-Identifier: MIT
-// The dashboard's Scaling view (issue 14, item 3): how the data-parallel jobs in view scale
-// with their world size. The scaling chart (scaling_chart.h) above a table of its points
-// (series, world size, images/s, ideal, efficiency, all-reduce share, run) and a note that
-// says what the numbers are, or what to import when there is nothing to draw. It draws what
-// the RunStore holds (imported job records and single-process runs) when sync() is called;
-// the window calls it with its other views.
+// The dashboard's Scaling view: how the data-parallel jobs in view scale with their world size. The
+// scaling chart (scaling_chart.h) above a table of its points (series, world size, images/s, ideal,
+// efficiency, all-reduce share, run) and a note that says what the numbers are, or what to import
+// when there is nothing to draw. It draws what the RunStore holds (imported job records and
+// single-process runs) when sync() is called; the window calls it with its other views.
 #pragma once
 
 #include <QWidget>

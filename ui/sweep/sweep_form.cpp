@@ -102,7 +102,19 @@ SweepSpec sweepSpecOf(const std::vector<SweepCellRecord> &records) {
 
 SweepForm::SweepForm(QWidget *parent) : QGroupBox(QStringLiteral("Grid"), parent) {
     auto *form = new QFormLayout(this);
+    form->addRow(QStringLiteral("Models"), buildModelsRow());
+    m_batchSizesEdit = new QLineEdit(QStringLiteral("16,64,256"), this);
+    m_batchSizesEdit->setObjectName(QStringLiteral("sweepBatchSizesEdit"));
+    m_batchSizesEdit->setToolTip(
+        QStringLiteral("Images per step, 1 to 1024, separated by commas. A cell that runs out "
+                       "of memory ends with that reason and the sweep goes on."));
+    form->addRow(QStringLiteral("Batch sizes"), m_batchSizesEdit);
+    form->addRow(QStringLiteral("Image sizes"), buildImageSizesRow());
+    form->addRow(QStringLiteral("Devices"), buildDevices());
+    addStepRows(form);
+}
 
+QLayout *SweepForm::buildModelsRow() {
     auto *models = new QHBoxLayout;
     for (const char *name : kModelNames) {
         auto *box = new QCheckBox(QString::fromUtf8(name), this);
@@ -112,15 +124,10 @@ SweepForm::SweepForm(QWidget *parent) : QGroupBox(QStringLiteral("Grid"), parent
         m_models[name] = box;
     }
     models->addStretch(1);
-    form->addRow(QStringLiteral("Models"), models);
+    return models;
+}
 
-    m_batchSizesEdit = new QLineEdit(QStringLiteral("16,64,256"), this);
-    m_batchSizesEdit->setObjectName(QStringLiteral("sweepBatchSizesEdit"));
-    m_batchSizesEdit->setToolTip(
-        QStringLiteral("Images per step, 1 to 1024, separated by commas. A cell that runs out "
-                       "of memory ends with that reason and the sweep goes on."));
-    form->addRow(QStringLiteral("Batch sizes"), m_batchSizesEdit);
-
+QLayout *SweepForm::buildImageSizesRow() {
     auto *sizes = new QHBoxLayout;
     for (const int pixels : kImageSizes) {
         auto *box = new QCheckBox(QStringLiteral("%1 px").arg(pixels), this);
@@ -133,8 +140,10 @@ SweepForm::SweepForm(QWidget *parent) : QGroupBox(QStringLiteral("Grid"), parent
         m_imageSizes[pixels] = box;
     }
     sizes->addStretch(1);
-    form->addRow(QStringLiteral("Image sizes"), sizes);
+    return sizes;
+}
 
+QWidget *SweepForm::buildDevices() {
     auto *devices = new QWidget(this);
     m_deviceLayout = new QVBoxLayout(devices);
     m_deviceLayout->setContentsMargins(0, 0, 0, 0);
@@ -150,8 +159,10 @@ SweepForm::SweepForm(QWidget *parent) : QGroupBox(QStringLiteral("Grid"), parent
         "device of its own in the grid"));
     cpuRow->addWidget(m_threadsEdit, 1);
     m_deviceLayout->insertLayout(0, cpuRow);
-    form->addRow(QStringLiteral("Devices"), devices);
+    return devices;
+}
 
+void SweepForm::addStepRows(QFormLayout *form) {
     m_stepsSpin = makeSpin(this, "sweepStepsSpin", 2, 100000, 20,
                            QStringLiteral("Timed training steps per cell; images/s is their "
                                           "median, with a 95% interval"));

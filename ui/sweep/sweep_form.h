@@ -1,8 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The Sweep view's grid form (issue 13, item 3): which models, batch sizes, image sizes and
-// devices (with the CPU's thread counts) a sweep crosses, and each cell's steps, warm-up steps
-// and phase-timed steps. It only shows and edits the grid; the panel (sweep_panel.h) asks for
-// the sweep.
+// The Sweep view's grid form: which models, batch sizes, image sizes and devices (with the CPU's
+// thread counts) a sweep crosses, and each cell's steps, warm-up steps and phase-timed steps. It
+// only shows and edits the grid; the panel (sweep_panel.h) asks for the sweep.
 #pragma once
 
 #include "devicebench/devices.h"
@@ -17,6 +16,8 @@
 #include <vector>
 
 class QCheckBox;
+class QFormLayout;
+class QLayout;
 class QLineEdit;
 class QSettings;
 class QSpinBox;
@@ -62,6 +63,10 @@ public:
     void restoreSettings(const QSettings &settings);
 
 private:
+    QLayout *buildModelsRow();           // a check box per model
+    QLayout *buildImageSizesRow();       // a check box per image size
+    QWidget *buildDevices();             // CPU with its thread counts; addDevice adds more
+    void addStepRows(QFormLayout *form); // timed, warm-up and phase steps
     QCheckBox *addDevice(const QString &id, const QString &text);
 
     std::map<std::string, QCheckBox *> m_models;

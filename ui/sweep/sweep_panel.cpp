@@ -3,10 +3,10 @@
 // the baseline, the exports and the settings are in sweep_panel_results.cpp.
 #include "sweep/sweep_panel.h"
 
-#include "window/desktop.h"
 #include "charts/sweep_chart.h"
-#include "sweep/sweep_form.h"
 #include "charts/sweep_heat_map.h"
+#include "sweep/sweep_form.h"
+#include "window/desktop.h"
 
 #include <QChartView>
 #include <QComboBox>
@@ -108,7 +108,16 @@ QWidget *SweepPanel::buildControls() {
     m_form = new SweepForm(controls);
     m_form->setObjectName(QStringLiteral("sweepForm"));
     layout->addWidget(m_form);
+    layout->addWidget(buildFolderBox(controls));
+    layout->addLayout(buildRunRow(controls));
+    buildProgress(controls, layout);
+    layout->addWidget(buildResultsBox(controls));
+    layout->addStretch(1);
+    connectControls();
+    return controls;
+}
 
+QWidget *SweepPanel::buildFolderBox(QWidget *controls) {
     auto *folderBox = new QGroupBox(QStringLiteral("Sweep folder"), controls);
     auto *folderLayout = new QVBoxLayout(folderBox);
     auto *folderRow = new QHBoxLayout;
@@ -122,8 +131,16 @@ QWidget *SweepPanel::buildControls() {
     folderRow->addWidget(m_folderEdit, 1);
     folderRow->addWidget(browse);
     folderLayout->addLayout(folderRow);
-    layout->addWidget(folderBox);
+    connect(browse, &QPushButton::clicked, this, [this] {
+        const QString dir =
+            QFileDialog::getExistingDirectory(this, QStringLiteral("Sweep folder"), folder());
+        if (!dir.isEmpty())
+            setFolder(dir);
+    });
+    return folderBox;
+}
 
+QLayout *SweepPanel::buildRunRow(QWidget *controls) {
     m_runButton = makeButton(controls, QStringLiteral("Run sweep"), "sweepRunButton",
                              QStringLiteral("Run every cell of the grid not yet finished in the "
                                             "folder, one after another"));
@@ -133,7 +150,10 @@ QWidget *SweepPanel::buildControls() {
     auto *runRow = new QHBoxLayout;
     runRow->addWidget(m_runButton, 1);
     runRow->addWidget(m_stopButton);
-    layout->addLayout(runRow);
+    return runRow;
+}
+
+void SweepPanel::buildProgress(QWidget *controls, QVBoxLayout *layout) {
     m_progressBar = new QProgressBar(controls);
     m_progressBar->setObjectName(QStringLiteral("sweepProgressBar"));
     m_progressBar->setRange(0, 1);
@@ -151,7 +171,9 @@ QWidget *SweepPanel::buildControls() {
     m_messageLabel->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_messageLabel->hide();
     layout->addWidget(m_messageLabel);
+}
 
+QWidget *SweepPanel::buildResultsBox(QWidget *controls) {
     auto *results = new QGroupBox(QStringLiteral("Results"), controls);
     auto *resultsLayout = new QVBoxLayout(results);
     m_openFolderButton =
@@ -179,15 +201,10 @@ QWidget *SweepPanel::buildControls() {
     exportRow->addWidget(m_exportPngButton);
     exportRow->addWidget(m_exportCsvButton);
     resultsLayout->addLayout(exportRow);
-    layout->addWidget(results);
-    layout->addStretch(1);
+    return results;
+}
 
-    connect(browse, &QPushButton::clicked, this, [this] {
-        const QString dir =
-            QFileDialog::getExistingDirectory(this, QStringLiteral("Sweep folder"), folder());
-        if (!dir.isEmpty())
-            setFolder(dir);
-    });
+void SweepPanel::connectControls() {
     connect(m_runButton, &QPushButton::clicked, this, [this] { startSweep(); });
     connect(m_stopButton, &QPushButton::clicked, this, &SweepPanel::requestStop);
     connect(m_openFolderButton, &QPushButton::clicked, this, [this] {
@@ -200,7 +217,6 @@ QWidget *SweepPanel::buildControls() {
             [this] { m_heatMap->setTable(speedUpTable(m_records, baseline())); });
     connect(m_exportPngButton, &QPushButton::clicked, this, &SweepPanel::exportPngInteractive);
     connect(m_exportCsvButton, &QPushButton::clicked, this, &SweepPanel::exportCsvInteractive);
-    return controls;
 }
 
 QWidget *SweepPanel::buildResults() {

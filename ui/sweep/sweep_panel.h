@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The dashboard's Sweep view (issue 13, item 3): the grid form (sweep_form.h), the sweep
-// folder, Run / Stop, the progress ("cell 3 of 27 — about 4 min left"), images/s against batch
-// size (sweep_chart.h), the speed-up heat map against a chosen baseline device
-// (sweep_heat_map.h), Export PNG / Export CSV and Open folder. Like the window, it starts no
-// thread: it asks for a sweep with startSweepRequested and learns what happens through its
-// slots; the composition root (app/dashboard/wiring.h) connects them to the SweepController.
+// The dashboard's Sweep view: the grid form (sweep_form.h), the sweep folder, Run / Stop, the
+// progress ("cell 3 of 27 — about 4 min left"), images/s against batch size (sweep_chart.h), the
+// speed-up heat map against a chosen baseline device (sweep_heat_map.h), Export PNG / Export CSV
+// and Open folder. Like the window, it starts no thread: it asks for a sweep with
+// startSweepRequested and learns what happens through its slots; the composition root
+// (app/dashboard/wiring.h) connects them to the SweepController.
 #pragma once
 
 #include "devicebench/devices.h"
@@ -20,10 +20,12 @@
 
 class QComboBox;
 class QLabel;
+class QLayout;
 class QLineEdit;
 class QProgressBar;
 class QPushButton;
 class QSettings;
+class QVBoxLayout;
 
 namespace devicebench {
 
@@ -112,7 +114,12 @@ Q_SIGNALS:
     void statusMessage(QString text, bool error);
 
 private:
-    QWidget *buildControls();
+    QWidget *buildControls(); // the form, then the groups below, top to bottom
+    QWidget *buildFolderBox(QWidget *controls);
+    QLayout *buildRunRow(QWidget *controls);
+    void buildProgress(QWidget *controls, QVBoxLayout *layout); // bar, progress and message
+    QWidget *buildResultsBox(QWidget *controls); // Open folder, Baseline, Export PNG / CSV
+    void connectControls();
     QWidget *buildResults();
     void redraw();
     void showProgress(const SweepProgress &progress); // the bar and the counts

@@ -4,9 +4,9 @@
 #include "sweep/sweep_panel.h"
 
 #include "charts/sweep_chart.h"
+#include "charts/sweep_heat_map.h"
 #include "export/sweep_export.h"
 #include "sweep/sweep_form.h"
-#include "charts/sweep_heat_map.h"
 
 #include <QComboBox>
 #include <QDir>

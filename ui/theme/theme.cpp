@@ -170,7 +170,7 @@ ChartPalette parseChartPalette(const QByteArray &json, const QString &source) {
     const QJsonArray list = runs.toArray();
     for (qsizetype i = 0; i < list.size(); ++i)
         palette.runs.push_back(parseColour(list.at(i), source, QStringLiteral("runs[%1]").arg(i)));
-    // Optional (palettes before issue 13): the run colours stand in.
+    // Optional (older palettes have no phases list): the run colours stand in.
     const QJsonValue phases = root.value(QStringLiteral("phases"));
     if (!phases.isUndefined()) {
         if (!phases.isArray() || phases.toArray().size() != kPhaseColourCount)

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The dashboard's look, read from its Qt resources (resources/devicebench.qrc, compiled into
-// devicebench_resources, which ui_window and ui_charts link): the application icon, the light and dark
-// styles and the chart palette. Every colour the ui library and the executables draw comes from
-// here; no .cpp file under ui/ or app/ writes a colour (the ctest ui.NoColourLiteralsInUiOrApp
+// devicebench_resources, which ui_window and ui_charts link): the application icon, the light and
+// dark styles and the chart palette. Every colour the ui library and the executables draw comes
+// from here; no .cpp file under ui/ or app/ writes a colour (the ctest ui.NoColourLiteralsInUiOrApp
 // fails when one does).
 //
 // Resources are read on first use and kept; a missing or malformed one is a ThemeError naming
@@ -63,7 +63,7 @@ QColor runColour(int runNumber);
 int runColourCount();
 
 // The colour of phase `phase` (0..5, in the order of phaseFields(), devicebench/phase_summary.h:
-// data, forward, loss, backward, optimizer, test) in the phase chart (issue 13): the palette's
+// data, forward, loss, backward, optimizer, test) in the phase chart: the palette's
 // phases list (indices outside 0..5 wrap), or runColour(phase + 1) when the palette has none.
 // Opaque.
 inline constexpr int kPhaseColourCount = 6;
