@@ -5,7 +5,6 @@
 #include "cli_support.h"
 
 #include "devicebench/contention.h"
-#include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
 #include "devicebench/run_record.h"
