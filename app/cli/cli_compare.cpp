@@ -1,14 +1,12 @@
 // SPDX-License-Identifier: MIT
-// `devicebench-cli compare RECORD...`: runs recorded here or elsewhere, side by side, with the
-// same store, PNG and CSVs as the dashboard's "Import runs…".
+// `devicebench-cli compare RECORD...` (cli_compare.h).
+#include "cli_compare.h"
 #include "cli_json.h"
 #include "cli_phases.h"
-#include "cli_run.h"
 #include "cli_support.h"
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
-#include "devicebench/csv_export.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/version.h"
@@ -52,8 +50,135 @@ std::string pad(const std::string &text, std::size_t width) {
     return text + std::string(w < width ? width - w : 0, ' ');
 }
 
-// Issue 13: each run's achieved GFLOP/s (achievedGflops, comparison.h), where its model's
-// multiply-adds are known.
+// What can be refused before any record is read: --baseline outside 1..N, --png without the
+// full build. kExitOk or kExitUsage.
+int checkOptions(const CompareOptions &options, std::ostream &err) {
+    const int recordCount = static_cast<int>(options.records.size());
+    if (options.baselineGiven && (options.baseline < 1 || options.baseline > recordCount)) {
+        err << "devicebench-cli: error: --baseline " << options.baseline << ": " << recordCount
+            << (recordCount == 1 ? " record was" : " records were") << " given (choose 1-"
+            << recordCount << ")\n";
+        return kExitUsage;
+    }
+    if (!options.pngPath.empty() && !kPngAvailable) {
+        err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
+// Reads every record into `store`; one that cannot be read, or the same run again, is said on
+// `err` and goes to `skipped`. Returns the store's id of the --baseline record, 0 when none.
+int loadRecords(const CompareOptions &options, RunSet &store, std::ostream &err,
+                OrderedJson &skipped) {
+    int baselineId = 0;
+    const int recordCount = static_cast<int>(options.records.size());
+    for (int i = 0; i < recordCount; ++i) {
+        const std::string &path = options.records[static_cast<std::size_t>(i)];
+        try {
+            const RunRecord record = readRunRecord(path);
+            const int before = store.runCount();
+            const int index = store.addRecord(record, path);
+            if (options.baselineGiven && i + 1 == options.baseline)
+                baselineId = store.run(index).id;
+            if (store.runCount() == before) { // the store keeps one run per run id
+                err << "devicebench-cli: skipped " << path << ": the same run (run id "
+                    << record.runId << ") as " << store.run(index).origin << ", compared once\n";
+                skipped.push_back({{"file", path}, {"reason", "the same run as another file"}});
+            }
+        } catch (const std::exception &e) {
+            // The reason usually names the file already ("<file>: <problem>"): once is enough.
+            std::string reason = e.what();
+            if (reason.rfind(path + ": ", 0) == 0)
+                reason.erase(0, path.size() + 2);
+            err << "devicebench-cli: skipped " << path << ": " << reason << "\n";
+            skipped.push_back({{"file", path}, {"reason", reason}});
+        }
+    }
+    return baselineId;
+}
+
+// What needs the loaded runs: at least one, and --warmup-epochs below every run's epochs.
+// kExitOk or kExitUsage.
+int checkLoaded(const CompareOptions &options, const RunSet &store, std::ostream &err) {
+    if (store.runCount() == 0) {
+        err << "devicebench-cli: error: no run record could be read\n";
+        return kExitUsage;
+    }
+    if (options.warmupEpochs < 0)
+        return kExitOk;
+    for (const RunEntry &run : store.runs()) {
+        if (options.warmupEpochs >= run.record.config.epochs) {
+            err << "devicebench-cli: error: --warmup-epochs " << options.warmupEpochs
+                << " leaves no stable epoch: " << run.origin << " has " << run.record.config.epochs
+                << " epochs (choose fewer warm-up epochs than "
+                << "every run has epochs)\n";
+            return kExitUsage;
+        }
+    }
+    return kExitOk;
+}
+
+void printHeader(std::ostream &out, const RunSet &store) {
+    out << "DeviceBench " << kVersion << ": " << store.runCount()
+        << (store.runCount() == 1 ? " run" : " runs")
+        << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t on "
+           "the log of the times)\n";
+    if (store.anySynthetic())
+        out << "SYNTHETIC DATA in some runs: times are real, accuracy is meaningless\n";
+}
+
+struct Row {
+    std::string label, status, mean, interval, speedUp, comparable;
+};
+
+Row tableRow(const RunEntry &run) {
+    const Summary &s = run.summary;
+    Row row;
+    row.label = run.label;
+    row.status = toString(run.state);
+    row.mean = s.hasStable ? fixed(s.stableMean, 3) + " s" : "no stable epochs";
+    row.interval = s.hasStable ? interval(s.ciLow, s.ciHigh, 3) : "";
+    if (!row.interval.empty())
+        row.interval += " s";
+    if (run.isBaseline) {
+        row.speedUp = "baseline";
+    } else if (std::isfinite(run.speedUp.ratio)) {
+        row.speedUp = fixed(run.speedUp.ratio, 2) + "x";
+        const std::string i = interval(run.speedUp.low, run.speedUp.high, 2);
+        if (!i.empty())
+            row.speedUp += " " + i;
+    } else {
+        row.speedUp = "–";
+    }
+    row.comparable = run.comparable() ? "yes" : "not comparable: " + joined(run.differences, ", ");
+    return row;
+}
+
+// The table, one row per run under a header, columns sized to their contents.
+void printTable(std::ostream &out, const RunSet &store, const RunEntry &baseline) {
+    std::vector<Row> rows;
+    rows.push_back({"run", "status", "stable mean", "95% interval",
+                    "speed-up vs #" + std::to_string(baseline.number), "comparable"});
+    for (const RunEntry &run : store.runs())
+        rows.push_back(tableRow(run));
+    std::size_t w[5] = {0, 0, 0, 0, 0};
+    for (const Row &row : rows) {
+        w[0] = std::max(w[0], columns(row.label));
+        w[1] = std::max(w[1], columns(row.status));
+        w[2] = std::max(w[2], columns(row.mean));
+        w[3] = std::max(w[3], columns(row.interval));
+        w[4] = std::max(w[4], columns(row.speedUp));
+    }
+    for (const Row &row : rows) {
+        out << "  " << pad(row.label, w[0]) << "  " << pad(row.status, w[1]) << "  "
+            << pad(row.mean, w[2]) << "  " << pad(row.interval, w[3]) << "  "
+            << pad(row.speedUp, w[4]) << "  " << row.comparable << "\n";
+    }
+}
+
+// Each run's achieved GFLOP/s (achievedGflops, comparison.h), where its model's multiply-adds
+// are known.
 void printThroughput(std::ostream &out, const RunSet &store) {
     bool header = false;
     for (const RunEntry &run : store.runs()) {
@@ -72,140 +197,14 @@ void printThroughput(std::ostream &out, const RunSet &store) {
     }
 }
 
-} // namespace
-
-int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ostream &err) {
-    // With --json, stdout carries the JSON document only; the table goes to a terminal.
-    std::ostringstream dropped;
-    std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
-    std::ostream &out = options.json ? text : stdOut;
-    OrderedJson skipped = OrderedJson::array();
-    OrderedJson files = OrderedJson::array();
-    const int recordCount = static_cast<int>(options.records.size());
-    if (options.baselineGiven && (options.baseline < 1 || options.baseline > recordCount)) {
-        err << "devicebench-cli: error: --baseline " << options.baseline << ": " << recordCount
-            << (recordCount == 1 ? " record was" : " records were") << " given (choose 1-"
-            << recordCount << ")\n";
-        return kExitUsage;
-    }
-
-    if (!options.pngPath.empty() && !kPngAvailable) {
-        err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
-        return kExitUsage;
-    }
-
-    RunSet store;
-    store.setWarmupEpochs(options.warmupEpochs);
-    int exitCode = kExitOk;
-    int baselineId = 0;
-    for (int i = 0; i < recordCount; ++i) {
-        const std::string &path = options.records[static_cast<std::size_t>(i)];
-        try {
-            const RunRecord record = readRunRecord(path);
-            const int before = store.runCount();
-            const int index = store.addRecord(record, path);
-            if (options.baselineGiven && i + 1 == options.baseline)
-                baselineId = store.run(index).id;
-            if (store.runCount() == before) { // the store keeps one run per run id
-                err << "devicebench-cli: skipped " << path << ": the same run (run id "
-                    << record.runId << ") as " << store.run(index).origin << ", compared once\n";
-                skipped.push_back({{"file", path}, {"reason", "the same run as another file"}});
-                exitCode = kExitRunFailed;
-            }
-        } catch (const std::exception &e) {
-            // The reason usually names the file already ("<file>: <problem>"): once is enough.
-            std::string reason = e.what();
-            if (reason.rfind(path + ": ", 0) == 0)
-                reason.erase(0, path.size() + 2);
-            err << "devicebench-cli: skipped " << path << ": " << reason << "\n";
-            skipped.push_back({{"file", path}, {"reason", reason}});
-            exitCode = kExitRunFailed;
-        }
-    }
-    if (store.runCount() == 0) {
-        err << "devicebench-cli: error: no run record could be read\n";
-        return kExitUsage;
-    }
-    if (options.warmupEpochs >= 0) {
-        for (const RunEntry &run : store.runs()) {
-            if (options.warmupEpochs >= run.record.config.epochs) {
-                err << "devicebench-cli: error: --warmup-epochs " << options.warmupEpochs
-                    << " leaves no stable epoch: " << run.origin << " has "
-                    << run.record.config.epochs << " epochs (choose fewer warm-up epochs than "
-                    << "every run has epochs)\n";
-                return kExitUsage;
-            }
-        }
-    }
-    if (options.baselineGiven && baselineId == 0) {
-        err << "devicebench-cli: --baseline " << options.baseline
-            << ": that record was skipped; the baseline is the slowest run\n";
-    }
-    store.setBaseline(baselineId);
-
-    const int baselineIndex = store.baselineIndex();
-    const RunEntry &baseline = store.run(baselineIndex);
-    out << "DeviceBench " << kVersion << ": " << store.runCount()
-        << (store.runCount() == 1 ? " run" : " runs")
-        << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t on "
-           "the log of the times)\n";
-    if (store.anySynthetic())
-        out << "SYNTHETIC DATA in some runs: times are real, accuracy is meaningless\n";
-
-    // The table, columns sized to their contents.
-    struct Row {
-        std::string label, status, mean, interval, speedUp, comparable;
-    };
-    std::vector<Row> rows;
-    rows.push_back({"run", "status", "stable mean", "95% interval",
-                    "speed-up vs #" + std::to_string(baseline.number), "comparable"});
-    for (const RunEntry &run : store.runs()) {
-        const Summary &s = run.summary;
-        Row row;
-        row.label = run.label;
-        row.status = toString(run.state);
-        row.mean = s.hasStable ? fixed(s.stableMean, 3) + " s" : "no stable epochs";
-        row.interval = s.hasStable ? interval(s.ciLow, s.ciHigh, 3) : "";
-        if (!row.interval.empty())
-            row.interval += " s";
-        if (run.isBaseline) {
-            row.speedUp = "baseline";
-        } else if (std::isfinite(run.speedUp.ratio)) {
-            row.speedUp = fixed(run.speedUp.ratio, 2) + "x";
-            const std::string i = interval(run.speedUp.low, run.speedUp.high, 2);
-            if (!i.empty())
-                row.speedUp += " " + i;
-        } else {
-            row.speedUp = "–";
-        }
-        row.comparable =
-            run.comparable() ? "yes" : "not comparable: " + joined(run.differences, ", ");
-        rows.push_back(row);
-    }
-    std::size_t w[5] = {0, 0, 0, 0, 0};
-    for (const Row &row : rows) {
-        w[0] = std::max(w[0], columns(row.label));
-        w[1] = std::max(w[1], columns(row.status));
-        w[2] = std::max(w[2], columns(row.mean));
-        w[3] = std::max(w[3], columns(row.interval));
-        w[4] = std::max(w[4], columns(row.speedUp));
-    }
-    for (const Row &row : rows) {
-        out << "  " << pad(row.label, w[0]) << "  " << pad(row.status, w[1]) << "  "
-            << pad(row.mean, w[2]) << "  " << pad(row.interval, w[3]) << "  "
-            << pad(row.speedUp, w[4]) << "  " << row.comparable << "\n";
-    }
-
-    printThroughput(out, store);
-    printPhaseSplits(out, store); // issue 13: phase-timed runs
-
-    // Issue 15: a stable mean with epochs from a busy machine is not the device's alone.
+// The warnings and notes on what a run's numbers rest on.
+void printCaveats(std::ostream &out, const RunSet &store, const RunEntry &baseline) {
+    // A stable mean with epochs from a busy machine is not the device's alone.
     for (const RunEntry &run : store.runs()) {
         const std::string warning = contentionWarning(run.record.epochs, run.warmupEpochs);
         if (!warning.empty())
             out << "WARNING #" << run.number << ": " << warning << "\n";
     }
-
     // Data identities from records made before the whole-file hash: comparable as before,
     // but say what that rests on (comparison.h, DataMatch).
     for (const RunEntry &run : store.runs()) {
@@ -215,15 +214,15 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
                 << dataNote(DataMatch::SameByOlderMethod) << "\n";
         }
     }
+}
 
-    const std::vector<ControlPair> pairs = store.controlPairs();
+// The control lines: the largest test-loss difference of each comparable pair.
+void printControl(std::ostream &out, const RunSet &store, const std::vector<ControlPair> &pairs) {
     out << "control (comparable runs, same seed: test losses should agree up to float "
            "rounding):\n";
-    bool anyPair = false;
     for (const ControlPair &pair : pairs) {
         const RunEntry &a = store.run(pair.indexA);
         const RunEntry &b = store.run(pair.indexB);
-        anyPair = true;
         out << "  " << (pair.warning ? "WARNING " : "") << "#" << a.number << " vs #" << b.number
             << ": max test-loss difference ";
         if (std::isfinite(pair.maxTestLossDiff)) {
@@ -237,34 +236,77 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
             out << " (above " << kTestLossWarning << ": the runs did not compute the same thing)";
         out << "\n";
     }
-    if (!anyPair)
+    if (pairs.empty())
         out << "  no two runs share a workload\n";
+}
 
-    if (!options.csvPath.empty()) {
-        try {
-            writeComparisonCsv(store, options.csvPath);
-            out << "wrote " << options.csvPath << " and " << summaryCsvPath(options.csvPath)
-                << "\n";
-            files.push_back(options.csvPath);
-            files.push_back(summaryCsvPath(options.csvPath));
-        } catch (const ExportError &e) {
-            err << "devicebench-cli: error: " << e.what() << "\n";
-            exitCode = kExitRunFailed;
-        }
+} // namespace
+
+CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
+    auto options = std::make_shared<CompareOptions>(); // kept by the callback
+    auto *compare = app.add_subcommand(
+        "compare", "Compare run records (made here or elsewhere): table, PNG and CSV");
+    compare->add_option("records", options->records, "Run record files (JSON)")->required();
+    compare->add_option("--csv", options->csvPath,
+                        "Write the per-epoch CSV to FILE and the per-run summary to "
+                        "FILE-summary.csv beside it");
+    compare->add_option("--png", options->pngPath,
+                        kPngAvailable ? "Write the comparison picture to FILE"
+                                      : "Write the comparison picture to FILE: needs the full "
+                                        "build (DEVICEBENCH_BUILD_UI=ON), refused here");
+    auto *baselineOption = compare->add_option(
+        "--baseline", options->baseline,
+        "Speed-ups against the N-th record given, from 1 (default: the slowest run)");
+    compare
+        ->add_option("--warmup-epochs", options->warmupEpochs,
+                     "Warm-up epochs for every run (default: each run's own)")
+        ->check(CLI::Range(0, 100000));
+    compare->add_flag("--json", options->json,
+                      "Print one JSON document on stdout: {\"runs\": [...], \"control\": [...], "
+                      "...}; the table goes to stderr when it is a terminal");
+    setAction(*compare, chosen, [options, baselineOption, &context] {
+        options->baselineGiven = baselineOption->count() > 0;
+        return compareCommand(*options, context.out, context.err);
+    });
+    return compare;
+}
+
+int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ostream &err) {
+    // With --json, stdout carries the JSON document only; the table goes to a terminal.
+    std::ostringstream dropped;
+    std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
+    std::ostream &out = options.json ? text : stdOut;
+    if (const int code = checkOptions(options, err); code != kExitOk)
+        return code;
+
+    RunSet store;
+    store.setWarmupEpochs(options.warmupEpochs);
+    OrderedJson skipped = OrderedJson::array();
+    const int baselineId = loadRecords(options, store, err, skipped);
+    int exitCode = skipped.empty() ? kExitOk : kExitRunFailed;
+    if (const int code = checkLoaded(options, store, err); code != kExitOk)
+        return code;
+    if (options.baselineGiven && baselineId == 0) {
+        err << "devicebench-cli: --baseline " << options.baseline
+            << ": that record was skipped; the baseline is the slowest run\n";
     }
-    if (!options.pngPath.empty()) {
-        std::string error;
-        if (writePng(store, options.pngPath, &error)) {
-            out << "wrote " << options.pngPath << "\n";
-            files.push_back(options.pngPath);
-        } else {
-            err << "devicebench-cli: error: " << error << "\n";
-            exitCode = kExitRunFailed;
-        }
-    }
+    store.setBaseline(baselineId);
+
+    const RunEntry &baseline = store.run(store.baselineIndex());
+    printHeader(out, store);
+    printTable(out, store, baseline);
+    printThroughput(out, store);
+    printPhaseSplits(out, store); // phase-timed runs
+    printCaveats(out, store, baseline);
+    const std::vector<ControlPair> pairs = store.controlPairs();
+    printControl(out, store, pairs);
+
+    std::vector<std::string> written;
+    if (!writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))
+        exitCode = kExitRunFailed;
     if (options.json) {
         stdOut << dumpJson(
-                      compareJson(store, pairs, exitCode, std::move(skipped), std::move(files)))
+                      compareJson(store, pairs, exitCode, std::move(skipped), OrderedJson(written)))
                << std::flush;
     }
     return exitCode;

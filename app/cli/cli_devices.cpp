@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `devicebench-cli devices`: every device with its probe result, then this machine's
 // fingerprint (MEASURING.md, lessons 3 and 4).
-#include "cli_run.h"
+#include "cli_devices.h"
 
 #include "devicebench/devices.h"
 #include "devicebench/fingerprint.h"
@@ -9,6 +9,7 @@
 
 #include <cmath>
 #include <iomanip>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -63,6 +64,17 @@ void printFingerprint(const Fingerprint &fp, std::ostream &out) {
 }
 
 } // namespace
+
+CLI::App *addDevicesCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
+    auto *devices = app.add_subcommand(
+        "devices", "List the devices, each probed, and this machine's fingerprint");
+    auto asJson = std::make_shared<bool>(false); // kept by the callback
+    devices->add_flag("--json", *asJson,
+                      "Print {\"devices\": [...], \"fingerprint\": {...}} as JSON");
+    setAction(*devices, chosen,
+              [asJson, &context] { return devicesCommand(context.out, *asJson); });
+    return devices;
+}
 
 int devicesCommand(std::ostream &out, bool json) {
     const auto devices = listDevices();

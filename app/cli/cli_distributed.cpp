@@ -105,6 +105,178 @@ void printEfficiency(std::ostream &out, const RunRecord &job, const std::string 
     out << "efficiency: unknown (this job has no stable epoch to measure)\n";
 }
 
+// The options a rank refuses: lists in --device or --threads, and the single-process outputs.
+// kExitOk or kExitUsage.
+int checkRankOptions(const RunOptions &options, const std::string &me, std::ostream &err) {
+    if (options.devices.size() != 1 || options.threads.size() != 1) {
+        err << me << "error: a rank of a data-parallel job runs one device and one thread count "
+            << "(no lists in --device or --threads)\n";
+        return kExitUsage;
+    }
+    if (!options.recordPath.empty() || !options.csvPath.empty() || !options.pngPath.empty() ||
+        !options.logDir.empty() || options.json) {
+        err << me << "error: --record, --csv, --png, --logdir and --json are for single-process "
+            << "runs; a job writes its records with --out-dir DIR (compare them with "
+            << "`devicebench-cli compare DIR/<job id>-job.json ...`)\n";
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
+// The rank's run: its share of this host's cores, its GPU for "cuda", the job's global batch.
+// kExitOk, or kExitUsage for a device that does not resolve.
+int rankConfig(const RunOptions &options, const LaunchEnvironment &env, const std::string &me,
+               std::ostream &err, RunConfig *config) {
+    *config = options.base;
+    config->threads = options.threads.front();
+    if (config->threads == 0) // this host's cores, shared by its ranks
+        config->threads = std::max(1, availableCores() / env.localWorldSize);
+    std::string device = options.devices.front();
+    if (device == "cuda")
+        device = "cuda:" + std::to_string(env.localRank);
+    try {
+        config->device = resolveDevice(device);
+    } catch (const std::invalid_argument &e) {
+        err << me << "error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    config->batchSize = options.globalBatchSize > 0 ? options.globalBatchSize
+                                                    : options.base.batchSize * env.worldSize;
+    return kExitOk;
+}
+
+// The data folder (found as `run` finds it), the global batch against the world size and the
+// rest of the run's settings. kExitOk, kExitNoData or kExitUsage.
+int checkRankConfig(RunConfig &config, int worldSize, const std::string &me, std::ostream &err) {
+    if (!config.synthetic && config.dataDir.empty()) {
+        if (auto dir = findDefaultDataDir()) {
+            config.dataDir = *dir;
+        } else {
+            err << me << "error: no data folder given.\n" << dataDirHelp() << "\n";
+            return kExitNoData;
+        }
+    }
+    if (!config.synthetic) {
+        if (const std::string problem = checkCifar10Folder(config.dataDir); !problem.empty()) {
+            err << me << "error: " << problem << "\n";
+            return kExitNoData;
+        }
+    }
+    if (const std::string problem = globalBatchProblem(config.batchSize, worldSize);
+        !problem.empty()) {
+        err << me << "error: " << problem << "\n";
+        return kExitUsage;
+    }
+    if (const auto errors = validateRunConfig(config); !errors.empty()) {
+        for (const auto &message : errors)
+            err << me << "error: " << message << "\n";
+        return kExitUsage;
+    }
+    return kExitOk;
+}
+
+// Joins the job's process group into *group and learns the job id that rank 0 made. kExitOk;
+// kExitCancelled when stopped meanwhile; kExitRunFailed when the rendezvous failed.
+int joinJob(const RunOptions &options, const LaunchEnvironment &env, const RunConfig &config,
+            const std::string &me, std::ostream &err, const std::atomic<bool> &stopRequested,
+            std::unique_ptr<Collectives> *group, std::string *jobId) {
+    ProcessGroupSettings settings;
+    settings.backend = options.backend.empty() ? defaultBackend(config.device) : options.backend;
+    settings.rank = env.rank;
+    settings.worldSize = env.worldSize;
+    settings.masterAddr = env.masterAddr;
+    settings.masterPort = env.masterPort;
+    settings.timeoutSeconds = options.timeoutSeconds;
+    settings.agentStore = env.agentStore;
+    settings.stopRequested = &stopRequested;
+    settings.cudaDevice =
+        config.device.rfind("cuda:", 0) == 0 ? std::stoi(config.device.substr(5)) : -1;
+    try {
+        *group = joinProcessGroup(settings);
+        *jobId = (*group)->allGather(env.rank == 0 ? newRunId() : std::string()).front();
+    } catch (const std::exception &e) {
+        if (stopRequested.load()) {
+            err << me << "cancelled: " << e.what() << "\n";
+            return kExitCancelled;
+        }
+        err << me << "error: " << e.what() << "\n";
+        return kExitRunFailed;
+    }
+    return kExitOk;
+}
+
+// DIR/<job id>-<name>.json under --out-dir; "" without it.
+std::string jobFilePath(const std::string &outDir, const std::string &jobId,
+                        const std::string &name) {
+    return outDir.empty()
+               ? std::string()
+               : (std::filesystem::path(outDir) / (jobId + "-" + name + ".json")).string();
+}
+
+// What a rank's training left behind: its outcome, its recorders' write errors and, on rank 0,
+// the job's record.
+struct RankResult {
+    RunOutcome outcome;
+    std::vector<std::string> writeErrors;
+    RunRecord job; // rank 0 only
+};
+
+// Trains this rank's shard with its own recorder and, on rank 0, the job's recorder and
+// console.
+RankResult runRank(const RunOptions &options, const LaunchEnvironment &env, const RunConfig &config,
+                   const std::unique_ptr<Collectives> &group, const std::string &jobId,
+                   std::ostream &out, const std::atomic<bool> &stopRequested) {
+    const auto path = [&](const std::string &name) {
+        return jobFilePath(options.outDir, jobId, name);
+    };
+    const std::string rankName = "rank" + std::to_string(env.rank);
+    JobConsole console(out, config);
+    RunRecorder rankRecorder(config, path(rankName), nullptr, jobId + "-" + rankName);
+    std::unique_ptr<RunRecorder> jobRecorder;
+    if (env.rank == 0)
+        jobRecorder = std::make_unique<RunRecorder>(config, path("job"), &console, jobId + "-job");
+    DataParallelRun run;
+    run.group = group.get();
+    run.jobId = jobId;
+    run.localRank = env.localRank;
+    run.job = jobRecorder.get();
+    run.weakScaling = options.globalBatchSize == 0;
+    const RunOutcome outcome =
+        runDataParallelTraining(config, run, rankRecorder, stopRequested, probeDevice);
+    RankResult result;
+    result.outcome = outcome;
+    for (const RunRecorder *recorder : {&rankRecorder, jobRecorder.get()}) {
+        if (recorder != nullptr && !recorder->writeError().empty())
+            result.writeErrors.push_back(recorder->writeError());
+    }
+    if (jobRecorder)
+        result.job = jobRecorder->record();
+    return result;
+}
+
+// Rank 0's last lines: the job's stable mean (its record's epochs: the slowest rank's, not this
+// rank's own), its records and its efficiency.
+void printJobSummary(const RunOptions &options, const LaunchEnvironment &env,
+                     const RunConfig &config, const RunRecord &job, const std::string &jobId,
+                     std::ostream &out) {
+    const Summary s =
+        summarize(job.epochs, config.warmupEpochs,
+                  static_cast<double>(job.started.trainImages + job.started.testImages));
+    out << "job finished: " << env.worldSize << (env.worldSize == 1 ? " rank" : " ranks");
+    if (s.hasStable)
+        out << ", stable mean " << fixed(s.stableMean, 3) << " s per epoch, "
+            << fixed(s.imagesPerSecond, 0) << " images/s";
+    out << "\n";
+    if (!options.outDir.empty()) {
+        out << "wrote the job record " << jobFilePath(options.outDir, jobId, "job")
+            << "; each rank writes its own, " << jobFilePath(options.outDir, jobId, "rank<r>")
+            << ", on its host\n";
+        if (env.worldSize > 1)
+            printEfficiency(out, job, options.outDir);
+    }
+    out << std::flush;
+}
+
 } // namespace
 
 CLI::Validator timeoutValidator() {
@@ -140,141 +312,38 @@ void addDistributedRunOptions(CLI::App &run, RunOptions &options) {
 int distributedRunCommand(RunOptions options, const LaunchEnvironment &env, std::ostream &out,
                           std::ostream &err, const std::atomic<bool> &stopRequested) {
     const std::string me = "devicebench-cli: rank " + std::to_string(env.rank) + ": ";
-    if (options.devices.size() != 1 || options.threads.size() != 1) {
-        err << me << "error: a rank of a data-parallel job runs one device and one thread count "
-            << "(no lists in --device or --threads)\n";
-        return kExitUsage;
-    }
-    if (!options.recordPath.empty() || !options.csvPath.empty() || !options.pngPath.empty() ||
-        !options.logDir.empty() || options.json) {
-        err << me << "error: --record, --csv, --png, --logdir and --json are for single-process "
-            << "runs; a job writes its records with --out-dir DIR (compare them with "
-            << "`devicebench-cli compare DIR/<job id>-job.json ...`)\n";
-        return kExitUsage;
-    }
-    RunConfig config = options.base;
-    config.threads = options.threads.front();
-    if (config.threads == 0) // this host's cores, shared by its ranks
-        config.threads = std::max(1, availableCores() / env.localWorldSize);
-    std::string device = options.devices.front();
-    if (device == "cuda")
-        device = "cuda:" + std::to_string(env.localRank);
-    try {
-        config.device = resolveDevice(device);
-    } catch (const std::invalid_argument &e) {
-        err << me << "error: " << e.what() << "\n";
-        return kExitUsage;
-    }
-    config.batchSize = options.globalBatchSize > 0 ? options.globalBatchSize
-                                                   : options.base.batchSize * env.worldSize;
-    if (!config.synthetic && config.dataDir.empty()) {
-        if (auto dir = findDefaultDataDir()) {
-            config.dataDir = *dir;
-        } else {
-            err << me << "error: no data folder given.\n" << dataDirHelp() << "\n";
-            return kExitNoData;
-        }
-    }
-    if (!config.synthetic) {
-        if (const std::string problem = checkCifar10Folder(config.dataDir); !problem.empty()) {
-            err << me << "error: " << problem << "\n";
-            return kExitNoData;
-        }
-    }
-    if (const std::string problem = globalBatchProblem(config.batchSize, env.worldSize);
-        !problem.empty()) {
-        err << me << "error: " << problem << "\n";
-        return kExitUsage;
-    }
-    if (const auto errors = validateRunConfig(config); !errors.empty()) {
-        for (const auto &message : errors)
-            err << me << "error: " << message << "\n";
-        return kExitUsage;
-    }
+    if (const int code = checkRankOptions(options, me, err); code != kExitOk)
+        return code;
+    RunConfig config;
+    if (const int code = rankConfig(options, env, me, err, &config); code != kExitOk)
+        return code;
+    if (const int code = checkRankConfig(config, env.worldSize, me, err); code != kExitOk)
+        return code;
     if (!options.outDir.empty()) {
         if (const std::string problem = makeRecordFolder(options.outDir); !problem.empty()) {
             err << me << "error: " << problem << "\n";
             return kExitRunFailed;
         }
     }
-
-    ProcessGroupSettings settings;
-    settings.backend = options.backend.empty() ? defaultBackend(config.device) : options.backend;
-    settings.rank = env.rank;
-    settings.worldSize = env.worldSize;
-    settings.masterAddr = env.masterAddr;
-    settings.masterPort = env.masterPort;
-    settings.timeoutSeconds = options.timeoutSeconds;
-    settings.agentStore = env.agentStore;
-    settings.stopRequested = &stopRequested;
-    settings.cudaDevice =
-        config.device.rfind("cuda:", 0) == 0 ? std::stoi(config.device.substr(5)) : -1;
     std::unique_ptr<Collectives> group;
     std::string jobId;
-    try {
-        group = joinProcessGroup(settings);
-        jobId = group->allGather(env.rank == 0 ? newRunId() : std::string()).front();
-    } catch (const std::exception &e) {
-        if (stopRequested.load()) {
-            err << me << "cancelled: " << e.what() << "\n";
-            return kExitCancelled;
-        }
-        err << me << "error: " << e.what() << "\n";
-        return kExitRunFailed;
-    }
+    if (const int code = joinJob(options, env, config, me, err, stopRequested, &group, &jobId);
+        code != kExitOk)
+        return code;
 
-    const auto path = [&](const std::string &name) {
-        return options.outDir.empty()
-                   ? std::string()
-                   : (std::filesystem::path(options.outDir) / (jobId + "-" + name + ".json"))
-                         .string();
-    };
-    const std::string rankName = "rank" + std::to_string(env.rank);
-    JobConsole console(out, config);
-    RunRecorder rankRecorder(config, path(rankName), nullptr, jobId + "-" + rankName);
-    std::unique_ptr<RunRecorder> jobRecorder;
-    if (env.rank == 0)
-        jobRecorder = std::make_unique<RunRecorder>(config, path("job"), &console, jobId + "-job");
-    DataParallelRun run;
-    run.group = group.get();
-    run.jobId = jobId;
-    run.localRank = env.localRank;
-    run.job = jobRecorder.get();
-    run.weakScaling = options.globalBatchSize == 0;
-    const RunOutcome outcome =
-        runDataParallelTraining(config, run, rankRecorder, stopRequested, probeDevice);
-
-    for (const RunRecorder *recorder : {&rankRecorder, jobRecorder.get()}) {
-        if (recorder != nullptr && !recorder->writeError().empty())
-            err << me << "error: " << recorder->writeError() << "\n";
-    }
-    if (outcome.status == RunStatus::Cancelled) {
-        err << me << "cancelled: " << outcome.reason << "\n";
+    const RankResult rank = runRank(options, env, config, group, jobId, out, stopRequested);
+    for (const std::string &error : rank.writeErrors)
+        err << me << "error: " << error << "\n";
+    if (rank.outcome.status == RunStatus::Cancelled) {
+        err << me << "cancelled: " << rank.outcome.reason << "\n";
         return kExitCancelled;
     }
-    if (outcome.status != RunStatus::Finished) {
-        err << me << toString(outcome.status) << ": " << outcome.reason << "\n";
+    if (rank.outcome.status != RunStatus::Finished) {
+        err << me << toString(rank.outcome.status) << ": " << rank.outcome.reason << "\n";
         return kExitRunFailed;
     }
-    if (env.rank == 0) {
-        // The job's (its record's epochs: the slowest rank's), not this rank's own.
-        const RunRecord &job = jobRecorder->record();
-        const Summary s =
-            summarize(job.epochs, config.warmupEpochs,
-                      static_cast<double>(job.started.trainImages + job.started.testImages));
-        out << "job finished: " << env.worldSize << (env.worldSize == 1 ? " rank" : " ranks");
-        if (s.hasStable)
-            out << ", stable mean " << fixed(s.stableMean, 3) << " s per epoch, "
-                << fixed(s.imagesPerSecond, 0) << " images/s";
-        out << "\n";
-        if (!options.outDir.empty()) {
-            out << "wrote the job record " << path("job") << "; each rank writes its own, "
-                << path("rank<r>") << ", on its host\n";
-            if (env.worldSize > 1)
-                printEfficiency(out, job, options.outDir);
-        }
-        out << std::flush;
-    }
+    if (env.rank == 0)
+        printJobSummary(options, env, config, rank.job, jobId, out);
     return kExitOk;
 }
 

@@ -2,8 +2,6 @@
 // `devicebench-cli fetch-data`: see cli_fetch.h and devicebench/fetch.h.
 #include "cli_fetch.h"
 
-#include "cli_run.h" // exit codes
-
 #include "devicebench/fetch.h"
 
 #include <CLI/CLI.hpp>
@@ -11,6 +9,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
+#include <memory>
 #include <ostream>
 #include <string>
 
@@ -100,7 +99,9 @@ private:
 
 bool stderrIsTerminal() { return isatty(fileno(stderr)) != 0; }
 
-CLI::App *addFetchDataCommand(CLI::App &app, FetchDataOptions &options) {
+CLI::App *addFetchDataCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
+    auto shared = std::make_shared<FetchDataOptions>(); // kept by the callback
+    FetchDataOptions &options = *shared;
     auto *fetch = app.add_subcommand(
         "fetch-data",
         "Download the CIFAR-10 binary archive (or use one already downloaded), check its MD5, "
@@ -135,6 +136,10 @@ CLI::App *addFetchDataCommand(CLI::App &app, FetchDataOptions &options) {
     fetch->footer("Nothing is left behind by a failure or Ctrl-C: the folder appears complete "
                   "and checked, or not at all. Exit codes: 0 ready (or already there); 1 "
                   "failed; 2 bad usage; 130 stopped by SIGINT/SIGTERM.");
+    setAction(*fetch, chosen, [shared, &context] {
+        return fetchDataCommand(*shared, context.out, context.err, stderrIsTerminal(),
+                                context.stopRequested);
+    });
     return fetch;
 }
 

@@ -3,13 +3,11 @@
 // checks it and unpacks it into the standard cache folder (or --dir DIR). See fetch.h.
 #pragma once
 
+#include "cli_command.h"
+
 #include <atomic>
 #include <iosfwd>
 #include <string>
-
-namespace CLI {
-class App;
-}
 
 namespace devicebench::cli {
 
@@ -21,8 +19,8 @@ struct FetchDataOptions {
     bool noMd5 = false; // do not check the MD5 (the folder check still applies)
 };
 
-// Adds the `fetch-data` subcommand and its options (bound to `options`) to `app`.
-CLI::App *addFetchDataCommand(CLI::App &app, FetchDataOptions &options);
+// Adds the `fetch-data` subcommand, its options and its action to `app`.
+CLI::App *addFetchDataCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
 
 // Whether stderr is a terminal (the progress bar is redrawn in place) or a file or pipe.
 bool stderrIsTerminal();

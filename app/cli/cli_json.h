@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // `--json` output of `devicebench-cli run` and `compare`: one JSON document on stdout at the
-// end, for scripts (issue #6, item 5). The shapes are documented in README.md ("JSON output").
+// end, for scripts. The shapes are documented in README.md ("JSON output").
 // NaN and infinity are written as null (JSON has neither); text that is not UTF-8 gets U+FFFD.
 #pragma once
 

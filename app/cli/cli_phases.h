@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `devicebench-cli run --phases` (issue 13, "where the time goes"): the note before the runs,
+// `devicebench-cli run --phases` ("where the time goes"): the note before the runs,
 // each epoch's split and the summary's breakdown. The numbers: PhaseTimes (run_types.h) and
 // phase_summary.h.
 #pragma once

@@ -5,7 +5,6 @@
 #include "cli_support.h"
 
 #include "devicebench/contention.h"
-#include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
 #include "devicebench/run_record.h"
@@ -146,16 +145,10 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     printWhereTheTimeGoes(out, outcome, config);
 }
 
-} // namespace
-
-int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
-               const std::atomic<bool> &stopRequested) {
-    // With --json, stdout carries the JSON document only; the text goes to a terminal.
-    std::ostringstream dropped;
-    std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
-    std::ostream &out = options.json ? text : stdOut;
-    OrderedJson jsonRuns = OrderedJson::array();
-    OrderedJson jsonFiles = OrderedJson::array();
+// What can be refused before anything else: --png without the full build, no data folder, an
+// empty --device or --threads, a data folder that is not CIFAR-10, a --csv or --png folder
+// that cannot be written. kExitOk, kExitUsage or kExitNoData.
+int checkOptions(RunOptions &options, std::ostream &err) {
     RunConfig &base = options.base;
     if (!options.pngPath.empty() && !kPngAvailable) {
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
@@ -182,23 +175,22 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         }
     }
     for (const std::string *path : {&options.csvPath, &options.pngPath}) {
-        if (path->empty()) {
-            continue;
-        }
-        const std::filesystem::path parent =
-            std::filesystem::absolute(std::filesystem::path(*path)).parent_path();
-        std::error_code ec;
-        if (!std::filesystem::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
-            err << "devicebench-cli: error: cannot write " << *path << ": folder "
-                << parent.string() << " does not exist or is not writable\n";
+        if (const std::string problem = path->empty() ? "" : checkOutputFolder(*path);
+            !problem.empty()) {
+            err << "devicebench-cli: error: " << problem << "\n";
             return kExitUsage;
         }
     }
-    // Check every combination before the first run starts: nothing runs on a bad setting.
+    return kExitOk;
+}
+
+// Every (device, threads) combination, each checked before the first run starts: nothing runs
+// on a bad setting. Empty, with the problems on `err`, when one is refused.
+std::vector<RunConfig> expandRuns(const RunOptions &options, std::ostream &err) {
     std::vector<RunConfig> runs;
     for (const auto &device : options.devices) {
         for (int threads : options.threads) {
-            RunConfig c = base;
+            RunConfig c = options.base;
             c.device = device;
             c.threads = threads;
             auto errors = validateRunConfig(c);
@@ -213,15 +205,20 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
                 for (const auto &message : errors) {
                     err << "devicebench-cli: error: " << message << "\n";
                 }
-                return kExitUsage;
+                return {};
             }
             runs.push_back(c);
         }
     }
+    return runs;
+}
 
-    if (!options.recordPath.empty() && runs.size() > 1) {
+// --record (one run, a writable folder), --out-dir and --logdir (created when missing), before
+// the first run. kExitOk, kExitUsage or kExitRunFailed.
+int prepareRecordFolders(const RunOptions &options, std::size_t runCount, std::ostream &err) {
+    if (!options.recordPath.empty() && runCount > 1) {
         err << "devicebench-cli: error: --record FILE holds one run, but this command makes "
-            << runs.size() << " runs; use --out-dir DIR for one record per run\n";
+            << runCount << " runs; use --out-dir DIR for one record per run\n";
         return kExitUsage;
     }
     if (!options.recordPath.empty()) {
@@ -256,132 +253,188 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
             return kExitUsage;
         }
     }
+    return kExitOk;
+}
 
+void printHeader(std::ostream &out, const RunConfig &base, std::size_t runCount) {
     out << "DeviceBench " << kVersion << ": " << describeModel(base.model, base.imageSize, 0, 0)
-        << " on CIFAR-10, " << runs.size() << (runs.size() == 1 ? " run" : " runs") << "\n";
+        << " on CIFAR-10, " << runCount << (runCount == 1 ? " run" : " runs") << "\n";
     if (base.synthetic) {
         out << kSyntheticNote << "\n";
     }
     if (base.phases)
         out << kPhasesNote << "\n";
+}
+
+// What one run left behind: its outcome, its record and the files it wrote or failed to.
+struct FinishedRun {
+    RunOutcome outcome;
+    RunRecord record;
+    std::string recordPath;  // empty: no record file
+    std::string recordError; // empty: written (or none asked for)
+    std::string boardFile;   // the TensorBoard event file; empty: none
+    std::string boardError;  // empty: written (or none asked for)
+};
+
+// Trains runs[i] (run number i + 1) with its recorder, its TensorBoard writer (--logdir) and
+// the console, each event through all of them; the run set `store` receives it.
+FinishedRun runOne(const RunOptions &options, const std::vector<RunConfig> &runs, std::size_t i,
+                   RunSet &store, std::ostream &out, std::ostream &err,
+                   const std::atomic<bool> &stopRequested) {
+    const int runId = static_cast<int>(i) + 1;
+    ConsoleObserver observer(out, err, store, runId, runs[i]);
+    // The recorder sees every event first and passes it on to the console.
+    const std::string id = newRunId();
+    // TensorBoard (--logdir) sees every event before the console does.
+    std::unique_ptr<TensorBoardObserver> board;
+    if (!options.logDir.empty()) {
+        const int threads = runs[i].threads > 0 ? runs[i].threads : availableCores();
+        board = std::make_unique<TensorBoardObserver>(
+            runs[i], options.logDir, id + "_" + runs[i].device + "_x" + std::to_string(threads),
+            &observer);
+    }
+    TrainingObserver &console = board ? static_cast<TrainingObserver &>(*board) : observer;
+    std::string recordPath = options.recordPath;
+    if (!options.outDir.empty()) {
+        recordPath = (std::filesystem::path(options.outDir) / (id + ".json")).string();
+    }
+    // Always a recorder (in memory when no file is asked for): its record is the run in
+    // the comparison, the JSON output and the file alike.
+    const auto recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &console, id);
+    observer.setRecorder(recorder.get());
+    RunOutcome outcome = runTraining(runs[i], *recorder, stopRequested);
+    FinishedRun finished;
+    finished.outcome = std::move(outcome);
+    finished.record = recorder->record();
+    finished.recordPath = recordPath;
+    finished.recordError = recorder->writeError();
+    if (board) {
+        finished.boardFile = board->filePath();
+        finished.boardError = board->writeError();
+    }
+    return finished;
+}
+
+// The files a run wrote ("wrote ..." on `out`) or could not write (on `err`). False when one
+// could not be written.
+bool reportRunFiles(const FinishedRun &run, std::ostream &out, std::ostream &err) {
+    bool ok = true;
+    if (!run.recordPath.empty()) {
+        if (run.recordError.empty()) {
+            out << "wrote record " << run.recordPath << "\n";
+        } else {
+            err << "devicebench-cli: error: " << run.recordError << "\n";
+            ok = false;
+        }
+    }
+    if (!run.boardError.empty()) {
+        err << "devicebench-cli: error: " << run.boardError << "\n";
+        ok = false;
+    } else if (!run.boardFile.empty()) {
+        out << "wrote TensorBoard events " << run.boardFile << "\n";
+    }
+    return ok;
+}
+
+// A run's entry in `run --json`'s "runs".
+OrderedJson runJson(const FinishedRun &run, const std::string &label, const RunConfig &config) {
+    OrderedJson json = recordJson(run.record);
+    json["label"] = label;
+    json["summary"] = summaryJson(run.outcome.summary);
+    json["contendedStableEpochs"] = contendedStableEpochs(run.outcome.epochs, config.warmupEpochs);
+    json["recordFile"] =
+        run.recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(run.recordPath);
+    json["tensorboardFile"] =
+        run.boardFile.empty() ? OrderedJson(nullptr) : OrderedJson(run.boardFile);
+    return json;
+}
+
+// The comparison of several runs: each one's stable mean and its speed-up against the slowest.
+void printComparison(std::ostream &out, const std::vector<RunConfig> &runs,
+                     const std::vector<RunOutcome> &outcomes) {
+    double slowest = 0.0;
+    for (const auto &o : outcomes) {
+        if (o.summary.hasStable) {
+            slowest = std::max(slowest, o.summary.stableMean);
+        }
+    }
+    out << "comparison (stable mean seconds per epoch; speed-up against the slowest run):\n";
+    for (std::size_t i = 0; i < outcomes.size(); ++i) {
+        const auto &s = outcomes[i].summary;
+        out << "  #" << i + 1 << " " << runs[i].device << ", "
+            << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": ";
+        if (s.hasStable) {
+            out << fixed(s.stableMean, 3) << " s  " << fixed(slowest / s.stableMean, 2) << "x\n";
+        } else {
+            out << "no stable epochs\n";
+        }
+    }
+}
+
+// The exit code a run's end gives (kExitOk when it finished), said on `err` when it did not.
+int reportRunEnd(const RunOutcome &outcome, const std::string &label, std::ostream &err) {
+    if (outcome.status == RunStatus::Cancelled) {
+        err << "devicebench-cli: run " << label << " cancelled: " << outcome.reason << "\n";
+        return kExitCancelled;
+    }
+    if (outcome.status != RunStatus::Finished) {
+        err << "devicebench-cli: run " << label << " " << toString(outcome.status) << ": "
+            << outcome.reason << "\n";
+        return kExitRunFailed;
+    }
+    return kExitOk;
+}
+
+} // namespace
+
+int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
+               const std::atomic<bool> &stopRequested) {
+    // With --json, stdout carries the JSON document only; the text goes to a terminal.
+    std::ostringstream dropped;
+    std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
+    std::ostream &out = options.json ? text : stdOut;
+    if (const int code = checkOptions(options, err); code != kExitOk)
+        return code;
+    const std::vector<RunConfig> runs = expandRuns(options, err);
+    if (runs.empty())
+        return kExitUsage;
+    if (const int code = prepareRecordFolders(options, runs.size(), err); code != kExitOk)
+        return code;
+
+    printHeader(out, options.base, runs.size());
     RunSet store;
     std::vector<RunOutcome> outcomes;
+    OrderedJson jsonRuns = OrderedJson::array();
     int exitCode = kExitOk;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const int runId = static_cast<int>(i) + 1;
-        ConsoleObserver observer(out, err, store, runId, runs[i]);
-        // The recorder sees every event first and passes it on to the console.
-        const std::string id = newRunId();
-        // TensorBoard (--logdir) sees every event before the console does.
-        std::unique_ptr<TensorBoardObserver> board;
-        if (!options.logDir.empty()) {
-            const int threads = runs[i].threads > 0 ? runs[i].threads : availableCores();
-            board = std::make_unique<TensorBoardObserver>(
-                runs[i], options.logDir, id + "_" + runs[i].device + "_x" + std::to_string(threads),
-                &observer);
-        }
-        TrainingObserver &console = board ? static_cast<TrainingObserver &>(*board) : observer;
-        std::string recordPath = options.recordPath;
-        if (!options.outDir.empty()) {
-            recordPath = (std::filesystem::path(options.outDir) / (id + ".json")).string();
-        }
-        // Always a recorder (in memory when no file is asked for): its record is the run in
-        // the comparison, the JSON output and the file alike.
-        const auto recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &console, id);
-        observer.setRecorder(recorder.get());
-        RunOutcome outcome = runTraining(runs[i], *recorder, stopRequested);
-        const std::string label = "#" + std::to_string(runId) + " " + runs[i].device;
-        printSummary(out, outcome, runs[i], label, base.synthetic);
-        outcomes.push_back(outcome);
-        if (!recordPath.empty()) {
-            if (recorder->writeError().empty()) {
-                out << "wrote record " << recordPath << "\n";
-            } else {
-                err << "devicebench-cli: error: " << recorder->writeError() << "\n";
-                exitCode = kExitRunFailed;
-            }
-        }
-        if (board && !board->writeError().empty()) {
-            err << "devicebench-cli: error: " << board->writeError() << "\n";
+        const FinishedRun run = runOne(options, runs, i, store, out, err, stopRequested);
+        const std::string label = "#" + std::to_string(i + 1) + " " + runs[i].device;
+        printSummary(out, run.outcome, runs[i], label, options.base.synthetic);
+        outcomes.push_back(run.outcome);
+        if (!reportRunFiles(run, out, err))
             exitCode = kExitRunFailed;
-        } else if (board && !board->filePath().empty()) {
-            out << "wrote TensorBoard events " << board->filePath() << "\n";
-        }
-        if (options.json) {
-            OrderedJson run = recordJson(recorder->record());
-            run["label"] = label;
-            run["summary"] = summaryJson(outcome.summary);
-            run["contendedStableEpochs"] =
-                contendedStableEpochs(outcome.epochs, runs[i].warmupEpochs);
-            run["recordFile"] = recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(recordPath);
-            run["tensorboardFile"] = board && !board->filePath().empty()
-                                         ? OrderedJson(board->filePath())
-                                         : OrderedJson(nullptr);
-            jsonRuns.push_back(std::move(run));
-        }
-        if (outcome.status == RunStatus::Cancelled) {
-            err << "devicebench-cli: run " << label << " cancelled: " << outcome.reason << "\n";
-            exitCode = kExitCancelled;
-            break;
-        }
-        if (outcome.status != RunStatus::Finished) {
-            err << "devicebench-cli: run " << label << " " << toString(outcome.status) << ": "
-                << outcome.reason << "\n";
-            exitCode = kExitRunFailed;
+        if (options.json)
+            jsonRuns.push_back(runJson(run, label, runs[i]));
+        if (const int code = reportRunEnd(run.outcome, label, err); code != kExitOk) {
+            exitCode = code;
+            if (code == kExitCancelled)
+                break;
         }
     }
+    if (runs.size() > 1)
+        printComparison(out, runs, outcomes);
 
-    if (runs.size() > 1) {
-        double slowest = 0.0;
-        for (const auto &o : outcomes) {
-            if (o.summary.hasStable) {
-                slowest = std::max(slowest, o.summary.stableMean);
-            }
-        }
-        out << "comparison (stable mean seconds per epoch; speed-up against the slowest run):\n";
-        for (std::size_t i = 0; i < outcomes.size(); ++i) {
-            const auto &s = outcomes[i].summary;
-            out << "  #" << i + 1 << " " << runs[i].device << ", "
-                << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": ";
-            if (s.hasStable) {
-                out << fixed(s.stableMean, 3) << " s  " << fixed(slowest / s.stableMean, 2)
-                    << "x\n";
-            } else {
-                out << "no stable epochs\n";
-            }
-        }
-    }
-
-    if (!options.csvPath.empty()) {
-        try {
-            writeComparisonCsv(store, options.csvPath);
-            out << "wrote " << options.csvPath << " and " << summaryCsvPath(options.csvPath)
-                << "\n";
-            jsonFiles.push_back(options.csvPath);
-            jsonFiles.push_back(summaryCsvPath(options.csvPath));
-        } catch (const ExportError &e) {
-            err << "devicebench-cli: error: " << e.what() << "\n";
-            exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
-        }
-    }
-    if (!options.pngPath.empty()) {
-        std::string error;
-        if (writePng(store, options.pngPath, &error)) {
-            out << "wrote " << options.pngPath << "\n";
-            jsonFiles.push_back(options.pngPath);
-        } else {
-            err << "devicebench-cli: error: " << error << "\n";
-            exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
-        }
-    }
+    std::vector<std::string> written;
+    if (!writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))
+        exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
     if (options.json) {
         OrderedJson document;
         document["command"] = "run";
         document["version"] = kVersion;
         document["exitCode"] = exitCode;
-        document["synthetic"] = base.synthetic;
+        document["synthetic"] = options.base.synthetic;
         document["runs"] = std::move(jsonRuns);
-        document["files"] = std::move(jsonFiles);
+        document["files"] = OrderedJson(written);
         stdOut << dumpJson(document) << std::flush;
     }
     return exitCode;

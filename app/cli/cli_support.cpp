@@ -6,10 +6,13 @@
 #include "export/sweep_png.h"
 #endif
 
+#include "devicebench/csv_export.h"
+
 #include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <ostream>
 #include <sstream>
 #include <string>
 #include <unistd.h>
@@ -58,6 +61,34 @@ bool writePng(const RunSet &runs, const std::string &path, std::string *error) {
         *error = kPngNeedsFullBuild;
     return false;
 #endif
+}
+
+bool writeComparisonFiles(const RunSet &runs, const std::string &csvPath,
+                          const std::string &pngPath, std::ostream &out, std::ostream &err,
+                          std::vector<std::string> *written) {
+    bool ok = true;
+    if (!csvPath.empty()) {
+        try {
+            writeComparisonCsv(runs, csvPath);
+            out << "wrote " << csvPath << " and " << summaryCsvPath(csvPath) << "\n";
+            written->push_back(csvPath);
+            written->push_back(summaryCsvPath(csvPath));
+        } catch (const ExportError &e) {
+            err << "devicebench-cli: error: " << e.what() << "\n";
+            ok = false;
+        }
+    }
+    if (!pngPath.empty()) {
+        std::string error;
+        if (writePng(runs, pngPath, &error)) {
+            out << "wrote " << pngPath << "\n";
+            written->push_back(pngPath);
+        } else {
+            err << "devicebench-cli: error: " << error << "\n";
+            ok = false;
+        }
+    }
+    return ok;
 }
 
 bool writeSweepPicture(const std::vector<SweepCellRecord> &records,

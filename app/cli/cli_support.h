@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <iosfwd>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@ namespace devicebench::cli {
 // `value` with `decimals` digits after the point ("–" when not finite).
 std::string fixed(double value, int decimals);
 
-// The model a run trains, for its first line (issue 13): "<model> at <S> px" and, when known
+// The model a run trains, for its first line: "<model> at <S> px" and, when known
 // (not 0), its trainable parameters and forward multiply-adds per image, e.g.
 // "resnet18 at 32 px (11,173,962 parameters, 555.4 M multiply-adds per image)".
 std::string describeModel(const std::string &model, int imageSize, std::int64_t parameters,
@@ -35,6 +36,14 @@ inline constexpr const char *kPngNeedsFullBuild =
     "without Qt; write the CSV with --csv, or draw the picture with a full build's "
     "`devicebench-cli compare RECORD... --png FILE` from the run records";
 bool writePng(const RunSet &runs, const std::string &path, std::string *error);
+
+// The outputs of `run` and `compare`: the per-epoch CSV with its summary beside it (csvPath)
+// and the picture (pngPath) of `runs`, each where its path is not empty; "wrote ..." on `out`,
+// "devicebench-cli: error: ..." on `err`. The paths written go to *written. False when one
+// could not be written.
+bool writeComparisonFiles(const RunSet &runs, const std::string &csvPath,
+                          const std::string &pngPath, std::ostream &out, std::ostream &err,
+                          std::vector<std::string> *written);
 
 // The sweep picture (sweep --png): writeSweepPng() of the full build (ui/sweep_png.h); without
 // it, false with `*error` = kPngNeedsFullBuild, as writePng.

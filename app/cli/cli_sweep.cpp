@@ -2,7 +2,6 @@
 // `devicebench-cli sweep`: see cli_sweep.h and devicebench/sweep.h.
 #include "cli_sweep.h"
 
-#include "cli_run.h" // exit codes
 #include "cli_support.h"
 
 #include "devicebench/data_location.h"
@@ -13,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <ostream>
 #include <sstream>
 
@@ -142,9 +142,137 @@ std::string buildSpec(SweepOptions &options) {
     return validateSweepSpec(spec);
 }
 
+// The data as `run` finds it (README, "The data set"), checked before the first cell, and
+// --png. kExitOk, kExitUsage or kExitNoData.
+int checkData(SweepOptions &options, std::ostream &err) {
+    if (!options.pngPath.empty() && !kPngAvailable) {
+        err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
+        return kExitUsage;
+    }
+    RunConfig &base = options.spec.base;
+    if (!base.synthetic && base.dataDir.empty()) {
+        if (auto dir = findDefaultDataDir()) {
+            base.dataDir = *dir;
+        } else {
+            err << "devicebench-cli: error: no data folder given.\n" << dataDirHelp() << "\n";
+            return kExitNoData;
+        }
+    }
+    if (!base.synthetic) {
+        if (const std::string problem = checkCifar10Folder(base.dataDir); !problem.empty()) {
+            err << "devicebench-cli: error: " << problem << "\n";
+            return kExitNoData;
+        }
+    }
+    return kExitOk;
+}
+
+// The devices, as the grid labels them, in the cells' order.
+std::vector<std::string> deviceLabels(const std::vector<SweepCell> &cells) {
+    std::vector<std::string> labels;
+    for (const SweepCell &cell : cells) {
+        if (std::find(labels.begin(), labels.end(), cell.device.label()) == labels.end()) {
+            labels.push_back(cell.device.label());
+        }
+    }
+    return labels;
+}
+
+// --baseline among the devices, and the --csv and --png folders. "" or the problem.
+std::string checkBaselineAndOutputs(const SweepOptions &options, const std::string &baseline,
+                                    const std::vector<std::string> &labels) {
+    if (std::find(labels.begin(), labels.end(), baseline) == labels.end()) {
+        std::string problem = "--baseline '" + baseline + "' is not one of the sweep's devices (";
+        for (std::size_t i = 0; i < labels.size(); ++i) {
+            problem += (i == 0 ? "" : ", ") + labels[i];
+        }
+        return problem + ")";
+    }
+    for (const std::string *path : {&options.csvPath, &options.pngPath}) {
+        if (const std::string problem = path->empty() ? "" : checkOutputFolder(*path);
+            !problem.empty()) {
+            return problem;
+        }
+    }
+    return {};
+}
+
+void printHeader(std::ostream &out, const SweepOptions &options, std::size_t cellCount,
+                 std::size_t deviceCount) {
+    const SweepSpec &spec = options.spec;
+    out << "DeviceBench " << kVersion << ": sweep of " << count(cellCount, "cell", "cells") << " ("
+        << count(spec.models.size(), "model", "models") << " x "
+        << count(spec.batchSizes.size(), "batch size", "batch sizes") << " x "
+        << count(spec.imageSizes.size(), "image size", "image sizes") << " x "
+        << count(deviceCount, "device", "devices") << "), " << spec.steps << " timed steps after "
+        << spec.warmupSteps << " warm-up steps, " << spec.phaseSteps << " phase-timed; records in "
+        << options.outDir << "\n";
+    if (spec.base.synthetic) {
+        out << "SYNTHETIC DATA: times are real\n";
+    }
+    out.flush();
+}
+
+// The console's view of the sweep: the resumed cells, each peak, one line per cell ended
+// (kept in `ended` for the speed-ups against `baseline`).
+SweepObserver consoleObserver(std::ostream &out, std::vector<SweepCellRecord> &ended,
+                              const std::string &baseline) {
+    SweepObserver observer;
+    observer.sweepStarted = [&out](const SweepProgress &p) {
+        if (p.skipped > 0) {
+            out << "resumed: " << p.skipped << " finished " << (p.skipped == 1 ? "cell" : "cells")
+                << " kept (not redone)\n"
+                << std::flush;
+        }
+    };
+    observer.peakMeasured = [&out](const SweepDevice &d, const PeakThroughput &peak,
+                                   const std::string &error) {
+        out << "peak of " << d.label() << ": "
+            << (error.empty() ? fixed(peak.gflops, 1) + " GFLOP/s (" + peak.method + ")"
+                              : "not measured: " + error)
+            << "\n"
+            << std::flush;
+    };
+    observer.cellEnded = [&out, &ended, &baseline](const SweepCellRecord &r, const SweepProgress &p,
+                                                   bool resumed) {
+        ended.push_back(r);
+        if (!resumed || r.result.status != RunStatus::Finished) {
+            out << cellLine(r, p, ended, baseline, resumed) << "\n" << std::flush;
+        }
+    };
+    return observer;
+}
+
+// The sweep CSV and picture where asked for. False when one could not be written.
+bool writeOutputs(const SweepOptions &options, const SweepOutcome &outcome,
+                  const std::string &baseline, std::ostream &out, std::ostream &err) {
+    bool ok = true;
+    if (!options.csvPath.empty()) {
+        std::string error;
+        if (writeSweepCsv(outcome.records, baseline, options.csvPath, &error)) {
+            out << "wrote " << options.csvPath << "\n";
+        } else {
+            err << "devicebench-cli: error: " << error << "\n";
+            ok = false;
+        }
+    }
+    if (!options.pngPath.empty()) {
+        std::string error;
+        if (writeSweepPicture(outcome.records, baseline, options.pngPath, &error)) {
+            out << "wrote " << options.pngPath << "\n";
+        } else {
+            err << "devicebench-cli: error: " << error << "\n";
+            ok = false;
+        }
+    }
+    return ok;
+}
+
 } // namespace
 
-CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o) {
+CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
+    auto options = std::make_shared<SweepOptions>(); // kept by the callback
+    SweepOptions &o = *options;
     auto *sweep = app.add_subcommand(
         "sweep", "Time short runs over models x batch sizes x image sizes x devices "
                  "(resumable; one record per cell)");
@@ -193,99 +321,36 @@ CLI::App *addSweepCommand(CLI::App &app, SweepOptions &o) {
                                       "build (DEVICEBENCH_BUILD_UI=ON), refused here");
     sweep->add_flag("--no-peak", o.noPeak,
                     "Do not measure each device's peak (about 1 s each): no fraction of peak");
+    setAction(*sweep, chosen, [options, &context] {
+        return sweepCommand(std::move(*options), context.out, context.err, context.stopRequested);
+    });
     return sweep;
 }
 
 int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
                  const std::atomic<bool> &stopRequested) {
-    if (!options.pngPath.empty() && !kPngAvailable) {
-        err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
-        return kExitUsage;
-    }
-    // The data as `run` finds it (README, "The data set"); checked before the first cell.
-    if (!options.spec.base.synthetic && options.spec.base.dataDir.empty()) {
-        if (auto dir = findDefaultDataDir()) {
-            options.spec.base.dataDir = *dir;
-        } else {
-            err << "devicebench-cli: error: no data folder given.\n" << dataDirHelp() << "\n";
-            return kExitNoData;
-        }
-    }
-    if (!options.spec.base.synthetic) {
-        if (const std::string problem = checkCifar10Folder(options.spec.base.dataDir);
-            !problem.empty()) {
-            err << "devicebench-cli: error: " << problem << "\n";
-            return kExitNoData;
-        }
-    }
-
+    if (const int code = checkData(options, err); code != kExitOk)
+        return code;
     if (const std::string problem = buildSpec(options); !problem.empty()) {
         err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }
-    SweepSpec &spec = options.spec;
-    const std::vector<SweepCell> cells = sweepCells(spec);
-    std::string baseline =
+    const std::vector<SweepCell> cells = sweepCells(options.spec);
+    const std::string baseline =
         options.baseline.empty() ? cells.front().device.label() : options.baseline;
-    std::vector<std::string> labels; // the devices, as the grid labels them
-    for (const SweepCell &cell : cells) {
-        if (std::find(labels.begin(), labels.end(), cell.device.label()) == labels.end()) {
-            labels.push_back(cell.device.label());
-        }
-    }
-    if (std::find(labels.begin(), labels.end(), baseline) == labels.end()) {
-        err << "devicebench-cli: error: --baseline '" << baseline
-            << "' is not one of the sweep's devices (";
-        for (std::size_t i = 0; i < labels.size(); ++i) {
-            err << (i == 0 ? "" : ", ") << labels[i];
-        }
-        err << ")\n";
+    const std::vector<std::string> labels = deviceLabels(cells);
+    if (const std::string problem = checkBaselineAndOutputs(options, baseline, labels);
+        !problem.empty()) {
+        err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }
-    for (const std::string *path : {&options.csvPath, &options.pngPath}) {
-        if (const std::string problem = path->empty() ? "" : checkOutputFolder(*path);
-            !problem.empty()) {
-            err << "devicebench-cli: error: " << problem << "\n";
-            return kExitUsage;
-        }
-    }
-    out << "DeviceBench " << kVersion << ": sweep of " << count(cells.size(), "cell", "cells")
-        << " (" << count(spec.models.size(), "model", "models") << " x "
-        << count(spec.batchSizes.size(), "batch size", "batch sizes") << " x "
-        << count(spec.imageSizes.size(), "image size", "image sizes") << " x "
-        << count(labels.size(), "device", "devices") << "), " << spec.steps << " timed steps after "
-        << spec.warmupSteps << " warm-up steps, " << spec.phaseSteps << " phase-timed; records in "
-        << options.outDir << "\n";
-    if (spec.base.synthetic) {
-        out << "SYNTHETIC DATA: times are real\n";
-    }
-    out.flush();
+
+    printHeader(out, options, cells.size(), labels.size());
     std::vector<SweepCellRecord> ended;
-    SweepObserver observer;
-    observer.sweepStarted = [&](const SweepProgress &p) {
-        if (p.skipped > 0) {
-            out << "resumed: " << p.skipped << " finished " << (p.skipped == 1 ? "cell" : "cells")
-                << " kept (not redone)\n"
-                << std::flush;
-        }
-    };
-    observer.peakMeasured = [&](const SweepDevice &d, const PeakThroughput &peak,
-                                const std::string &error) {
-        out << "peak of " << d.label() << ": "
-            << (error.empty() ? fixed(peak.gflops, 1) + " GFLOP/s (" + peak.method + ")"
-                              : "not measured: " + error)
-            << "\n"
-            << std::flush;
-    };
-    observer.cellEnded = [&](const SweepCellRecord &r, const SweepProgress &p, bool resumed) {
-        ended.push_back(r);
-        if (!resumed || r.result.status != RunStatus::Finished) {
-            out << cellLine(r, p, ended, baseline, resumed) << "\n" << std::flush;
-        }
-    };
+    const SweepObserver observer = consoleObserver(out, ended, baseline);
     SweepOutcome outcome;
     try {
-        outcome = runSweep(spec, options.outDir, observer, stopRequested);
+        outcome = runSweep(options.spec, options.outDir, observer, stopRequested);
     } catch (const std::exception &e) {
         err << "devicebench-cli: error: " << e.what() << "\n";
         return kExitRunFailed;
@@ -299,24 +364,8 @@ int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
         out << "sweep finished: " << outcome.records.size() << " cells, " << outcome.failedCells
             << " failed; records in " << options.outDir << "\n";
     }
-    if (!options.csvPath.empty()) {
-        std::string error;
-        if (writeSweepCsv(outcome.records, baseline, options.csvPath, &error)) {
-            out << "wrote " << options.csvPath << "\n";
-        } else {
-            err << "devicebench-cli: error: " << error << "\n";
-            exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
-        }
-    }
-    if (!options.pngPath.empty()) {
-        std::string error;
-        if (writeSweepPicture(outcome.records, baseline, options.pngPath, &error)) {
-            out << "wrote " << options.pngPath << "\n";
-        } else {
-            err << "devicebench-cli: error: " << error << "\n";
-            exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
-        }
-    }
+    if (!writeOutputs(options, outcome, baseline, out, err))
+        exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
     return exitCode;
 }
 

@@ -4,16 +4,14 @@
 // docs/sweep-record.md).
 #pragma once
 
+#include "cli_command.h"
+
 #include "devicebench/sweep.h"
 
 #include <atomic>
 #include <iosfwd>
 #include <string>
 #include <vector>
-
-namespace CLI {
-class App;
-}
 
 namespace devicebench::cli {
 
@@ -33,8 +31,8 @@ struct SweepOptions {
     bool noPeak = false;                      // --no-peak: SweepSpec::measurePeak false
 };
 
-// Adds the `sweep` subcommand and its options (bound to `options`) to `app`.
-CLI::App *addSweepCommand(CLI::App &app, SweepOptions &options);
+// Adds the `sweep` subcommand, its options and its action to `app`.
+CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
 
 // Runs the sweep: one line per cell on `out` ("[ 3/27] resnet18 b64 32px cpu x2: 123.4
 // images/s [120.1, 125.0], ..."), errors on `err`. Returns kExitOk; kExitRunFailed when a cell

@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+// `devicebench-cli compare RECORD...`: runs recorded here or elsewhere, side by side, with the
+// same store, PNG and CSVs as the dashboard's "Import runs…".
+#pragma once
+
+#include "cli_command.h"
+
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace devicebench::cli {
+
+struct CompareOptions {
+    std::vector<std::string> records; // run record files (docs/run-record.md)
+    std::string csvPath;        // per-epoch CSV; the summary goes beside it as FILE-summary.csv
+    std::string pngPath;        // the comparison picture
+    int baseline = 0;           // 1-based position in `records` (when baselineGiven)
+    bool baselineGiven = false; // false: the slowest run is the baseline
+    int warmupEpochs = -1;      // warm-up epochs for every run; -1 = each run's own
+    bool json = false;          // as RunOptions::json
+};
+
+// Adds the `compare` subcommand, its options and its action to `app`.
+CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
+
+// Loads every record (a bad one: "skipped <file>: <reason>" on `err`, the others load),
+// prints the comparison table (run label, status, stable mean, 95% interval, speed-up against
+// the baseline with its interval, comparable or the differing fields) and the control line
+// (largest test-loss difference per comparable pair, WARNING above kTestLossWarning), and
+// writes the PNG and CSVs of the runs that loaded. A record given twice (same path or same
+// run id) is compared once and reported as skipped. Returns kExitOk; kExitRunFailed when a
+// record was skipped or an output could not be written; kExitUsage when no record loaded,
+// --baseline is not 1..N, or --warmup-epochs is not below every loaded run's epochs.
+int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err);
+
+} // namespace devicebench::cli

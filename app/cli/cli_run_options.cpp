@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: MIT
+// `devicebench-cli run`'s command line: its options into RunOptions, and which run it is (one
+// process, or a rank of a data-parallel job).
+#include "cli_distributed.h"
+#include "cli_run.h"
+#include "cli_support.h"
+
+#include <CLI/CLI.hpp>
+
+#include <algorithm>
+#include <iterator>
+#include <memory>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace devicebench::cli {
+namespace {
+
+// RunOptions and the values that are finished after CLI11 (finishRunOptions).
+struct RunArguments {
+    RunOptions options;
+    std::vector<std::string> threads{"0"}; // split and parsed after CLI11, see splitList
+    std::string workload = "faithful";
+};
+
+// --device ... --image-size: what is trained, on what and how long.
+void declareTrainingOptions(CLI::App &run, RunArguments &args) {
+    RunConfig &c = args.options.base;
+    run.add_option("--device", args.options.devices,
+                   "Device(s): cpu, cuda or cuda:N; a comma-separated list runs each in turn")
+        ->default_str("cpu"); // split by splitList, which refuses empty items
+    run.add_option("--epochs", c.epochs, "Epochs (each = training pass + test pass)")
+        ->default_val(kDefaultEpochs);
+    run.add_option("--batch-size", c.batchSize, "Images per step")->default_val(kDefaultBatchSize);
+    run.add_option("--lr", c.learningRate, "Learning rate (SGD, no momentum)")
+        ->default_val(kDefaultLearningRate);
+    run.add_option("--warmup-epochs", c.warmupEpochs,
+                   "First N epochs are warm-up: kept, but left out of the stable mean "
+                   "(default 2, or epochs - 1 when fewer)")
+        ->default_str("2");
+    run.add_option("--threads", args.threads,
+                   "CPU threads; 0 = all cores; a comma-separated list runs each in turn")
+        ->default_str("0");
+    run.add_option("--seed", c.seed, "Seed of the initial weights (0 or more)")
+        ->check(CLI::NonNegativeNumber)
+        ->default_val(kDefaultSeed);
+    run.add_option("--data-dir", c.dataDir,
+                   "CIFAR-10 binary folder (default: $DEVICEBENCH_DATA, then "
+                   "~/.cache/devicebench/cifar-10-batches-bin)");
+    run.add_option("--train-images", c.trainImages,
+                   "Use only the first N training images (0 = all 50,000)")
+        ->default_val(0);
+    run.add_option("--test-images", c.testImages,
+                   "Use only the first N test images (0 = all 10,000)")
+        ->default_val(0);
+    run.add_option("--workload", args.workload,
+                   "faithful: the article's computation; tuned: the same training computed the "
+                   "fastest way measured (channels-last, no per-step allocation, ...)")
+        ->check(CLI::IsMember({"faithful", "tuned"}))
+        ->default_str("faithful");
+    // The model and the image size (run_types.h; the models' layers: models.h).
+    run.add_option("--model", c.model,
+                   "small-cnn: the article's network; resnet18: ResNet-18, CIFAR form (11.2 M "
+                   "parameters); vit-tiny: a Vision Transformer of ViT-Tiny's shape, patch 4 "
+                   "(5.4 M parameters)")
+        ->check(
+            CLI::IsMember(std::vector<std::string>(std::begin(kModelNames), std::end(kModelNames))))
+        ->default_str(kDefaultModel);
+    run.add_option("--image-size", c.imageSize,
+                   "Pixels per image side: 32 (CIFAR-10's own), 64 or 128 (the data upsampled "
+                   "once by bilinear interpolation, before epoch 1 and outside the timed epochs)")
+        ->check(CLI::IsMember(std::vector<int>(std::begin(kImageSizes), std::end(kImageSizes))))
+        ->default_val(kDefaultImageSize);
+}
+
+// --loss-every ... --synthetic: how the run is measured and fed.
+void declareMeasuringOptions(CLI::App &run, RunConfig &c) {
+    run.add_option("--loss-every", c.lossFetchInterval,
+                   "Fetch step losses from the device every K steps")
+        ->default_val(kDefaultLossFetchInterval);
+    run.add_flag("--data-on-device", c.dataOnDevice,
+                 "CUDA: hold the whole data set on the device, copied once before epoch 1 "
+                 "(no effect on the CPU)");
+    run.add_flag("--phases", c.phases,
+                 "Time each phase of every step (data, forward, loss, backward, optimizer) and "
+                 "the test pass; synchronises the device at every phase, so the run is slower "
+                 "and never compared with normal runs");
+    run.add_flag("--synthetic", c.synthetic,
+                 "CIFAR-shaped generated data: times are real, accuracy is meaningless");
+}
+
+// --csv ... --json: what the run writes.
+void declareOutputOptions(CLI::App &run, RunOptions &options) {
+    run.add_option("--csv", options.csvPath, "Write the per-epoch comparison CSV to FILE");
+    run.add_option("--png", options.pngPath,
+                   kPngAvailable ? "Write the comparison picture (PNG) to FILE"
+                                 : "Write the comparison picture (PNG) to FILE: needs the full "
+                                   "build (DEVICEBENCH_BUILD_UI=ON), refused here");
+    auto *recordOption = run.add_option(
+        "--record", options.recordPath,
+        "Write the run record (JSON, docs/run-record.md) to FILE, rewritten after every epoch; "
+        "one run only");
+    run.add_option("--out-dir", options.outDir,
+                   "Write one run record per run to DIR/<run id>.json (DIR created if missing)")
+        ->excludes(recordOption);
+    run.add_option("--logdir", options.logDir,
+                   "Write TensorBoard event files, one run each in DIR/<run name>/ (DIR created "
+                   "if missing); view with: tensorboard --logdir DIR");
+    run.add_flag("--json", options.json,
+                 "Print one JSON document on stdout at the end: {\"runs\": [...], ...}; the "
+                 "text goes to stderr when it is a terminal");
+}
+
+// Every option of `run`, in --help's order, into `args`.
+void declareRunOptions(CLI::App &run, RunArguments &args) {
+    declareTrainingOptions(run, args);
+    declareMeasuringOptions(run, args.options.base);
+    declareOutputOptions(run, args.options);
+    addDistributedRunOptions(run, args.options);
+}
+
+// After parsing: the lists split and parsed, the workload, --warmup-epochs's default. Returns
+// "" or the problem.
+std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
+    RunOptions &options = args.options;
+    options.dataDirGiven = run.count("--data-dir") > 0;
+    std::vector<std::string> items;
+    std::string problem = splitList("--device", "cpu, cuda or cuda:N", options.devices, &items);
+    options.devices = items;
+    if (problem.empty())
+        problem = splitList("--threads", "a whole number (0 = all cores)", args.threads, &items);
+    if (problem.empty())
+        problem = parseWholeNumbers("--threads", items, &options.threads);
+    if (!problem.empty())
+        return problem;
+    parseWorkload(args.workload, &options.base.workload);
+    if (run.count("--warmup-epochs") == 0) {
+        // The article's 2 warm-up epochs, but never all of them: a 1-epoch quick run keeps
+        // its only epoch as the stable one. An explicit value is checked as given.
+        options.base.warmupEpochs =
+            std::max(0, std::min(kDefaultWarmupEpochs, options.base.epochs - 1));
+    }
+    return {};
+}
+
+// The run in this process, or, with WORLD_SIZE and RANK set (torchrun, Slurm, `launch`), this
+// process's rank of a data-parallel job.
+int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &context) {
+    LaunchEnvironment environment;
+    try {
+        environment = readLaunchEnvironment();
+    } catch (const DistributedError &e) {
+        context.err << "devicebench-cli: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    if (!environment.present &&
+        (options.globalBatchSize > 0 || !options.backend.empty() || run.count("--timeout") > 0)) {
+        context.err << "devicebench-cli: error: --global-batch-size, --backend and --timeout are "
+                       "for a rank of a data-parallel job (WORLD_SIZE and RANK set: use `launch`, "
+                       "torchrun or Slurm)\n";
+        return kExitUsage;
+    }
+    if (environment.present)
+        return distributedRunCommand(std::move(options), environment, context.out, context.err,
+                                     context.stopRequested);
+    return runCommand(std::move(options), context.out, context.err, context.stopRequested);
+}
+
+} // namespace
+
+CLI::App *addRunCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
+    auto *run = app.add_subcommand(
+        "run", "Train a model (default: the article's small-cnn) and time each epoch; with "
+               "WORLD_SIZE and RANK set (launch, torchrun, Slurm), as one rank of a "
+               "data-parallel job (docs/DISTRIBUTED.md)");
+    auto args = std::make_shared<RunArguments>(); // kept by the callback
+    declareRunOptions(*run, *args);
+    setAction(*run, chosen, [run, args, &context] {
+        if (const std::string problem = finishRunOptions(*run, *args); !problem.empty()) {
+            context.err << "devicebench-cli: error: " << problem << "\n";
+            return static_cast<int>(kExitUsage);
+        }
+        return runOrJoin(*run, std::move(args->options), context);
+    });
+    return run;
+}
+
+} // namespace devicebench::cli
