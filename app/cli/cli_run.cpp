@@ -8,10 +8,10 @@
 #include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/recorded_run.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/summary.h"
-#include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
 #include "devicebench/version.h"
 
@@ -20,7 +20,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
-#include <memory>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -34,19 +33,20 @@ std::string threadsText(int threads) {
     return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
 
-// Prints a run's events as they come; puts the record that `recorder` keeps (it sees every
-// event first) into the run set for the CSV/PNG export.
-class ConsoleObserver : public TrainingObserver {
+// Behind the run's recorder: prints the run's events as they come, and puts the record it is
+// told of, with the recorder's step times, into the run set for the CSV/PNG export.
+class ConsoleObserver : public RecordObserver {
 public:
     ConsoleObserver(std::ostream &out, std::ostream &err, RunSet &store, int runId,
                     const RunConfig &config)
         : m_out(out), m_err(err), m_store(store), m_runId(runId), m_config(config),
           m_progress(isatty(fileno(stderr)) != 0) {}
-    void setRecorder(const RunRecorder *recorder) { m_recorder = recorder; }
+
+    void onRecordStarted(const RunRecord &record) override { m_store.addRun(m_runId, record); }
+    void onRecordEnded(const RunRecord &record) override { m_final = record; }
 
     void onRunStarted(const RunStarted &info) override {
         m_info = info;
-        m_store.addRun(m_runId, m_recorder->record());
         m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads)
               << ", "
               << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
@@ -62,10 +62,7 @@ public:
     }
 
     void onStepLosses(const std::vector<StepLoss> &losses) override {
-        // The recorder appended these with its times just before passing them on.
-        const auto &steps = m_recorder->record().steps;
-        const auto count = static_cast<std::ptrdiff_t>(std::min(losses.size(), steps.size()));
-        m_store.appendSteps(m_runId, std::vector<TimedStepLoss>(steps.end() - count, steps.end()));
+        m_store.appendSteps(m_runId, losses); // with the recorder's seconds
         if (m_progress && !losses.empty() && m_info.stepsPerEpoch > 0) {
             const auto &last = losses.back();
             const std::int64_t inEpoch = last.step - (last.epoch - 1) * m_info.stepsPerEpoch;
@@ -96,7 +93,7 @@ public:
         }
         if (m_store.hasRun(m_runId)) {
             m_store.endRun(m_runId, outcome);
-            m_store.replaceRecord(m_runId, m_recorder->record()); // as written, final
+            m_store.replaceRecord(m_runId, m_final); // as written, final
         }
     }
 
@@ -104,7 +101,7 @@ private:
     std::ostream &m_out;
     std::ostream &m_err;
     RunSet &m_store;
-    const RunRecorder *m_recorder = nullptr;
+    RunRecord m_final; // onRecordEnded's
     int m_runId;
     RunConfig m_config;
     RunStarted m_info;
@@ -269,54 +266,44 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
     int exitCode = kExitOk;
     for (std::size_t i = 0; i < runs.size(); ++i) {
         const int runId = static_cast<int>(i) + 1;
+        // The recorded run (recorded_run.h), as the dashboard's: the recorder (in memory when no
+        // file is asked for; its record is the run in the comparison, the JSON output and the
+        // file alike), then TensorBoard (--logdir), then the console.
         ConsoleObserver observer(out, err, store, runId, runs[i]);
-        // The recorder sees every event first and passes it on to the console.
-        const std::string id = newRunId();
-        // TensorBoard (--logdir) sees every event before the console does.
-        std::unique_ptr<TensorBoardObserver> board;
-        if (!options.logDir.empty()) {
-            const int threads = runs[i].threads > 0 ? runs[i].threads : availableCores();
-            board = std::make_unique<TensorBoardObserver>(
-                runs[i], options.logDir, id + "_" + runs[i].device + "_x" + std::to_string(threads),
-                &observer);
-        }
-        TrainingObserver &console = board ? static_cast<TrainingObserver &>(*board) : observer;
-        std::string recordPath = options.recordPath;
-        if (!options.outDir.empty()) {
-            recordPath = (std::filesystem::path(options.outDir) / (id + ".json")).string();
-        }
-        // Always a recorder (in memory when no file is asked for): its record is the run in
-        // the comparison, the JSON output and the file alike.
-        const auto recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &console, id);
-        observer.setRecorder(recorder.get());
-        RunOutcome outcome = runTraining(runs[i], *recorder, stopRequested);
+        RunRequest request;
+        request.config = runs[i];
+        request.recordFile = options.recordPath;
+        request.recordsFolder = options.outDir;
+        request.tensorBoardFolder = options.logDir;
+        const RecordedRun recorded = runRecorded(request, &observer, stopRequested);
+        const RunOutcome &outcome = recorded.outcome;
+        const std::string &recordPath = recorded.recordPath;
         const std::string label = "#" + std::to_string(runId) + " " + runs[i].device;
         printSummary(out, outcome, runs[i], label, base.synthetic);
         outcomes.push_back(outcome);
         if (!recordPath.empty()) {
-            if (recorder->writeError().empty()) {
+            if (recorded.recordError.empty()) {
                 out << "wrote record " << recordPath << "\n";
             } else {
-                err << "devicebench-cli: error: " << recorder->writeError() << "\n";
+                err << "devicebench-cli: error: " << recorded.recordError << "\n";
                 exitCode = kExitRunFailed;
             }
         }
-        if (board && !board->writeError().empty()) {
-            err << "devicebench-cli: error: " << board->writeError() << "\n";
+        if (!recorded.eventError.empty()) {
+            err << "devicebench-cli: error: " << recorded.eventError << "\n";
             exitCode = kExitRunFailed;
-        } else if (board && !board->filePath().empty()) {
-            out << "wrote TensorBoard events " << board->filePath() << "\n";
+        } else if (!recorded.eventFile.empty()) {
+            out << "wrote TensorBoard events " << recorded.eventFile << "\n";
         }
         if (options.json) {
-            OrderedJson run = recordJson(recorder->record());
+            OrderedJson run = recordJson(recorded.record);
             run["label"] = label;
             run["summary"] = summaryJson(outcome.summary);
             run["contendedStableEpochs"] =
                 contendedStableEpochs(outcome.epochs, runs[i].warmupEpochs);
             run["recordFile"] = recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(recordPath);
-            run["tensorboardFile"] = board && !board->filePath().empty()
-                                         ? OrderedJson(board->filePath())
-                                         : OrderedJson(nullptr);
+            run["tensorboardFile"] =
+                recorded.eventFile.empty() ? OrderedJson(nullptr) : OrderedJson(recorded.eventFile);
             jsonRuns.push_back(std::move(run));
         }
         if (outcome.status == RunStatus::Cancelled) {
