@@ -5,6 +5,7 @@
 
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/recorded_run.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/scaling.h"
@@ -24,7 +25,7 @@ namespace {
 
 // Rank 0's console: the job's events, one line per epoch (the ranks' own lines would
 // interleave; each rank's record has them).
-class JobConsole final : public TrainingObserver {
+class JobConsole final : public RecordObserver {
 public:
     JobConsole(std::ostream &out, const RunConfig &config) : m_out(out), m_config(config) {}
     void onRunStarted(const RunStarted &info) override {
@@ -229,9 +230,9 @@ RankResult runRank(const RunOptions &options, const LaunchEnvironment &env, cons
     const auto path = [&](const std::string &name) {
         return jobFilePath(options.outDir, jobId, name);
     };
-    const std::string rankName = "rank" + std::to_string(env.rank);
+    // This rank's record is a recorded run (recorded_run.h) whose training is the
+    // data-parallel loop; rank 0 also records the job, with the console behind that recorder.
     JobConsole console(out, config);
-    RunRecorder rankRecorder(config, path(rankName), nullptr, jobId + "-" + rankName);
     std::unique_ptr<RunRecorder> jobRecorder;
     if (env.rank == 0)
         jobRecorder = std::make_unique<RunRecorder>(config, path("job"), &console, jobId + "-job");
@@ -241,13 +242,21 @@ RankResult runRank(const RunOptions &options, const LaunchEnvironment &env, cons
     run.localRank = env.localRank;
     run.job = jobRecorder.get();
     run.weakScaling = options.globalBatchSize == 0;
-    const RunOutcome outcome =
-        runDataParallelTraining(config, run, rankRecorder, stopRequested, probeDevice);
+    RunRequest request;
+    request.config = config;
+    request.runId = jobId + "-rank" + std::to_string(env.rank);
+    request.recordsFolder = options.outDir; // "<outDir>/<jobId>-rank<r>.json"
+    const RecordedRun rank = runRecorded(
+        request, nullptr, stopRequested,
+        [&run](const RunConfig &c, TrainingObserver &observer, const std::atomic<bool> &stop) {
+            return runDataParallelTraining(c, run, observer, stop, probeDevice);
+        });
     RankResult result;
-    result.outcome = outcome;
-    for (const RunRecorder *recorder : {&rankRecorder, jobRecorder.get()}) {
-        if (recorder != nullptr && !recorder->writeError().empty())
-            result.writeErrors.push_back(recorder->writeError());
+    result.outcome = rank.outcome;
+    for (const std::string *error :
+         {&rank.recordError, jobRecorder ? &jobRecorder->writeError() : nullptr}) {
+        if (error != nullptr && !error->empty())
+            result.writeErrors.push_back(*error);
     }
     if (jobRecorder)
         result.job = jobRecorder->record();

@@ -7,10 +7,10 @@
 #include "devicebench/contention.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/recorded_run.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/summary.h"
-#include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
 #include "devicebench/version.h"
 
@@ -19,7 +19,6 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
-#include <memory>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -33,19 +32,20 @@ std::string threadsText(int threads) {
     return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
 }
 
-// Prints a run's events as they come; puts the record that `recorder` keeps (it sees every
-// event first) into the run set for the CSV/PNG export.
-class ConsoleObserver : public TrainingObserver {
+// Behind the run's recorder: prints the run's events as they come, and puts the record it is
+// told of, with the recorder's step times, into the run set for the CSV/PNG export.
+class ConsoleObserver : public RecordObserver {
 public:
     ConsoleObserver(std::ostream &out, std::ostream &err, RunSet &store, int runId,
                     const RunConfig &config)
         : m_out(out), m_err(err), m_store(store), m_runId(runId), m_config(config),
           m_progress(isatty(fileno(stderr)) != 0) {}
-    void setRecorder(const RunRecorder *recorder) { m_recorder = recorder; }
+
+    void onRecordStarted(const RunRecord &record) override { m_store.addRun(m_runId, record); }
+    void onRecordEnded(const RunRecord &record) override { m_final = record; }
 
     void onRunStarted(const RunStarted &info) override {
         m_info = info;
-        m_store.addRun(m_runId, m_recorder->record());
         m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads)
               << ", "
               << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
@@ -61,10 +61,7 @@ public:
     }
 
     void onStepLosses(const std::vector<StepLoss> &losses) override {
-        // The recorder appended these with its times just before passing them on.
-        const auto &steps = m_recorder->record().steps;
-        const auto count = static_cast<std::ptrdiff_t>(std::min(losses.size(), steps.size()));
-        m_store.appendSteps(m_runId, std::vector<TimedStepLoss>(steps.end() - count, steps.end()));
+        m_store.appendSteps(m_runId, losses); // with the recorder's seconds
         if (m_progress && !losses.empty() && m_info.stepsPerEpoch > 0) {
             const auto &last = losses.back();
             const std::int64_t inEpoch = last.step - (last.epoch - 1) * m_info.stepsPerEpoch;
@@ -95,7 +92,7 @@ public:
         }
         if (m_store.hasRun(m_runId)) {
             m_store.endRun(m_runId, outcome);
-            m_store.replaceRecord(m_runId, m_recorder->record()); // as written, final
+            m_store.replaceRecord(m_runId, m_final); // as written, final
         }
     }
 
@@ -103,7 +100,7 @@ private:
     std::ostream &m_out;
     std::ostream &m_err;
     RunSet &m_store;
-    const RunRecorder *m_recorder = nullptr;
+    RunRecord m_final; // onRecordEnded's
     int m_runId;
     RunConfig m_config;
     RunStarted m_info;
@@ -266,58 +263,25 @@ void printHeader(std::ostream &out, const RunConfig &base, std::size_t runCount)
         out << kPhasesNote << "\n";
 }
 
-// What one run left behind: its outcome, its record and the files it wrote or failed to.
-struct FinishedRun {
-    RunOutcome outcome;
-    RunRecord record;
-    std::string recordPath;  // empty: no record file
-    std::string recordError; // empty: written (or none asked for)
-    std::string boardFile;   // the TensorBoard event file; empty: none
-    std::string boardError;  // empty: written (or none asked for)
-};
-
-// Trains runs[i] (run number i + 1) with its recorder, its TensorBoard writer (--logdir) and
-// the console, each event through all of them; the run set `store` receives it.
-FinishedRun runOne(const RunOptions &options, const std::vector<RunConfig> &runs, std::size_t i,
+// Trains runs[i] (run number i + 1) as a recorded run (recorded_run.h, as the dashboard's):
+// the recorder (in memory when no file is asked for; its record is the run in the comparison,
+// the JSON output and the file alike), then TensorBoard (--logdir), then the console, which
+// puts the run into `store`.
+RecordedRun runOne(const RunOptions &options, const std::vector<RunConfig> &runs, std::size_t i,
                    RunSet &store, std::ostream &out, std::ostream &err,
                    const std::atomic<bool> &stopRequested) {
-    const int runId = static_cast<int>(i) + 1;
-    ConsoleObserver observer(out, err, store, runId, runs[i]);
-    // The recorder sees every event first and passes it on to the console.
-    const std::string id = newRunId();
-    // TensorBoard (--logdir) sees every event before the console does.
-    std::unique_ptr<TensorBoardObserver> board;
-    if (!options.logDir.empty()) {
-        const int threads = runs[i].threads > 0 ? runs[i].threads : availableCores();
-        board = std::make_unique<TensorBoardObserver>(
-            runs[i], options.logDir, id + "_" + runs[i].device + "_x" + std::to_string(threads),
-            &observer);
-    }
-    TrainingObserver &console = board ? static_cast<TrainingObserver &>(*board) : observer;
-    std::string recordPath = options.recordPath;
-    if (!options.outDir.empty()) {
-        recordPath = (std::filesystem::path(options.outDir) / (id + ".json")).string();
-    }
-    // Always a recorder (in memory when no file is asked for): its record is the run in
-    // the comparison, the JSON output and the file alike.
-    const auto recorder = std::make_unique<RunRecorder>(runs[i], recordPath, &console, id);
-    observer.setRecorder(recorder.get());
-    RunOutcome outcome = runTraining(runs[i], *recorder, stopRequested);
-    FinishedRun finished;
-    finished.outcome = std::move(outcome);
-    finished.record = recorder->record();
-    finished.recordPath = recordPath;
-    finished.recordError = recorder->writeError();
-    if (board) {
-        finished.boardFile = board->filePath();
-        finished.boardError = board->writeError();
-    }
-    return finished;
+    ConsoleObserver observer(out, err, store, static_cast<int>(i) + 1, runs[i]);
+    RunRequest request;
+    request.config = runs[i];
+    request.recordFile = options.recordPath;
+    request.recordsFolder = options.outDir;
+    request.tensorBoardFolder = options.logDir;
+    return runRecorded(request, &observer, stopRequested);
 }
 
 // The files a run wrote ("wrote ..." on `out`) or could not write (on `err`). False when one
 // could not be written.
-bool reportRunFiles(const FinishedRun &run, std::ostream &out, std::ostream &err) {
+bool reportRunFiles(const RecordedRun &run, std::ostream &out, std::ostream &err) {
     bool ok = true;
     if (!run.recordPath.empty()) {
         if (run.recordError.empty()) {
@@ -327,17 +291,17 @@ bool reportRunFiles(const FinishedRun &run, std::ostream &out, std::ostream &err
             ok = false;
         }
     }
-    if (!run.boardError.empty()) {
-        err << "devicebench-cli: error: " << run.boardError << "\n";
+    if (!run.eventError.empty()) {
+        err << "devicebench-cli: error: " << run.eventError << "\n";
         ok = false;
-    } else if (!run.boardFile.empty()) {
-        out << "wrote TensorBoard events " << run.boardFile << "\n";
+    } else if (!run.eventFile.empty()) {
+        out << "wrote TensorBoard events " << run.eventFile << "\n";
     }
     return ok;
 }
 
 // A run's entry in `run --json`'s "runs".
-OrderedJson runJson(const FinishedRun &run, const std::string &label, const RunConfig &config) {
+OrderedJson runJson(const RecordedRun &run, const std::string &label, const RunConfig &config) {
     OrderedJson json = recordJson(run.record);
     json["label"] = label;
     json["summary"] = summaryJson(run.outcome.summary);
@@ -345,7 +309,7 @@ OrderedJson runJson(const FinishedRun &run, const std::string &label, const RunC
     json["recordFile"] =
         run.recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(run.recordPath);
     json["tensorboardFile"] =
-        run.boardFile.empty() ? OrderedJson(nullptr) : OrderedJson(run.boardFile);
+        run.eventFile.empty() ? OrderedJson(nullptr) : OrderedJson(run.eventFile);
     return json;
 }
 
@@ -407,7 +371,7 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
     OrderedJson jsonRuns = OrderedJson::array();
     int exitCode = kExitOk;
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const FinishedRun run = runOne(options, runs, i, store, out, err, stopRequested);
+        const RecordedRun run = runOne(options, runs, i, store, out, err, stopRequested);
         const std::string label = "#" + std::to_string(i + 1) + " " + runs[i].device;
         printSummary(out, run.outcome, runs[i], label, options.base.synthetic);
         outcomes.push_back(run.outcome);

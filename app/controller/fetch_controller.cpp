@@ -9,11 +9,12 @@ FetchController::FetchController(FetchFunction fetch, QObject *parent,
                                  JobRunner::ThreadStarter starter)
     : QObject(parent), m_fetch(fetch ? std::move(fetch) : FetchFunction(&fetchCifar10)),
       m_jobs(std::move(starter)) {
-    connect(&m_jobs, &JobRunner::finished, this,
-            [this](int jobId) { onJobEnded(jobId, true, JobFailure::Error, QString()); });
+    connect(&m_jobs, &JobRunner::finished, this, [this](int jobId, const std::any &result) {
+        onJobEnded(jobId, true, JobFailure::Error, QString(), result);
+    });
     connect(&m_jobs, &JobRunner::failed, this,
-            [this](int jobId, JobFailure kind, const QString &reason) {
-                onJobEnded(jobId, false, kind, reason);
+            [this](int jobId, JobFailure kind, const QString &reason, const std::any &result) {
+                onJobEnded(jobId, false, kind, reason, result);
             });
 }
 
@@ -22,14 +23,12 @@ FetchController::~FetchController() = default; // m_jobs cancels and joins first
 int FetchController::start(FetchOptions options) {
     if (m_jobs.isBusy())
         return 0;
-    m_result = FetchResult{};
     const int jobId = m_jobs.start(
         [this, options = std::move(options), fetch = m_fetch](JobContext &job) mutable {
             options.onProgress = [this, &job](const FetchProgress &p) {
                 job.post([this, id = job.jobId(), p] { Q_EMIT progress(id, p); });
             };
-            FetchResult result = fetch(options, job.stopFlag());
-            job.post([this, result = std::move(result)] { m_result = result; });
+            return std::any(fetch(options, job.stopFlag()));
         });
     Q_EMIT fetchStarted(jobId);
     return jobId;
@@ -37,8 +36,10 @@ int FetchController::start(FetchOptions options) {
 
 void FetchController::cancel() { m_jobs.stop(); }
 
-void FetchController::onJobEnded(int jobId, bool ok, JobFailure kind, const QString &reason) {
-    FetchResult result = m_result;
+void FetchController::onJobEnded(int jobId, bool ok, JobFailure kind, const QString &reason,
+                                 const std::any &value) {
+    const auto *returned = std::any_cast<FetchResult>(&value);
+    FetchResult result = returned != nullptr ? *returned : FetchResult{};
     // Stopped: the fetch saw the flag and returned its own (cancelled) result.
     if (!ok && kind != JobFailure::Stopped) {
         result.status = FetchStatus::Failed;

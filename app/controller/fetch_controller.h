@@ -47,11 +47,12 @@ Q_SIGNALS:
     void ended(int jobId, devicebench::FetchResult result);
 
 private:
-    void onJobEnded(int jobId, bool ok, JobFailure kind, const QString &reason);
+    // The job's end; `value` holds the fetch's FetchResult when it returned.
+    void onJobEnded(int jobId, bool ok, JobFailure kind, const QString &reason,
+                    const std::any &value);
 
     FetchFunction m_fetch;
-    FetchResult m_result; // of the current job, set by a call the worker posts
-    JobRunner m_jobs;     // last member: destroyed (cancelled and joined) first
+    JobRunner m_jobs; // last member: destroyed (cancelled and joined) first
 };
 
 } // namespace devicebench

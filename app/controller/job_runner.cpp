@@ -40,8 +40,9 @@ int JobRunner::start(Work work) {
         bool ok = true;
         JobFailure kind = JobFailure::Error;
         QString reason;
+        std::any result;
         try {
-            work(context);
+            result = work(context);
             if (m_stop.load()) {
                 ok = false;
                 kind = JobFailure::Stopped;
@@ -54,8 +55,12 @@ int JobRunner::start(Work work) {
             ok = false;
             reason = QStringLiteral("unknown error");
         }
+        if (!ok && kind != JobFailure::Stopped)
+            result.reset();
         // The last act of the worker: the terminal call follows everything the work posted.
-        m_events.post([this, jobId, ok, kind, reason] { deliverEnd(jobId, ok, kind, reason); });
+        m_events.post([this, jobId, ok, kind, reason, result = std::move(result)] {
+            deliverEnd(jobId, ok, kind, reason, result);
+        });
     };
     try {
         m_thread = m_starter(std::move(body));
@@ -64,8 +69,9 @@ int JobRunner::start(Work work) {
         // still ends through the queue, so callers see one way of ending.
         const QString reason =
             QStringLiteral("the system refused a worker thread: ") + QString::fromUtf8(e.what());
-        m_events.post(
-            [this, jobId, reason] { deliverEnd(jobId, false, JobFailure::NoThread, reason); });
+        m_events.post([this, jobId, reason] {
+            deliverEnd(jobId, false, JobFailure::NoThread, reason, std::any());
+        });
     }
     return jobId;
 }
@@ -75,7 +81,8 @@ void JobRunner::stop() {
         m_stop.store(true);
 }
 
-void JobRunner::deliverEnd(int jobId, bool ok, JobFailure kind, const QString &reason) {
+void JobRunner::deliverEnd(int jobId, bool ok, JobFailure kind, const QString &reason,
+                           const std::any &result) {
     if (jobId != m_currentJobId)
         return; // stale
     // Posted by the worker as its last act: the wait is only for the thread to unwind.
@@ -83,9 +90,9 @@ void JobRunner::deliverEnd(int jobId, bool ok, JobFailure kind, const QString &r
         m_thread.join();
     m_currentJobId = 0;
     if (ok)
-        Q_EMIT finished(jobId);
+        Q_EMIT finished(jobId, result);
     else
-        Q_EMIT failed(jobId, kind, reason);
+        Q_EMIT failed(jobId, kind, reason, result);
 }
 
 } // namespace devicebench

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: MIT
-// JobRunner: one background job at a time on a worker thread, its results delivered on the
-// runner's own (main) thread, each job named by an id and ended by exactly one terminal signal.
-// Modelled on KDAB/hotspot's JobTracker. Qt Core only.
+// JobRunner: one background job at a time on a worker thread, each job named by an id and ended
+// by exactly one terminal signal on the runner's own (main) thread, which carries the value the
+// job returned: a job returns its result, nothing sets a member from the worker (as KDAB/
+// hotspot's JobTracker). Qt Core only.
 #pragma once
 
 #include "main_thread_queue.h"
 
+#include <QMetaType>
 #include <QObject>
 #include <QString>
 
+#include <any>
 #include <atomic>
 #include <functional>
 #include <thread>
@@ -49,18 +52,19 @@ private:
 };
 
 // Runs at most one job at a time. For each accepted job, in this order on the runner's thread:
-// the calls the work posted (JobContext::post), then exactly one of finished(id) or
-// failed(id, kind, reason). Before that terminal signal the worker thread has been joined and
-// the runner is idle, so a slot may start the next job at once. Even when no thread can be
+// the calls the work posted (JobContext::post), then exactly one of finished(id, result) or
+// failed(id, kind, reason, result). Before that terminal signal the worker thread has been joined
+// and the runner is idle, so a slot may start the next job at once. Even when no thread can be
 // started, start() returns an id and the job ends with failed(id, NoThread, reason), queued
 // like any other end (never emitted inside start()).
 class JobRunner : public QObject {
     Q_OBJECT
 
 public:
-    // The work of one job; it runs on the worker thread. Throwing ends the job as failed
-    // (JobFailure::Error, with the exception's text).
-    using Work = std::function<void(JobContext &)>;
+    // The work of one job; it runs on the worker thread and returns the job's result (any
+    // value; the owner knows its type). Throwing ends the job as failed (JobFailure::Error,
+    // with the exception's text).
+    using Work = std::function<std::any(JobContext &)>;
     // Starts a thread running `body`, as std::thread's constructor does (and throws
     // std::system_error as it does when the system refuses one). Tests inject failures.
     using ThreadStarter = std::function<std::thread(std::function<void()> body)>;
@@ -90,12 +94,16 @@ public:
     int currentJobId() const { return m_currentJobId; }
 
 Q_SIGNALS:
-    void finished(int jobId);
-    void failed(int jobId, devicebench::JobFailure kind, QString reason);
+    // The work returned `result`.
+    void finished(int jobId, std::any result);
+    // `result`: the work's return value when kind is Stopped (it returned after stop()); empty
+    // for Error and NoThread.
+    void failed(int jobId, devicebench::JobFailure kind, QString reason, std::any result);
 
 private:
     friend class JobContext;
-    void deliverEnd(int jobId, bool ok, JobFailure kind, const QString &reason);
+    void deliverEnd(int jobId, bool ok, JobFailure kind, const QString &reason,
+                    const std::any &result);
 
     ThreadStarter m_starter;
     MainThreadQueue m_events; // worker -> runner's thread; lives on the constructing thread
@@ -106,3 +114,5 @@ private:
 };
 
 } // namespace devicebench
+
+Q_DECLARE_METATYPE(std::any)

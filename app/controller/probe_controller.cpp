@@ -14,10 +14,12 @@ ProbeController::ProbeController(ProbeFunction probe, QObject *parent,
           return survey;
       })),
       m_jobs(std::move(starter)) {
-    connect(&m_jobs, &JobRunner::finished, this,
-            [this](int jobId) { Q_EMIT probed(jobId, m_survey.devices, m_survey.fingerprint); });
+    connect(&m_jobs, &JobRunner::finished, this, [this](int jobId, const std::any &result) {
+        const DeviceSurvey survey = std::any_cast<DeviceSurvey>(result);
+        Q_EMIT probed(jobId, survey.devices, survey.fingerprint);
+    });
     connect(&m_jobs, &JobRunner::failed, this,
-            [this](int jobId, JobFailure kind, const QString &reason) {
+            [this](int jobId, JobFailure kind, const QString &reason, const std::any &) {
                 Q_EMIT probeFailed(jobId,
                                    kind == JobFailure::NoThread
                                        ? QStringLiteral("the probe could not start: ") + reason
@@ -30,11 +32,7 @@ ProbeController::~ProbeController() = default;
 int ProbeController::start() {
     if (m_jobs.isBusy())
         return 0;
-    m_survey = DeviceSurvey{};
-    return m_jobs.start([this, probe = m_probe](JobContext &job) {
-        DeviceSurvey survey = probe();
-        job.post([this, survey = std::move(survey)] { m_survey = survey; });
-    });
+    return m_jobs.start([probe = m_probe](JobContext &) { return std::any(probe()); });
 }
 
 } // namespace devicebench

@@ -49,8 +49,7 @@ Q_SIGNALS:
 
 private:
     ProbeFunction m_probe;
-    DeviceSurvey m_survey; // of the current job, set by a call the worker posts
-    JobRunner m_jobs;      // last member: destroyed (joined) first
+    JobRunner m_jobs; // last member: destroyed (joined) first
 };
 
 } // namespace devicebench

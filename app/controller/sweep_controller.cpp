@@ -7,6 +7,11 @@ namespace devicebench {
 
 namespace {
 
+SweepOutcome outcomeOf(const std::any &result) {
+    const auto *outcome = std::any_cast<SweepOutcome>(&result);
+    return outcome != nullptr ? *outcome : SweepOutcome{};
+}
+
 void registerSweepMetaTypes() {
     qRegisterMetaType<SweepSpec>();
     qRegisterMetaType<SweepCell>();
@@ -28,11 +33,12 @@ SweepController::SweepController(SweepFunction sweep, QObject *parent,
                     })),
       m_jobs(std::move(starter)) {
     registerSweepMetaTypes();
-    connect(&m_jobs, &JobRunner::finished, this,
-            [this](int jobId) { Q_EMIT sweepEnded(jobId, m_outcome, QString()); });
+    connect(&m_jobs, &JobRunner::finished, this, [this](int jobId, const std::any &result) {
+        Q_EMIT sweepEnded(jobId, outcomeOf(result), QString());
+    });
     connect(&m_jobs, &JobRunner::failed, this,
-            [this](int jobId, JobFailure kind, const QString &reason) {
-                SweepOutcome outcome = m_outcome;
+            [this](int jobId, JobFailure kind, const QString &reason, const std::any &result) {
+                SweepOutcome outcome = outcomeOf(result);
                 if (kind == JobFailure::Stopped) { // the sweep's own (cancelled) outcome
                     outcome.status = RunStatus::Cancelled;
                     Q_EMIT sweepEnded(jobId, outcome, QString());
@@ -62,7 +68,6 @@ int SweepController::start(const SweepSpec &spec, const QString &folder) {
         Q_EMIT sweepRejected(QStringLiteral("no sweep folder: choose where the cells' records go"));
         return 0;
     }
-    m_outcome = SweepOutcome{};
     const int total = static_cast<int>(sweepCells(spec).size());
     const int id = m_jobs.start([this, spec, sweep = m_sweep,
                                  dir = folder.toStdString()](JobContext &job) {
@@ -79,8 +84,7 @@ int SweepController::start(const SweepSpec &spec, const QString &folder) {
                 Q_EMIT cellEnded(id, record, progress, resumed);
             });
         };
-        SweepOutcome outcome = sweep(spec, dir, observer, job.stopFlag());
-        job.post([this, outcome = std::move(outcome)] { m_outcome = outcome; });
+        return std::any(sweep(spec, dir, observer, job.stopFlag()));
     });
     Q_EMIT sweepAccepted(id, total, folder);
     return id;

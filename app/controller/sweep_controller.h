@@ -72,8 +72,7 @@ Q_SIGNALS:
 
 private:
     SweepFunction m_sweep;
-    SweepOutcome m_outcome; // of the current sweep: set by a call the worker posts
-    JobRunner m_jobs;       // last member: destroyed (stopped and joined) first
+    JobRunner m_jobs; // last member: destroyed (stopped and joined) first
 };
 
 } // namespace devicebench

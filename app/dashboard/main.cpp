@@ -8,10 +8,8 @@
 // ends, and --quit to close afterwards. Everything goes through the same window, controller
 // and exports as a user's clicks.
 #include "chart_script.h"
-#include "window/desktop.h"
-#include "fetch_controller.h"
 #include "dialogs/fetch_dialog.h"
-#include "window/main_window.h"
+#include "fetch_controller.h"
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "script_options.h"
@@ -19,6 +17,8 @@
 #include "sweep_controller.h"
 #include "sweep_script.h"
 #include "theme/theme.h"
+#include "window/desktop.h"
+#include "window/main_window.h"
 #include "wiring.h"
 
 #include "devicebench/run_types.h"
@@ -304,6 +304,7 @@ int main(int argc, char *argv[]) {
         std::fprintf(stderr, "devicebench: SIGINT/SIGTERM keep their default action: %s\n",
                      qPrintable(stopSignals.error()));
     bool stopSignalled = false;
+    std::string askedDevice; // of the scripted run asked for and not yet accepted; "" when none
 
     auto startNext = [&]() {
         if (!script.empty() && !stopSignalled) {
@@ -314,18 +315,9 @@ int main(int argc, char *argv[]) {
                 c.threads = next.threads;
                 window.setRunConfig(c);
             }
-            if (window.startRun(next.device) == 0) {
-                std::string why;
-                for (const std::string &e : devicebench::validateRunConfig(c)) {
-                    why += "\n  " + e;
-                }
-                std::fprintf(stderr, "devicebench: scripted run on %s did not start%s\n",
-                             next.device.c_str(), why.empty() ? "" : why.c_str());
-                exitCode = 1;
-                script.clear();
-            } else {
-                return;
-            }
+            askedDevice = next.device;
+            window.startRun(next.device); // accepted or refused: the signals below say which
+            return;
         }
         // Script done: the chart script (zoom, hover, screenshot), exports, then maybe quit.
         if (!devicebench::finishChartScript(parser, window)) {
@@ -364,6 +356,23 @@ int main(int argc, char *argv[]) {
             startNext();
     });
     const bool scripted = !script.empty();
+    QObject::connect(&controller, &devicebench::RunController::runAccepted, &app,
+                     [&]() { askedDevice.clear(); });
+    // A scripted run that did not start ends the script with the reasons (the engine's).
+    QObject::connect(&window, &devicebench::MainWindow::runRefused, &app,
+                     [&](const QStringList &reasons) {
+                         if (askedDevice.empty())
+                             return;
+                         std::string why;
+                         for (const QString &reason : reasons)
+                             why += "\n  " + reason.toStdString();
+                         std::fprintf(stderr, "devicebench: scripted run on %s did not start%s\n",
+                                      askedDevice.c_str(), why.c_str());
+                         askedDevice.clear();
+                         exitCode = 1;
+                         script.clear();
+                         QTimer::singleShot(0, &app, startNext);
+                     });
     // When a run ends: a script goes on with its next run (or its exports); an interactive
     // session only when a signal stopped the run (then it exports and quits).
     QObject::connect(&controller, &devicebench::RunController::runEnded, &app,

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "wiring.h"
 
-#include "fetch_controller.h"
 #include "dialogs/fetch_dialog.h"
-#include "window/main_window.h"
+#include "fetch_controller.h"
 #include "probe_controller.h"
 #include "run_controller.h"
-#include "sweep_controller.h"
 #include "sweep/sweep_panel.h"
+#include "sweep_controller.h"
+#include "window/main_window.h"
 
 namespace devicebench {
 
@@ -35,12 +35,7 @@ void wireDashboard(MainWindow &window, RunController &runs, ProbeController &pro
                    FetchController &fetch, SweepController *sweeps) {
     if (sweeps != nullptr)
         wireSweepPanel(*window.sweepPanel(), *sweeps);
-    // The run's recorder writes its record into the window's runs folder, on the worker.
-    QObject::connect(&window, &MainWindow::startRunRequested, &runs,
-                     [&window, &runs](const RunConfig &config, const QString &tensorBoardDir) {
-                         runs.setRecordsFolder(window.runsFolder());
-                         runs.requestRun(config, tensorBoardDir);
-                     });
+    QObject::connect(&window, &MainWindow::startRunRequested, &runs, &RunController::startRun);
     QObject::connect(&window, &MainWindow::stopRequested, &runs, &RunController::stop);
     QObject::connect(&runs, &RunController::runAccepted, &window, &MainWindow::onRunAccepted);
     QObject::connect(&runs, &RunController::recordStarted, &window, &MainWindow::onRecordStarted);

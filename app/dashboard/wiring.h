@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The dashboard's composition root: connects the window's requests (ui/main_window.h,
-// ui/fetch_dialog.h) to the controllers (app/controller/) and the controllers' reports to the
-// window's slots. The only place where ui/ and app/controller/ meet.
+// The dashboard's composition root: connects the window's requests (ui/window/main_window.h,
+// ui/dialogs/fetch_dialog.h) to the controllers (app/controller/) and the controllers' reports to
+// the window's slots. The only place where ui/ and app/controller/ meet.
 #pragma once
 
 namespace devicebench {
@@ -15,10 +15,11 @@ class SweepController;
 class SweepPanel;
 
 // The interface, signal -> slot (all direct connections on the GUI thread):
-//   window.startRunRequested(config, tensorBoardDir) -> runs.requestRun
+//   window.startRunRequested(request)                -> runs.startRun
 //   window.stopRequested                             -> runs.stop
-//   runs.runAccepted / runStarted / stepLosses / epochFinished / runEnded / runRejected /
-//     tensorBoardFailed                              -> window.onRunAccepted / ... (same names)
+//   runs.runAccepted / recordStarted / runStarted / stepLosses / epochFinished /
+//     recordFailed / tensorBoardFailed / recordEnded / runEnded / runRejected
+//                                                    -> window.onRunAccepted / ... (same names)
 //   window.probeRequested                            -> probe.start
 //   probe.probed(id, devices, fingerprint)           -> window.onDevicesProbed
 //   probe.probeFailed(id, reason)                    -> window.onProbeFailed

@@ -80,8 +80,10 @@ TEST(OneRecordAuthor, CliAndDashboardRecordsOfOneConfigDifferOnlyInIdTimesAndFin
     char *argv[] = {name, nullptr};
     QCoreApplication app(argc, argv);
     RunController controller;
-    controller.setRecordsFolder(QString::fromStdString(runsDir.string()));
-    controller.setTensorBoardLogDir(QString::fromStdString(boardDir.string()));
+    RunRequest request; // as the window sends it
+    request.config = cliRecord.config;
+    request.recordsFolder = runsDir.string();
+    request.tensorBoardFolder = boardDir.string();
     RunStore store; // as the dashboard's composition root wires it
     QObject::connect(&controller, &RunController::recordStarted, &store,
                      [&store](int id, const RunRecord &record) { store.addRun(id, record); });
@@ -103,7 +105,7 @@ TEST(OneRecordAuthor, CliAndDashboardRecordsOfOneConfigDifferOnlyInIdTimesAndFin
         loop.quit();
     });
     QTimer::singleShot(240000, &loop, &QEventLoop::quit); // a hung run fails, not hangs
-    const int id = controller.startRun(cliRecord.config);
+    const int id = controller.startRun(request);
     ASSERT_NE(id, 0);
     loop.exec();
     ASSERT_EQ(runEndedCount, 1) << "the run did not end within 4 minutes";

@@ -90,6 +90,7 @@ TEST(RunSet, LiveEventsFillTheRecordAndTheOutcomeEndsIt) {
     set.addEpoch(7, epochOf(2, 4.0));
     set.addEpoch(99, epochOf(1, 1.0)); // unknown: ignored
     EXPECT_EQ(set.findRun(7)->record.steps.size(), 2U);
+    EXPECT_EQ(set.findRun(7)->record.steps[1].seconds, 0.5) << "the time given, not a clock's";
     EXPECT_DOUBLE_EQ(set.findRun(7)->summary.stableMean, 4.0);
 
     RunOutcome outcome;

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // JobRunner (app/controller/job_runner.h): one job at a time on a worker thread, results on
-// the main thread before exactly one terminal signal, stale results dropped, and a refused
-// thread ending the job with a clear error instead of leaving the runner busy.
-#include "job_runner.h"
+// the main thread before exactly one terminal signal that carries the work's value, stale results
+// dropped, and a refused thread ending the job with a clear error instead of leaving the runner
+// busy.
 #include "controller_support.h"
+#include "job_runner.h"
 
 #include <gtest/gtest.h>
 
@@ -31,10 +32,11 @@ std::thread refuseThread(std::function<void()> /*body*/) {
 // "failed <id> <kind> <reason>".
 std::shared_ptr<std::vector<std::string>> recordEnds(JobRunner &runner) {
     auto ends = std::make_shared<std::vector<std::string>>();
-    QObject::connect(&runner, &JobRunner::finished, &runner,
-                     [ends](int id) { ends->push_back("finished " + std::to_string(id)); });
+    QObject::connect(&runner, &JobRunner::finished, &runner, [ends](int id, const std::any &) {
+        ends->push_back("finished " + std::to_string(id));
+    });
     QObject::connect(&runner, &JobRunner::failed, &runner,
-                     [ends](int id, JobFailure kind, const QString &reason) {
+                     [ends](int id, JobFailure kind, const QString &reason, const std::any &) {
                          ends->push_back("failed " + std::to_string(id) + " " +
                                          std::to_string(static_cast<int>(kind)) + " " +
                                          reason.toStdString());
@@ -55,6 +57,7 @@ TEST(JobRunner, PostedResultsArriveOnTheMainThreadInOrderBeforeOneFinished) {
                 seen.push_back(i);
                 EXPECT_TRUE(ends->empty()) << "a result after the terminal signal";
             });
+        return std::any();
     });
     EXPECT_EQ(id, 1);
     EXPECT_TRUE(runner.isBusy());
@@ -75,12 +78,13 @@ TEST(JobRunner, ASecondStartWhileBusyIsRefusedAndIdsCountUp) {
     const int first = runner.start([](JobContext &job) {
         while (!job.stopRequested())
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return std::any();
     });
     EXPECT_EQ(first, 1);
-    EXPECT_EQ(runner.start([](JobContext &) {}), 0);
+    EXPECT_EQ(runner.start([](JobContext &) { return std::any(); }), 0);
     runner.stop();
     ASSERT_TRUE(waitUntil([&] { return ends->size() == 1; }));
-    EXPECT_EQ(runner.start([](JobContext &) {}), 2);
+    EXPECT_EQ(runner.start([](JobContext &) { return std::any(); }), 2);
     ASSERT_TRUE(waitUntil([&] { return ends->size() == 2; }));
     EXPECT_EQ((*ends)[1], "finished 2");
 }
@@ -91,6 +95,7 @@ TEST(JobRunner, StoppingEndsTheJobAsFailedWithTheReasonStopped) {
     runner.start([](JobContext &job) {
         while (!job.stopRequested())
             std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return std::any();
     });
     runner.stop();
     ASSERT_TRUE(waitUntil([&] { return !ends->empty(); }));
@@ -103,7 +108,7 @@ TEST(JobRunner, StoppingEndsTheJobAsFailedWithTheReasonStopped) {
 TEST(JobRunner, AThrowingJobFailsWithTheExceptionsText) {
     JobRunner runner;
     auto ends = recordEnds(runner);
-    runner.start([](JobContext &) { throw std::runtime_error("disk on fire"); });
+    runner.start([](JobContext &) -> std::any { throw std::runtime_error("disk on fire"); });
     ASSERT_TRUE(waitUntil([&] { return !ends->empty(); }));
     waitUntil([] { return false; }, 50);
     EXPECT_EQ(*ends, std::vector<std::string>{"failed 1 " +
@@ -118,7 +123,10 @@ TEST(JobRunner, ARefusedThreadEndsTheJobWithAClearErrorAndLeavesTheRunnerIdle) {
     });
     auto ends = recordEnds(runner);
     bool ran = false;
-    const int id = runner.start([&ran](JobContext &) { ran = true; });
+    const int id = runner.start([&ran](JobContext &) {
+        ran = true;
+        return std::any();
+    });
     EXPECT_EQ(id, 1);
     EXPECT_TRUE(ends->empty()) << "the end is queued, never emitted inside start()";
     ASSERT_TRUE(waitUntil([&] { return !ends->empty(); }));
@@ -135,7 +143,11 @@ TEST(JobRunner, ARefusedThreadEndsTheJobWithAClearErrorAndLeavesTheRunnerIdle) {
     EXPECT_FALSE(runner.isBusy());
 
     refuse = false; // the system has threads again: the next job runs
-    EXPECT_EQ(runner.start([&ran](JobContext &) { ran = true; }), 2);
+    EXPECT_EQ(runner.start([&ran](JobContext &) {
+        ran = true;
+        return std::any();
+    }),
+              2);
     ASSERT_TRUE(waitUntil([&] { return ends->size() == 2; }));
     EXPECT_EQ((*ends)[1], "finished 2");
     EXPECT_TRUE(ran);
@@ -154,12 +166,48 @@ TEST(JobRunner, ResultsPostedByAJobStillGoingWhenTheRunnerIsDestroyedAreDropped)
             while (!job.stopRequested())
                 std::this_thread::sleep_for(std::chrono::milliseconds(1));
             job.post([&delivered] { ++delivered; }); // during the runner's destruction
+            return std::any();
         });
         ASSERT_TRUE(waitUntil([&] { return started.load(); }));
     } // stops and joins; the late result is discarded, never run
     waitUntil([] { return false; }, 100);
     EXPECT_EQ(delivered, 0);
     EXPECT_EQ(ends, 0);
+}
+
+TEST(JobRunner, TheValueTheWorkReturnsArrivesWithFinishedAfterItsPostedCalls) {
+    JobRunner runner;
+    std::vector<std::string> order;
+    QObject::connect(&runner, &JobRunner::finished, [&order](int id, const std::any &result) {
+        order.push_back("finished " + std::to_string(id) + " " +
+                        std::any_cast<std::string>(result));
+    });
+    runner.start([&order](JobContext &job) {
+        job.post([&order] { order.emplace_back("posted"); });
+        return std::any(std::string("the result"));
+    });
+    ASSERT_TRUE(waitUntil([&] { return order.size() == 2; }));
+    EXPECT_EQ(order, (std::vector<std::string>{"posted", "finished 1 the result"}));
+}
+
+TEST(JobRunner, AStoppedJobDeliversWhatItsWorkReturnedAndAThrowingOneNothing) {
+    JobRunner runner;
+    std::vector<std::any> results;
+    QObject::connect(&runner, &JobRunner::failed,
+                     [&results](int, JobFailure, const QString &, const std::any &result) {
+                         results.push_back(result);
+                     });
+    runner.start([](JobContext &job) {
+        while (!job.stopRequested())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        return std::any(42);
+    });
+    runner.stop();
+    ASSERT_TRUE(waitUntil([&] { return results.size() == 1; }));
+    runner.start([](JobContext &) -> std::any { throw std::runtime_error("no"); });
+    ASSERT_TRUE(waitUntil([&] { return results.size() == 2; }));
+    EXPECT_EQ(std::any_cast<int>(results[0]), 42);
+    EXPECT_FALSE(results[1].has_value());
 }
 
 } // namespace

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
-#include "run_controller.h"
 #include "controller_support.h"
+#include "run_controller.h"
+
+#include "devicebench/trainer.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +12,7 @@
 #include <QSignalSpy>
 #include <QTemporaryDir>
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,6 +31,12 @@ RunConfig fakeConfig(int epochs = 2) {
     config.threads = 1;
     config.synthetic = true;
     return config;
+}
+
+RunRequest fakeRequest(int epochs = 2) {
+    RunRequest request;
+    request.config = fakeConfig(epochs);
+    return request;
 }
 
 TEST(RunController, EventsArriveOnTheMainThreadInOrderWithExactlyOneRunEnded) {
@@ -67,7 +76,7 @@ TEST(RunController, EventsArriveOnTheMainThreadInOrderWithExactlyOneRunEnded) {
         note("ended");
     });
 
-    const int id = controller.startRun(fakeConfig());
+    const int id = controller.startRun(fakeRequest());
     EXPECT_EQ(id, 1);
     EXPECT_TRUE(controller.isRunning());
     ASSERT_TRUE(waitUntil([&] { return endedCount > 0; }));
@@ -92,15 +101,17 @@ TEST(RunController, SecondStartWhileRunningIsRejectedAndIdsCountUp) {
     QSignalSpy rejected(&controller, &RunController::runRejected);
     QSignalSpy ended(&controller, &RunController::runEnded);
 
-    EXPECT_EQ(controller.startRun(fakeConfig()), 1);
-    EXPECT_EQ(controller.startRun(fakeConfig()), 0);
+    EXPECT_EQ(controller.startRun(fakeRequest()), 1);
+    EXPECT_EQ(controller.startRun(fakeRequest()), 0);
     ASSERT_EQ(rejected.count(), 1);
-    EXPECT_FALSE(rejected.at(0).at(0).toString().isEmpty());
-    EXPECT_EQ(controller.currentRunId(), 1);
+    const QStringList reasons = rejected.at(0).at(0).toStringList();
+    ASSERT_EQ(reasons.size(), 1);
+    EXPECT_FALSE(reasons[0].isEmpty());
+    EXPECT_EQ(controller.currentJobId(), 1);
 
     controller.stop();
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
-    EXPECT_EQ(controller.startRun(fakeConfig()), 2);
+    EXPECT_EQ(controller.startRun(fakeRequest()), 2);
     controller.stop();
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }));
     EXPECT_EQ(ended.at(1).at(0).toInt(), 2);
@@ -112,7 +123,7 @@ TEST(RunController, StopEndsTheRunAsCancelled) {
     RunController controller(fake);
     QSignalSpy started(&controller, &RunController::runStarted);
     QSignalSpy ended(&controller, &RunController::runEnded);
-    controller.startRun(fakeConfig());
+    controller.startRun(fakeRequest());
     ASSERT_TRUE(waitUntil([&] { return started.count() == 1; }));
     controller.stop();
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }, 3000));
@@ -130,7 +141,7 @@ TEST(RunController, AThrowingTrainerEndsAsFailedWithTheMessage) {
             throw std::runtime_error("boom");
         });
     QSignalSpy ended(&controller, &RunController::runEnded);
-    controller.startRun(fakeConfig());
+    controller.startRun(fakeRequest());
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     const auto outcome = ended.at(0).at(1).value<RunOutcome>();
     EXPECT_EQ(outcome.status, RunStatus::Failed);
@@ -144,7 +155,7 @@ TEST(RunController, DestroyingTheControllerMidRunReturnsPromptly) {
     QSignalSpy started(controller.get(), &RunController::runStarted);
     int endedCount = 0;
     QObject::connect(controller.get(), &RunController::runEnded, [&] { ++endedCount; });
-    controller->startRun(fakeConfig());
+    controller->startRun(fakeRequest());
     ASSERT_TRUE(waitUntil([&] { return started.count() == 1; }));
 
     QElapsedTimer clock;
@@ -160,10 +171,11 @@ TEST(RunController, WithALogFolderEachRunWritesOneEventFileInAFolderOfItsOwn) {
     QTemporaryDir logs;
     ASSERT_TRUE(logs.isValid());
     RunController controller{FakeTrainer{}};
-    controller.setTensorBoardLogDir(logs.path());
+    RunRequest request = fakeRequest();
+    request.tensorBoardFolder = logs.path().toStdString();
     QSignalSpy ended(&controller, &RunController::runEnded);
     QSignalSpy failed(&controller, &RunController::tensorBoardFailed);
-    ASSERT_EQ(controller.startRun(fakeConfig()), 1);
+    ASSERT_EQ(controller.startRun(request), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     const QStringList runs = QDir(logs.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
     ASSERT_EQ(runs.size(), 1) << runs.join(QStringLiteral(", ")).toStdString();
@@ -179,12 +191,15 @@ TEST(RunController, WithALogFolderEachRunWritesOneEventFileInAFolderOfItsOwn) {
 TEST(RunController, AnEventFileThatCannotBeWrittenIsReportedAndTheRunFinishes) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());
-    const QString file = dir.filePath(QStringLiteral("a-file"));
+    RunRequest request = fakeRequest();
+    request.runId = "run-a";
+    request.tensorBoardFolder = dir.path().toStdString();
+    // A file where the run's own event folder would go.
+    const QString file = dir.filePath(QStringLiteral("run-a_cpu_x1"));
     QFile f(file);
     ASSERT_TRUE(f.open(QIODevice::WriteOnly));
     f.close();
     RunController controller{FakeTrainer{}};
-    controller.setTensorBoardLogDir(file); // a file, not a folder
     std::vector<std::string> order;
     QObject::connect(
         &controller, &RunController::tensorBoardFailed,
@@ -192,12 +207,127 @@ TEST(RunController, AnEventFileThatCannotBeWrittenIsReportedAndTheRunFinishes) {
     QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &outcome) {
         order.push_back(std::string("ended ") + toString(outcome.status));
     });
-    ASSERT_EQ(controller.startRun(fakeConfig()), 1);
+    ASSERT_EQ(controller.startRun(request), 1);
     ASSERT_TRUE(waitUntil([&] { return order.size() == 2; }));
     EXPECT_EQ(order[0].rfind("failed: cannot create TensorBoard folder " + file.toStdString(), 0),
               0u)
         << order[0];
     EXPECT_EQ(order[1], "ended finished");
+}
+
+TEST(RunController, ATensorBoardFolderThatCannotBeMadeRefusesTheRunWithTheEnginesMessage) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("a-file"));
+    QFile f(file);
+    ASSERT_TRUE(f.open(QIODevice::WriteOnly));
+    f.close();
+    std::atomic<int> calls{0};
+    FakeTrainer fake;
+    fake.calls = &calls;
+    RunController controller(fake);
+    RunRequest request = fakeRequest();
+    request.tensorBoardFolder = file.toStdString(); // a file, not a folder
+    QSignalSpy accepted(&controller, &RunController::runAccepted);
+    QSignalSpy rejected(&controller, &RunController::runRejected);
+    EXPECT_EQ(controller.startRun(request), 0);
+    ASSERT_EQ(rejected.count(), 1);
+    EXPECT_EQ(rejected.at(0).at(0).toStringList(),
+              QStringList{QString::fromStdString(checkRunRequest(request).front())});
+    EXPECT_EQ(rejected.at(0).at(0).toStringList().front(),
+              QStringLiteral("TensorBoard log folder %1 cannot be created").arg(file));
+    EXPECT_EQ(accepted.count(), 0);
+    EXPECT_FALSE(controller.isRunning());
+    waitUntil([] { return false; }, 50);
+    EXPECT_EQ(calls.load(), 0);
+}
+
+TEST(RunController, InvalidSettingsAreRefusedWithTheEnginesMessagesAndNoJobStarts) {
+    std::atomic<int> calls{0};
+    FakeTrainer fake;
+    fake.calls = &calls;
+    RunController controller(fake);
+    RunRequest request = fakeRequest();
+    request.config.batchSize = 0;
+    request.config.epochs = 0;
+    QSignalSpy accepted(&controller, &RunController::runAccepted);
+    QSignalSpy rejected(&controller, &RunController::runRejected);
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    EXPECT_EQ(controller.startRun(request), 0);
+    ASSERT_EQ(rejected.count(), 1);
+    QStringList expected;
+    for (const std::string &message : validateRunConfig(request.config))
+        expected.append(QString::fromStdString(message));
+    EXPECT_GE(expected.size(), 2);
+    EXPECT_EQ(rejected.at(0).at(0).toStringList(), expected);
+    EXPECT_EQ(accepted.count(), 0);
+    waitUntil([] { return false; }, 50);
+    EXPECT_EQ(ended.count(), 0);
+    EXPECT_EQ(calls.load(), 0);
+}
+
+TEST(RunController, TheAcceptedSignalCarriesTheWholeRequest) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    RunController controller{FakeTrainer{}};
+    RunRequest request = fakeRequest(3);
+    request.runId = "the-run";
+    request.recordsFolder = dir.filePath(QStringLiteral("runs")).toStdString();
+    request.tensorBoardFolder = dir.filePath(QStringLiteral("logs")).toStdString();
+    QSignalSpy accepted(&controller, &RunController::runAccepted);
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    ASSERT_EQ(controller.startRun(request), 1);
+    ASSERT_EQ(accepted.count(), 1);
+    EXPECT_EQ(accepted.at(0).at(0).toInt(), 1);
+    const auto got = accepted.at(0).at(1).value<RunRequest>();
+    EXPECT_EQ(got.config.epochs, 3);
+    EXPECT_EQ(got.runId, "the-run");
+    EXPECT_EQ(got.recordsFolder, request.recordsFolder);
+    EXPECT_EQ(got.tensorBoardFolder, request.tensorBoardFolder);
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
+    EXPECT_TRUE(QFile::exists(dir.filePath(QStringLiteral("runs/the-run.json"))));
+    EXPECT_TRUE(QDir(dir.filePath(QStringLiteral("logs/the-run_cpu_x1"))).exists());
+}
+
+TEST(RunController, TheJobsResultArrivesWithTheTerminalSignalsAndStepsKeepTheRecordersTimes) {
+    // The trainer's returned outcome differs from the one it told the observer: runEnded
+    // carries the returned one, the job's result.
+    RunController controller(
+        [](const RunConfig &config, TrainingObserver &observer, const std::atomic<bool> &stop) {
+            RunOutcome told = FakeTrainer{}(config, observer, stop);
+            told.reason = "returned by the train function";
+            return told;
+        });
+    std::vector<std::string> order;
+    std::vector<StepLoss> shown;
+    RunRecord ended;
+    RunOutcome outcome;
+    QObject::connect(&controller, &RunController::stepLosses,
+                     [&](int, const std::vector<StepLoss> &losses) {
+                         shown.insert(shown.end(), losses.begin(), losses.end());
+                         order.emplace_back("steps");
+                     });
+    QObject::connect(&controller, &RunController::recordEnded, [&](int, const RunRecord &r) {
+        ended = r;
+        order.emplace_back("record");
+    });
+    QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &o) {
+        outcome = o;
+        order.emplace_back("ended");
+    });
+    ASSERT_EQ(controller.startRun(fakeRequest()), 1);
+    ASSERT_TRUE(waitUntil([&] { return outcome.reason.size() > 0; }));
+    ASSERT_GE(order.size(), 3U);
+    EXPECT_EQ(order[order.size() - 2], "record");
+    EXPECT_EQ(order.back(), "ended");
+    EXPECT_EQ(outcome.reason, "returned by the train function");
+    EXPECT_EQ(ended.status, "finished");
+    ASSERT_EQ(shown.size(), ended.steps.size());
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+        EXPECT_EQ(shown[i].step, ended.steps[i].step);
+        EXPECT_EQ(shown[i].seconds, ended.steps[i].seconds) << "step " << shown[i].step;
+    }
+    EXPECT_GT(shown.front().seconds, 0.0);
 }
 
 } // namespace

@@ -624,7 +624,7 @@ TEST(DataIdentity, AMissingBatchFileGivesAnotherIdentity) {
 }
 
 // Reads the record file from inside the run, as a process that died right then would leave it.
-class FileInspector : public TrainingObserver {
+class FileInspector : public RecordObserver {
 public:
     explicit FileInspector(std::string path) : m_path(std::move(path)) {}
     void onRunStarted(const RunStarted &) override { seenAtStart = readRunRecord(m_path); }
@@ -688,7 +688,7 @@ TEST(RunRecorder, FileHoldsTheFinishedEpochsWhileTheRunIsStillGoing) {
 }
 
 // Asks the run to stop once epoch 1 is done.
-class StopAfterFirstEpoch : public TrainingObserver {
+class StopAfterFirstEpoch : public RecordObserver {
 public:
     explicit StopAfterFirstEpoch(std::atomic<bool> &stop) : m_stop(stop) {}
     void onEpochFinished(const EpochResult &) override { m_stop.store(true); }
@@ -726,6 +726,50 @@ TEST(RunRecorder, RunThatFailsBeforeStartingStillLeavesARecordSayingWhy) {
     EXPECT_NE(r.reason.find("no-data"), std::string::npos) << r.reason;
     EXPECT_EQ(r.data.variant, "cifar-10-binary");
     EXPECT_FALSE(r.fingerprint.hostName.empty());
+}
+
+// What a recorder tells the observer behind it.
+class Downstream : public RecordObserver {
+public:
+    void onRecordStarted(const RunRecord &record) override {
+        atStart = record;
+        events.emplace_back("record started");
+    }
+    void onRunStarted(const RunStarted &) override { events.emplace_back("started"); }
+    void onStepLosses(const std::vector<StepLoss> &losses) override {
+        steps.insert(steps.end(), losses.begin(), losses.end());
+    }
+    void onRecordEnded(const RunRecord &record) override {
+        atEnd = record;
+        events.emplace_back("record ended");
+    }
+    void onRunEnded(const RunOutcome &) override { events.emplace_back("ended"); }
+    RunRecord atStart;
+    RunRecord atEnd;
+    std::vector<StepLoss> steps;
+    std::vector<std::string> events;
+};
+
+TEST(RunRecorder, HandsOnEachStepWithItsRecordedSecondsAndTheRecordAtBothEnds) {
+    const RunConfig config = tinySyntheticConfig(2);
+    Downstream downstream;
+    RunRecorder recorder(config, std::string(), &downstream, "run-1");
+    std::atomic<bool> stop{false};
+    ASSERT_EQ(runTraining(config, recorder, stop).status, RunStatus::Finished);
+    EXPECT_EQ(downstream.events,
+              (std::vector<std::string>{"record started", "started", "record ended", "ended"}));
+    EXPECT_EQ(downstream.atStart.runId, "run-1");
+    EXPECT_FALSE(downstream.atStart.fingerprint.hostName.empty()) << "taken before it is told";
+    EXPECT_EQ(downstream.atStart.data.variant, "synthetic");
+    EXPECT_TRUE(downstream.atStart.epochs.empty());
+    EXPECT_EQ(toJson(downstream.atEnd), toJson(recorder.record()));
+    const std::vector<TimedStepLoss> &recorded = recorder.record().steps;
+    ASSERT_EQ(downstream.steps.size(), recorded.size());
+    for (std::size_t i = 0; i < recorded.size(); ++i) {
+        EXPECT_EQ(downstream.steps[i].step, recorded[i].step);
+        EXPECT_EQ(downstream.steps[i].seconds, recorded[i].seconds) << "one clock per step";
+        EXPECT_GT(downstream.steps[i].seconds, 0.0);
+    }
 }
 
 TEST(RunRecorder, WriteFailureIsKeptAndTheRunGoesOn) {

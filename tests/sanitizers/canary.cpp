@@ -61,7 +61,9 @@ int raceInRunWorker(int argc, char **argv) {
     bool ended = false;
     QObject::connect(&controller, &devicebench::RunController::runEnded,
                      [&ended](int, const devicebench::RunOutcome &) { ended = true; });
-    controller.startRun(devicebench::RunConfig{});
+    devicebench::RunRequest request; // valid, so that the controller starts the job
+    request.config.synthetic = true;
+    controller.startRun(request);
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
     const int seen = g_shared; // main thread, no lock, while the worker still runs
     while (!ended) {

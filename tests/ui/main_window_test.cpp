@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: MIT
 #include "charts/charts.h"
 #include "export/comparison_export.h"
-#include "window/main_window.h"
 #include "run_controller.h"
 #include "store/run_store.h"
 #include "test_support.h"
+#include "window/main_window.h"
 #include "wiring_support.h"
 
 #include "devicebench/devices.h"
 #include "devicebench/run_record.h"
+#include "devicebench/trainer.h"
 
 #include <gtest/gtest.h>
 
@@ -26,6 +27,7 @@
 #include <QTemporaryDir>
 #include <QTextBrowser>
 
+#include <atomic>
 #include <set>
 
 namespace devicebench {
@@ -76,7 +78,7 @@ TEST(MainWindow, ClosingDuringARunStopsItAndClosesWhenItHasEnded) {
     window.setRunConfig(config);
     window.show();
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_EQ(window.startRun("cpu"), 1);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
     EXPECT_FALSE(window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->isEnabled());
     EXPECT_TRUE(window.findChild<QPushButton *>(QStringLiteral("stopButton"))->isEnabled());
     window.close();
@@ -101,7 +103,7 @@ TEST(MainWindow, ARunThatFailsBeforeStartingShowsTheReasonInRed) {
     config.warmupEpochs = 1;
     window.setRunConfig(config);
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_EQ(window.startRun("cpu"), 1);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     const auto *status = window.findChild<QLabel *>(QStringLiteral("statusLabel"));
     EXPECT_TRUE(status->text().contains(QStringLiteral("no CIFAR-10 files in /nowhere")))
@@ -404,16 +406,110 @@ TEST(MainWindow, TheTensorBoardLogFolderSettingReachesTheRun) {
     const QString logs = dir.filePath(QStringLiteral("new/logs")); // made when the run starts
     edit->setText(logs);
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_EQ(window.startRun("cpu"), 1);
-    EXPECT_EQ(controller.tensorBoardLogDir(), logs);
+    QSignalSpy accepted(&controller, &RunController::runAccepted);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
+    ASSERT_EQ(accepted.count(), 1);
+    EXPECT_EQ(QString::fromStdString(accepted.at(0).at(1).value<RunRequest>().tensorBoardFolder),
+              logs);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     EXPECT_EQ(QDir(logs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
 
     edit->clear(); // empty: no event files
-    ASSERT_EQ(window.startRun("cpu"), 2);
-    EXPECT_TRUE(controller.tensorBoardLogDir().isEmpty());
+    ASSERT_EQ(test::startRun(window, "cpu"), 2);
+    ASSERT_EQ(accepted.count(), 2);
+    EXPECT_TRUE(accepted.at(1).at(1).value<RunRequest>().tensorBoardFolder.empty());
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }));
     EXPECT_EQ(QDir(logs).entryList(QDir::Dirs | QDir::NoDotAndDotDot).size(), 1);
+}
+
+TEST(MainWindow, TheRunRequestReachesTheControllerWhole) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    RunController controller(test::FakeTrainer{});
+    const QString runs = test::scratchRunsFolder();
+    MainWindow window(nullptr, runs);
+    test::wire(window, controller);
+    RunConfig config = test::syntheticConfig(3, 1);
+    config.batchSize = 16;
+    window.setRunConfig(config);
+    const QString logs = dir.filePath(QStringLiteral("logs"));
+    window.findChild<QLineEdit *>(QStringLiteral("tensorBoardEdit"))->setText(logs);
+    QSignalSpy sent(&window, &MainWindow::startRunRequested);
+    QSignalSpy accepted(&controller, &RunController::runAccepted);
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    ASSERT_TRUE(window.startRun("cpu"));
+    ASSERT_EQ(sent.count(), 1);
+    ASSERT_EQ(accepted.count(), 1);
+    const auto request = accepted.at(0).at(1).value<RunRequest>();
+    EXPECT_EQ(accepted.at(0).at(0).toInt(), 1);
+    EXPECT_EQ(window.activeJobId(), 1) << "learnt from the accepted signal";
+    EXPECT_EQ(request.config.epochs, 3);
+    EXPECT_EQ(request.config.batchSize, 16);
+    EXPECT_EQ(request.config.device, "cpu");
+    EXPECT_TRUE(request.config.synthetic);
+    EXPECT_EQ(QString::fromStdString(request.recordsFolder), runs);
+    EXPECT_EQ(QString::fromStdString(request.tensorBoardFolder), logs);
+    EXPECT_TRUE(request.recordFile.empty());
+    EXPECT_TRUE(request.runId.empty());
+    const auto asSent = sent.at(0).at(0).value<RunRequest>();
+    EXPECT_EQ(asSent.recordsFolder, request.recordsFolder);
+    EXPECT_EQ(asSent.tensorBoardFolder, request.tensorBoardFolder);
+    EXPECT_EQ(asSent.config.epochs, request.config.epochs);
+    ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
+}
+
+TEST(MainWindow, TheStoresStepTimesAreTheRecordsFromTheFirstStep) {
+    RunController controller(test::FakeTrainer{});
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
+    window.setRunConfig(test::syntheticConfig(2, 1));
+    std::vector<TimedStepLoss> firstShown; // the store's steps when the first batch arrived
+    QObject::connect(&controller, &RunController::stepLosses, &window, [&](int id) {
+        if (firstShown.empty())
+            firstShown = window.store().findRun(id)->record.steps;
+    });
+    RunRecord ended;
+    QObject::connect(&controller, &RunController::recordEnded, &window,
+                     [&](int, const RunRecord &record) { ended = record; });
+    QSignalSpy done(&controller, &RunController::runEnded);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
+    ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));
+    ASSERT_FALSE(firstShown.empty());
+    ASSERT_EQ(ended.steps.size(), 8U);
+    EXPECT_EQ(firstShown.front().step, 1);
+    EXPECT_EQ(firstShown.front().seconds, ended.steps.front().seconds)
+        << "the worker's time, not the arrival's";
+    EXPECT_GT(firstShown.front().seconds, 0.0);
+    const std::vector<TimedStepLoss> &shown = window.store().findRun(1)->record.steps;
+    ASSERT_EQ(shown.size(), ended.steps.size());
+    for (std::size_t i = 0; i < shown.size(); ++i)
+        EXPECT_EQ(shown[i].seconds, ended.steps[i].seconds) << "step " << shown[i].step;
+}
+
+TEST(MainWindow, InvalidSettingsShowTheEnginesMessagesAndTheRunIsRefused) {
+    std::atomic<int> calls{0};
+    test::FakeTrainer fake;
+    fake.calls = &calls;
+    RunController controller(fake);
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
+    RunConfig config = test::syntheticConfig(2, 1);
+    config.synthetic = false;
+    config.dataDir.clear();
+    window.setRunConfig(config);
+    QSignalSpy refused(&window, &MainWindow::runRefused);
+    EXPECT_EQ(test::startRun(window, "cpu"), 0);
+    ASSERT_EQ(refused.count(), 1);
+    QStringList expected;
+    for (const std::string &message : validateRunConfig(window.runConfig("cpu")))
+        expected.append(QString::fromStdString(message));
+    ASSERT_FALSE(expected.isEmpty());
+    EXPECT_EQ(refused.at(0).at(0).toStringList(), expected);
+    EXPECT_EQ(window.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
+              QStringLiteral("Not started: ") + expected.join(QStringLiteral("; ")));
+    EXPECT_FALSE(window.isRunning());
+    waitUntil([] { return false; }, 50);
+    EXPECT_EQ(calls.load(), 0);
 }
 
 } // namespace

@@ -3,13 +3,13 @@
 // window paints while a slow probe runs; the GPU button follows the result), a refused worker
 // thread (the run and the download end with the reason; nothing stays busy), and "Remove
 // run…" in the run library.
-#include "fetch_controller.h"
 #include "dialogs/fetch_dialog.h"
-#include "window/main_window.h"
+#include "fetch_controller.h"
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "store/run_store.h"
 #include "test_support.h"
+#include "window/main_window.h"
 #include "wiring.h"
 #include "wiring_support.h"
 
@@ -161,7 +161,7 @@ TEST(WindowPanels, ARunWhoseThreadIsRefusedEndsWithTheReasonAndLeavesTheWindowId
     test::wire(window, controller, slowProbe(1, false));
     window.setRunConfig(test::syntheticConfig(2, 1));
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_EQ(window.startRun("cpu"), 1);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     const auto outcome = ended.at(0).at(1).value<RunOutcome>();
     EXPECT_EQ(outcome.status, RunStatus::Failed);

@@ -4,10 +4,10 @@
 // a full disk. Each test is a row of that table.
 #include "charts/charts.h"
 #include "export/comparison_export.h"
-#include "window/main_window.h"
 #include "run_controller.h"
 #include "store/run_store.h"
 #include "test_support.h"
+#include "window/main_window.h"
 #include "wiring_support.h"
 
 #include <gtest/gtest.h>
@@ -49,12 +49,12 @@ TEST(MainWindowRobustness, ASecondRunWhileOneIsGoingIsRefusedWithTheReason) {
     MainWindow window(nullptr, test::scratchRunsFolder());
     test::wire(window, controller);
     window.setRunConfig(smallConfig());
-    ASSERT_EQ(window.startRun("cpu"), 1);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
     EXPECT_FALSE(window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->isEnabled())
         << "the button is disabled while a run goes";
-    EXPECT_EQ(window.startRun("cpu"), 0);
+    EXPECT_EQ(test::startRun(window, "cpu"), 0);
     EXPECT_EQ(statusText(window), QStringLiteral("Not started: Run #1 is still going."));
-    EXPECT_EQ(controller.currentRunId(), 1);
+    EXPECT_EQ(controller.currentJobId(), 1);
     QSignalSpy ended(&controller, &RunController::runEnded);
     controller.stop();
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
@@ -69,7 +69,7 @@ TEST(MainWindowRobustness, StopEndsTheRunAsCancelledKeepingItsFinishedEpochs) {
     test::wire(window, controller);
     window.setRunConfig(smallConfig());
     QSignalSpy ended(&controller, &RunController::runEnded);
-    const int id = window.startRun("cpu");
+    const int id = test::startRun(window, "cpu");
     ASSERT_EQ(id, 1);
     ASSERT_TRUE(waitUntil([&] {
         const StoredRun *run = window.store().findRun(id);
@@ -138,11 +138,11 @@ TEST(MainWindowRobustness, ADivergedRunKeepsItsEpochsAndTheChartsKeepFiniteAxes)
     RunConfig config = smallConfig();
     config.epochs = 2;
     window.setRunConfig(config);
-    ASSERT_EQ(window.startRun("cpu"), 1);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     config.learningRate = 10.0;
     window.setRunConfig(config);
-    ASSERT_EQ(window.startRun("cpu"), 2);
+    ASSERT_EQ(test::startRun(window, "cpu"), 2);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }));
     window.redrawNow();
 
@@ -182,7 +182,7 @@ TEST(MainWindowRobustness, ARunWhoseRecordCannotBeSavedSaysSoWhenItEnds) {
     test::wire(window, controller);
     window.setRunConfig(smallConfig());
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_EQ(window.startRun("cpu"), 1);
+    ASSERT_EQ(test::startRun(window, "cpu"), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     const QString text = statusText(window);
     EXPECT_TRUE(text.startsWith(QStringLiteral("Run #1 finished"))) << text.toStdString();
@@ -246,7 +246,7 @@ TEST(MainWindowRobustness, ABadDataFolderShowsTheReadersMessageAndAddsNoRun) {
         config.testImages = 0; // all: the whole test batch is read
         window.setRunConfig(config);
         const int before = static_cast<int>(ended.count());
-        const int id = window.startRun("cpu");
+        const int id = test::startRun(window, "cpu");
         ASSERT_GT(id, 0);
         ASSERT_TRUE(waitUntil([&] { return ended.count() == before + 1; }, 60000));
         EXPECT_EQ(ended.back().at(1).value<RunOutcome>().status, RunStatus::Failed);

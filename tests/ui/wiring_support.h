@@ -5,11 +5,12 @@
 #pragma once
 
 #include "fetch_controller.h"
-#include "window/main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
+#include "window/main_window.h"
 #include "wiring.h"
 
+#include <string>
 #include <utility>
 
 namespace devicebench::test {
@@ -23,6 +24,12 @@ inline ProbeController &wire(MainWindow &window, RunController &runs,
     auto *fetch = new FetchController({}, &window);
     wireDashboard(window, runs, *probeController, *fetch);
     return *probeController;
+}
+
+// Asks `window` for a run on `device` and returns the job id the controller's accepted signal
+// gave it (a direct connection, as the wiring makes); 0 when the run was refused.
+inline int startRun(MainWindow &window, const std::string &device) {
+    return window.startRun(device) ? window.activeJobId() : 0;
 }
 
 } // namespace devicebench::test

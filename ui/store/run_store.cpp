@@ -51,22 +51,14 @@ void RunStore::sync() {
 
 int RunStore::addRun(int id, const RunRecord &record) {
     const int index = m_set.addRun(id, record);
-    m_liveStart[id] = std::chrono::steady_clock::now();
     sync();
     return index;
 }
 
 void RunStore::appendStepLosses(int id, const std::vector<StepLoss> &losses) {
-    const auto start = m_liveStart.find(id);
-    if (losses.empty() || start == m_liveStart.end() || !m_set.hasRun(id))
+    if (losses.empty() || !m_set.hasRun(id))
         return;
-    const double seconds =
-        std::chrono::duration<double>(std::chrono::steady_clock::now() - start->second).count();
-    std::vector<TimedStepLoss> steps;
-    steps.reserve(losses.size());
-    for (const StepLoss &s : losses)
-        steps.push_back(TimedStepLoss{s.epoch, s.step, s.loss, seconds});
-    m_set.appendSteps(id, steps); // no derived value changes: no sync needed
+    m_set.appendSteps(id, losses); // no derived value changes: no sync needed
     Q_EMIT changed();
 }
 
@@ -109,21 +101,18 @@ void RunStore::setLabel(int id, const QString &label) {
 bool RunStore::removeRun(int id) {
     if (!m_set.removeRun(id))
         return false;
-    m_liveStart.erase(id);
     sync();
     return true;
 }
 
 void RunStore::clear() {
     m_set.clear();
-    m_liveStart.clear();
     sync();
 }
 
 void RunStore::assign(const RunSet &runs) {
     m_runs.clear(); // refers to the set about to be replaced
     m_set = runs;
-    m_liveStart.clear();
     sync();
 }
 

@@ -17,8 +17,6 @@
 #include <QString>
 #include <QStringList>
 
-#include <chrono>
-#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,8 +33,8 @@ struct StoredRun {
     explicit StoredRun(const RunEntry &entry);
     void update(const RunEntry &entry); // everything but `record`, which it refers to
 
-    int id = 0;              // key: the RunController's (or the CLI's) run id; negative for records
-                             // added with addRecord()
+    int id = 0;              // key: the RunController's job id (or the CLI's run number);
+                             // negative for records added with addRecord()
     int number = 0;          // 1, 2, ... in the order runs were added: the "#<n>" of the label
     QString label;           // "#<n> " + runLabel(record), e.g. "#1 Tesla T4 @ host-a"
     QString origin;          // "live" for a run of this process, else the file it was read from
@@ -70,8 +68,8 @@ public:
     // is replaced and keeps its index and number.
     int addRun(int id, const RunRecord &record);
 
-    // Appends step losses (kept in full, NaN/inf included) with the time since addRun as
-    // their wall time (replaceRecord() later puts in the recorder's times). Unknown ids are
+    // Appends step losses (kept in full, NaN/inf included) with the seconds they carry (the
+    // recorder's, StepLoss::seconds): the same times the record file gets. Unknown ids are
     // ignored.
     void appendStepLosses(int id, const std::vector<StepLoss> &losses);
 
@@ -84,7 +82,8 @@ public:
     bool endRun(int id, const RunOutcome &outcome);
 
     // Replaces run `id`'s record by the one its recorder wrote (RunController::recordEnded) and
-    // takes the state from its status. Unknown ids: false.
+    // takes the state from its status (its steps are those appended, times included). Unknown
+    // ids: false.
     bool replaceRecord(int id, const RunRecord &record);
 
     // ---- records made elsewhere ----------------------------------------------------------
@@ -167,8 +166,7 @@ private:
 
     RunSet m_set;
     std::vector<StoredRun> m_runs;
-    std::map<int, std::chrono::steady_clock::time_point> m_liveStart; // addRun time per id
-    std::set<std::string> m_hidden;                                   // runIds of hidden runs
+    std::set<std::string> m_hidden; // runIds of hidden runs
 };
 
 } // namespace devicebench

@@ -1,20 +1,17 @@
 // SPDX-License-Identifier: MIT
 #include "window/main_window.h"
 
+#include "export/comparison_export.h"
 #include "panels/charts_panel.h"
 #include "panels/compare_panel.h"
-#include "export/comparison_export.h"
-#include "window/desktop.h"
 #include "panels/epoch_table.h"
 #include "panels/run_settings_panel.h"
-#include "store/run_store.h"
 #include "panels/scaling_panel.h"
+#include "store/run_store.h"
 #include "theme/theme.h"
-
-#include "devicebench/trainer.h"
+#include "window/desktop.h"
 
 #include <QCloseEvent>
-#include <QDir>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -106,9 +103,9 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     connect(m_settings, &RunSettingsPanel::runRequested, this,
             [this](const QString &device) { startRun(device.toStdString()); });
     connect(m_settings, &RunSettingsPanel::stopRequested, this, [this] {
-        if (m_activeRunId == 0)
+        if (m_activeJobId == 0)
             return;
-        setStatus(QStringLiteral("Stopping run #%1…").arg(m_activeRunId), false);
+        setStatus(QStringLiteral("Stopping run #%1…").arg(m_activeJobId), false);
         Q_EMIT stopRequested();
     });
     connect(m_settings, &RunSettingsPanel::diagnosticsRequested, this,
@@ -145,92 +142,81 @@ RunConfig MainWindow::runConfig(const std::string &device) const {
 
 void MainWindow::setRunConfig(const RunConfig &config) { m_settings->setRunConfig(config); }
 
-int MainWindow::startRun(const std::string &device) {
-    if (m_activeRunId != 0) {
-        onRunRejected(QStringLiteral("Run #%1 is still going.").arg(m_activeRunId));
-        return 0;
+bool MainWindow::startRun(const std::string &device) {
+    if (m_activeJobId != 0) {
+        const QStringList reasons{QStringLiteral("Run #%1 is still going.").arg(m_activeJobId)};
+        setStatus(QStringLiteral("Not started: %1").arg(reasons.front()), true);
+        Q_EMIT runRefused(reasons);
+        return false;
     }
-    const RunConfig config = runConfig(device);
-    QStringList problems;
-    for (const std::string &message : validateRunConfig(config))
-        problems.append(QString::fromStdString(message));
-    if (!config.synthetic && config.dataDir.empty())
-        problems.append(QStringLiteral("data folder is empty: choose the cifar-10-batches-bin "
-                                       "folder or tick \"Synthetic data\""));
-    const QString tensorBoardDir = m_settings->tensorBoardDir();
-    if (!tensorBoardDir.isEmpty() && !QDir().mkpath(tensorBoardDir))
-        problems.append(
-            QStringLiteral("TensorBoard log folder %1 cannot be created").arg(tensorBoardDir));
-    m_settings->showProblems(problems);
-    if (!problems.isEmpty()) {
-        setStatus(QStringLiteral("Not started: %1").arg(problems.join(QStringLiteral("; "))), true);
-        return 0;
-    }
-    m_acceptedRunId = 0;
-    Q_EMIT startRunRequested(config, tensorBoardDir); // onRunAccepted sets m_acceptedRunId
-    return m_acceptedRunId;
+    RunRequest request;
+    request.config = runConfig(device);
+    request.recordsFolder = runsFolder().toStdString();
+    request.tensorBoardFolder = m_settings->tensorBoardDir().toStdString();
+    Q_EMIT startRunRequested(request);
+    return true;
 }
 
-void MainWindow::onRunAccepted(int runId, const RunConfig &config) {
-    m_acceptedRunId = runId;
-    m_activeRunId = runId;
-    m_activeDevice = QString::fromStdString(config.device);
-    m_activeEpochs = config.epochs;
+void MainWindow::onRunAccepted(int jobId, const RunRequest &request) {
+    m_settings->showProblems({}); // those of an earlier refused request
+    m_activeJobId = jobId;
+    m_activeDevice = QString::fromStdString(request.config.device);
+    m_activeEpochs = request.config.epochs;
     m_stepsPerEpoch = 0;
     m_lastEpoch = 0;
     m_lastStep = 0;
     m_finishedEpochs = 0;
     m_runClock.invalidate();
     setStatus(QStringLiteral("Run #%1 on %2: loading data and building the model…")
-                  .arg(runId)
+                  .arg(jobId)
                   .arg(m_activeDevice),
               false);
     updateButtons();
 }
 
-void MainWindow::onRecordStarted(int runId, const RunRecord &record) {
-    m_store->addRun(runId, record);
+void MainWindow::onRecordStarted(int jobId, const RunRecord &record) {
+    m_store->addRun(jobId, record);
     m_library->clearSaveError(); // a failure of this run's writes is said again
 }
 
-void MainWindow::onRecordEnded(int runId, const RunRecord &record) {
-    m_store->replaceRecord(runId, record); // the recorder's step times, status and reason
+void MainWindow::onRecordEnded(int jobId, const RunRecord &record) {
+    m_store->replaceRecord(jobId, record); // the status and reason; the same step times
 }
 
-void MainWindow::onRecordFailed(int runId, const QString &message) {
-    m_library->reportSaveError(runId, message);
+void MainWindow::onRecordFailed(int jobId, const QString &message) {
+    m_library->reportSaveError(jobId, message);
 }
 
-void MainWindow::onRunStarted(int runId, const RunConfig & /*config*/, const RunStarted &info) {
-    if (runId == m_activeRunId) {
+void MainWindow::onRunStarted(int jobId, const RunConfig & /*config*/, const RunStarted &info) {
+    if (jobId == m_activeJobId) {
         m_activeDevice = QString::fromStdString(info.device);
         m_stepsPerEpoch = info.stepsPerEpoch;
         m_runClock.start();
     }
 }
 
-void MainWindow::onStepLosses(int runId, const std::vector<StepLoss> &losses) {
-    m_store->appendStepLosses(runId, losses);
-    if (runId == m_activeRunId && !losses.empty()) {
+void MainWindow::onStepLosses(int jobId, const std::vector<StepLoss> &losses) {
+    m_store->appendStepLosses(jobId, losses);
+    if (jobId == m_activeJobId && !losses.empty()) {
         m_lastEpoch = losses.back().epoch;
         m_lastStep = losses.back().step;
     }
 }
 
-void MainWindow::onEpochFinished(int runId, const EpochResult &epoch) {
-    m_store->addEpoch(runId, epoch);
-    if (runId == m_activeRunId)
+void MainWindow::onEpochFinished(int jobId, const EpochResult &epoch) {
+    m_store->addEpoch(jobId, epoch);
+    if (jobId == m_activeJobId)
         m_finishedEpochs = std::max(m_finishedEpochs, epoch.epoch);
 }
 
-void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
-    m_store->endRun(runId, outcome); // false for a run that failed before it started
-    if (runId == m_activeRunId)
-        m_activeRunId = 0;
+void MainWindow::onRunEnded(int jobId, const RunOutcome &outcome) {
+    m_store->endRun(jobId, outcome); // false for a run that failed before it started
+    if (jobId == m_activeJobId)
+        m_activeJobId = 0;
     redrawNow();
-    showRunEnd(runId, outcome);
+    showRunEnd(jobId, outcome);
     // Progress lines replaced the save error during the run: the end says it again.
-    if (!m_library->saveError().isEmpty() && m_store->findRun(runId) != nullptr)
+    if (!m_library->saveError().isEmpty() && m_store->findRun(jobId) != nullptr)
         setStatus(m_statusLabel->text() + QStringLiteral(" · not saved: ") + m_library->saveError(),
                   true);
     updateButtons();
@@ -238,26 +224,26 @@ void MainWindow::onRunEnded(int runId, const RunOutcome &outcome) {
         QTimer::singleShot(0, this, &QWidget::close);
 }
 
-void MainWindow::showRunEnd(int runId, const RunOutcome &outcome) {
+void MainWindow::showRunEnd(int jobId, const RunOutcome &outcome) {
     const QString reason = QString::fromStdString(outcome.reason);
     switch (outcome.status) {
     case RunStatus::Finished: {
-        const StoredRun *run = m_store->findRun(runId);
+        const StoredRun *run = m_store->findRun(jobId);
         if (run != nullptr && run->summary.hasStable)
             setStatus(
                 QStringLiteral("Run #%1 finished: stable mean %2 s/epoch")
-                    .arg(runId)
+                    .arg(jobId)
                     .arg(run->summary.stableMean, 0, 'f', run->summary.stableMean < 10 ? 2 : 1),
                 false);
         else
             setStatus(QStringLiteral("Run #%1 finished (no epochs after warm-up: no stable mean)")
-                          .arg(runId),
+                          .arg(jobId),
                       false);
         return;
     }
     case RunStatus::Cancelled:
         setStatus(QStringLiteral("Run #%1 cancelled%2")
-                      .arg(runId)
+                      .arg(jobId)
                       .arg(reason.isEmpty() ? QString() : QStringLiteral(": ") + reason),
                   false);
         return;
@@ -265,11 +251,11 @@ void MainWindow::showRunEnd(int runId, const RunOutcome &outcome) {
     case RunStatus::Failed: {
         const QString what = outcome.status == RunStatus::Diverged ? QStringLiteral("diverged")
                                                                    : QStringLiteral("failed");
-        setStatus(QStringLiteral("Run #%1 %2: %3").arg(runId).arg(what, reason), true);
+        setStatus(QStringLiteral("Run #%1 %2: %3").arg(jobId).arg(what, reason), true);
         if (!m_closeRequested) {
             // Non-blocking, so that the event loop (and any test driving it) keeps running.
             auto *box = new QMessageBox(QMessageBox::Warning, QStringLiteral("DeviceBench"),
-                                        QStringLiteral("Run #%1 %2.").arg(runId).arg(what),
+                                        QStringLiteral("Run #%1 %2.").arg(jobId).arg(what),
                                         QMessageBox::Ok, this);
             box->setObjectName(QStringLiteral("runFailedBox"));
             box->setInformativeText(reason);
@@ -281,13 +267,15 @@ void MainWindow::showRunEnd(int runId, const RunOutcome &outcome) {
     }
 }
 
-void MainWindow::onRunRejected(const QString &reason) {
-    setStatus(QStringLiteral("Not started: %1").arg(reason), true);
+void MainWindow::onRunRejected(const QStringList &reasons) {
+    m_settings->showProblems(reasons);
+    setStatus(QStringLiteral("Not started: %1").arg(reasons.join(QStringLiteral("; "))), true);
+    Q_EMIT runRefused(reasons);
 }
 
-void MainWindow::onTensorBoardFailed(int runId, const QString &message) {
+void MainWindow::onTensorBoardFailed(int jobId, const QString &message) {
     // Shown under the run buttons, where the end-of-run status does not overwrite it.
-    m_settings->showProblems({QStringLiteral("Run #%1: %2").arg(runId).arg(message)});
+    m_settings->showProblems({QStringLiteral("Run #%1: %2").arg(jobId).arg(message)});
 }
 
 void MainWindow::scheduleRedraw() {
@@ -300,16 +288,16 @@ void MainWindow::redrawNow() {
     m_redrawTimer.stop();
     m_charts->sync(isRunning());
     m_compare->syncRuns();
-    m_library->syncRuns(m_activeRunId);
+    m_library->syncRuns(m_activeJobId);
     m_scaling->sync();
     updateProgressText();
     updateButtons();
 }
 
 void MainWindow::updateProgressText() {
-    if (m_activeRunId == 0 || m_stepsPerEpoch <= 0 || m_closeRequested)
+    if (m_activeJobId == 0 || m_stepsPerEpoch <= 0 || m_closeRequested)
         return;
-    QString text = QStringLiteral("Run #%1 on %2").arg(m_activeRunId).arg(m_activeDevice);
+    QString text = QStringLiteral("Run #%1 on %2").arg(m_activeJobId).arg(m_activeDevice);
     const int epoch =
         std::max(1, std::max(m_lastEpoch, std::min(m_finishedEpochs + 1, m_activeEpochs)));
     const std::int64_t stepInEpoch =
@@ -359,8 +347,8 @@ ImportReport MainWindow::importRecords(const QStringList &paths, bool showDialog
     return report;
 }
 
-bool MainWindow::removeRun(int runId, bool deleteRecordFile, QString *error) {
-    const bool ok = m_library->removeRun(runId, deleteRecordFile, error);
+bool MainWindow::removeRun(int id, bool deleteRecordFile, QString *error) {
+    const bool ok = m_library->removeRun(id, deleteRecordFile, error);
     redrawNow();
     return ok;
 }
@@ -370,7 +358,7 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         // Stop, and close once the run has ended (within one training step): the event loop
         // keeps running meanwhile, so the window stays responsive and onRunEnded is delivered.
         m_closeRequested = true;
-        setStatus(QStringLiteral("Stopping run #%1 before closing…").arg(m_activeRunId), false);
+        setStatus(QStringLiteral("Stopping run #%1 before closing…").arg(m_activeJobId), false);
         Q_EMIT stopRequested();
         event->ignore();
         return;

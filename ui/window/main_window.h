@@ -68,14 +68,15 @@ public:
     // Puts `config`'s values into the widgets (device is ignored: it is chosen by the button).
     void setRunConfig(const RunConfig &config);
 
-    // Validates the widgets' settings (validateRunConfig; the TensorBoard folder is created)
-    // and emits startRunRequested. Returns the run id that onRunAccepted received while the
-    // signal was delivered (a direct connection, as the wiring makes), or 0 when the settings
-    // are invalid (the messages are shown under the run buttons), a run is going, or the
-    // request was not accepted.
-    int startRun(const std::string &device);
+    // Emits startRunRequested with the widgets' settings for `device`, the runs folder and the
+    // TensorBoard folder, and returns true ("request sent"). The window checks nothing itself:
+    // the controller answers with onRunAccepted (the job id) or onRunRejected (the engine's
+    // messages). False, emitting runRefused, when a run is going.
+    bool startRun(const std::string &device);
     // True from onRunAccepted until that run's onRunEnded.
-    bool isRunning() const { return m_activeRunId != 0; }
+    bool isRunning() const { return m_activeJobId != 0; }
+    // The job id onRunAccepted gave the run that is going; 0 when none.
+    int activeJobId() const { return m_activeJobId; }
 
     // Export without a file dialog; false with *error set on failure (see comparison_export.h).
     bool exportPng(const QString &path, QString *error) const;
@@ -90,7 +91,7 @@ public:
     ImportReport importRecords(const QStringList &paths, bool showDialog = true);
     // See RunLibraryPanel::removeRun: the run leaves the view, and with `deleteRecordFile`
     // its record file in the runs folder is deleted.
-    bool removeRun(int runId, bool deleteRecordFile, QString *error = nullptr);
+    bool removeRun(int id, bool deleteRecordFile, QString *error = nullptr);
 
     // Opens the diagnostics dialog with the last probe's result ("probing…" while one runs).
     void showDiagnostics();
@@ -119,9 +120,10 @@ public:
     // scale with their world size; redrawn with the other views. showScalingView() brings it up.
     ScalingPanel *scalingPanel() const { return m_scaling; }
     void showScalingView();
-    // Shows or hides run `runId` in the charts (as its legend entry or its check box in the
-    // run list does); remembered by runId in the saved settings. Redraws at once.
-    void setRunVisible(int runId, bool visible);
+    // Shows or hides the store's run `id` in the charts (as its legend entry or its check box
+    // in the run list does); remembered by its record's runId in the saved settings. Redraws
+    // at once.
+    void setRunVisible(int id, bool visible);
 
     // Redraws charts, table and status now instead of at the next timer tick (tests).
     void redrawNow();
@@ -137,30 +139,36 @@ public:
     void restoreSettings(const QSettings &settings);
 
 public Q_SLOTS:
-    // From the run controller (app/controller/run_controller.h), in its order.
-    void onRunAccepted(int runId, const devicebench::RunConfig &config);
+    // From the run controller (app/controller/run_controller.h), in its order; `jobId` is the
+    // controller's job id (1, 2, ...), the key of the live run in the store.
+    void onRunAccepted(int jobId, const devicebench::RunRequest &request);
     // The run's record as its recorder (on the worker) holds it: at the start (before
     // onRunStarted) and at the end (before onRunEnded); the recorder also writes it to the runs
     // folder, so the window writes no record of a live run.
-    void onRecordStarted(int runId, const devicebench::RunRecord &record);
-    void onRecordEnded(int runId, const devicebench::RunRecord &record);
-    void onRecordFailed(int runId, const QString &message);
-    void onRunStarted(int runId, const devicebench::RunConfig &config,
+    void onRecordStarted(int jobId, const devicebench::RunRecord &record);
+    void onRecordEnded(int jobId, const devicebench::RunRecord &record);
+    void onRecordFailed(int jobId, const QString &message);
+    void onRunStarted(int jobId, const devicebench::RunConfig &config,
                       const devicebench::RunStarted &info);
-    void onStepLosses(int runId, const std::vector<devicebench::StepLoss> &losses);
-    void onEpochFinished(int runId, const devicebench::EpochResult &epoch);
-    void onRunEnded(int runId, const devicebench::RunOutcome &outcome);
-    void onRunRejected(const QString &reason);
-    void onTensorBoardFailed(int runId, const QString &message);
+    void onStepLosses(int jobId, const std::vector<devicebench::StepLoss> &losses);
+    void onEpochFinished(int jobId, const devicebench::EpochResult &epoch);
+    void onRunEnded(int jobId, const devicebench::RunOutcome &outcome);
+    // The request was refused: the reasons go under the run buttons and into the status bar,
+    // and runRefused passes them on.
+    void onRunRejected(const QStringList &reasons);
+    void onTensorBoardFailed(int jobId, const QString &message);
     // From the device probe (app/controller/probe_controller.h).
     void onDevicesProbed(const std::vector<devicebench::DeviceInfo> &devices,
                          const devicebench::Fingerprint &fingerprint);
     void onProbeFailed(const QString &reason);
 
 Q_SIGNALS:
-    // "Run on CPU" / "Run on GPU" with valid settings. tensorBoardDir: the TensorBoard log
-    // folder for the run's event files (created already); empty: none.
-    void startRunRequested(devicebench::RunConfig config, QString tensorBoardDir);
+    // "Run on CPU" / "Run on GPU": the whole request (settings, runs folder as recordsFolder,
+    // TensorBoard folder, empty for none), unchecked.
+    void startRunRequested(devicebench::RunRequest request);
+    // A run asked for did not start (a run is going, or the controller refused it); `reasons`
+    // are the messages shown, the engine's for bad settings.
+    void runRefused(QStringList reasons);
     // "Stop", or closing the window during a run.
     void stopRequested();
     // requestProbe(), or "Probe again" in the diagnostics dialog.
@@ -186,7 +194,7 @@ private:
     void updateButtons();
     void updateProgressText();
     void setStatus(const QString &text, bool error);
-    void showRunEnd(int runId, const RunOutcome &outcome);
+    void showRunEnd(int jobId, const RunOutcome &outcome);
 
     RunStore *m_store;
     RunSettingsPanel *m_settings = nullptr;
@@ -205,8 +213,7 @@ private:
     bool m_haveSurvey = false;
 
     // Progress of the current run (status bar).
-    int m_activeRunId = 0;   // 0 when no run is going
-    int m_acceptedRunId = 0; // set by onRunAccepted during startRun's signal
+    int m_activeJobId = 0; // 0 when no run is going
     QString m_activeDevice;
     int m_activeEpochs = 0;
     std::int64_t m_stepsPerEpoch = 0;

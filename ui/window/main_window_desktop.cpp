@@ -138,8 +138,8 @@ void MainWindow::connectCharts() {
     m_compare->setChartOptions(m_charts->chartOptions());
 }
 
-void MainWindow::setRunVisible(int runId, bool visible) {
-    m_store->setRunHidden(runId, !visible);
+void MainWindow::setRunVisible(int id, bool visible) {
+    m_store->setRunHidden(id, !visible);
     redrawNow();
 }
 

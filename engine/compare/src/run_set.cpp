@@ -88,11 +88,12 @@ int RunSet::addRun(int id, RunRecord record) {
     return index;
 }
 
-void RunSet::appendSteps(int id, const std::vector<TimedStepLoss> &steps) {
+void RunSet::appendSteps(int id, const std::vector<StepLoss> &steps) {
     RunEntry *run = find(id);
     if (run == nullptr)
         return;
-    run->record.steps.insert(run->record.steps.end(), steps.begin(), steps.end());
+    for (const StepLoss &s : steps)
+        run->record.steps.push_back(TimedStepLoss{s.epoch, s.step, s.loss, s.seconds});
 }
 
 void RunSet::addEpoch(int id, const EpochResult &epoch) {

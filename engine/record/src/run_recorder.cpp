@@ -21,7 +21,7 @@ double steadySeconds() {
 
 } // namespace
 
-RunRecorder::RunRecorder(const RunConfig &config, std::string path, TrainingObserver *next,
+RunRecorder::RunRecorder(const RunConfig &config, std::string path, RecordObserver *next,
                          std::string runId, FingerprintSource fingerprint)
     : m_path(std::move(path)), m_next(next), m_fingerprint(std::move(fingerprint)),
       m_startSeconds(steadySeconds()) {
@@ -40,17 +40,20 @@ void RunRecorder::onRunStarted(const RunStarted &info) {
     m_record.data = identifyData(m_record.config, info.trainImages, info.testImages);
     save();
     if (m_next != nullptr) {
+        m_next->onRecordStarted(m_record);
         m_next->onRunStarted(info);
     }
 }
 
 void RunRecorder::onStepLosses(const std::vector<StepLoss> &losses) {
     const double seconds = steadySeconds() - m_startSeconds;
-    for (const auto &l : losses) {
+    std::vector<StepLoss> timed = losses;
+    for (StepLoss &l : timed) {
+        l.seconds = seconds;
         m_record.steps.push_back({l.epoch, l.step, l.loss, seconds});
     }
     if (m_next != nullptr) {
-        m_next->onStepLosses(losses);
+        m_next->onStepLosses(timed);
     }
 }
 
@@ -74,6 +77,7 @@ void RunRecorder::onRunEnded(const RunOutcome &outcome) {
     m_record.reason = outcome.reason;
     save();
     if (m_next != nullptr) {
+        m_next->onRecordEnded(m_record);
         m_next->onRunEnded(outcome);
     }
 }

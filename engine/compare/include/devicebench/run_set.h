@@ -54,7 +54,7 @@ struct RunEntry {
     bool isWarmup(int epoch) const { return epoch <= warmupEpochs; }
 };
 
-// The control (issue 3, point 6) for one pair of mutually comparable runs.
+// The control for one pair of mutually comparable runs.
 struct ControlPair {
     int indexA = 0; // set indices, indexA < indexB
     int indexB = 0;
@@ -71,9 +71,9 @@ public:
     // already in the set, that run is replaced and keeps its index and number.
     int addRun(int id, RunRecord record);
 
-    // Appends step losses (kept in full, NaN/inf included) with their recorder times. Unknown
-    // ids are ignored.
-    void appendSteps(int id, const std::vector<TimedStepLoss> &steps);
+    // Appends step losses (kept in full, NaN/inf included) with their recorder times, as
+    // given (StepLoss::seconds: the RunRecorder's). Unknown ids are ignored.
+    void appendSteps(int id, const std::vector<StepLoss> &steps);
 
     // Appends one finished epoch. Unknown ids are ignored.
     void addEpoch(int id, const EpochResult &epoch);

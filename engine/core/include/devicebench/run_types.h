@@ -19,7 +19,7 @@ inline constexpr int kDefaultWarmupEpochs = 2;       // article: "drop the first
 inline constexpr std::uint64_t kDefaultSeed = 0;     // article: torch.manual_seed(0)
 inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of step losses
 
-// The models a run can train (issue 13; models.h builds them, documents each one's layers).
+// The models a run can train (models.h builds them and documents each one's layers).
 // small-cnn is the article's network and the default; resnet18 is ResNet-18 in its CIFAR form
 // (3x3 stem, no max-pool, 11,173,962 parameters); vit-tiny is a Vision Transformer of
 // ViT-Tiny's shape (patch 4, width 192, depth 12, 3 heads, MLP 768; 5,362,762 parameters at
@@ -41,8 +41,8 @@ inline constexpr int kDefaultImageSize = 32;
 inline constexpr int kImageSizes[] = {32, 64, 128};
 bool isSupportedImageSize(int pixels);
 
-// What the run computes, and how (speed issue; MEASURING.md rule 1: a comparison must say
-// when the workload differs).
+// What the run computes, and how (MEASURING.md rule 1: a comparison must say when the
+// workload differs).
 //  - Faithful: the article's computation: NCHW tensors, a new float batch converted from the
 //    uint8 images every step, gradients zeroed, the test pass under NoGradGuard.
 //  - Tuned: the same model, hyper-parameters, data order and initial weights, so the same
@@ -83,14 +83,14 @@ struct RunConfig {
     bool dataOnDevice = false;
     std::string model = kDefaultModel; // one of kModelNames
     int imageSize = kDefaultImageSize; // pixels per side, one of kImageSizes
-    // Phase timing (issue 13, "where the time goes"): the device is synchronised and the clock
+    // Phase timing ("where the time goes"): the device is synchronised and the clock
     // read at every phase boundary of every step (PhaseTimes), so the run is slower than a
     // normal one, on a GPU much slower. Such runs are never comparable with normal runs (their
     // epochs never enter a normal run's stable mean): comparison.cpp compares this field.
     bool phases = false;
 };
 
-// Where one epoch's time went (issue 13), in seconds, when RunConfig::phases is on. One clock
+// Where one epoch's time went, in seconds, when RunConfig::phases is on. One clock
 // runs from the epoch's start to its end (the same two reads as EpochResult::seconds) and is
 // lapped at every phase boundary, each lap a device synchronisation followed by a steady-clock
 // read (engine/train/src/phase_step.h, PhaseClock), so the six phases cover the epoch without a
@@ -120,9 +120,12 @@ struct StepLoss {
     int epoch = 0;
     std::int64_t step = 0;
     double loss = 0.0; // mean cross-entropy over the step's batch (nats)
+    // Seconds since the run's RunRecorder was made (steady clock), set by the recorder before
+    // it hands the step on: observers behind a recorder all see its one clock. 0 before that.
+    double seconds = 0.0;
 };
 
-// What one epoch got from the machine (issue 15, "a busy machine"; measured by EpochLoadMeter
+// What one epoch got from the machine ("a busy machine"; measured by EpochLoadMeter
 // and judged by judgeContention(), contention.h, which documents the rule and its thresholds).
 // Numbers are NaN and `measured` false when unknown: records written before this was measured,
 // or a system without /proc.
@@ -155,13 +158,13 @@ struct EpochResult {
     double imagesPerSecond = 0.0; // (training images + test images) / seconds
     EpochLoad load;    // what the epoch got from the machine; load.measured false: unknown
     PhaseTimes phases; // RunConfig::phases: where the epoch's time went; else not measured
-    // Data-parallel runs (issue 14, DistributedInfo): seconds of the epoch spent in the
+    // Data-parallel runs (DistributedInfo): seconds of the epoch spent in the
     // gradient and test all-reduces (c10d), inside `seconds`; in a job record the slowest
-    // rank's. NaN: not a data-parallel run (or a record written before issue 14).
+    // rank's. NaN: not a data-parallel run (or a record written before such runs existed).
     double allReduceSeconds = std::numeric_limits<double>::quiet_NaN();
 };
 
-// One process of a data-parallel job (issue 14): where it ran and its shard of the data.
+// One process of a data-parallel job: where it ran and its shard of the data.
 struct RankPlacement {
     int rank = 0;                 // 0 .. worldSize-1
     int localRank = 0;            // its index on its host (LOCAL_RANK)
@@ -172,8 +175,8 @@ struct RankPlacement {
     std::int64_t testImages = 0;  // its shard of the test set
 };
 
-// What makes a run one of a data-parallel job (issue 14; docs/run-record.md, "distributed").
-// worldSize 0 means a plain single-process run (and every record written before issue 14).
+// What makes a run one of a data-parallel job (docs/run-record.md, "distributed").
+// worldSize 0 means a plain single-process run (and every record written before such jobs).
 // A job writes worldSize + 1 records that share jobId: rank 0's job record (role "job": every
 // epoch's seconds and all-reduce seconds are the slowest rank's, its images/s the whole job's)
 // and one record per rank (role "rank": that rank's own clock). In both, RunConfig::batchSize
@@ -211,12 +214,12 @@ struct RunStarted {
     // (e.g. by an earlier run or probe). NaN when unknown: records written before it was
     // recorded.
     double deviceInitSeconds = 0.0;
-    // The model actually trained (issue 13): its trainable parameters and its forward
+    // The model actually trained: its trainable parameters and its forward
     // multiply-adds per image at the run's image size, counted from its layers (models.h).
     // 0 when unknown (records written before they were recorded, other than small-cnn).
     std::int64_t modelParameters = 0;
     std::int64_t multiplyAddsPerImage = 0;
-    // Issue 14: a rank of a data-parallel job, or its job record; worldSize 0 otherwise.
+    // A rank of a data-parallel job, or its job record; worldSize 0 otherwise.
     DistributedInfo distributed;
 };
 
@@ -267,6 +270,19 @@ struct RunOutcome {
     std::string reason;              // empty when finished; otherwise why it ended
     std::vector<EpochResult> epochs; // every finished epoch, kept whatever the status
     Summary summary;                 // of `epochs`
+};
+
+// Everything a front end asks of one recorded run (recorded_run.h): the dashboard's window,
+// the CLI and a rank of a data-parallel job fill it the same way. Paths are as given
+// (relative to the working directory).
+struct RunRequest {
+    RunConfig config;
+    std::string runId;         // the record's id; empty: a new one (newRunId(), run_record.h)
+    std::string recordsFolder; // record written to "<recordsFolder>/<runId>.json" (made if
+                               // missing); empty, and no recordFile: kept in memory only
+    std::string recordFile;    // exact record path (the CLI's --record FILE); wins over the folder
+    std::string tensorBoardFolder; // event files under "<folder>/<runId>_<device>_x<threads>";
+                                   // empty: none
 };
 
 // Receives a run's events on the thread that runs it, in this order:

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // TensorBoard event files, written without TensorFlow or libprotobuf: a run's scalars and its
-// settings, readable by `tensorboard --logdir DIR` while the run goes (issue #6, item 1).
+// settings, readable by `tensorboard --logdir DIR` while the run goes.
 // LibTorch- and Qt-free header.
 //
 // File layout (TensorFlow's record I/O, tensorflow/core/lib/io/record_writer.cc): a sequence of

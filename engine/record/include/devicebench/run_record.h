@@ -37,9 +37,9 @@ struct DataIdentity {
     // data_batch_1..5.bin and test_batch.bin in that order, the file name with its NUL, its size
     // (8 bytes, little-endian) and all its bytes; written "xxh3-128:" + 32 hex digits
     // (kDataHashPrefix). About 0.1 s for the 184 MB of CIFAR-10 in the page cache. "" for
-    // synthetic data. Records written before issue #15 hold FNV-1a 64 over each file's name,
-    // size and first 4,096 bytes only, as 16 hex digits (DataHashMethod::PrefixFnv1a): they are
-    // still read, and compared as comparison.h's compareData says.
+    // synthetic data. Records written before whole-file hashing hold FNV-1a 64 over each file's
+    // name, size and first 4,096 bytes only, as 16 hex digits (DataHashMethod::PrefixFnv1a): they
+    // are still read, and compared as comparison.h's compareData says.
     std::string contentHash;
 };
 
@@ -48,7 +48,7 @@ inline constexpr const char *kDataHashPrefix = "xxh3-128:";
 // How a DataIdentity::contentHash was made, from its form.
 enum class DataHashMethod {
     None,           // "": synthetic data, or no identity taken
-    PrefixFnv1a,    // 16 hex digits: before issue #15, the first 4,096 bytes of each file only
+    PrefixFnv1a,    // 16 hex digits: older records, the first 4,096 bytes of each file only
     WholeFilesXxh3, // "xxh3-128:" + 32 hex digits: every byte (this version)
     Unknown,        // any other text (another tool's record)
 };
@@ -70,7 +70,7 @@ struct RunRecord {
     std::string createdUtc;          // ISO 8601, e.g. "2026-11-29T22:40:00Z"
     std::string model = "small-cnn"; // the model trained: RunRecorder writes config.model here
     std::string precision = "float32";
-    std::string workload = "faithful"; // "faithful" or "tuned" (speed issue)
+    std::string workload = "faithful"; // "faithful" or "tuned"
     RunConfig config;
     RunStarted started; // device actually used, threads, image counts, steps per epoch
     Fingerprint fingerprint;
@@ -95,7 +95,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source);
 
 // Holds a parsed record against what a real run can produce, and throws RecordError naming
 // `source` and the first field that fails, e.g. "runs/a.json: field 'epochs[0].seconds' must be
-// above 0 (got 0): no real epoch takes no time". The rules (issue #15, fault 3; the source of
+// above 0 (got 0): no real epoch takes no time". The rules (the source of
 // each is what RunRecorder writes and validateRunConfig, trainer.h, allows):
 //  - epochs numbered 1, 2, ... in order; each epoch's seconds above 0; testAccuracy in [0, 1];
 //    imagesPerSecond 0 or more (null: unknown); losses (nats) 0 or more, and finite unless
@@ -136,16 +136,30 @@ DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
 // when the run ended before it started. Empty: the fingerprint stays empty.
 using FingerprintSource = std::function<Fingerprint()>;
 
+// An observer behind a RunRecorder: the run's events, plus the record at its two ends, so
+// that nothing downstream reads the recorder back (observers are told, never ask).
+class RecordObserver : public TrainingObserver {
+public:
+    // The record once the run started (runId, createdUtc, config, started, fingerprint, data
+    // identity; no epochs yet); just before onRunStarted.
+    virtual void onRecordStarted(const RunRecord & /*record*/) {}
+    // The final record, as written (every epoch and timed step, status, reason); just before
+    // onRunEnded, also for a run that ended before it started.
+    virtual void onRecordEnded(const RunRecord & /*record*/) {}
+};
+
 // A TrainingObserver that fills a RunRecord as the run goes, forwards every event to `next`
 // (may be null), and rewrites `path` (if not empty) after onRunStarted, after every epoch and
-// at the end. Write errors do not stop the run: they are kept in writeError() and logged.
+// at the end. Each step is timed here, once, and handed on with its seconds (StepLoss::seconds)
+// as the record holds it. Write errors do not stop the run: they are kept in writeError() and
+// logged.
 class RunRecorder : public TrainingObserver {
 public:
     // `runId` empty: a new one (newRunId()). `fingerprint` defaults to collectFingerprint
     // (fingerprint.h): the default argument is taken at the caller, so this library (which has
     // no LibTorch) never calls it itself; a caller using the default links engine_device (or
     // `engine`). A source that throws leaves the fingerprint empty (logged).
-    RunRecorder(const RunConfig &config, std::string path, TrainingObserver *next = nullptr,
+    RunRecorder(const RunConfig &config, std::string path, RecordObserver *next = nullptr,
                 std::string runId = {}, FingerprintSource fingerprint = collectFingerprint);
     void onRunStarted(const RunStarted &info) override;
     void onStepLosses(const std::vector<StepLoss> &losses) override;
@@ -160,7 +174,7 @@ private:
     Fingerprint takeFingerprint() const;
     RunRecord m_record;
     std::string m_path;
-    TrainingObserver *m_next;
+    RecordObserver *m_next;
     FingerprintSource m_fingerprint;
     std::string m_writeError;
     double m_startSeconds = 0.0;

@@ -1,0 +1,55 @@
+// SPDX-License-Identifier: MIT
+// One recorded run: a RunRecorder (run_record.h) in front, then the TensorBoard writer (when
+// the request names a folder) and the caller's observer, each told every event; the training;
+// the result. What the dashboard's run job, the CLI's `run` and a rank of a data-parallel job
+// call, so that their records and event folders are made one way. LibTorch- and Qt-free header.
+//
+// Validation: checkRunRequest is the one check a front end shows (the CLI and a rank before
+// they start, the controller before it accepts a job); runRecorded does not check again.
+// runTraining keeps its own guard for callers that use it directly (a bad config ends Failed).
+#pragma once
+
+#include "devicebench/run_record.h"
+#include "devicebench/run_types.h"
+
+#include <atomic>
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace devicebench {
+
+// The training loop (default: runTraining, trainer.h). It must report to the observer in the
+// order TrainingObserver documents and end soon after the stop flag turns true.
+using TrainFunction =
+    std::function<RunOutcome(const RunConfig &, TrainingObserver &, const std::atomic<bool> &)>;
+
+// What a recorded run returns.
+struct RecordedRun {
+    RunOutcome outcome;      // the train function's (Failed with the reason when it threw)
+    RunRecord record;        // the final record, as last written
+    std::string recordPath;  // "" when the record was kept in memory only
+    std::string recordError; // the last record write's error; "" when it succeeded
+    std::string eventFile;   // the TensorBoard event file; "" when none was opened
+    std::string eventError;  // the first event write's error; "" when none failed
+};
+
+// The engine's messages for a request that must not run, one per problem (validateRunConfig's,
+// trainer.h; and "TensorBoard log folder F cannot be created", after trying to create it).
+// Empty: the request may run.
+std::vector<std::string> checkRunRequest(const RunRequest &request);
+
+// "<runId>_<device>_x<threads>", threads 0 counted as availableCores() (devices.h): the run's
+// TensorBoard folder name (sanitised by the writer, tensorboard.h).
+std::string tensorBoardRunName(const RunConfig &config, const std::string &runId);
+
+// Runs `request` on the calling thread and returns its result. The record goes to
+// request.recordFile, else "<recordsFolder>/<runId>.json", else memory; a folder that cannot be
+// made shows as recordError. `downstream` (may be null) sees every event after the recorder and
+// the TensorBoard writer, each step with the recorder's seconds. If `train` throws, or returns
+// without ending the run, the record is ended with the returned outcome. Precondition: the
+// request passed checkRunRequest.
+RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
+                        const std::atomic<bool> &stopRequested, const TrainFunction &train = {});
+
+} // namespace devicebench

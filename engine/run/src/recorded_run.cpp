@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+#include "devicebench/recorded_run.h"
+
+#include "devicebench/devices.h"
+#include "devicebench/tensorboard.h"
+#include "devicebench/trainer.h"
+
+#include <exception>
+#include <filesystem>
+#include <memory>
+#include <system_error>
+#include <utility>
+
+namespace devicebench {
+namespace {
+
+// Behind the recorder: tells the TensorBoard writer, then the caller's observer, every event.
+class FanOut final : public RecordObserver {
+public:
+    FanOut(TrainingObserver *board, RecordObserver *downstream)
+        : m_board(board), m_downstream(downstream) {}
+
+    void onRecordStarted(const RunRecord &record) override {
+        if (m_downstream != nullptr)
+            m_downstream->onRecordStarted(record);
+    }
+    void onRecordEnded(const RunRecord &record) override {
+        if (m_downstream != nullptr)
+            m_downstream->onRecordEnded(record);
+    }
+    void onRunStarted(const RunStarted &info) override {
+        each([&](TrainingObserver &o) { o.onRunStarted(info); });
+    }
+    void onStepLosses(const std::vector<StepLoss> &losses) override {
+        each([&](TrainingObserver &o) { o.onStepLosses(losses); });
+    }
+    void onEpochFinished(const EpochResult &epoch) override {
+        each([&](TrainingObserver &o) { o.onEpochFinished(epoch); });
+    }
+    void onRunEnded(const RunOutcome &outcome) override {
+        each([&](TrainingObserver &o) { o.onRunEnded(outcome); });
+    }
+
+private:
+    template <typename F> void each(F &&tell) {
+        if (m_board != nullptr)
+            tell(*m_board);
+        if (m_downstream != nullptr)
+            tell(*m_downstream);
+    }
+    TrainingObserver *m_board;
+    RecordObserver *m_downstream;
+};
+
+std::string recordPathOf(const RunRequest &request, const std::string &runId) {
+    if (!request.recordFile.empty())
+        return request.recordFile;
+    if (request.recordsFolder.empty())
+        return {};
+    std::error_code ignored; // a folder that cannot be made: the record's write says why
+    std::filesystem::create_directories(request.recordsFolder, ignored);
+    return (std::filesystem::path(request.recordsFolder) / (runId + ".json")).string();
+}
+
+RunOutcome trainGuarded(const TrainFunction &train, const RunConfig &config,
+                        TrainingObserver &observer, const std::atomic<bool> &stopRequested) {
+    RunOutcome outcome;
+    try {
+        outcome = train ? train(config, observer, stopRequested)
+                        : runTraining(config, observer, stopRequested);
+    } catch (const std::exception &e) {
+        outcome.status = RunStatus::Failed;
+        outcome.reason = std::string("training stopped with an error: ") + e.what();
+    } catch (...) {
+        outcome.status = RunStatus::Failed;
+        outcome.reason = "training stopped with an unknown error";
+    }
+    return outcome;
+}
+
+} // namespace
+
+std::vector<std::string> checkRunRequest(const RunRequest &request) {
+    std::vector<std::string> problems = validateRunConfig(request.config);
+    if (!request.tensorBoardFolder.empty()) {
+        std::error_code ec;
+        std::filesystem::create_directories(request.tensorBoardFolder, ec);
+        if (ec || !std::filesystem::is_directory(request.tensorBoardFolder, ec))
+            problems.push_back("TensorBoard log folder " + request.tensorBoardFolder +
+                               " cannot be created");
+    }
+    return problems;
+}
+
+std::string tensorBoardRunName(const RunConfig &config, const std::string &runId) {
+    const int threads = config.threads > 0 ? config.threads : availableCores();
+    return runId + "_" + config.device + "_x" + std::to_string(threads);
+}
+
+RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
+                        const std::atomic<bool> &stopRequested, const TrainFunction &train) {
+    const RunConfig &config = request.config;
+    const std::string runId = request.runId.empty() ? newRunId() : request.runId;
+    std::unique_ptr<TensorBoardObserver> board;
+    if (!request.tensorBoardFolder.empty())
+        board = std::make_unique<TensorBoardObserver>(config, request.tensorBoardFolder,
+                                                      tensorBoardRunName(config, runId));
+    FanOut fanOut(board.get(), downstream);
+    RecordedRun result;
+    result.recordPath = recordPathOf(request, runId);
+    RunRecorder recorder(config, result.recordPath, &fanOut, runId);
+    result.outcome = trainGuarded(train, config, recorder, stopRequested);
+    if (recorder.record().status == "running") // the train function threw or never ended
+        recorder.onRunEnded(result.outcome);
+    result.record = recorder.record();
+    result.recordError = recorder.writeError();
+    if (board) {
+        result.eventFile = board->filePath();
+        result.eventError = board->writeError();
+    }
+    return result;
+}
+
+} // namespace devicebench
