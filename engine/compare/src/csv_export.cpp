@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/csv_export.h"
 
+#include "csv_table.h"
+
 #include "devicebench/atomic_file.h"
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
@@ -11,11 +13,15 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstdint>
+#include <functional>
 #include <limits>
 #include <vector>
 
 namespace devicebench {
 namespace {
+
+using detail::CsvColumns;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A statistic that does not exist for the data (stddev and cv of fewer than 2 stable epochs).
@@ -23,11 +29,7 @@ constexpr const char *kUndefined = "n/a";
 
 std::string number(double value, int decimals) { return csvNumber(value, decimals); }
 
-// A bound of a speed-up's interval: "n/a" when the speed-up exists but its interval does not
-// (a run with fewer than 2 stable epochs on either side), else number().
-std::string speedUpBound(double ratio, double bound) {
-    return std::isfinite(ratio) && std::isnan(bound) ? std::string(kUndefined) : number(bound, 4);
-}
+std::string flag(bool value) { return value ? "1" : "0"; }
 
 std::string joined(const std::vector<std::string> &fields, const char *separator) {
     std::string text;
@@ -36,27 +38,122 @@ std::string joined(const std::vector<std::string> &fields, const char *separator
     return text;
 }
 
-std::string line(const std::vector<std::string> &fields, const std::vector<std::string> &more = {},
-                 const std::vector<std::string> &evenMore = {}) {
-    std::string text;
-    for (std::size_t i = 0; i < fields.size(); ++i)
-        text += (i == 0 ? "" : ",") + csvField(fields[i]);
-    for (const std::string &field : more)
-        text += "," + csvField(field);
-    for (const std::string &field : evenMore)
-        text += "," + csvField(field);
-    return text + "\n";
+std::string deviceOf(const RunRecord &r) {
+    return r.started.device.empty() ? r.config.device : r.started.device;
 }
 
-// What an epoch got from the machine (contention.h), after the per-epoch CSV's first columns:
-// all empty when the load was not measured (records from before issue 15).
-const std::vector<std::string> kLoadColumns = {"contended", "cpu_share", "other_cpus",
-                                               "steal_fraction", "load_average"};
-std::vector<std::string> loadCells(const EpochLoad &load) {
-    if (!load.measured)
-        return std::vector<std::string>(kLoadColumns.size());
-    return {load.contended ? "1" : "0", number(load.cpuShare, 4), number(load.otherCpus, 4),
-            number(load.stealFraction, 4), number(load.loadAverage, 2)};
+// The model trained, after the first columns in both files: its name, image size and
+// trainable parameters (empty when unknown: 0, a record from before, not small-cnn). `Row`
+// has the run's record as `r`.
+template <class Row> CsvColumns<Row> modelColumns() {
+    return {
+        {"model", [](const Row &x) { return x.r.model; }},
+        {"image_size", [](const Row &x) { return std::to_string(x.r.config.imageSize); }},
+        {"parameters",
+         [](const Row &x) {
+             const std::int64_t n = x.r.started.modelParameters;
+             return n > 0 ? std::to_string(n) : std::string();
+         }},
+    };
+}
+
+// Where the time goes (phase_summary.h), the last columns in both files: one per phase of
+// phaseFields(), "phase_<name><suffix>", its cell `cell(row, the phase's index)`.
+template <class Row, class Cell> CsvColumns<Row> phaseColumns(const char *suffix, Cell cell) {
+    CsvColumns<Row> columns;
+    for (std::size_t i = 0; i < kPhaseCount; ++i)
+        columns.push_back({std::string("phase_") + phaseFields()[i].name + suffix,
+                           [cell, i](const Row &x) { return cell(x, i); }});
+    return columns;
+}
+
+// ---- the per-epoch CSV -----------------------------------------------------------------------
+
+struct EpochRow {
+    const RunEntry &run;
+    const RunRecord &r;
+    const EpochResult &e;
+};
+
+// What an epoch got from the machine (contention.h): a number of its load, empty when the load
+// was not measured (older records).
+std::string loadNumber(const EpochRow &x, double EpochLoad::*value, int decimals) {
+    return x.e.load.measured ? number(x.e.load.*value, decimals) : std::string();
+}
+
+const CsvColumns<EpochRow> kEpochColumns =
+    CsvColumns<EpochRow>{
+        {"run", [](const EpochRow &x) { return x.run.label; }},
+        {"device", [](const EpochRow &x) { return deviceOf(x.r); }},
+        {"threads", [](const EpochRow &x) { return std::to_string(x.r.started.threads); }},
+        {"epoch", [](const EpochRow &x) { return std::to_string(x.e.epoch); }},
+        {"seconds", [](const EpochRow &x) { return number(x.e.seconds, 4); }},
+        {"warmup", [](const EpochRow &x) { return flag(x.run.isWarmup(x.e.epoch)); }},
+        {"train_loss", [](const EpochRow &x) { return number(x.e.trainLoss, 6); }},
+        {"test_loss", [](const EpochRow &x) { return number(x.e.testLoss, 6); }},
+        {"test_accuracy", [](const EpochRow &x) { return number(x.e.testAccuracy, 6); }},
+        {"images_per_s", [](const EpochRow &x) { return number(x.e.imagesPerSecond, 2); }},
+        {"data",
+         [](const EpochRow &x) {
+             return x.r.started.synthetic || x.r.config.synthetic ? "synthetic" : "cifar-10";
+         }},
+        {"status", [](const EpochRow &x) { return toString(x.run.state); }},
+        {"host", [](const EpochRow &x) { return x.r.fingerprint.hostName; }},
+        {"comparable", [](const EpochRow &x) { return flag(x.run.comparable()); }},
+        {"differences", [](const EpochRow &x) { return joined(x.run.differences, ";"); }},
+        {"contended",
+         [](const EpochRow &x) { return x.e.load.measured ? flag(x.e.load.contended) : ""; }},
+        {"cpu_share", [](const EpochRow &x) { return loadNumber(x, &EpochLoad::cpuShare, 4); }},
+        {"other_cpus", [](const EpochRow &x) { return loadNumber(x, &EpochLoad::otherCpus, 4); }},
+        {"steal_fraction",
+         [](const EpochRow &x) { return loadNumber(x, &EpochLoad::stealFraction, 4); }},
+        {"load_average",
+         [](const EpochRow &x) { return loadNumber(x, &EpochLoad::loadAverage, 2); }},
+    } +
+    modelColumns<EpochRow>() +
+    phaseColumns<EpochRow>("_s", [](const EpochRow &x, std::size_t phase) {
+        // Each phase's seconds, all empty when the epoch was not phase-timed.
+        const PhaseTimes &p = x.e.phases;
+        return p.measured ? number(p.*phaseFields()[phase].seconds, 6) : std::string();
+    });
+
+// ---- the summary CSV -------------------------------------------------------------------------
+
+// A run's row of the summary.
+struct RunRow {
+    const RunEntry &run;
+    const RunRecord &r;
+    const Summary &s;
+    const Fingerprint &f;
+    std::string device;   // deviceOf(r)
+    std::string baseline; // the baseline run's label; "" without one
+    // Each phase's share of the phase-timed stable epochs' summed time (phaseFractions).
+    std::array<double, kPhaseCount> phaseFractions;
+};
+
+// A statistic of the stable epochs: NaN without one.
+double stable(const Summary &s, double value) { return s.hasStable ? value : kNaN; }
+
+// A spread of the stable epochs: "n/a" for fewer than 2.
+std::string spread(const Summary &s, double value, int decimals) {
+    return s.stableCount >= 2 ? number(value, decimals) : std::string(kUndefined);
+}
+
+// A bound of a speed-up's interval: "n/a" when the speed-up exists but its interval does not
+// (a run with fewer than 2 stable epochs on either side), else number().
+std::string speedUpBound(double ratio, double bound) {
+    return std::isfinite(ratio) && std::isnan(bound) ? std::string(kUndefined) : number(bound, 4);
+}
+
+// `value` of the run's GPU for a CUDA run, of every GPU of the machine otherwise, joined by ';'.
+std::string gpuCells(const RunRow &x, std::string (*value)(const GpuInfo &)) {
+    std::vector<std::string> cells;
+    for (const GpuInfo &gpu : x.f.gpus) {
+        if (x.device.rfind("cuda", 0) == 0 && x.device != "cuda:" + std::to_string(gpu.index))
+            continue;
+        cells.push_back(value(gpu));
+    }
+    return joined(cells, ";");
 }
 
 // The summary's count of contended stable epochs: empty when no stable epoch was measured.
@@ -69,14 +166,6 @@ std::string contendedCount(const RunEntry &run) {
     return std::to_string(contendedStableEpochs(run.record.epochs, run.warmupEpochs).size());
 }
 
-// The model trained (issue 13), after the columns above in both files: its name, image size
-// and trainable parameters (empty when unknown: 0, a record from before, not small-cnn).
-const std::vector<std::string> kModelColumns = {"model", "image_size", "parameters"};
-std::vector<std::string> modelCells(const RunRecord &r) {
-    return {r.model, std::to_string(r.config.imageSize),
-            r.started.modelParameters > 0 ? std::to_string(r.started.modelParameters) : ""};
-}
-
 // The summary's achieved GFLOP/s (achievedGflops, comparison.h): "%.2f"; "n/a" when the
 // model's multiply-adds are unknown, "nan" without a stable epoch.
 std::string gflopsCell(const RunEntry &run) {
@@ -85,39 +174,79 @@ std::string gflopsCell(const RunEntry &run) {
     return number(achievedGflops(run.record, run.summary), 2);
 }
 
-// Where the time goes (issue 13, phase_summary.h), after the model columns. Per epoch: each
-// phase's seconds, all empty when the epoch was not phase-timed.
-std::vector<std::string> phaseColumns(const char *prefix, const char *suffix) {
-    std::vector<std::string> columns;
-    for (const PhaseField &f : phaseFields())
-        columns.push_back(std::string(prefix) + f.name + suffix);
-    return columns;
-}
-std::vector<std::string> phaseCells(const PhaseTimes &phases) {
-    std::vector<std::string> cells;
-    for (const PhaseField &f : phaseFields())
-        cells.push_back(phases.measured ? number(phases.*f.seconds, 6) : std::string());
-    return cells;
-}
-// Per run: each phase's fraction of the phase-timed stable epochs' summed time; "n/a" when no
-// stable epoch was phase-timed.
-std::vector<std::string> phaseFractionCells(const RunEntry &run) {
-    const PhaseTimes mean = stablePhaseMean(run.record.epochs, run.warmupEpochs);
-    std::vector<std::string> cells;
-    for (const double fraction : phaseFractions(mean))
-        cells.push_back(std::isfinite(fraction) ? number(fraction, 4) : std::string(kUndefined));
-    return cells;
+// Each phase's fraction of the phase-timed stable epochs' summed time; "n/a" when no stable
+// epoch was phase-timed.
+std::string phaseFractionCell(const RunRow &x, std::size_t phase) {
+    const double fraction = x.phaseFractions[phase];
+    return std::isfinite(fraction) ? number(fraction, 4) : std::string(kUndefined);
 }
 
-std::vector<std::string> joinedLists(std::vector<std::string> a,
-                                     const std::vector<std::string> &b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-}
-
-std::string deviceOf(const RunRecord &r) {
-    return r.started.device.empty() ? r.config.device : r.started.device;
-}
+const CsvColumns<RunRow> kSummaryColumns =
+    CsvColumns<RunRow>{
+        {"run", [](const RunRow &x) { return x.run.label; }},
+        {"device", [](const RunRow &x) { return x.device; }},
+        {"host", [](const RunRow &x) { return x.f.hostName; }},
+        {"threads", [](const RunRow &x) { return std::to_string(x.r.started.threads); }},
+        {"status", [](const RunRow &x) { return toString(x.run.state); }},
+        {"epochs", [](const RunRow &x) { return std::to_string(x.r.epochs.size()); }},
+        {"warmup_epochs", [](const RunRow &x) { return std::to_string(x.run.warmupEpochs); }},
+        {"mean_all_s",
+         [](const RunRow &x) { return number(x.s.epochSeconds.empty() ? kNaN : x.s.meanAll, 4); }},
+        {"stable_mean_s", [](const RunRow &x) { return number(stable(x.s, x.s.stableMean), 4); }},
+        {"median_s", [](const RunRow &x) { return number(stable(x.s, x.s.median), 4); }},
+        {"stddev_s", [](const RunRow &x) { return spread(x.s, x.s.stddev, 4); }},
+        {"min_s", [](const RunRow &x) { return number(stable(x.s, x.s.min), 4); }},
+        {"max_s", [](const RunRow &x) { return number(stable(x.s, x.s.max), 4); }},
+        {"cv", [](const RunRow &x) { return spread(x.s, x.s.cv, 6); }},
+        {"ci95_low_s", [](const RunRow &x) { return spread(x.s, x.s.ciLow, 4); }},
+        {"ci95_high_s", [](const RunRow &x) { return spread(x.s, x.s.ciHigh, 4); }},
+        {"images_per_s",
+         [](const RunRow &x) { return number(stable(x.s, x.s.imagesPerSecond), 2); }},
+        {"speedup", [](const RunRow &x) { return number(x.run.speedUp.ratio, 4); }},
+        {"speedup_low",
+         [](const RunRow &x) { return speedUpBound(x.run.speedUp.ratio, x.run.speedUp.low); }},
+        {"speedup_high",
+         [](const RunRow &x) { return speedUpBound(x.run.speedUp.ratio, x.run.speedUp.high); }},
+        {"baseline", [](const RunRow &x) { return x.baseline; }},
+        {"comparable", [](const RunRow &x) { return flag(x.run.comparable()); }},
+        {"differences", [](const RunRow &x) { return joined(x.run.differences, ";"); }},
+        {"max_test_loss_diff",
+         [](const RunRow &x) {
+             return x.run.isBaseline ? std::string() : number(x.run.maxTestLossDiff, 6);
+         }},
+        {"cpu_model", [](const RunRow &x) { return x.f.cpuModel; }},
+        {"physical_cores", [](const RunRow &x) { return std::to_string(x.f.physicalCores); }},
+        {"logical_cores", [](const RunRow &x) { return std::to_string(x.f.logicalCores); }},
+        {"cpu_quota", [](const RunRow &x) { return x.f.cpuQuota; }},
+        {"affinity", [](const RunRow &x) { return x.f.affinity; }},
+        {"omp_num_threads", [](const RunRow &x) { return x.f.ompNumThreads; }},
+        {"intra_op_threads", [](const RunRow &x) { return std::to_string(x.f.intraOpThreads); }},
+        {"blas", [](const RunRow &x) { return x.f.blasLibrary; }},
+        {"libtorch", [](const RunRow &x) { return x.f.libtorchVersion; }},
+        {"cuda_built", [](const RunRow &x) { return flag(x.f.cudaBuilt); }},
+        {"cuda_runtime", [](const RunRow &x) { return x.f.cudaRuntimeVersion; }},
+        {"cudnn", [](const RunRow &x) { return x.f.cudnnVersion; }},
+        {"driver", [](const RunRow &x) { return x.f.driverVersion; }},
+        {"gpu_name",
+         [](const RunRow &x) { return gpuCells(x, [](const GpuInfo &g) { return g.name; }); }},
+        {"gpu_cc",
+         [](const RunRow &x) {
+             return gpuCells(x, [](const GpuInfo &g) {
+                 return std::to_string(g.computeMajor) + "." + std::to_string(g.computeMinor);
+             });
+         }},
+        {"gpu_memory_bytes",
+         [](const RunRow &x) {
+             return gpuCells(x, [](const GpuInfo &g) { return std::to_string(g.memoryBytes); });
+         }},
+        {"cudnn_benchmark", [](const RunRow &x) { return flag(x.f.cudnnBenchmark); }},
+        {"app_version", [](const RunRow &x) { return x.f.appVersion; }},
+        {"os", [](const RunRow &x) { return x.f.os; }},
+        {"contended_stable_epochs", [](const RunRow &x) { return contendedCount(x.run); }},
+    } +
+    modelColumns<RunRow>() +
+    CsvColumns<RunRow>{{"achieved_gflops", [](const RunRow &x) { return gflopsCell(x.run); }}} +
+    phaseColumns<RunRow>("_fraction", phaseFractionCell);
 
 } // namespace
 
@@ -188,141 +317,27 @@ std::string csvField(const std::string &field) {
 }
 
 std::string epochCsv(const RunSet &runs) {
-    std::string csv = line({"run", "device", "threads", "epoch", "seconds", "warmup", "train_loss",
-                            "test_loss", "test_accuracy", "images_per_s", "data", "status", "host",
-                            "comparable", "differences"},
-                           joinedLists(kLoadColumns, kModelColumns), phaseColumns("phase_", "_s"));
+    std::string csv = detail::csvHeader(kEpochColumns);
     for (const RunEntry &run : runs.runs()) {
-        const RunRecord &r = run.record;
-        const bool synthetic = r.started.synthetic || r.config.synthetic;
-        for (const EpochResult &e : r.epochs) {
-            csv += line(
-                {run.label, deviceOf(r), std::to_string(r.started.threads), std::to_string(e.epoch),
-                 number(e.seconds, 4), run.isWarmup(e.epoch) ? "1" : "0", number(e.trainLoss, 6),
-                 number(e.testLoss, 6), number(e.testAccuracy, 6), number(e.imagesPerSecond, 2),
-                 synthetic ? "synthetic" : "cifar-10", toString(run.state), r.fingerprint.hostName,
-                 run.comparable() ? "1" : "0", joined(run.differences, ";")},
-                joinedLists(loadCells(e.load), modelCells(r)), phaseCells(e.phases));
-        }
+        for (const EpochResult &e : run.record.epochs)
+            csv += detail::csvRow(kEpochColumns, EpochRow{run, run.record, e});
     }
     return csv;
 }
 
 std::string summaryCsv(const RunSet &runs) {
-    const std::vector<std::string> header = {"run",
-                                             "device",
-                                             "host",
-                                             "threads",
-                                             "status",
-                                             "epochs",
-                                             "warmup_epochs",
-                                             "mean_all_s",
-                                             "stable_mean_s",
-                                             "median_s",
-                                             "stddev_s",
-                                             "min_s",
-                                             "max_s",
-                                             "cv",
-                                             "ci95_low_s",
-                                             "ci95_high_s",
-                                             "images_per_s",
-                                             "speedup",
-                                             "speedup_low",
-                                             "speedup_high",
-                                             "baseline",
-                                             "comparable",
-                                             "differences",
-                                             "max_test_loss_diff",
-                                             "cpu_model",
-                                             "physical_cores",
-                                             "logical_cores",
-                                             "cpu_quota",
-                                             "affinity",
-                                             "omp_num_threads",
-                                             "intra_op_threads",
-                                             "blas",
-                                             "libtorch",
-                                             "cuda_built",
-                                             "cuda_runtime",
-                                             "cudnn",
-                                             "driver",
-                                             "gpu_name",
-                                             "gpu_cc",
-                                             "gpu_memory_bytes",
-                                             "cudnn_benchmark",
-                                             "app_version",
-                                             "os",
-                                             "contended_stable_epochs"};
-    std::string csv = line(header, joinedLists(kModelColumns, {"achieved_gflops"}),
-                           phaseColumns("phase_", "_fraction"));
-
+    std::string csv = detail::csvHeader(kSummaryColumns);
     const int baselineIndex = runs.baselineIndex();
-    const std::string baselineLabel = baselineIndex >= 0 ? runs.run(baselineIndex).label : "";
+    const std::string baseline = baselineIndex >= 0 ? runs.run(baselineIndex).label : "";
     for (const RunEntry &run : runs.runs()) {
-        const RunRecord &r = run.record;
-        const Summary &s = run.summary;
-        const Fingerprint &f = r.fingerprint;
-        const std::string device = deviceOf(r);
-        // The run's GPU for a CUDA run; every GPU of the machine otherwise.
-        std::vector<std::string> gpuNames;
-        std::vector<std::string> gpuCc;
-        std::vector<std::string> gpuMemory;
-        for (const GpuInfo &gpu : f.gpus) {
-            if (device.rfind("cuda", 0) == 0 && device != "cuda:" + std::to_string(gpu.index))
-                continue;
-            gpuNames.push_back(gpu.name);
-            gpuCc.push_back(std::to_string(gpu.computeMajor) + "." +
-                            std::to_string(gpu.computeMinor));
-            gpuMemory.push_back(std::to_string(gpu.memoryBytes));
-        }
-        const auto stable = [&s](double value) { return s.hasStable ? value : kNaN; };
-        const std::vector<std::string> fields = {
-            run.label,
-            device,
-            f.hostName,
-            std::to_string(r.started.threads),
-            toString(run.state),
-            std::to_string(r.epochs.size()),
-            std::to_string(run.warmupEpochs),
-            number(s.epochSeconds.empty() ? kNaN : s.meanAll, 4),
-            number(stable(s.stableMean), 4),
-            number(stable(s.median), 4),
-            s.stableCount >= 2 ? number(s.stddev, 4) : std::string(kUndefined),
-            number(stable(s.min), 4),
-            number(stable(s.max), 4),
-            s.stableCount >= 2 ? number(s.cv, 6) : std::string(kUndefined),
-            s.stableCount >= 2 ? number(s.ciLow, 4) : std::string(kUndefined),
-            s.stableCount >= 2 ? number(s.ciHigh, 4) : std::string(kUndefined),
-            number(stable(s.imagesPerSecond), 2),
-            number(run.speedUp.ratio, 4),
-            speedUpBound(run.speedUp.ratio, run.speedUp.low),
-            speedUpBound(run.speedUp.ratio, run.speedUp.high),
-            baselineLabel,
-            run.comparable() ? "1" : "0",
-            joined(run.differences, ";"),
-            run.isBaseline ? std::string() : number(run.maxTestLossDiff, 6),
-            f.cpuModel,
-            std::to_string(f.physicalCores),
-            std::to_string(f.logicalCores),
-            f.cpuQuota,
-            f.affinity,
-            f.ompNumThreads,
-            std::to_string(f.intraOpThreads),
-            f.blasLibrary,
-            f.libtorchVersion,
-            f.cudaBuilt ? "1" : "0",
-            f.cudaRuntimeVersion,
-            f.cudnnVersion,
-            f.driverVersion,
-            joined(gpuNames, ";"),
-            joined(gpuCc, ";"),
-            joined(gpuMemory, ";"),
-            f.cudnnBenchmark ? "1" : "0",
-            f.appVersion,
-            f.os,
-            contendedCount(run),
-        };
-        csv += line(fields, joinedLists(modelCells(r), {gflopsCell(run)}), phaseFractionCells(run));
+        const RunRow row{run,
+                         run.record,
+                         run.summary,
+                         run.record.fingerprint,
+                         deviceOf(run.record),
+                         baseline,
+                         phaseFractions(stablePhaseMean(run.record.epochs, run.warmupEpochs))};
+        csv += detail::csvRow(kSummaryColumns, row);
     }
     return csv;
 }

@@ -7,6 +7,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
+#include <utility>
+#include <vector>
 
 namespace devicebench {
 
@@ -120,56 +123,50 @@ ScalingSeries finish(const RunSet &runs, Group &group) {
     return series;
 }
 
-} // namespace
+// A run's place: its member, the key every member of a series shares, the scaling kind ('w'
+// weak: the per-rank batch is kept; 's' strong: the global batch is kept; '1': one rank, which
+// belongs to both kinds) and its record with the batch size a series compares (a weak job's
+// per-rank batch; else the global batch).
+struct Candidate {
+    Member member;
+    ScalingSeries key;
+    char kind = '1';
+    RunRecord compared;
+};
 
-int ScalingSeries::singleRankIndex() const {
-    for (std::size_t i = 0; i < points.size(); ++i)
-        if (points[i].worldSize == 1)
-            return static_cast<int>(i);
-    return -1;
+// Run `i`'s place, unless it is a rank record or has no stable mean.
+std::optional<Candidate> candidateOf(const RunSet &runs, int i) {
+    const RunEntry &run = runs.run(i);
+    const RunRecord &r = run.record;
+    const DistributedInfo &d = r.started.distributed;
+    const bool job = d.isJob();
+    if ((!job && d.worldSize != 0) || !run.summary.hasStable ||
+        !std::isfinite(run.summary.imagesPerSecond) || !(run.summary.imagesPerSecond > 0.0))
+        return std::nullopt;
+    Candidate c;
+    c.key.deviceKind = deviceKind(r);
+    const bool cpu = onCpu(r);
+    c.key.cpuModel = cpu ? r.fingerprint.cpuModel : std::string();
+    c.key.threadsPerRank = cpu ? r.started.threads : 0;
+    c.key.backend = backendOf(r);
+    c.member = Member{i, job ? d.worldSize : 1, job};
+    c.kind = c.member.worldSize == 1 ? '1' : (d.weakScaling ? 'w' : 's');
+    c.compared = r;
+    c.compared.steps.clear();
+    if (c.kind == 'w')
+        c.compared.config.batchSize = static_cast<int>(d.perRankBatchSize);
+    return c;
 }
 
-std::vector<ScalingSeries> scalingSeries(const RunSet &runs) {
-    // A run's place: its member, the key every member of a series shares, the scaling kind
-    // ('w' weak: the per-rank batch is kept; 's' strong: the global batch is kept; '1': one
-    // rank, which belongs to both kinds) and its record with the batch size a series compares
-    // (a weak job's per-rank batch; else the global batch).
-    struct Candidate {
-        Member member;
-        ScalingSeries key;
-        char kind = '1';
-        RunRecord compared;
-    };
-    std::vector<Candidate> candidates;
-    for (int i = 0; i < runs.runCount(); ++i) {
-        const RunEntry &run = runs.run(i);
-        const RunRecord &r = run.record;
-        const DistributedInfo &d = r.started.distributed;
-        const bool job = d.isJob();
-        if ((!job && d.worldSize != 0) || !run.summary.hasStable ||
-            !std::isfinite(run.summary.imagesPerSecond) || !(run.summary.imagesPerSecond > 0.0))
-            continue; // a rank record, or no stable mean
-        Candidate c;
-        c.key.deviceKind = deviceKind(r);
-        const bool cpu = onCpu(r);
-        c.key.cpuModel = cpu ? r.fingerprint.cpuModel : std::string();
-        c.key.threadsPerRank = cpu ? r.started.threads : 0;
-        c.key.backend = backendOf(r);
-        c.member = Member{i, job ? d.worldSize : 1, job};
-        c.kind = c.member.worldSize == 1 ? '1' : (d.weakScaling ? 'w' : 's');
-        c.compared = r;
-        c.compared.steps.clear();
-        if (c.kind == 'w')
-            c.compared.config.batchSize = static_cast<int>(d.perRankBatchSize);
-        candidates.push_back(std::move(c));
-    }
-    const auto sameSeries = [](const Candidate &a, const Candidate &b) {
-        return a.key.deviceKind == b.key.deviceKind && a.key.cpuModel == b.key.cpuModel &&
-               a.key.threadsPerRank == b.key.threadsPerRank && a.key.backend == b.key.backend &&
-               workloadDifferences(a.compared, b.compared).empty();
-    };
-    // Jobs of several ranks make the series (one kind each); then every 1-rank run joins each
-    // series it matches, or, matching none, a series of 1-rank runs.
+bool sameSeries(const Candidate &a, const Candidate &b) {
+    return a.key.deviceKind == b.key.deviceKind && a.key.cpuModel == b.key.cpuModel &&
+           a.key.threadsPerRank == b.key.threadsPerRank && a.key.backend == b.key.backend &&
+           workloadDifferences(a.compared, b.compared).empty();
+}
+
+// Jobs of several ranks make the series (one kind each); then every 1-rank run joins each
+// series it matches, or, matching none, a series of 1-rank runs.
+std::vector<Group> groupCandidates(const RunSet &runs, const std::vector<Candidate> &candidates) {
     std::vector<Group> groups;
     std::vector<const Candidate *> firsts;
     std::vector<char> kinds;
@@ -196,16 +193,13 @@ std::vector<ScalingSeries> scalingSeries(const RunSet &runs) {
             }
         }
     }
-    std::vector<ScalingSeries> series;
-    for (Group &group : groups) {
-        const bool anyJob = std::any_of(group.members.begin(), group.members.end(),
-                                        [](const Member &m) { return m.job; });
-        if (anyJob)
-            series.push_back(finish(runs, group));
-    }
-    // Two series of one name (the same kind of device and workload on two CPU models, or two
-    // runs of otherwise equal settings that differ in a field the name leaves out): each says
-    // which it is.
+    return groups;
+}
+
+// Two series of one name (the same kind of device and workload on two CPU models, or two runs
+// of otherwise equal settings that differ in a field the name leaves out): each says which it
+// is.
+void nameApart(const RunSet &runs, std::vector<ScalingSeries> &series) {
     std::map<std::string, int> names;
     for (const ScalingSeries &s : series)
         ++names[s.name];
@@ -217,6 +211,31 @@ std::vector<ScalingSeries> scalingSeries(const RunSet &runs) {
         if (!which.empty())
             s.name += " \u00b7 " + which;
     }
+}
+
+} // namespace
+
+int ScalingSeries::singleRankIndex() const {
+    for (std::size_t i = 0; i < points.size(); ++i)
+        if (points[i].worldSize == 1)
+            return static_cast<int>(i);
+    return -1;
+}
+
+std::vector<ScalingSeries> scalingSeries(const RunSet &runs) {
+    std::vector<Candidate> candidates;
+    for (int i = 0; i < runs.runCount(); ++i) {
+        if (std::optional<Candidate> c = candidateOf(runs, i))
+            candidates.push_back(std::move(*c));
+    }
+    std::vector<ScalingSeries> series;
+    for (Group &group : groupCandidates(runs, candidates)) {
+        const bool anyJob = std::any_of(group.members.begin(), group.members.end(),
+                                        [](const Member &m) { return m.job; });
+        if (anyJob)
+            series.push_back(finish(runs, group));
+    }
+    nameApart(runs, series);
     return series;
 }
 

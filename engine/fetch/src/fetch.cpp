@@ -48,7 +48,8 @@ void replaceAll(std::string &text, const std::string &from, const std::string &t
     }
 }
 
-FetchResult fetchOrThrow(const FetchOptions &options, const std::atomic<bool> &cancel) {
+// The folder to unpack into, absolute: options.targetDir, or defaultFetchDir().
+fs::path targetFolder(const FetchOptions &options) {
     const std::string targetText =
         options.targetDir.empty() ? defaultFetchDir() : options.targetDir;
     if (targetText.empty()) {
@@ -60,83 +61,90 @@ FetchResult fetchOrThrow(const FetchOptions &options, const std::atomic<bool> &c
     if (ec) {
         throw FetchError("cannot use the folder " + targetText + ": " + ec.message());
     }
-    const fs::path destination = target / kCifar10FolderName;
-    const bool fromFile = !options.archivePath.empty();
-    const std::string source = fromFile ? options.archivePath : options.url;
+    return target;
+}
 
-    FetchResult result;
-    result.dataDir = destination.string();
-    if (fs::exists(fs::symlink_status(destination, ec))) {
-        if (const std::string problem = checkCifar10Folder(destination.string()); problem.empty()) {
-            result.status = FetchStatus::AlreadyPresent;
-            result.message =
-                "CIFAR-10 is already in " + destination.string() + " (checked; nothing downloaded)";
-            return result;
-        } else {
-            throw FetchError(destination.string() +
-                             " already exists and is not a usable CIFAR-10 folder (" + problem +
-                             "); remove it or choose another folder");
-        }
+// Whether `destination` already holds CIFAR-10; throws when it holds something else.
+bool alreadyPresent(const fs::path &destination) {
+    std::error_code ec;
+    if (!fs::exists(fs::symlink_status(destination, ec))) {
+        return false;
     }
-    if (fromFile) {
-        if (!fs::is_regular_file(options.archivePath, ec)) {
-            throw FetchError(options.archivePath + (fs::exists(options.archivePath, ec)
-                                                        ? " is not a file"
-                                                        : " does not exist"));
-        }
+    if (const std::string problem = checkCifar10Folder(destination.string()); !problem.empty()) {
+        throw FetchError(destination.string() +
+                         " already exists and is not a usable CIFAR-10 folder (" + problem +
+                         "); remove it or choose another folder");
     }
-    throwIfCancelled(cancel);
+    return true;
+}
 
-    Cleanup cleanup;
-    createTargetDir(target, cleanup);
-    const fs::path temp = makeTempDir(target);
-    cleanup.setTempDir(temp);
-
-    ProgressReporter reporter(options.onProgress);
-    fs::path archivePath = options.archivePath;
-    if (!fromFile) {
-        archivePath = temp / kDownloadName;
-        reporter.start(FetchPhase::Downloading, -1);
-        download(options, archivePath, reporter, cancel);
-        reporter.finish();
+void checkArchiveFile(const std::string &archivePath) {
+    std::error_code ec;
+    if (!fs::is_regular_file(archivePath, ec)) {
+        throw FetchError(archivePath +
+                         (fs::exists(archivePath, ec) ? " is not a file" : " does not exist"));
     }
-    throwIfCancelled(cancel);
+}
 
-    if (!options.expectedMd5.empty()) {
-        std::error_code sizeEc;
-        const auto size = fs::file_size(archivePath, sizeEc);
-        reporter.start(FetchPhase::Verifying, sizeEc ? -1 : static_cast<std::int64_t>(size));
-        std::string md5;
-        try {
-            md5 = md5Hex(archivePath.string(), &reporter, &cancel);
-        } catch (const std::runtime_error &e) {
-            throw FetchError(e.what());
-        }
-        reporter.finish();
-        if (md5 != lowerHex(options.expectedMd5)) {
-            throw FetchError("MD5 of " + source + " is " + md5 + ", expected " +
-                             lowerHex(options.expectedMd5) +
-                             ": the file is damaged or not the CIFAR-10 binary archive");
-        }
+// The size of `path` in bytes for a progress phase; -1 when unknown.
+std::int64_t progressTotal(const fs::path &path) {
+    std::error_code ec;
+    const auto size = fs::file_size(path, ec);
+    return ec ? -1 : static_cast<std::int64_t>(size);
+}
+
+// options.url downloaded into `temp`; returns the archive's path.
+fs::path downloadInto(const fs::path &temp, const FetchOptions &options, ProgressReporter &reporter,
+                      const std::atomic<bool> &cancel) {
+    const fs::path archivePath = temp / kDownloadName;
+    reporter.start(FetchPhase::Downloading, -1);
+    download(options, archivePath, reporter, cancel);
+    reporter.finish();
+    return archivePath;
+}
+
+// The archive's MD5 against options.expectedMd5 (when given).
+void verifyMd5(const FetchOptions &options, const fs::path &archivePath, const std::string &source,
+               ProgressReporter &reporter, const std::atomic<bool> &cancel) {
+    if (options.expectedMd5.empty()) {
+        return;
     }
-    throwIfCancelled(cancel);
+    reporter.start(FetchPhase::Verifying, progressTotal(archivePath));
+    std::string md5;
+    try {
+        md5 = md5Hex(archivePath.string(), &reporter, &cancel);
+    } catch (const std::runtime_error &e) {
+        throw FetchError(e.what());
+    }
+    reporter.finish();
+    if (md5 != lowerHex(options.expectedMd5)) {
+        throw FetchError("MD5 of " + source + " is " + md5 + ", expected " +
+                         lowerHex(options.expectedMd5) +
+                         ": the file is damaged or not the CIFAR-10 binary archive");
+    }
+}
 
+// The archive unpacked into <temp>/unpacked; returns that folder.
+fs::path unpackInto(const fs::path &temp, const fs::path &archivePath, const std::string &source,
+                    ProgressReporter &reporter, const std::atomic<bool> &cancel) {
     const fs::path unpackDir = temp / "unpacked";
+    std::error_code ec;
     fs::create_directory(unpackDir, ec);
     if (ec) {
         throw FetchError("cannot create " + unpackDir.string() + ": " + ec.message());
     }
-    {
-        std::error_code sizeEc;
-        const auto size = fs::file_size(archivePath, sizeEc);
-        reporter.start(FetchPhase::Unpacking, sizeEc ? -1 : static_cast<std::int64_t>(size));
-    }
+    reporter.start(FetchPhase::Unpacking, progressTotal(archivePath));
     unpack(archivePath, source, unpackDir, reporter, cancel);
     reporter.finish();
-    throwIfCancelled(cancel);
+    return unpackDir;
+}
 
+// The CIFAR-10 folder in `unpackDir`, checked as the reader checks it; returns its path.
+fs::path checkUnpacked(const fs::path &unpackDir, const std::string &source,
+                       ProgressReporter &reporter) {
     reporter.start(FetchPhase::Checking, -1);
     const fs::path unpacked = unpackDir / kCifar10FolderName;
+    std::error_code ec;
     if (!fs::is_directory(fs::symlink_status(unpacked, ec))) {
         std::string top;
         for (const auto &item : fs::directory_iterator(unpackDir, ec)) {
@@ -150,8 +158,11 @@ FetchResult fetchOrThrow(const FetchOptions &options, const std::atomic<bool> &c
         throw FetchError(source + " does not hold a usable CIFAR-10 binary folder: " + problem);
     }
     reporter.finish();
-    throwIfCancelled(cancel);
+    return unpacked;
+}
 
+void moveIntoPlace(const fs::path &unpacked, const fs::path &destination) {
+    std::error_code ec;
     if (fs::exists(fs::symlink_status(destination, ec))) {
         throw FetchError(destination.string() + " appeared while unpacking; left it as it is");
     }
@@ -160,6 +171,41 @@ FetchResult fetchOrThrow(const FetchOptions &options, const std::atomic<bool> &c
         throw FetchError("cannot move the unpacked folder to " + destination.string() + ": " +
                          ec.message());
     }
+}
+
+FetchResult fetchOrThrow(const FetchOptions &options, const std::atomic<bool> &cancel) {
+    const fs::path target = targetFolder(options);
+    const fs::path destination = target / kCifar10FolderName;
+    const bool fromFile = !options.archivePath.empty();
+    const std::string source = fromFile ? options.archivePath : options.url;
+    FetchResult result;
+    result.dataDir = destination.string();
+    if (alreadyPresent(destination)) {
+        result.status = FetchStatus::AlreadyPresent;
+        result.message =
+            "CIFAR-10 is already in " + destination.string() + " (checked; nothing downloaded)";
+        return result;
+    }
+    if (fromFile) {
+        checkArchiveFile(options.archivePath);
+    }
+    throwIfCancelled(cancel);
+
+    Cleanup cleanup;
+    createTargetDir(target, cleanup);
+    const fs::path temp = makeTempDir(target);
+    cleanup.setTempDir(temp);
+    ProgressReporter reporter(options.onProgress);
+    const fs::path archivePath =
+        fromFile ? fs::path(options.archivePath) : downloadInto(temp, options, reporter, cancel);
+    throwIfCancelled(cancel);
+    verifyMd5(options, archivePath, source, reporter, cancel);
+    throwIfCancelled(cancel);
+    const fs::path unpackDir = unpackInto(temp, archivePath, source, reporter, cancel);
+    throwIfCancelled(cancel);
+    const fs::path unpacked = checkUnpacked(unpackDir, source, reporter);
+    throwIfCancelled(cancel);
+    moveIntoPlace(unpacked, destination);
     cleanup.keepTargetDirs();
     result.status = FetchStatus::Ok;
     result.message =

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // What a real run can produce (run_record.h, checkRunRecord): every imported record is held
-// against it, so an impossible one is refused naming the file and the field, like a truncated
-// one, instead of being compared (issue #15, fault 3).
+// against it, so an impossible one (a hand-edited or corrupted file) is refused naming the file
+// and the field, like a truncated one, instead of being compared.
 #include "devicebench/run_record.h"
 
 #include "json_field_reader.h"
@@ -11,6 +11,7 @@
 #include <cmath>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {
@@ -53,7 +54,7 @@ public:
     }
 };
 
-// The model settings (issue 13) of a run that trained: the image size is one of kImageSizes.
+// The model settings of a run that trained: the image size is one of kImageSizes.
 // The model's name is not checked: a record from another tool may name a model this version
 // does not know; it is kept as text, and the comparison says such runs differ.
 void checkModelSettings(const Checker &c, const RunConfig &config) {
@@ -67,7 +68,7 @@ std::string at(const char *array, std::size_t i, const char *key) {
     return std::string(array) + "[" + std::to_string(i) + "]." + key;
 }
 
-// Phase times (issue 13): each a finite number of seconds, 0 or more, and present exactly in
+// Phase times: each a finite number of seconds, 0 or more, and present exactly in
 // the epochs of a phase-timed run (config.phases).
 void checkPhases(const Checker &c, const EpochResult &e, std::size_t i, bool phaseTimed) {
     const std::string path = at("epochs", i, "phases");
@@ -87,38 +88,32 @@ void checkPhases(const Checker &c, const EpochResult &e, std::size_t i, bool pha
     }
 }
 
-} // namespace
-
-void checkRunRecord(const RunRecord &r, const std::string &source) {
-    const Checker c(source);
-    // A loss that is not finite ends a run as diverged; a "running" record whose process died
-    // at that step may hold it before the status says so.
-    const bool diverged = r.status == "diverged" || r.status == "running";
+// Settings: a run that finished an epoch had them validated before it started
+// (validateRunConfig, trainer.h). A record of a run refused before its first epoch keeps the
+// refused settings, with the reason.
+void checkSettings(const Checker &c, const RunRecord &r) {
     const auto epochCount = static_cast<std::int64_t>(r.epochs.size());
-
-    // Settings: a run that finished an epoch had them validated before it started
-    // (validateRunConfig, trainer.h). A record of a run refused before its first epoch keeps
-    // the refused settings, with the reason.
-    if (epochCount > 0) {
-        c.atLeast("config.epochs", r.config.epochs, 1);
-        c.atLeast("config.batchSize", r.config.batchSize, 1);
-        if (!(r.config.learningRate > 0.0)) {
-            c.fail("config.learningRate",
-                   "must be above 0 (got " + text(r.config.learningRate) + ")");
-        }
-        c.atLeast("config.warmupEpochs", r.config.warmupEpochs, 0);
-        c.atLeast("config.threads", r.config.threads, 0);
-        c.atLeast("config.trainImages", r.config.trainImages, 0);
-        c.atLeast("config.testImages", r.config.testImages, 0);
-        c.atLeast("config.lossFetchInterval", r.config.lossFetchInterval, 1);
-        checkModelSettings(c, r.config);
-        if (epochCount > r.config.epochs) {
-            c.fail("epochs", "holds " + std::to_string(epochCount) +
-                                 " epochs; the run was set to " + std::to_string(r.config.epochs) +
-                                 " (config.epochs)");
-        }
+    if (epochCount == 0)
+        return;
+    c.atLeast("config.epochs", r.config.epochs, 1);
+    c.atLeast("config.batchSize", r.config.batchSize, 1);
+    if (!(r.config.learningRate > 0.0)) {
+        c.fail("config.learningRate", "must be above 0 (got " + text(r.config.learningRate) + ")");
     }
-    // Counts.
+    c.atLeast("config.warmupEpochs", r.config.warmupEpochs, 0);
+    c.atLeast("config.threads", r.config.threads, 0);
+    c.atLeast("config.trainImages", r.config.trainImages, 0);
+    c.atLeast("config.testImages", r.config.testImages, 0);
+    c.atLeast("config.lossFetchInterval", r.config.lossFetchInterval, 1);
+    checkModelSettings(c, r.config);
+    if (epochCount > r.config.epochs) {
+        c.fail("epochs", "holds " + std::to_string(epochCount) + " epochs; the run was set to " +
+                             std::to_string(r.config.epochs) + " (config.epochs)");
+    }
+}
+
+// Counts: none negative; the steps per epoch those of the training images in batches.
+void checkCounts(const Checker &c, const RunRecord &r) {
     c.atLeast("started.threads", r.started.threads, 0);
     c.atLeast("started.trainImages", r.started.trainImages, 0);
     c.atLeast("started.testImages", r.started.testImages, 0);
@@ -127,7 +122,7 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
     c.atLeast("data.testImages", r.data.testImages, 0);
     c.atLeast("started.modelParameters", r.started.modelParameters, 0);
     c.atLeast("started.multiplyAddsPerImage", r.started.multiplyAddsPerImage, 0);
-    if (epochCount > 0 && r.started.trainImages > 0 && r.started.stepsPerEpoch > 0 &&
+    if (!r.epochs.empty() && r.started.trainImages > 0 && r.started.stepsPerEpoch > 0 &&
         r.config.batchSize > 0) {
         const std::int64_t steps =
             (r.started.trainImages + r.config.batchSize - 1) / r.config.batchSize;
@@ -138,40 +133,38 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
                        std::to_string(r.config.batchSize) + " make " + std::to_string(steps));
         }
     }
-    // Status.
-    if (r.status == "finished" && epochCount != r.config.epochs) {
-        c.fail("status", "is finished, but the record holds " + std::to_string(epochCount) +
-                             " of its " + std::to_string(r.config.epochs) + " epochs");
+}
+
+// Epoch i: numbered i + 1, took time, fractions and losses in range.
+void checkEpoch(const Checker &c, const RunRecord &r, std::size_t i, bool diverged) {
+    const EpochResult &e = r.epochs[i];
+    if (e.epoch != static_cast<int>(i) + 1) {
+        c.fail(at("epochs", i, "epoch"), "is " + std::to_string(e.epoch) + "; epochs are " +
+                                             "numbered 1, 2, ... in order (expected " +
+                                             std::to_string(i + 1) + ")");
     }
-    // Epochs: numbered 1..n in order, each took time, fractions and losses in range.
-    for (std::size_t i = 0; i < r.epochs.size(); ++i) {
-        const EpochResult &e = r.epochs[i];
-        if (e.epoch != static_cast<int>(i) + 1) {
-            c.fail(at("epochs", i, "epoch"), "is " + std::to_string(e.epoch) + "; epochs are " +
-                                                 "numbered 1, 2, ... in order (expected " +
-                                                 std::to_string(i + 1) + ")");
-        }
-        if (!(e.seconds > 0.0) || !std::isfinite(e.seconds)) {
-            c.fail(at("epochs", i, "seconds"),
-                   "must be above 0 (got " + text(e.seconds) + "): no real epoch takes no time");
-        }
-        if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0)) {
-            c.fail(at("epochs", i, "testAccuracy"),
-                   "must be a fraction from 0 to 1 (got " + text(e.testAccuracy) + ")");
-        }
-        c.loss(at("epochs", i, "trainLoss"), e.trainLoss, diverged);
-        c.loss(at("epochs", i, "testLoss"), e.testLoss, diverged);
-        if (e.imagesPerSecond < 0.0 || std::isinf(e.imagesPerSecond)) {
-            c.fail(at("epochs", i, "imagesPerSecond"),
-                   "must be a finite number, 0 or more, or null (got " + text(e.imagesPerSecond) +
-                       ")");
-        }
-        checkPhases(c, e, i, r.config.phases);
+    if (!(e.seconds > 0.0) || !std::isfinite(e.seconds)) {
+        c.fail(at("epochs", i, "seconds"),
+               "must be above 0 (got " + text(e.seconds) + "): no real epoch takes no time");
     }
-    // Steps: numbered from 1, increasing, in epochs from 1; losses as above.
+    if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0)) {
+        c.fail(at("epochs", i, "testAccuracy"),
+               "must be a fraction from 0 to 1 (got " + text(e.testAccuracy) + ")");
+    }
+    c.loss(at("epochs", i, "trainLoss"), e.trainLoss, diverged);
+    c.loss(at("epochs", i, "testLoss"), e.testLoss, diverged);
+    if (e.imagesPerSecond < 0.0 || std::isinf(e.imagesPerSecond)) {
+        c.fail(at("epochs", i, "imagesPerSecond"),
+               "must be a finite number, 0 or more, or null (got " + text(e.imagesPerSecond) + ")");
+    }
+    checkPhases(c, e, i, r.config.phases);
+}
+
+// Steps: numbered from 1, increasing, in epochs from 1; losses as the epochs'.
+void checkSteps(const Checker &c, const std::vector<TimedStepLoss> &steps, bool diverged) {
     std::int64_t previous = 0;
-    for (std::size_t i = 0; i < r.steps.size(); ++i) {
-        const TimedStepLoss &s = r.steps[i];
+    for (std::size_t i = 0; i < steps.size(); ++i) {
+        const TimedStepLoss &s = steps[i];
         if (s.epoch < 1) {
             c.fail(at("steps", i, "epoch"),
                    "must be at least 1 (got " + std::to_string(s.epoch) + ")");
@@ -187,6 +180,25 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
         }
         c.loss(at("steps", i, "loss"), s.loss, diverged);
     }
+}
+
+} // namespace
+
+void checkRunRecord(const RunRecord &r, const std::string &source) {
+    const Checker c(source);
+    // A loss that is not finite ends a run as diverged; a "running" record whose process died
+    // at that step may hold it before the status says so.
+    const bool diverged = r.status == "diverged" || r.status == "running";
+    checkSettings(c, r);
+    checkCounts(c, r);
+    const auto epochCount = static_cast<std::int64_t>(r.epochs.size());
+    if (r.status == "finished" && epochCount != r.config.epochs) {
+        c.fail("status", "is finished, but the record holds " + std::to_string(epochCount) +
+                             " of its " + std::to_string(r.config.epochs) + " epochs");
+    }
+    for (std::size_t i = 0; i < r.epochs.size(); ++i)
+        checkEpoch(c, r, i, diverged);
+    checkSteps(c, r.steps, diverged);
 }
 
 } // namespace devicebench

@@ -46,7 +46,7 @@ OrderedJson configJson(const RunConfig &c) {
     j["lossFetchInterval"] = c.lossFetchInterval;
     j["dataOnDevice"] = c.dataOnDevice;
     detail::writeModelConfig(j, c);
-    j["phases"] = c.phases; // issue 13: phase timing
+    j["phases"] = c.phases;
     return j;
 }
 
@@ -62,7 +62,7 @@ OrderedJson startedJson(const RunStarted &s) {
     j["synthetic"] = s.synthetic;
     j["deviceInitSeconds"] = s.deviceInitSeconds; // NaN is written as null
     detail::writeModelStarted(j, s);
-    if (s.distributed.worldSize > 0) // absent: a single-process run (issue 14)
+    if (s.distributed.worldSize > 0) // absent: a single-process run
         j["distributed"] = detail::distributedJson(s.distributed);
     return j;
 }
@@ -97,7 +97,7 @@ RunConfig readConfig(const FieldReader &r, const Json &j) {
     // Added after schema 1 was first written: optional, absent means false (data on the host).
     if (j.contains("dataOnDevice"))
         c.dataOnDevice = r.boolean(j, "dataOnDevice", p);
-    // Issue 13 (phase timing): optional, absent means false (a normal run).
+    // Phase timing: optional, absent means false (a normal run).
     if (j.contains("phases"))
         c.phases = r.boolean(j, "phases", p);
     return c;
@@ -177,6 +177,144 @@ const Json &element(const FieldReader &r, const Json &array, std::size_t i, cons
     return e;
 }
 
+// An epoch as the file holds it; NaN and inf are written as null.
+OrderedJson epochJson(const EpochResult &e) {
+    OrderedJson o;
+    o["epoch"] = e.epoch;
+    o["seconds"] = e.seconds;
+    o["warmup"] = e.warmup;
+    o["trainLoss"] = e.trainLoss;
+    o["testLoss"] = e.testLoss;
+    o["testAccuracy"] = e.testAccuracy;
+    o["imagesPerSecond"] = e.imagesPerSecond;
+    if (e.load.measured) { // absent: not measured (older records, no /proc)
+        o["cpuSeconds"] = e.load.cpuSeconds;
+        o["cpuShare"] = e.load.cpuShare;
+        o["otherCpus"] = e.load.otherCpus;
+        o["stealFraction"] = e.load.stealFraction;
+        o["iowaitFraction"] = e.load.iowaitFraction;
+        o["loadAverage"] = e.load.loadAverage;
+        o["cpus"] = e.load.cpus;
+        o["contended"] = e.load.contended;
+    }
+    if (e.phases.measured) // absent: not phase-timed
+        o["phases"] = detail::phasesJson(e.phases);
+    if (!std::isnan(e.allReduceSeconds)) // absent: not data-parallel
+        o["allReduceSeconds"] = e.allReduceSeconds;
+    return o;
+}
+
+OrderedJson stepJson(const TimedStepLoss &s) {
+    OrderedJson o;
+    o["epoch"] = s.epoch;
+    o["step"] = s.step;
+    o["loss"] = s.loss;
+    o["seconds"] = s.seconds;
+    return o;
+}
+
+// nlohmann's message without its "[json.exception.<kind>] " tag.
+std::string untagged(const std::exception &e) {
+    std::string what = e.what();
+    if (const auto pos = what.find("] ");
+        what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
+        what.erase(0, pos + 2);
+    }
+    return what;
+}
+
+// `json` parsed; throws RecordError for empty text, invalid JSON, a number beyond a double and
+// anything but an object.
+Json parseObject(const std::string &json, const std::string &source) {
+    if (json.find_first_not_of(" \t\r\n") == std::string::npos) {
+        throw RecordError(source + " is empty (" + std::to_string(json.size()) +
+                          " bytes): not a run record");
+    }
+    Json j;
+    try {
+        j = Json::parse(json);
+    } catch (const Json::parse_error &e) {
+        throw RecordError(source + " is not valid JSON (truncated?): byte " +
+                          std::to_string(e.byte) + " of " + std::to_string(json.size()) + ": " +
+                          untagged(e));
+    } catch (const Json::out_of_range &e) { // 1e999: a number beyond a double
+        throw RecordError(source + " holds a number that is not finite: " + untagged(e));
+    }
+    if (!j.is_object()) {
+        throw RecordError(source + " is not a run record: its JSON is not an object");
+    }
+    return j;
+}
+
+// The schema version this DeviceBench reads, else RecordError saying which side is older.
+int readSchemaVersion(const FieldReader &r, const Json &j, const std::string &source) {
+    const int version = r.integer(j, "schemaVersion", "");
+    if (version < kRunRecordSchemaVersion) {
+        throw RecordError(source + ": schema version " + std::to_string(version) +
+                          " is older than this DeviceBench reads (" +
+                          std::to_string(kRunRecordSchemaVersion) + ")");
+    }
+    if (version > kRunRecordSchemaVersion) {
+        throw RecordError(source + ": schema version " + std::to_string(version) +
+                          " is newer than this DeviceBench reads (" +
+                          std::to_string(kRunRecordSchemaVersion) +
+                          "); update DeviceBench to read it");
+    }
+    return version;
+}
+
+std::string readStatus(const FieldReader &r, const Json &j) {
+    const std::string status = r.string(j, "status", "");
+    bool known = false;
+    for (const char *s : kStatuses) {
+        known = known || status == s;
+    }
+    if (!known) {
+        r.fail("status",
+               "must be running, finished, cancelled, diverged or failed (got '" + status + "')");
+    }
+    return status;
+}
+
+EpochResult readEpoch(const FieldReader &r, const Json &o, const std::string &p) {
+    EpochResult e;
+    e.epoch = r.integer(o, "epoch", p);
+    e.seconds = r.finite(o, "seconds", p);
+    e.warmup = r.boolean(o, "warmup", p);
+    e.trainLoss = r.numberOrNull(o, "trainLoss", p);
+    e.testLoss = r.numberOrNull(o, "testLoss", p);
+    e.testAccuracy = r.finite(o, "testAccuracy", p);
+    e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
+    e.load = readEpochLoad(r, o, p);
+    e.phases = detail::readPhases(r, o, p);
+    if (o.contains("allReduceSeconds")) {
+        e.allReduceSeconds = r.finite(o, "allReduceSeconds", p);
+        if (e.allReduceSeconds < 0.0)
+            r.fail(p + ".allReduceSeconds", "must be 0 or more");
+    }
+    return e;
+}
+
+TimedStepLoss readStep(const FieldReader &r, const Json &o, const std::string &p) {
+    TimedStepLoss s;
+    s.epoch = r.integer(o, "epoch", p);
+    s.step = r.int64(o, "step", p);
+    s.loss = r.numberOrNull(o, "loss", p);
+    s.seconds = r.finite(o, "seconds", p);
+    return s;
+}
+
+// Each element of the array `name` (objects), read by `read`.
+template <class T, class Read>
+std::vector<T> readArray(const FieldReader &r, const Json &j, const char *name, Read read) {
+    const Json &array = r.array(j, name, "");
+    std::vector<T> items;
+    items.reserve(array.size());
+    for (std::size_t i = 0; i < array.size(); ++i)
+        items.push_back(read(r, element(r, array, i, name), indexed(name, i)));
+    return items;
+}
+
 } // namespace
 
 std::string toJson(const RunRecord &record) {
@@ -194,99 +332,25 @@ std::string toJson(const RunRecord &record) {
     j["data"] = dataJson(record.data);
     j["fingerprint"] = OrderedJson(toJson(record.fingerprint));
     OrderedJson epochs = OrderedJson::array();
-    for (const auto &e : record.epochs) {
-        OrderedJson o;
-        o["epoch"] = e.epoch;
-        o["seconds"] = e.seconds;
-        o["warmup"] = e.warmup;
-        o["trainLoss"] = e.trainLoss; // NaN/inf are written as null
-        o["testLoss"] = e.testLoss;
-        o["testAccuracy"] = e.testAccuracy;
-        o["imagesPerSecond"] = e.imagesPerSecond;
-        if (e.load.measured) { // absent: not measured (records before issue 15, no /proc)
-            o["cpuSeconds"] = e.load.cpuSeconds;
-            o["cpuShare"] = e.load.cpuShare;
-            o["otherCpus"] = e.load.otherCpus;
-            o["stealFraction"] = e.load.stealFraction;
-            o["iowaitFraction"] = e.load.iowaitFraction;
-            o["loadAverage"] = e.load.loadAverage;
-            o["cpus"] = e.load.cpus;
-            o["contended"] = e.load.contended;
-        }
-        if (e.phases.measured) // absent: not phase-timed (issue 13)
-            o["phases"] = detail::phasesJson(e.phases);
-        if (!std::isnan(e.allReduceSeconds)) // absent: not data-parallel (issue 14)
-            o["allReduceSeconds"] = e.allReduceSeconds;
-        epochs.push_back(std::move(o));
-    }
+    for (const auto &e : record.epochs)
+        epochs.push_back(epochJson(e));
     j["epochs"] = std::move(epochs);
     OrderedJson steps = OrderedJson::array();
-    for (const auto &s : record.steps) {
-        OrderedJson o;
-        o["epoch"] = s.epoch;
-        o["step"] = s.step;
-        o["loss"] = s.loss;
-        o["seconds"] = s.seconds;
-        steps.push_back(std::move(o));
-    }
+    for (const auto &s : record.steps)
+        steps.push_back(stepJson(s));
     j["steps"] = std::move(steps);
     // Host names and paths need not be UTF-8: replace what is not, rather than fail a run.
     return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
 
 RunRecord parseRunRecord(const std::string &json, const std::string &source) {
-    Json j;
-    if (json.find_first_not_of(" \t\r\n") == std::string::npos) {
-        throw RecordError(source + " is empty (" + std::to_string(json.size()) +
-                          " bytes): not a run record");
-    }
-    try {
-        j = Json::parse(json);
-    } catch (const Json::parse_error &e) {
-        std::string what = e.what();
-        if (const auto pos = what.find("] ");
-            what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
-            what.erase(0, pos + 2);
-        }
-        throw RecordError(source + " is not valid JSON (truncated?): byte " +
-                          std::to_string(e.byte) + " of " + std::to_string(json.size()) + ": " +
-                          what);
-    } catch (const Json::out_of_range &e) { // 1e999: a number beyond a double
-        std::string what = e.what();
-        if (const auto pos = what.find("] ");
-            what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
-            what.erase(0, pos + 2);
-        }
-        throw RecordError(source + " holds a number that is not finite: " + what);
-    }
-    if (!j.is_object()) {
-        throw RecordError(source + " is not a run record: its JSON is not an object");
-    }
+    const Json j = parseObject(json, source);
     const FieldReader r(source);
     RunRecord record;
-    record.schemaVersion = r.integer(j, "schemaVersion", "");
-    if (record.schemaVersion < kRunRecordSchemaVersion) {
-        throw RecordError(source + ": schema version " + std::to_string(record.schemaVersion) +
-                          " is older than this DeviceBench reads (" +
-                          std::to_string(kRunRecordSchemaVersion) + ")");
-    }
-    if (record.schemaVersion > kRunRecordSchemaVersion) {
-        throw RecordError(source + ": schema version " + std::to_string(record.schemaVersion) +
-                          " is newer than this DeviceBench reads (" +
-                          std::to_string(kRunRecordSchemaVersion) +
-                          "); update DeviceBench to read it");
-    }
+    record.schemaVersion = readSchemaVersion(r, j, source);
     record.runId = r.string(j, "runId", "");
     record.createdUtc = r.string(j, "createdUtc", "");
-    record.status = r.string(j, "status", "");
-    bool knownStatus = false;
-    for (const char *s : kStatuses) {
-        knownStatus = knownStatus || record.status == s;
-    }
-    if (!knownStatus) {
-        r.fail("status", "must be running, finished, cancelled, diverged or failed (got '" +
-                             record.status + "')");
-    }
+    record.status = readStatus(r, j);
     record.reason = r.string(j, "reason", "");
     record.model = r.string(j, "model", "");
     record.precision = r.string(j, "precision", "");
@@ -300,40 +364,8 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     detail::readModelStarted(r, j.at("started"), record.config, &record.started);
     record.data = readData(r, r.object(j, "data", ""));
     record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
-
-    const Json &epochs = r.array(j, "epochs", "");
-    for (std::size_t i = 0; i < epochs.size(); ++i) {
-        const Json &o = element(r, epochs, i, "epochs");
-        const std::string p = indexed("epochs", i);
-        EpochResult e;
-        e.epoch = r.integer(o, "epoch", p);
-        e.seconds = r.finite(o, "seconds", p);
-        e.warmup = r.boolean(o, "warmup", p);
-        e.trainLoss = r.numberOrNull(o, "trainLoss", p);
-        e.testLoss = r.numberOrNull(o, "testLoss", p);
-        e.testAccuracy = r.finite(o, "testAccuracy", p);
-        e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
-        e.load = readEpochLoad(r, o, p);
-        e.phases = detail::readPhases(r, o, p);
-        if (o.contains("allReduceSeconds")) {
-            e.allReduceSeconds = r.finite(o, "allReduceSeconds", p);
-            if (e.allReduceSeconds < 0.0)
-                r.fail(p + ".allReduceSeconds", "must be 0 or more");
-        }
-        record.epochs.push_back(e);
-    }
-    const Json &steps = r.array(j, "steps", "");
-    record.steps.reserve(steps.size());
-    for (std::size_t i = 0; i < steps.size(); ++i) {
-        const Json &o = element(r, steps, i, "steps");
-        const std::string p = indexed("steps", i);
-        TimedStepLoss s;
-        s.epoch = r.integer(o, "epoch", p);
-        s.step = r.int64(o, "step", p);
-        s.loss = r.numberOrNull(o, "loss", p);
-        s.seconds = r.finite(o, "seconds", p);
-        record.steps.push_back(s);
-    }
+    record.epochs = readArray<EpochResult>(r, j, "epochs", readEpoch);
+    record.steps = readArray<TimedStepLoss>(r, j, "steps", readStep);
     checkRunRecord(record, source);
     return record;
 }

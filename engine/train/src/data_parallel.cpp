@@ -105,9 +105,22 @@ std::vector<std::pair<std::string, std::string>> sharedSettings(const RunConfig 
             {"data on device", c.dataOnDevice ? "on" : "off"}};
 }
 
+// `flat`'s values from `offset` on, cut into the gradients of `params` in turn.
+void copyToGradients(const torch::Tensor &flat, std::int64_t offset,
+                     const std::vector<torch::Tensor> &params) {
+    for (const torch::Tensor &p : params) {
+        auto slice = flat.narrow(0, offset, p.numel()).view_as(p);
+        offset += p.numel();
+        if (p.grad().defined())
+            p.mutable_grad().copy_(slice);
+        else
+            p.mutable_grad() = slice.clone();
+    }
+}
+
 } // namespace
 
-void DataParallelState::checkSameSettings(const RunConfig &config) {
+void DataParallelState::checkSettings(const RunConfig &config) {
     const auto mine = sharedSettings(config);
     std::string text;
     for (const auto &[name, value] : mine)
@@ -196,77 +209,18 @@ void DataParallelState::runStarted(const RunStarted &started) {
 }
 
 void DataParallelState::trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train,
-                                   LossBuffer &losses) {
+                                   LossBuffer &losses, EpochPhases * /*phases*/) {
     const std::int64_t size = train.size();
-    const int rank = m_group.rank();
-    const int world = m_group.worldSize();
     parts.model->train();
     for (std::int64_t start = 0; start < size; start += parts.batchSize) {
         const std::int64_t n = std::min(parts.batchSize, size - start);
-        const Shard shard = shardOf(start, n, rank, world);
         parts.workload.clearGradients(parts.optimizer, parts.parameters);
-        torch::Tensor weightedLoss;
-        if (shard.count > 0) {
-            auto x = parts.workload.batchImages(train.images, shard.start, shard.count);
-            auto y = parts.workload.batchLabels(train.labels, shard.start, shard.count);
-            auto loss = torch::nn::functional::cross_entropy(parts.model->forward(x), y);
-            // Weighted by the shard's share of the global batch: summed over the ranks, the
-            // gradients are those of the global batch's mean loss.
-            weightedLoss = loss * (static_cast<double>(shard.count) / static_cast<double>(n));
-            weightedLoss.backward();
-        } else {
-            weightedLoss = torch::zeros({}, torch::TensorOptions().device(parts.device));
-        }
-        // One flat buffer per bucket; the first carries the weighted loss and the stop flag.
+        const torch::Tensor weightedLoss = shardBackward(parts, train, start, n);
         const bool stop = parts.stopRequested.load(std::memory_order_relaxed);
-        std::vector<torch::Tensor> pieces{
-            weightedLoss.detach().reshape({1}).to(torch::kFloat32),
-            torch::full({1}, stop ? 1.0F : 0.0F, torch::TensorOptions().device(parts.device))};
-        std::int64_t bucketBytes = 0;
-        std::vector<torch::Tensor> bucketParams;
-        torch::Tensor globalLoss;
-        float stopVotes = 0.0F;
-        const auto reduceBucket = [&] {
-            if (pieces.empty())
-                return;
-            torch::Tensor flat = torch::cat(pieces);
-            if (parts.device.is_cuda())
-                synchronize(parts.device); // the backward pass is not communication
-            const auto t0 = Clock::now();
-            std::vector<torch::Tensor> tensors{flat};
-            m_group.allReduceSum(tensors);
-            m_allReduceSeconds += secondsSince(t0);
-            std::int64_t offset = 0;
-            if (!globalLoss.defined()) {
-                globalLoss = flat[0];
-                stopVotes = flat[1].item<float>();
-                offset = 2;
-            }
-            for (const torch::Tensor &p : bucketParams) {
-                auto slice = flat.narrow(0, offset, p.numel()).view_as(p);
-                offset += p.numel();
-                if (p.grad().defined())
-                    p.mutable_grad().copy_(slice);
-                else
-                    p.mutable_grad() = slice.clone();
-            }
-            pieces.clear();
-            bucketParams.clear();
-            bucketBytes = 0;
-        };
-        for (const torch::Tensor &p : parts.parameters) {
-            const std::int64_t bytes = p.numel() * static_cast<std::int64_t>(sizeof(float));
-            if (!bucketParams.empty() && bucketBytes + bytes > m_run.bucketBytes)
-                reduceBucket();
-            pieces.push_back(p.grad().defined() ? p.grad().reshape({-1})
-                                                : torch::zeros({p.numel()}, p.options()));
-            bucketParams.push_back(p);
-            bucketBytes += bytes;
-        }
-        reduceBucket();
+        const ReducedStep reduced = allReduceStep(parts, weightedLoss, stop);
         parts.optimizer.step();
-        losses.add(globalLoss);
-        if (stopVotes > 0.0F) {
+        losses.add(reduced.loss);
+        if (reduced.stop) {
             losses.flush();
             throw RunStop{RunStatus::Cancelled, "stopped by the user during epoch " +
                                                     std::to_string(epoch) +
@@ -274,6 +228,71 @@ void DataParallelState::trainEpoch(const EpochParts &parts, int epoch, const Spl
         }
     }
     losses.flush();
+}
+
+torch::Tensor DataParallelState::shardBackward(const EpochParts &parts, const SplitTensors &train,
+                                               std::int64_t start, std::int64_t n) {
+    const Shard shard = shardOf(start, n, m_group.rank(), m_group.worldSize());
+    if (shard.count == 0)
+        return torch::zeros({}, torch::TensorOptions().device(parts.device));
+    auto x = parts.workload.batchImages(train.images, shard.start, shard.count);
+    auto y = parts.workload.batchLabels(train.labels, shard.start, shard.count);
+    auto loss = torch::nn::functional::cross_entropy(parts.model->forward(x), y);
+    // Weighted by the shard's share of the global batch: summed over the ranks, the gradients
+    // are those of the global batch's mean loss.
+    torch::Tensor weightedLoss = loss * (static_cast<double>(shard.count) / static_cast<double>(n));
+    weightedLoss.backward();
+    return weightedLoss;
+}
+
+DataParallelState::ReducedStep DataParallelState::allReduceStep(const EpochParts &parts,
+                                                                const torch::Tensor &weightedLoss,
+                                                                bool stop) {
+    // One flat buffer per bucket; the first carries the weighted loss and the stop flag.
+    std::vector<torch::Tensor> pieces{
+        weightedLoss.detach().reshape({1}).to(torch::kFloat32),
+        torch::full({1}, stop ? 1.0F : 0.0F, torch::TensorOptions().device(parts.device))};
+    std::int64_t bucketBytes = 0;
+    std::vector<torch::Tensor> bucketParams;
+    ReducedStep reduced;
+    const auto reduceBucket = [&] {
+        if (pieces.empty())
+            return;
+        const torch::Tensor flat = allReduceFlat(pieces, parts.device);
+        std::int64_t offset = 0;
+        if (!reduced.loss.defined()) {
+            reduced.loss = flat[0];
+            reduced.stop = flat[1].item<float>() > 0.0F;
+            offset = 2;
+        }
+        copyToGradients(flat, offset, bucketParams);
+        pieces.clear();
+        bucketParams.clear();
+        bucketBytes = 0;
+    };
+    for (const torch::Tensor &p : parts.parameters) {
+        const std::int64_t bytes = p.numel() * static_cast<std::int64_t>(sizeof(float));
+        if (!bucketParams.empty() && bucketBytes + bytes > m_run.bucketBytes)
+            reduceBucket();
+        pieces.push_back(p.grad().defined() ? p.grad().reshape({-1})
+                                            : torch::zeros({p.numel()}, p.options()));
+        bucketParams.push_back(p);
+        bucketBytes += bytes;
+    }
+    reduceBucket();
+    return reduced;
+}
+
+torch::Tensor DataParallelState::allReduceFlat(const std::vector<torch::Tensor> &pieces,
+                                               const torch::Device &device) {
+    torch::Tensor flat = torch::cat(pieces);
+    if (device.is_cuda())
+        synchronize(device); // the backward pass is not communication
+    const auto t0 = Clock::now();
+    std::vector<torch::Tensor> tensors{flat};
+    m_group.allReduceSum(tensors);
+    m_allReduceSeconds += secondsSince(t0);
+    return flat;
 }
 
 TestResult DataParallelState::testEpoch(const EpochParts &parts, int epoch,

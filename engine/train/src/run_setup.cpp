@@ -86,4 +86,18 @@ std::string torchFailureReason(const std::string &message, int batchSize) {
     return message.empty() ? reason : reason + ": " + message;
 }
 
+RunStop runStopOf(const std::exception_ptr &thrown, int batchSize) {
+    try {
+        std::rethrow_exception(thrown);
+    } catch (const RunStop &stop) {
+        return stop;
+    } catch (const c10::Error &e) {
+        return {RunStatus::Failed, torchFailureReason(e.what_without_backtrace(), batchSize)};
+    } catch (const std::bad_alloc &) {
+        return {RunStatus::Failed, torchFailureReason("", batchSize)};
+    } catch (const std::exception &e) {
+        return {RunStatus::Failed, e.what()};
+    }
+}
+
 } // namespace devicebench::detail

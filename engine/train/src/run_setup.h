@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 // Engine-internal (train): what a run does before anything is timed, shared by the epoch runs
 // (trainer.cpp) and the step runs of the sweep (step_bench.cpp): the device started and
-// probed, the data loaded and resized, the model built, the data placed, and the wording of an
-// allocation failure.
+// probed, the data loaded and resized, the model built, the data placed, and the wording of a
+// run's end for what it threw.
 #pragma once
 
+#include "run_stop.h"
 #include "workload.h"
 
 #include "devicebench/cifar10.h"
@@ -15,6 +16,7 @@
 #include <torch/torch.h>
 
 #include <cstdint>
+#include <exception>
 #include <string>
 
 namespace devicebench::detail {
@@ -55,5 +57,10 @@ void placeSplit(SplitTensors &split, const WorkloadStrategy &workload, const tor
 // becomes "out of memory at batch size N (try a smaller batch size): <message>"; anything else
 // is the message itself. With an empty message (std::bad_alloc): the first part alone.
 std::string torchFailureReason(const std::string &message, int batchSize);
+
+// How a run ends for `thrown`, caught inside it: a RunStop as it is; a LibTorch error or
+// std::bad_alloc Failed with torchFailureReason; any other std::exception Failed with its
+// what(). Anything else is thrown on.
+RunStop runStopOf(const std::exception_ptr &thrown, int batchSize);
 
 } // namespace devicebench::detail

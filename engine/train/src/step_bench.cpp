@@ -19,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 
 namespace devicebench {
 namespace {
@@ -27,7 +28,7 @@ using Clock = std::chrono::steady_clock;
 using detail::RunStop;
 using detail::synchronize;
 
-constexpr int kMaxBatchSize = 1024; // issue 13: batch sizes 1..1024
+constexpr int kMaxBatchSize = 1024; // the sweep's batch sizes: 1..1024
 constexpr int kMaxSteps = 1000000;  // any one of warm-up, timed and phase-timed steps
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
@@ -50,6 +51,118 @@ void summarizeSteps(StepBenchResult &r, int batchSize) {
     // Training = forward + backward (2 x forward): 3 x the forward multiply-adds, 2 FLOP each.
     r.achievedGflops =
         r.imagesPerSecond * 3.0 * 2.0 * static_cast<double>(r.multiplyAddsPerImage) / 1e9;
+}
+
+// One cell's steps on consecutive whole batches of its images, wrapping around: set up, then
+// the warm-up, timed and phase-timed steps, each filling its part of the result.
+class StepRun {
+public:
+    StepRun(const StepBenchConfig &config, const std::atomic<bool> &stopRequested)
+        : m_config(config), m_run(config.run), m_stopRequested(stopRequested) {}
+
+    std::string setUp(StepBenchResult &r);
+    void warmUp(StepBenchResult &r);
+    void timeSteps(StepBenchResult &r);
+    void timePhases(StepBenchResult &r);
+
+private:
+    std::int64_t nextStart() { return (m_next++ % m_batches) * m_run.batchSize; }
+    void checkStop(const char *where) const;
+    void step(std::int64_t start);
+
+    const StepBenchConfig &m_config;
+    const RunConfig &m_run;
+    const std::atomic<bool> &m_stopRequested;
+    detail::RunDevice m_device;
+    std::unique_ptr<detail::WorkloadStrategy> m_workload;
+    ImageClassifier m_model;
+    std::unique_ptr<torch::optim::SGD> m_optimizer;
+    detail::SplitTensors m_train;
+    std::vector<torch::Tensor> m_parameters; // model->parameters(), taken once
+    std::int64_t m_batches = 0;              // whole batches in m_train
+    std::int64_t m_next = 0;                 // steps taken so far
+};
+
+// Everything before the first step, timed as setupSeconds; "" or why the device cannot run.
+std::string StepRun::setUp(StepBenchResult &r) {
+    const auto setupStart = Clock::now();
+    if (std::string unusable = detail::startRunDevice(m_run, probeDevice, &m_device);
+        !unusable.empty())
+        return unusable;
+    const torch::Device device = m_device.device;
+    r.device = device.str();
+    r.deviceName = device.is_cpu() ? "CPU" : "CUDA device " + device.str();
+    r.threads = m_device.threads;
+    // Only the training images the steps take (and one test image: loadCifar10 needs one).
+    const std::int64_t batch = m_run.batchSize;
+    const std::int64_t stepsInAll = m_config.warmupSteps + m_config.steps + m_config.phaseSteps;
+    const std::int64_t images = std::min<std::int64_t>(kCifarTrainImages, batch * stepsInAll);
+    const Cifar10 data = detail::loadRunData(m_run, images, 1);
+    m_workload = detail::makeWorkloadStrategy(m_run.workload, device, batch, m_run.imageSize);
+    m_model = detail::buildRunModel(m_run, device, *m_workload);
+    m_optimizer = std::make_unique<torch::optim::SGD>(m_model->parameters(),
+                                                      torch::optim::SGDOptions(m_run.learningRate));
+    if (device.is_cuda()) {
+        at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
+    }
+    m_train = {data.train.images, data.train.labels};
+    detail::placeSplit(m_train, *m_workload, device, m_run.dataOnDevice);
+    synchronize(device);
+    m_workload->prepareBatches();
+    synchronize(device);
+    r.modelParameters = countTrainableParameters(*m_model);
+    r.multiplyAddsPerImage = m_model->multiplyAddsPerImage();
+    r.setupSeconds = secondsSince(setupStart);
+    m_batches = m_train.size() / batch;
+    m_parameters = m_model->parameters();
+    return {};
+}
+
+void StepRun::warmUp(StepBenchResult &r) {
+    const auto warmupStart = Clock::now();
+    for (int i = 0; i < m_config.warmupSteps; ++i) {
+        checkStop("warm-up steps");
+        step(nextStart());
+    }
+    synchronize(m_device.device);
+    r.warmupSeconds = secondsSince(warmupStart);
+}
+
+// Timing (MEASURING.md, Rules): each clock read follows a device synchronisation.
+void StepRun::timeSteps(StepBenchResult &r) {
+    r.stepSeconds.reserve(static_cast<std::size_t>(m_config.steps));
+    for (int i = 0; i < m_config.steps; ++i) {
+        checkStop("timed steps");
+        const std::int64_t start = nextStart();
+        synchronize(m_device.device);
+        const auto t0 = Clock::now();
+        step(start);
+        synchronize(m_device.device);
+        r.stepSeconds.push_back(secondsSince(t0));
+    }
+    summarizeSteps(r, m_run.batchSize);
+}
+
+void StepRun::timePhases(StepBenchResult &r) {
+    for (int i = 0; i < m_config.phaseSteps; ++i) {
+        checkStop("phase-timed steps");
+        detail::phaseTimedTrainStep(m_model, *m_workload, *m_optimizer, m_parameters,
+                                    m_device.device, m_train, nextStart(), m_run.batchSize,
+                                    &r.phases);
+    }
+    r.phaseSteps = m_config.phaseSteps;
+}
+
+void StepRun::checkStop(const char *where) const {
+    if (m_stopRequested.load(std::memory_order_relaxed)) {
+        throw RunStop{RunStatus::Cancelled, std::string("stopped by the user during the ") + where};
+    }
+}
+
+void StepRun::step(std::int64_t start) {
+    const auto x = m_workload->batchImages(m_train.images, start, m_run.batchSize);
+    const auto y = m_workload->batchLabels(m_train.labels, start, m_run.batchSize);
+    m_workload->trainStep(m_model, *m_optimizer, m_parameters, x, y);
 }
 
 } // namespace
@@ -94,100 +207,22 @@ StepBenchResult runStepBench(const StepBenchConfig &config,
             r.reason = "invalid settings: " + problem;
             return r;
         }
-        const auto setupStart = Clock::now();
-        detail::RunDevice runDevice;
-        if (std::string unusable = detail::startRunDevice(run, probeDevice, &runDevice);
-            !unusable.empty()) {
+        StepRun steps(config, stopRequested);
+        if (std::string unusable = steps.setUp(r); !unusable.empty()) {
             r.reason = std::move(unusable);
             return r;
         }
-        const torch::Device device = runDevice.device;
-        r.device = device.str();
-        r.deviceName = device.is_cpu() ? "CPU" : "CUDA device " + device.str();
-        r.threads = runDevice.threads;
-
-        // Only the training images the steps take (and one test image: loadCifar10 needs one).
-        const std::int64_t batch = run.batchSize;
-        const std::int64_t stepsInAll = config.warmupSteps + config.steps + config.phaseSteps;
-        const std::int64_t images = std::min<std::int64_t>(kCifarTrainImages, batch * stepsInAll);
-        const Cifar10 data = detail::loadRunData(run, images, 1);
-        const auto workload =
-            detail::makeWorkloadStrategy(run.workload, device, batch, run.imageSize);
-        ImageClassifier model = detail::buildRunModel(run, device, *workload);
-        torch::optim::SGD optimizer(model->parameters(),
-                                    torch::optim::SGDOptions(run.learningRate));
-        if (device.is_cuda()) {
-            at::globalContext().setBenchmarkCuDNN(workload->cudnnBenchmark());
-        }
-        detail::SplitTensors train{data.train.images, data.train.labels};
-        detail::placeSplit(train, *workload, device, run.dataOnDevice);
-        synchronize(device);
-        workload->prepareBatches();
-        synchronize(device);
-        r.modelParameters = countTrainableParameters(*model);
-        r.multiplyAddsPerImage = model->multiplyAddsPerImage();
-        r.setupSeconds = secondsSince(setupStart);
-
-        // Consecutive whole batches, wrapping around the images loaded.
-        const std::int64_t batches = train.size() / batch;
-        std::int64_t next = 0;
-        const auto nextStart = [&] { return (next++ % batches) * batch; };
-        const auto checkStop = [&](const char *where) {
-            if (stopRequested.load(std::memory_order_relaxed)) {
-                throw RunStop{RunStatus::Cancelled,
-                              std::string("stopped by the user during the ") + where};
-            }
-        };
-        const auto parameters = model->parameters();
-        const auto step = [&](std::int64_t start) {
-            const auto x = workload->batchImages(train.images, start, batch);
-            const auto y = workload->batchLabels(train.labels, start, batch);
-            workload->trainStep(model, optimizer, parameters, x, y);
-        };
-
-        const auto warmupStart = Clock::now();
-        for (int i = 0; i < config.warmupSteps; ++i) {
-            checkStop("warm-up steps");
-            step(nextStart());
-        }
-        synchronize(device);
-        r.warmupSeconds = secondsSince(warmupStart);
-
-        // Timing (MEASURING.md, Rules): each clock read follows a device synchronisation.
-        r.stepSeconds.reserve(static_cast<std::size_t>(config.steps));
-        for (int i = 0; i < config.steps; ++i) {
-            checkStop("timed steps");
-            const std::int64_t start = nextStart();
-            synchronize(device);
-            const auto t0 = Clock::now();
-            step(start);
-            synchronize(device);
-            r.stepSeconds.push_back(secondsSince(t0));
-        }
-        summarizeSteps(r, run.batchSize);
-
-        for (int i = 0; i < config.phaseSteps; ++i) {
-            checkStop("phase-timed steps");
-            detail::phaseTimedTrainStep(model, *workload, optimizer, parameters, device, train,
-                                        nextStart(), batch, &r.phases);
-        }
-        r.phaseSteps = config.phaseSteps;
+        steps.warmUp(r);
+        steps.timeSteps(r);
+        steps.timePhases(r);
         r.status = RunStatus::Finished;
         spdlog::info("step bench {} b{} {}px on {} x{}: {:.1f} images/s, setup {:.3f} s", run.model,
                      run.batchSize, run.imageSize, r.device, r.threads, r.imagesPerSecond,
                      r.setupSeconds);
-    } catch (const RunStop &stop) {
+    } catch (...) {
+        const RunStop stop = detail::runStopOf(std::current_exception(), run.batchSize);
         r.status = stop.status;
         r.reason = stop.reason;
-    } catch (const c10::Error &e) {
-        r.status = RunStatus::Failed;
-        r.reason = detail::torchFailureReason(e.what_without_backtrace(), run.batchSize);
-    } catch (const std::bad_alloc &) {
-        r.status = RunStatus::Failed;
-        r.reason = detail::torchFailureReason("", run.batchSize);
-    } catch (const std::exception &e) {
-        r.status = RunStatus::Failed;
-        r.reason = e.what();
     }
     return r;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The run: settings checked, device probed, data loaded, model built, then the epochs
-// (epochs.cpp) in the workload's way (workload.cpp), timed here.
+// (epochs.cpp) in the workload's way (workload.cpp), timed here; alone or as a rank of a
+// data-parallel job (run_strategy.h).
 #include "devicebench/trainer.h"
 
 #include "data_parallel_state.h"
@@ -9,6 +10,7 @@
 #include "phase_step.h"
 #include "run_setup.h"
 #include "run_stop.h"
+#include "run_strategy.h"
 #include "workload.h"
 
 #include "devicebench/cifar10.h"
@@ -25,6 +27,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -53,36 +56,263 @@ using detail::synchronize;
 
 constexpr int kMaxThreads = 1024;
 
-class RunEnder {
+// A run as one process alone: the epochs of epochs.h, nothing added.
+class SingleProcess final : public detail::RunStrategy {
 public:
-    RunEnder(TrainingObserver &observer, detail::DataParallelState *dp, int warmupEpochs)
-        : m_observer(observer), m_dp(dp), m_warmupEpochs(warmupEpochs) {}
-    RunOutcome end(RunOutcome outcome, int warmupEpochs, double imagesPerEpoch) {
-        // A rank's failure: told to the other ranks, and theirs named (data_parallel.h).
-        if (m_dp != nullptr && outcome.status == RunStatus::Failed)
-            outcome.reason = m_dp->explainFailure(outcome.reason);
-        outcome.summary = summarize(outcome.epochs, std::max(warmupEpochs, 0), imagesPerEpoch);
-        if (outcome.status == RunStatus::Finished) {
-            spdlog::info("run finished: {} epochs", outcome.epochs.size());
-        } else {
-            // info, not warn: the caller reports the outcome to the user (CLI, dashboard).
-            spdlog::info("run {}: {}", toString(outcome.status), outcome.reason);
-        }
-        try {
-            m_observer.onRunEnded(outcome);
-        } catch (const std::exception &e) {
-            spdlog::error("observer threw in onRunEnded: {}", e.what());
-        }
-        if (m_dp != nullptr)
-            m_dp->runEnded(outcome, m_warmupEpochs);
-        return outcome;
+    explicit SingleProcess(TrainingObserver &observer) : m_observer(observer) {}
+    std::vector<std::string> validate(const RunConfig &) const override { return {}; }
+    void checkSettings(const RunConfig &) override {}
+    double describe(RunStarted &started) override {
+        return static_cast<double>(started.trainImages + started.testImages);
     }
+    TrainingObserver &stepObserver() override { return m_observer; }
+    void runStarted(const RunStarted &) override {}
+    void keepModel(const std::vector<torch::Tensor> &) override {}
+    void trainEpoch(const detail::EpochParts &parts, int epoch, const detail::SplitTensors &train,
+                    detail::LossBuffer &losses, detail::EpochPhases *phases) override {
+        detail::trainEpoch(parts, epoch, train, losses, phases);
+    }
+    detail::TestResult testEpoch(const detail::EpochParts &parts, int epoch,
+                                 const detail::SplitTensors &test) override {
+        return detail::testEpoch(parts, epoch, test);
+    }
+    void finishEpoch(EpochResult &) override {}
+    std::string explainFailure(const std::string &why) override { return why; }
+    void runEnded(const RunOutcome &, int) override {}
 
 private:
     TrainingObserver &m_observer;
-    detail::DataParallelState *m_dp;
-    int m_warmupEpochs;
 };
+
+// One run from its settings to its outcome: set up (device, data, workload, model, optimiser,
+// RunStarted), the epochs, the end; what differs between a single process and a rank of a
+// data-parallel job is `strategy`'s.
+class TrainingRun {
+public:
+    TrainingRun(const RunConfig &config, TrainingObserver &observer,
+                const std::atomic<bool> &stopRequested, detail::RunStrategy &strategy)
+        : m_config(config), m_observer(observer), m_stopRequested(stopRequested),
+          m_strategy(strategy) {}
+
+    RunOutcome run(const DeviceProbe &probe);
+
+private:
+    std::string settingsProblem() const;
+    std::string setUp(const DeviceProbe &probe);
+    RunStarted describeRun() const;
+    void placeData();
+    detail::EpochParts parts();
+    EpochResult runEpoch(int epoch);
+    void tellEpoch(const EpochResult &result);
+    RunOutcome end(RunOutcome outcome, int warmupEpochs);
+
+    const RunConfig &m_config;
+    TrainingObserver &m_observer;
+    const std::atomic<bool> &m_stopRequested;
+    detail::RunStrategy &m_strategy;
+    detail::RunDevice m_device;
+    Cifar10 m_data;
+    std::unique_ptr<detail::WorkloadStrategy> m_workload;
+    ImageClassifier m_model;
+    std::unique_ptr<torch::optim::SGD> m_optimizer;
+    RunStarted m_started;
+    double m_imagesPerEpoch = 0.0;
+    detail::SplitTensors m_train;
+    detail::SplitTensors m_test;
+    std::vector<torch::Tensor> m_parameters; // model->parameters(), taken once placed
+    std::unique_ptr<detail::LossBuffer> m_losses;
+    std::optional<EpochLoadMeter> m_meter;
+};
+
+RunOutcome TrainingRun::run(const DeviceProbe &probe) {
+    RunOutcome outcome;
+    try {
+        if (std::string problem = settingsProblem(); !problem.empty()) {
+            outcome.reason = std::move(problem);
+            return end(std::move(outcome), 0);
+        }
+        if (std::string unusable = setUp(probe); !unusable.empty()) {
+            outcome.reason = std::move(unusable);
+            return end(std::move(outcome), 0);
+        }
+        for (int epoch = 1; epoch <= m_config.epochs; ++epoch) {
+            outcome.epochs.push_back(runEpoch(epoch));
+            tellEpoch(outcome.epochs.back());
+        }
+        outcome.status = RunStatus::Finished;
+    } catch (...) {
+        const RunStop stop = detail::runStopOf(std::current_exception(), m_config.batchSize);
+        outcome.status = stop.status;
+        outcome.reason = stop.reason;
+    }
+    return end(std::move(outcome), m_config.warmupEpochs);
+}
+
+// "invalid settings: <problem>; <problem>..." or "".
+std::string TrainingRun::settingsProblem() const {
+    auto errors = validateRunConfig(m_config);
+    for (std::string &e : m_strategy.validate(m_config))
+        errors.push_back(std::move(e));
+    if (errors.empty())
+        return {};
+    std::string reason = "invalid settings: " + errors.front();
+    for (std::size_t i = 1; i < errors.size(); ++i)
+        reason += "; " + errors[i];
+    return reason;
+}
+
+// Everything before the first epoch, through onRunStarted; "" or why the device cannot run.
+std::string TrainingRun::setUp(const DeviceProbe &probe) {
+    m_strategy.checkSettings(m_config); // before anything else: a collective
+    if (std::string unusable = detail::startRunDevice(m_config, probe, &m_device);
+        !unusable.empty())
+        return unusable;
+    const torch::Device device = m_device.device;
+    m_data = detail::loadRunData(m_config, m_config.trainImages, m_config.testImages);
+    m_imagesPerEpoch = static_cast<double>(m_data.train.size() + m_data.test.size());
+    m_workload = detail::makeWorkloadStrategy(m_config.workload, device, m_config.batchSize,
+                                              m_config.imageSize);
+    m_model = detail::buildRunModel(m_config, device, *m_workload);
+    m_optimizer = std::make_unique<torch::optim::SGD>(
+        m_model->parameters(), torch::optim::SGDOptions(m_config.learningRate));
+    m_started = describeRun();
+    m_imagesPerEpoch = m_strategy.describe(m_started); // a rank: its shards; a collective
+    if (device.is_cuda()) {
+        // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
+        at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
+    }
+    m_observer.onRunStarted(m_started);
+    m_strategy.runStarted(m_started);
+    placeData();
+    m_losses =
+        std::make_unique<detail::LossBuffer>(m_config.lossFetchInterval, m_strategy.stepObserver());
+    m_strategy.keepModel(m_parameters);
+    m_meter.emplace();
+    return {};
+}
+
+// The run as onRunStarted tells it, and its log line.
+RunStarted TrainingRun::describeRun() const {
+    const torch::Device &device = m_device.device;
+    const std::int64_t nTrain = m_data.train.size();
+    const std::int64_t nTest = m_data.test.size();
+    const std::int64_t batch = m_config.batchSize;
+    RunStarted started;
+    started.device = device.str();
+    started.deviceName = device.is_cpu() ? "CPU" : "CUDA device " + device.str();
+    started.threads = m_device.threads;
+    started.trainImages = nTrain;
+    started.testImages = nTest;
+    started.stepsPerEpoch = (nTrain + batch - 1) / batch;
+    started.synthetic = m_data.synthetic;
+    started.deviceInitSeconds = m_device.initSeconds;
+    started.modelParameters = countTrainableParameters(*m_model);
+    started.multiplyAddsPerImage = m_model->multiplyAddsPerImage();
+    started.dataDescription = m_data.synthetic
+                                  ? "synthetic data (times are real, accuracy is meaningless)"
+                                  : m_data.source;
+    spdlog::info("run on {} ({} threads): {} at {} px ({} parameters, {} multiply-adds per "
+                 "image), {} training, {} test images, batch size {}, lr {}, {} epochs",
+                 started.device, started.threads, m_config.model, m_config.imageSize,
+                 started.modelParameters, started.multiplyAddsPerImage, nTrain, nTest, batch,
+                 m_config.learningRate, m_config.epochs);
+    return started;
+}
+
+// Both splits laid out and placed (placeSplit), the workload's batches prepared.
+void TrainingRun::placeData() {
+    m_train = {m_data.train.images, m_data.train.labels};
+    m_test = {m_data.test.images, m_data.test.labels};
+    for (auto *split : {&m_train, &m_test})
+        detail::placeSplit(*split, *m_workload, m_device.device, m_config.dataOnDevice);
+    synchronize(m_device.device);
+    m_workload->prepareBatches();
+    m_parameters = m_model->parameters();
+}
+
+detail::EpochParts TrainingRun::parts() {
+    return {m_model,         *m_optimizer,       m_parameters,   *m_workload,
+            m_device.device, m_config.batchSize, m_stopRequested};
+}
+
+// Timing (MEASURING.md, Rules): each clock read below follows a device synchronisation
+// (synchronize(): torch::cuda::synchronize on CUDA; CPU work is already done). Within an epoch
+// no host synchronisation is added per step (but in a phase-timed run, which synchronises at
+// every phase boundary: phase_step.h): step losses stay on the device and are fetched every K
+// steps (LossBuffer::add/flush), the test sums once at the end of the test pass (testEpoch).
+// The faithful workload's blocking host-to-device copies of pageable memory (`.to(device)`, as
+// the article's script does) make the host wait for each copy; the tuned workload copies pinned
+// memory without blocking, and with dataOnDevice nothing is copied. What each epoch got from
+// the machine (contention.h) is read just outside its clock.
+EpochResult TrainingRun::runEpoch(int epoch) {
+    const torch::Device &device = m_device.device;
+    m_losses->beginEpoch(epoch);
+    synchronize(device);
+    m_meter->begin();
+    const auto t0 = std::chrono::steady_clock::now();
+    // Phase timing (RunConfig::phases): one clock from t0 to t1, lapped at every phase
+    // boundary, so the phases add up to the epoch's seconds (PhaseTimes).
+    std::optional<detail::EpochPhases> phases;
+    if (m_config.phases)
+        phases.emplace(device, t0);
+    m_strategy.trainEpoch(parts(), epoch, m_train, *m_losses, phases ? &*phases : nullptr);
+    const detail::TestResult tested = m_strategy.testEpoch(parts(), epoch, m_test);
+    synchronize(device);
+    const auto t1 = std::chrono::steady_clock::now();
+    if (phases)
+        phases->times.test = std::chrono::duration<double>(t1 - phases->clock.last()).count();
+    const EpochLoad load = m_meter->end(m_started.threads, device.is_cpu());
+
+    EpochResult result;
+    result.epoch = epoch;
+    result.seconds = std::chrono::duration<double>(t1 - t0).count();
+    result.warmup = epoch <= m_config.warmupEpochs;
+    result.trainLoss = m_losses->epochMean();
+    result.testLoss = tested.loss;
+    result.testAccuracy = tested.accuracy;
+    result.imagesPerSecond = m_imagesPerEpoch / result.seconds;
+    result.load = load;
+    if (phases)
+        result.phases = phases->times;
+    m_strategy.finishEpoch(result); // a rank: a collective, the slowest rank's time for the job
+    return result;
+}
+
+// The epoch logged and told; a test loss that is not finite ends the run as diverged.
+void TrainingRun::tellEpoch(const EpochResult &result) {
+    const EpochLoad &load = result.load;
+    spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}", result.epoch,
+                 result.seconds, result.testLoss, result.testAccuracy,
+                 load.contended ? " contended: " + describeLoad(load, m_started.threads)
+                                : std::string());
+    m_observer.onEpochFinished(result);
+    if (!std::isfinite(result.testLoss)) {
+        throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(result.testLoss) +
+                                               " in epoch " + std::to_string(result.epoch) +
+                                               "; lower the learning rate"};
+    }
+}
+
+// The outcome summarised, logged and told (a rank's failure is told to the other ranks and
+// theirs named: data_parallel.h).
+RunOutcome TrainingRun::end(RunOutcome outcome, int warmupEpochs) {
+    if (outcome.status == RunStatus::Failed)
+        outcome.reason = m_strategy.explainFailure(outcome.reason);
+    outcome.summary = summarize(outcome.epochs, std::max(warmupEpochs, 0), m_imagesPerEpoch);
+    if (outcome.status == RunStatus::Finished) {
+        spdlog::info("run finished: {} epochs", outcome.epochs.size());
+    } else {
+        // info, not warn: the caller reports the outcome to the user (CLI, dashboard).
+        spdlog::info("run {}: {}", toString(outcome.status), outcome.reason);
+    }
+    try {
+        m_observer.onRunEnded(outcome);
+    } catch (const std::exception &e) {
+        spdlog::error("observer threw in onRunEnded: {}", e.what());
+    }
+    m_strategy.runEnded(outcome, m_config.warmupEpochs);
+    return outcome;
+}
 
 } // namespace
 
@@ -152,7 +382,8 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
 
 RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                        const std::atomic<bool> &stopRequested, const DeviceProbe &probe) {
-    return detail::runTrainingImpl(config, observer, stopRequested, probe, nullptr);
+    SingleProcess single(observer);
+    return TrainingRun(config, observer, stopRequested, single).run(probe);
 }
 
 RunOutcome runDataParallelTraining(const RunConfig &config, DataParallelRun &run,
@@ -161,174 +392,8 @@ RunOutcome runDataParallelTraining(const RunConfig &config, DataParallelRun &run
                                    const DeviceProbe &probe) {
     if (run.group == nullptr)
         throw std::invalid_argument("runDataParallelTraining needs a process group");
-    detail::DataParallelState dp(config, run, observer);
-    return detail::runTrainingImpl(config, observer, stopRequested, probe, &dp);
+    detail::DataParallelState rank(config, run, observer);
+    return TrainingRun(config, observer, stopRequested, rank).run(probe);
 }
 
-namespace detail {
-
-RunOutcome runTrainingImpl(const RunConfig &config, TrainingObserver &observer,
-                           const std::atomic<bool> &stopRequested, const DeviceProbe &probe,
-                           DataParallelState *dp) {
-    RunEnder ender(observer, dp, config.warmupEpochs);
-    RunOutcome outcome;
-    double imagesPerEpoch = 0.0;
-    try {
-        auto errors = validateRunConfig(config);
-        if (dp != nullptr)
-            for (std::string &e : dp->validate(config))
-                errors.push_back(std::move(e));
-        if (!errors.empty()) {
-            std::string reason = "invalid settings: " + errors.front();
-            for (std::size_t i = 1; i < errors.size(); ++i) {
-                reason += "; " + errors[i];
-            }
-            outcome.reason = reason;
-            return ender.end(outcome, 0, 0.0);
-        }
-        if (dp != nullptr)
-            dp->checkSameSettings(config); // before anything else: a collective
-        detail::RunDevice runDevice;
-        if (const std::string unusable = detail::startRunDevice(config, probe, &runDevice);
-            !unusable.empty()) {
-            outcome.reason = unusable;
-            return ender.end(outcome, 0, 0.0);
-        }
-        const torch::Device device = runDevice.device;
-
-        const Cifar10 data = detail::loadRunData(config, config.trainImages, config.testImages);
-        const std::int64_t nTrain = data.train.size();
-        const std::int64_t nTest = data.test.size();
-        const std::int64_t batch = config.batchSize;
-        imagesPerEpoch = static_cast<double>(nTrain + nTest);
-
-        const auto workload =
-            detail::makeWorkloadStrategy(config.workload, device, batch, config.imageSize);
-        ImageClassifier model = detail::buildRunModel(config, device, *workload);
-        torch::optim::SGD optimizer(model->parameters(),
-                                    torch::optim::SGDOptions(config.learningRate));
-
-        RunStarted started;
-        started.device = device.str();
-        started.deviceName = device.is_cpu() ? "CPU" : "CUDA device " + device.str();
-        started.threads = runDevice.threads;
-        started.trainImages = nTrain;
-        started.testImages = nTest;
-        started.stepsPerEpoch = (nTrain + batch - 1) / batch;
-        started.synthetic = data.synthetic;
-        started.deviceInitSeconds = runDevice.initSeconds;
-        started.modelParameters = countTrainableParameters(*model);
-        started.multiplyAddsPerImage = model->multiplyAddsPerImage();
-        started.dataDescription = data.synthetic
-                                      ? "synthetic data (times are real, accuracy is meaningless)"
-                                      : data.source;
-        spdlog::info("run on {} ({} threads): {} at {} px ({} parameters, {} multiply-adds per "
-                     "image), {} training, {} test images, batch size {}, lr {}, {} epochs",
-                     started.device, started.threads, config.model, config.imageSize,
-                     started.modelParameters, started.multiplyAddsPerImage, nTrain, nTest, batch,
-                     config.learningRate, config.epochs);
-        if (dp != nullptr)
-            imagesPerEpoch = dp->describe(started); // this rank's shards; a collective
-        if (device.is_cuda()) {
-            // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
-            at::globalContext().setBenchmarkCuDNN(workload->cudnnBenchmark());
-        }
-        observer.onRunStarted(started);
-        if (dp != nullptr)
-            dp->runStarted(started);
-
-        detail::SplitTensors train{data.train.images, data.train.labels};
-        detail::SplitTensors test{data.test.images, data.test.labels};
-        for (auto *split : {&train, &test}) {
-            detail::placeSplit(*split, *workload, device, config.dataOnDevice);
-        }
-        synchronize(device);
-        workload->prepareBatches();
-
-        const auto parameters = model->parameters();
-        const detail::EpochParts parts{model,  optimizer, parameters,   *workload,
-                                       device, batch,     stopRequested};
-        detail::LossBuffer losses(config.lossFetchInterval,
-                                  dp != nullptr ? dp->stepObserver() : observer);
-        if (dp != nullptr)
-            dp->keepModel(parameters);
-        // Timing (MEASURING.md, Rules): each clock read below follows a device synchronisation
-        // (synchronize(): torch::cuda::synchronize on CUDA; CPU work is already done). Within
-        // an epoch no host synchronisation is added per step (but in a phase-timed run, which
-        // synchronises at every phase boundary: phase_step.h): step losses stay on the device
-        // and are fetched every K steps (LossBuffer::add/flush), the test sums once at the end
-        // of the test pass (testEpoch). The faithful workload's blocking host-to-device copies
-        // of pageable memory (`.to(device)`, as the article's script does) make the host wait
-        // for each copy; the tuned workload copies pinned memory without blocking, and with
-        // dataOnDevice nothing is copied.
-        // What each epoch got from the machine (contention.h): read just outside its clock.
-        EpochLoadMeter meter;
-        for (int epoch = 1; epoch <= config.epochs; ++epoch) {
-            losses.beginEpoch(epoch);
-            synchronize(device);
-            meter.begin();
-            const auto t0 = std::chrono::steady_clock::now();
-            // Phase timing (RunConfig::phases): one clock from t0 to t1, lapped at every phase
-            // boundary, so the phases add up to the epoch's seconds (PhaseTimes).
-            std::optional<detail::EpochPhases> phases;
-            if (config.phases)
-                phases.emplace(device, t0);
-            detail::TestResult tested;
-            if (dp != nullptr) {
-                dp->trainEpoch(parts, epoch, train, losses);
-                tested = dp->testEpoch(parts, epoch, test);
-            } else {
-                detail::trainEpoch(parts, epoch, train, losses, phases ? &*phases : nullptr);
-                tested = detail::testEpoch(parts, epoch, test);
-            }
-            synchronize(device);
-            const auto t1 = std::chrono::steady_clock::now();
-            if (phases)
-                phases->times.test =
-                    std::chrono::duration<double>(t1 - phases->clock.last()).count();
-            const EpochLoad load = meter.end(started.threads, device.is_cpu());
-
-            EpochResult result;
-            result.epoch = epoch;
-            result.seconds = std::chrono::duration<double>(t1 - t0).count();
-            result.warmup = epoch <= config.warmupEpochs;
-            result.trainLoss = losses.epochMean();
-            result.testLoss = tested.loss;
-            result.testAccuracy = tested.accuracy;
-            result.imagesPerSecond = imagesPerEpoch / result.seconds;
-            result.load = load;
-            if (phases)
-                result.phases = phases->times;
-            if (dp != nullptr)
-                dp->finishEpoch(result); // a collective: the slowest rank's time for the job
-            outcome.epochs.push_back(result);
-            spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}", epoch,
-                         result.seconds, tested.loss, tested.accuracy,
-                         load.contended ? " contended: " + describeLoad(load, started.threads)
-                                        : std::string());
-            observer.onEpochFinished(result);
-            if (!std::isfinite(tested.loss)) {
-                throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(tested.loss) +
-                                                       " in epoch " + std::to_string(epoch) +
-                                                       "; lower the learning rate"};
-            }
-        }
-        outcome.status = RunStatus::Finished;
-    } catch (const RunStop &stop) {
-        outcome.status = stop.status;
-        outcome.reason = stop.reason;
-    } catch (const c10::Error &e) {
-        outcome.status = RunStatus::Failed;
-        outcome.reason = detail::torchFailureReason(e.what_without_backtrace(), config.batchSize);
-    } catch (const std::bad_alloc &) {
-        outcome.status = RunStatus::Failed;
-        outcome.reason = detail::torchFailureReason("", config.batchSize);
-    } catch (const std::exception &e) {
-        outcome.status = RunStatus::Failed;
-        outcome.reason = e.what();
-    }
-    return ender.end(outcome, config.warmupEpochs, imagesPerEpoch);
-}
-
-} // namespace detail
 } // namespace devicebench
