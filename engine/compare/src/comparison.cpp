@@ -55,7 +55,7 @@ const std::vector<ComparisonRule> kComparisonRules = {
      },
      [](RunRecord &r) { r.config.imageSize = r.config.imageSize == 32 ? 64 : 32; }},
     {"phases", true, "phase timing",
-     "a phase-timed run synchronises the device at every phase of every step (issue #13)",
+     "a phase-timed run synchronises the device at every phase of every step",
      [](const RunRecord &a, const RunRecord &b) { return a.config.phases != b.config.phases; },
      [](RunRecord &r) { r.config.phases = !r.config.phases; }},
     {"batchSize", true, "batch size", "images per step: steps per epoch and work per step",
@@ -111,7 +111,7 @@ const std::vector<ComparisonRule> kComparisonRules = {
      },
      [](RunRecord &r) { r.config.dataOnDevice = !r.config.dataOnDevice; }},
     {"lossFetchInterval", true, "loss fetch interval",
-     "on a GPU every fetch of the step losses synchronises the device (issue #15, fault 4)",
+     "on a GPU every fetch of the step losses synchronises the device",
      [](const RunRecord &a, const RunRecord &b) {
          return a.config.lossFetchInterval != b.config.lossFetchInterval;
      },

@@ -99,7 +99,7 @@ std::string runLabel(const RunRecord &record) {
     if (!record.workload.empty() && record.workload != "faithful") {
         label += " (" + record.workload + ")";
     }
-    // Phase timing synchronises the device at every phase (issue 13): its times are another
+    // Phase timing synchronises the device at every phase: its times are another
     // kind of number, and every view of the run says so.
     if (record.config.phases) {
         label += " (phase-timed)";

@@ -1,13 +1,13 @@
 // SPDX-License-Identifier: MIT
-// Engine-internal (record): the JSON form of a data-parallel run's DistributedInfo (issue 14,
-// run_types.h; docs/run-record.md, `started.distributed`), for the run record codec
+// Engine-internal (record): the JSON form of a data-parallel run's DistributedInfo
+// (run_types.h; docs/run-record.md, `started.distributed`), for the run record codec
 // (run_record_json.cpp).
 //
 // Shape: {"worldSize": n, "rank": r, "role": "job"|"rank", "backend": "gloo"|"nccl",
 // "jobId": "...", "perRankBatchSize": b, "ranks": [{"rank", "localRank", "host", "device",
 // "threads", "trainImages", "testImages"}, ...]}. Written only for data-parallel runs
-// (worldSize >= 1); absent (single-process runs, records written before issue 14) reads as
-// worldSize 0.
+// (worldSize >= 1); absent (single-process runs, records written before data-parallel runs existed)
+// reads as worldSize 0.
 #pragma once
 
 #include "json_field_reader.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Engine-internal (record): the model fields of a run record (issue 13; docs/run-record.md),
+// Engine-internal (record): the model fields of a run record (docs/run-record.md),
 // written and read beside the other config and started fields by run_record_json.cpp:
 //   config.model (string), config.imageSize (integer),
 //   started.modelParameters (integer), started.multiplyAddsPerImage (integer).

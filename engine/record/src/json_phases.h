@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Engine-internal (record): the JSON form of an epoch's phase times (issue 13, PhaseTimes in
+// Engine-internal (record): the JSON form of an epoch's phase times (PhaseTimes in
 // run_types.h; docs/run-record.md, `epochs[i].phases`), for the run record codec
 // (run_record_json.cpp).
 //

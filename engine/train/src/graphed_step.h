@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Engine-internal (train): the tuned workload's training step captured once and replayed as a
-// CUDA graph (issue #12, item 4), in the CUDA build only.
+// CUDA graph, in the CUDA build only.
 //
 // What a CUDA graph saves: a training step of the small CNN launches a few hundred short
 // kernels, and on a fast GPU the CPU's time to launch them one by one is longer than the GPU's

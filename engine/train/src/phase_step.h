@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Engine-internal (train): one training step timed phase by phase (issue 13, "where the time
-// goes"; PhaseTimes in run_types.h). Used by the phase-timed epochs (RunConfig::phases) and by
+// Engine-internal (train): one training step timed phase by phase ("where the time goes";
+// PhaseTimes in run_types.h). Used by the phase-timed epochs (RunConfig::phases) and by
 // the sweep's phase-timed steps. Every boundary synchronises the device before the clock read,
 // so on a GPU this is slower than a normal step (never mixed into a normal run's times).
 #pragma once
