@@ -14,10 +14,10 @@
 //                           [--threads N] [--data-dir DIR] [--controller-only]
 #include "bench_support.h"
 #include "fetch_controller.h"
-#include "window/main_window.h"
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "store/run_store.h"
+#include "window/main_window.h"
 #include "wiring.h"
 
 #include "devicebench/devices.h"

@@ -20,12 +20,12 @@
 // the full redraw; --no-live stops there.
 #include "bench_support.h"
 #include "charts/charts.h"
-#include "panels/charts_panel.h"
 #include "fetch_controller.h"
-#include "window/main_window.h"
+#include "panels/charts_panel.h"
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "store/run_store.h"
+#include "window/main_window.h"
 #include "wiring.h"
 
 #include "devicebench/cifar10.h"

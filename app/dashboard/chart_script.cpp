@@ -3,9 +3,9 @@
 
 #include "charts/charts.h"
 #include "panels/charts_panel.h"
-#include "window/main_window.h"
 #include "store/run_store.h"
 #include "sweep_script.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

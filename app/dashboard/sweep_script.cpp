@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "sweep_script.h"
 
-#include "window/main_window.h"
 #include "charts/sweep_heat_map.h"
 #include "sweep/sweep_panel.h"
+#include "window/main_window.h"
 
 #include <QCommandLineParser>
 #include <QStringList>

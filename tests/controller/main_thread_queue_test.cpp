@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-#include "main_thread_queue.h"
 #include "controller_support.h"
+#include "main_thread_queue.h"
 
 #include <gtest/gtest.h>
 

@@ -5,12 +5,12 @@
 // (bench/dashboard_scale measures the redraw).
 #include "charts/chart_math.h"
 #include "charts/charts.h"
-#include "panels/charts_panel.h"
 #include "export/comparison_export.h"
-#include "window/main_window.h"
+#include "panels/charts_panel.h"
 #include "store/run_store.h"
 #include "test_support.h"
 #include "theme/theme.h"
+#include "window/main_window.h"
 
 #include "devicebench/run_record.h"
 

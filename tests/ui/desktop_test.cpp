@@ -2,10 +2,10 @@
 // Desktop conventions: settings and geometry through QSettings, keyboard shortcuts, the log
 // file, the standard locations, the dark palette and chart theme.
 #include "charts/charts.h"
-#include "window/desktop.h"
-#include "window/main_window.h"
 #include "run_controller.h"
 #include "test_support.h"
+#include "window/desktop.h"
+#include "window/main_window.h"
 #include "wiring_support.h"
 
 #include "devicebench/data_location.h"

@@ -5,9 +5,9 @@
 #include "cifar_files.h"
 #include "dialogs/fetch_dialog.h"
 #include "http_server.h"
-#include "window/main_window.h"
 #include "run_controller.h"
 #include "test_support.h"
+#include "window/main_window.h"
 #include "wiring_support.h"
 
 #include "devicebench/data_location.h"

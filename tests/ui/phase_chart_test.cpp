@@ -4,12 +4,12 @@
 // and the "Time each phase" setting.
 #include "test_support.h"
 
-#include "panels/charts_panel.h"
-#include "export/comparison_export.h"
-#include "window/main_window.h"
 #include "charts/phase_chart.h"
+#include "export/comparison_export.h"
+#include "panels/charts_panel.h"
 #include "store/run_store.h"
 #include "theme/theme.h"
+#include "window/main_window.h"
 
 #include "devicebench/phase_summary.h"
 

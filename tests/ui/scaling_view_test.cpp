@@ -3,12 +3,12 @@
 // chart draws images/s against world size with the ideal line and each point's efficiency,
 // the table lists the points, and rank records are labelled as ranks, not drawn. Job records
 // are made from a single-process example record (job_records.h): no training.
-#include "job_records.h"
-#include "window/main_window.h"
-#include "store/run_store.h"
 #include "charts/scaling_chart.h"
+#include "job_records.h"
 #include "panels/scaling_panel.h"
+#include "store/run_store.h"
 #include "test_support.h"
+#include "window/main_window.h"
 
 #include <QDir>
 #include <QLineSeries>

@@ -2,13 +2,13 @@
 // The sweep's controller (app/controller/sweep_controller.h) with a fake sweep function (no
 // training), wired to the Sweep view as the dashboard wires it (wiring.h), and the window's
 // Sweep tab.
-#include "window/main_window.h"
-#include "panels/run_settings_panel.h"
 #include "charts/sweep_chart.h"
-#include "sweep_controller.h"
+#include "panels/run_settings_panel.h"
 #include "sweep/sweep_panel.h"
+#include "sweep_controller.h"
 #include "sweep_support.h"
 #include "test_support.h"
+#include "window/main_window.h"
 #include "wiring.h"
 
 #include <QLineSeries>

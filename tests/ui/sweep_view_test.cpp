@@ -2,11 +2,11 @@
 // The Sweep view (issue 13, item 3): the images/s chart, the speed-up heat map, the sweep PNG
 // and the panel's progress, from cell records made in memory (sweep_support.h): no training.
 #include "charts/sweep_chart.h"
-#include "export/sweep_export.h"
-#include "sweep/sweep_form.h"
 #include "charts/sweep_heat_map.h"
-#include "sweep/sweep_panel.h"
+#include "export/sweep_export.h"
 #include "export/sweep_png.h"
+#include "sweep/sweep_form.h"
+#include "sweep/sweep_panel.h"
 #include "sweep_support.h"
 #include "theme/theme.h"
 

@@ -5,10 +5,10 @@
 #include "charts/charts.h"
 #include "export/comparison_export.h"
 #include "panels/epoch_table.h"
-#include "window/main_window.h"
 #include "run_controller.h"
 #include "store/run_store.h"
 #include "theme/theme.h"
+#include "window/main_window.h"
 
 #include "test_support.h"
 #include "wiring_support.h"
