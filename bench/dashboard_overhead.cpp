@@ -86,11 +86,19 @@ double viaControllerOnly(const RunConfig &config) {
     QEventLoop loop;
     RunOutcome outcome;
     LatenessProbe probe(nullptr);
+    // A refused request never ends: say the engine's reasons and stop.
+    QObject::connect(&controller, &RunController::runRejected, [](const QStringList &reasons) {
+        std::fprintf(stderr, "the run was refused: %s\n",
+                     qPrintable(reasons.join(QStringLiteral("; "))));
+        std::exit(1);
+    });
     QObject::connect(&controller, &RunController::runEnded, &loop, [&](int, const RunOutcome &o) {
         outcome = o;
         loop.quit();
     });
-    controller.startRun(config);
+    RunRequest request;
+    request.config = config;
+    controller.startRun(request);
     loop.exec();
     if (outcome.status != RunStatus::Finished) {
         std::fprintf(stderr, "controller run failed: %s\n", outcome.reason.c_str());
@@ -127,12 +135,18 @@ double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,
     window.show();
     QEventLoop loop;
     RunOutcome outcome;
+    // A refused request never ends: say the engine's reasons and stop.
+    QObject::connect(&controller, &RunController::runRejected, [](const QStringList &reasons) {
+        std::fprintf(stderr, "the run was refused: %s\n",
+                     qPrintable(reasons.join(QStringLiteral("; "))));
+        std::exit(1);
+    });
     QObject::connect(&controller, &RunController::runEnded, &loop, [&](int, const RunOutcome &o) {
         outcome = o;
         loop.quit();
     });
     LatenessProbe probe(latenessMs);
-    if (window.startRun(config.device) == 0) {
+    if (!window.startRun(config.device)) {
         std::fprintf(stderr, "the dashboard refused the run\n");
         std::exit(1);
     }

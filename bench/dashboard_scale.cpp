@@ -384,6 +384,12 @@ int main(int argc, char **argv) {
     window.setRunConfig(live);
     QEventLoop loop;
     RunOutcome outcome;
+    // A refused request never ends: say the engine's reasons and stop.
+    QObject::connect(&controller, &RunController::runRejected, [](const QStringList &reasons) {
+        std::fprintf(stderr, "the run was refused: %s\n",
+                     qPrintable(reasons.join(QStringLiteral("; "))));
+        std::exit(1);
+    });
     QObject::connect(&controller, &RunController::runEnded, &loop,
                      [&](int, const RunOutcome &ended) {
                          outcome = ended;
@@ -391,7 +397,7 @@ int main(int argc, char **argv) {
                      });
     std::vector<double> lateness;
     LatenessProbe probe(&lateness);
-    if (window.startRun("cpu") == 0) {
+    if (!window.startRun("cpu")) {
         std::fprintf(stderr, "the dashboard refused the live run\n");
         return 1;
     }

@@ -75,6 +75,12 @@ Sample viaController(const RunConfig &config, int delayMs, std::vector<double> *
                          lastStep = step;
                          lastStepAt = now;
                      });
+    // A refused request never ends: say the engine's reasons and stop.
+    QObject::connect(&controller, &RunController::runRejected, [](const QStringList &reasons) {
+        std::fprintf(stderr, "the run was refused: %s\n",
+                     qPrintable(reasons.join(QStringLiteral("; "))));
+        std::exit(1);
+    });
     QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &o) {
         const qint64 now = clock.nsecsElapsed();
         sample.latencySeconds = stopAt < 0 ? -1.0 : static_cast<double>(now - stopAt) / 1e9;
@@ -85,7 +91,9 @@ Sample viaController(const RunConfig &config, int delayMs, std::vector<double> *
         }
         loop.quit();
     });
-    controller.startRun(config);
+    RunRequest request;
+    request.config = config;
+    controller.startRun(request);
     loop.exec();
     return sample;
 }
