@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: MIT
+#include "dashboard_options.h"
+
+#include "chart_script.h"
+#include "window/desktop.h"
+#include "window/main_window.h"
+
+#include "devicebench/trainer.h"
+
+#include <QCommandLineParser>
+#include <QDir>
+
+#include <algorithm>
+#include <cstdio>
+
+namespace devicebench {
+namespace {
+
+// "~/..." for a folder under the home folder, as the help shows it.
+QString homeRelative(const QString &path) {
+    return QDir::toNativeSeparators(path).replace(QDir::toNativeSeparators(QDir::homePath()),
+                                                  QStringLiteral("~"));
+}
+
+// The settings of the runs (they override the saved ones).
+void addRunSettingsOptions(QCommandLineParser &parser) {
+    const QString valueName = QStringLiteral("N");
+    parser.addOptions({
+        {QStringLiteral("data-dir"), QStringLiteral("CIFAR-10 binary folder."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("synthetic"),
+         QStringLiteral("Use synthetic data (times are real, accuracy is meaningless).")},
+        {QStringLiteral("epochs"), QStringLiteral("Epochs."), valueName},
+        {QStringLiteral("warmup-epochs"), QStringLiteral("Warm-up epochs."), valueName},
+        {QStringLiteral("threads"), QStringLiteral("CPU threads."), valueName},
+        {QStringLiteral("train-images"),
+         QStringLiteral("Use only the first N training images (0 = all)."), valueName},
+        {QStringLiteral("test-images"),
+         QStringLiteral("Use only the first N test images (0 = all)."), valueName},
+        {QStringLiteral("workload"), QStringLiteral("faithful or tuned."), QStringLiteral("NAME")},
+    });
+}
+
+// The session: scripted runs, exports, imports, the runs folder, logging, theme, download.
+void addSessionOptions(QCommandLineParser &parser) {
+    parser.addOptions({
+        {QStringLiteral("run"),
+         QStringLiteral("Start a run when the window opens: cpu, cpu:THREADS or cuda; repeat for "
+                        "several, run one after another."),
+         QStringLiteral("SPEC")},
+        {QStringLiteral("export-png"),
+         QStringLiteral("After the scripted runs, export the comparison PNG to FILE."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("export-csv"),
+         QStringLiteral("After the scripted runs, export the comparison CSV to FILE."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("import"),
+         QStringLiteral("Import a run record (JSON) when the window opens, as \"Import runs…\" "
+                        "does; repeat for several."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("quit"),
+         QStringLiteral("Quit after the scripted runs and exports. A scripted session (with "
+                        "--quit) neither reads nor writes the saved settings, and neither "
+                        "shows nor adds to the saved runs: it exports exactly the runs it was "
+                        "given (see --runs-folder, --with-history).")},
+        {QStringLiteral("runs-folder"),
+         QStringLiteral("Keep run records in DIR. Interactive: the saved runs (default %1). "
+                        "Scripted (--quit): only this session's runs are written there; "
+                        "without it they are not kept.")
+             .arg(homeRelative(MainWindow::defaultRunsFolder())),
+         QStringLiteral("DIR")},
+        {QStringLiteral("with-history"),
+         QStringLiteral("With --quit: show, export and add to the saved runs, as an "
+                        "interactive session does.")},
+        {QStringLiteral("log-level"),
+         QStringLiteral("Log messages of LEVEL and above (trace, debug, info, warn, error, off) to "
+                        "stderr and to %1 (rotated at 1 MiB, 3 old files kept).")
+             .arg(homeRelative(QDir(defaultLogFolder()).filePath(QString::fromUtf8(kLogFileName)))),
+         QStringLiteral("LEVEL"), QStringLiteral("info")},
+        {QStringLiteral("theme"),
+         QStringLiteral(
+             "system (the desktop's palette), light or dark (the Fusion style with a light or dark "
+             "palette). Remembered for the next start; default: the last one given, else system."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("fetch-url"),
+         QStringLiteral(
+             "Open \"Get CIFAR-10…\" and start downloading from URL (a mirror, or a test server)."),
+         QStringLiteral("URL")},
+        {QStringLiteral("fetch-md5"),
+         QStringLiteral(
+             "With --fetch-url: the MD5 the archive must have (default: the official one)."),
+         QStringLiteral("HEX")},
+        {QStringLiteral("fetch-dir"),
+         QStringLiteral("With --fetch-url: the folder that receives cifar-10-batches-bin."),
+         QStringLiteral("DIR")},
+    });
+}
+
+// Option `name` as a whole number when it is given; false after saying why when it is not one.
+bool readInt(const QCommandLineParser &parser, const QString &name, std::optional<int> *value) {
+    if (!parser.isSet(name))
+        return true;
+    int number = 0;
+    if (!intOption(parser, name, &number))
+        return false;
+    *value = number;
+    return true;
+}
+
+bool readRunSettings(const QCommandLineParser &parser, RunSettingsOptions *settings) {
+    if (parser.isSet(QStringLiteral("data-dir")))
+        settings->dataDir = parser.value(QStringLiteral("data-dir")).toStdString();
+    settings->synthetic = parser.isSet(QStringLiteral("synthetic"));
+    if (!readInt(parser, QStringLiteral("epochs"), &settings->epochs) ||
+        !readInt(parser, QStringLiteral("warmup-epochs"), &settings->warmupEpochs) ||
+        !readInt(parser, QStringLiteral("threads"), &settings->threads) ||
+        !readInt(parser, QStringLiteral("train-images"), &settings->trainImages) ||
+        !readInt(parser, QStringLiteral("test-images"), &settings->testImages))
+        return false;
+    if (parser.isSet(QStringLiteral("workload"))) {
+        Workload workload{};
+        if (!parseWorkload(parser.value(QStringLiteral("workload")).toStdString(), &workload)) {
+            std::fprintf(stderr, "devicebench: --workload: '%s' is not faithful or tuned\n",
+                         qPrintable(parser.value(QStringLiteral("workload"))));
+            return false;
+        }
+        settings->workload = workload;
+    }
+    return true;
+}
+
+void readSession(const QCommandLineParser &parser, DashboardOptions *options) {
+    options->theme = parser.value(QStringLiteral("theme"));
+    options->quit = parser.isSet(QStringLiteral("quit"));
+    options->withHistory = parser.isSet(QStringLiteral("with-history"));
+    options->runsFolder = parser.value(QStringLiteral("runs-folder"));
+    options->imports = parser.values(QStringLiteral("import"));
+    options->exportPng = parser.value(QStringLiteral("export-png"));
+    options->exportCsv = parser.value(QStringLiteral("export-csv"));
+    options->fetchUrl = parser.value(QStringLiteral("fetch-url"));
+    options->fetchMd5 = parser.value(QStringLiteral("fetch-md5"));
+    options->fetchDir = parser.value(QStringLiteral("fetch-dir"));
+    options->screenshot = parser.isSet(QStringLiteral("screenshot"));
+}
+
+} // namespace
+
+void addDashboardOptions(QCommandLineParser &parser) {
+    parser.setApplicationDescription(
+        QStringLiteral("How much faster does training run on this device than on that one?\n"
+                       "Trains one small CNN on CIFAR-10 on the CPU or a GPU and compares the "
+                       "stable mean seconds per epoch. For headless runs use devicebench-cli."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    addRunSettingsOptions(parser);
+    addSessionOptions(parser);
+    addChartScriptOptions(parser); // --smoothing, --zoom, --screenshot, ...
+    addPhasesOption(parser);
+}
+
+std::optional<DashboardOptions> readDashboardOptions(const QCommandLineParser &parser) {
+    DashboardOptions options;
+    if (!checkChartScriptOptions(parser) || !parseRunSpecs(parser, &options.script))
+        return std::nullopt;
+    options.logLevel = parser.value(QStringLiteral("log-level"));
+    if (!isLogLevelName(options.logLevel)) {
+        std::fprintf(stderr,
+                     "devicebench: --log-level: '%s' is not trace, debug, info, warn, error or "
+                     "off\n",
+                     qPrintable(options.logLevel));
+        return std::nullopt;
+    }
+    if (!readRunSettings(parser, &options.settings))
+        return std::nullopt;
+    readSession(parser, &options);
+    return options;
+}
+
+RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &settings,
+                                  const QCommandLineParser &parser) {
+    if (settings.dataDir)
+        config.dataDir = *settings.dataDir;
+    if (settings.synthetic)
+        config.synthetic = true;
+    applyPhasesOption(parser, &config);
+    config.epochs = settings.epochs.value_or(config.epochs);
+    config.warmupEpochs = settings.warmupEpochs.value_or(config.warmupEpochs);
+    config.threads = settings.threads.value_or(config.threads);
+    if (settings.trainImages)
+        config.trainImages = *settings.trainImages;
+    if (settings.testImages)
+        config.testImages = *settings.testImages;
+    if (settings.epochs && !settings.warmupEpochs)
+        config.warmupEpochs = std::max(0, std::min(kDefaultWarmupEpochs, config.epochs - 1));
+    if (settings.workload)
+        config.workload = *settings.workload;
+    return config;
+}
+
+bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script) {
+    for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1); ++i) {
+        RunConfig check = config;
+        if (!script.empty() && script[i].threads > 0)
+            check.threads = script[i].threads;
+        if (script.empty() && !check.synthetic && check.dataDir.empty())
+            check.synthetic = true; // nothing runs yet: the folder is chosen in the window
+        const auto problems = validateRunConfig(check);
+        for (const std::string &problem : problems)
+            std::fprintf(stderr, "devicebench: %s\n", problem.c_str());
+        if (!problems.empty())
+            return false;
+    }
+    return true;
+}
+
+} // namespace devicebench

@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: MIT
+// The dashboard's command line: declared once, read once into DashboardOptions, so that main()
+// reads as the order of a session.
+#pragma once
+
+#include "script_options.h"
+
+#include "devicebench/run_types.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <deque>
+#include <optional>
+
+class QCommandLineParser;
+
+namespace devicebench {
+
+// The run settings given on the command line; unset ones keep the window's.
+struct RunSettingsOptions {
+    std::optional<std::string> dataDir;
+    bool synthetic = false;
+    std::optional<int> epochs;
+    std::optional<int> warmupEpochs;
+    std::optional<int> threads;
+    std::optional<int> trainImages;
+    std::optional<int> testImages;
+    std::optional<Workload> workload;
+};
+
+// Everything main() needs from the command line (the chart and sweep scripts read the parser
+// themselves: chart_script.h, sweep_script.h).
+struct DashboardOptions {
+    RunSettingsOptions settings;
+    std::deque<ScriptedRun> script; // the --run specs, in order
+    QString logLevel;
+    QString theme;     // as given; empty: the saved one
+    bool quit = false; // a scripted session: no saved settings, exports exactly its runs
+    bool withHistory = false;
+    QString runsFolder; // as given; empty: see runsFolderFor
+    QStringList imports;
+    QString exportPng;
+    QString exportCsv;
+    QString fetchUrl; // empty: no download at start
+    QString fetchMd5;
+    QString fetchDir;
+    bool screenshot = false;
+};
+
+// Declares every option of the dashboard (with --help and --version) on `parser`.
+void addDashboardOptions(QCommandLineParser &parser);
+
+// The parsed command line; nullopt after saying on stderr what is wrong (exit 2).
+std::optional<DashboardOptions> readDashboardOptions(const QCommandLineParser &parser);
+
+// `base` (the window's settings) with the command line's on top; an --epochs without
+// --warmup-epochs gets the article's 2 warm-up epochs, but never all of them.
+RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &settings,
+                                  const QCommandLineParser &parser);
+
+// The command line's settings checked with the engine's validateRunConfig for every scripted
+// run, before the window's spin boxes clamp them (--epochs 0 would become 1): a script gets the
+// settings it asked for or an error. False after printing the engine's messages on stderr.
+bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script);
+
+} // namespace devicebench

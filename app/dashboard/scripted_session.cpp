@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: MIT
+#include "scripted_session.h"
+
+#include "chart_script.h"
+#include "run_controller.h"
+#include "window/main_window.h"
+
+#include <QApplication>
+#include <QTimer>
+
+#include <csignal>
+#include <cstdio>
+
+namespace devicebench {
+
+ScriptedSession::ScriptedSession(MainWindow &window, RunController &controller,
+                                 const QCommandLineParser &parser, std::deque<ScriptedRun> script,
+                                 Finish finish, int exitCode)
+    : m_window(window), m_controller(controller), m_parser(parser), m_script(std::move(script)),
+      m_finish(std::move(finish)), m_exitCode(exitCode), m_scripted(!m_script.empty()) {
+    if (!m_stopSignals.installed())
+        std::fprintf(stderr, "devicebench: SIGINT/SIGTERM keep their default action: %s\n",
+                     qPrintable(m_stopSignals.error()));
+    connect(&m_stopSignals, &StopSignals::stopRequested, this, &ScriptedSession::onStopSignal);
+    connect(&controller, &RunController::runAccepted, this, [this] { m_askedDevice.clear(); });
+    connect(&window, &MainWindow::runRefused, this, &ScriptedSession::onRunRefused);
+    connect(&controller, &RunController::runEnded, this,
+            [this](int, const RunOutcome &outcome) { onRunEnded(outcome); });
+}
+
+void ScriptedSession::begin(bool screenshot) {
+    if (m_scripted)
+        QTimer::singleShot(0, this, &ScriptedSession::startNext);
+    else if (m_finish.quit || screenshot)
+        QTimer::singleShot(300, this, &ScriptedSession::startNext); // once laid out
+}
+
+void ScriptedSession::startNext() {
+    if (m_script.empty() || m_stopSignalled) {
+        finish();
+        return;
+    }
+    const ScriptedRun next = m_script.front();
+    m_script.pop_front();
+    if (next.threads > 0) {
+        RunConfig config = m_window.runConfig(next.device);
+        config.threads = next.threads;
+        m_window.setRunConfig(config);
+    }
+    m_askedDevice = next.device;
+    m_window.startRun(next.device); // accepted or refused: runAccepted or runRefused says which
+}
+
+// The chart script (zoom, hover, screenshot), the exports, then maybe quit.
+void ScriptedSession::finish() {
+    if (!finishChartScript(m_parser, m_window))
+        m_exitCode = 1;
+    QString error;
+    if (!m_finish.exportPng.isEmpty() && !m_window.exportPng(m_finish.exportPng, &error)) {
+        std::fprintf(stderr, "devicebench: %s\n", qPrintable(error));
+        m_exitCode = 1;
+    }
+    if (!m_finish.exportCsv.isEmpty() && !m_window.exportCsv(m_finish.exportCsv, &error)) {
+        std::fprintf(stderr, "devicebench: %s\n", qPrintable(error));
+        m_exitCode = 1;
+    }
+    if (m_stopSignalled)
+        QTimer::singleShot(0, this, [] { QApplication::exit(kExitStopped); });
+    else if (m_finish.quit)
+        QTimer::singleShot(0, this, [this] { QApplication::exit(m_exitCode); });
+}
+
+// A script goes on with its next run (or its exports); an interactive session only when a
+// signal stopped the run (then it exports and quits).
+void ScriptedSession::onRunEnded(const RunOutcome &outcome) {
+    if (!m_scripted && !m_stopSignalled)
+        return;
+    if (outcome.status != RunStatus::Finished && !m_stopSignalled) {
+        std::fprintf(stderr, "devicebench: run %s: %s\n", toString(outcome.status),
+                     outcome.reason.c_str());
+        m_exitCode = 1; // a script must be able to tell
+    }
+    QTimer::singleShot(0, this, &ScriptedSession::startNext); // the window takes it first
+}
+
+// A scripted run that did not start ends the script with the reasons (the engine's).
+void ScriptedSession::onRunRefused(const QStringList &reasons) {
+    if (m_askedDevice.empty())
+        return;
+    std::string why;
+    for (const QString &reason : reasons)
+        why += "\n  " + reason.toStdString();
+    std::fprintf(stderr, "devicebench: scripted run on %s did not start%s\n", m_askedDevice.c_str(),
+                 why.c_str());
+    m_askedDevice.clear();
+    m_exitCode = 1;
+    m_script.clear();
+    QTimer::singleShot(0, this, &ScriptedSession::startNext);
+}
+
+void ScriptedSession::onStopSignal(int signalNumber) {
+    if (m_stopSignalled)
+        return;
+    m_stopSignalled = true;
+    m_script.clear();
+    const bool exports = !m_finish.exportPng.isEmpty() || !m_finish.exportCsv.isEmpty();
+    std::fprintf(stderr, "devicebench: %s: %s%s\n", signalNumber == SIGINT ? "SIGINT" : "SIGTERM",
+                 m_window.isRunning() ? "stopping the run after its current step" : "quitting",
+                 exports ? ", exporting what finished" : "");
+    if (m_window.isRunning())
+        m_controller.stop(); // runEnded (cancelled) then leads to startNext
+    else
+        startNext();
+}
+
+} // namespace devicebench

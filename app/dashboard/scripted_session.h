@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: MIT
+// ScriptedSession: the dashboard's --run list started one run after another through the
+// window, as a user's clicks would, then the chart script, the exports and --quit. It also
+// turns SIGINT/SIGTERM into a stop: the run ends cancelled, what finished is exported, and the
+// program exits 130 (stop_signals.h).
+#pragma once
+
+#include "script_options.h"
+#include "stop_signals.h"
+
+#include "devicebench/run_types.h"
+
+#include <QObject>
+#include <QString>
+#include <QStringList>
+
+#include <deque>
+#include <string>
+
+class QCommandLineParser;
+
+namespace devicebench {
+
+class MainWindow;
+class RunController;
+
+class ScriptedSession : public QObject {
+    Q_OBJECT
+
+public:
+    // What the session does after its runs: the --export-png / --export-csv files (empty:
+    // none) and whether it quits.
+    struct Finish {
+        QString exportPng;
+        QString exportCsv;
+        bool quit = false;
+    };
+
+    // `parser` (the chart script's options) must outlive the session. `exitCode`: what the
+    // session started with (1 when an import was skipped).
+    ScriptedSession(MainWindow &window, RunController &controller, const QCommandLineParser &parser,
+                    std::deque<ScriptedRun> script, Finish finish, int exitCode);
+
+    // Starts the first run now, or (with no runs) finishes once the window is laid out when
+    // the session quits or takes a screenshot; an interactive session waits for the user.
+    void begin(bool screenshot);
+
+    // 0, or 1 when a run did not start or did not finish, an import was skipped or an export
+    // failed.
+    int exitCode() const { return m_exitCode; }
+
+private:
+    void startNext();
+    void finish();
+    void onRunEnded(const RunOutcome &outcome);
+    void onRunRefused(const QStringList &reasons);
+    void onStopSignal(int signalNumber);
+
+    MainWindow &m_window;
+    RunController &m_controller;
+    const QCommandLineParser &m_parser;
+    std::deque<ScriptedRun> m_script;
+    Finish m_finish;
+    int m_exitCode;
+    bool m_scripted; // there were runs to start
+    bool m_stopSignalled = false;
+    std::string m_askedDevice; // of the run asked for and not yet accepted; "" when none
+    StopSignals m_stopSignals;
+};
+
+} // namespace devicebench
