@@ -60,14 +60,14 @@ public:
 
 Q_SIGNALS:
     // `total`: the cells of the grid (sweepCells(spec).size()).
-    void sweepAccepted(int sweepId, int total, QString folder);
-    void cellStarted(int sweepId, devicebench::SweepCell cell, devicebench::SweepProgress progress);
-    void cellEnded(int sweepId, devicebench::SweepCellRecord record,
+    void sweepAccepted(int jobId, int total, QString folder);
+    void cellStarted(int jobId, devicebench::SweepCell cell, devicebench::SweepProgress progress);
+    void cellEnded(int jobId, devicebench::SweepCellRecord record,
                    devicebench::SweepProgress progress, bool resumed);
     // The sweep's end. `error`: why it could not go on (the folder could not be made, the
     // sweep function threw, no thread), empty otherwise; then the outcome's status is Failed.
     // A stop gives status Cancelled and the records of the cells that ended before it.
-    void sweepEnded(int sweepId, devicebench::SweepOutcome outcome, QString error);
+    void sweepEnded(int jobId, devicebench::SweepOutcome outcome, QString error);
     void sweepRejected(QString reason);
 
 private:

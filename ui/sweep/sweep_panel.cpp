@@ -299,9 +299,9 @@ bool SweepPanel::startSweep() {
     return m_acceptedId != 0;
 }
 
-void SweepPanel::onSweepAccepted(int sweepId, int total, const QString &sweepFolder) {
-    m_acceptedId = sweepId;
-    m_sweepId = sweepId;
+void SweepPanel::onSweepAccepted(int jobId, int total, const QString &sweepFolder) {
+    m_acceptedId = jobId;
+    m_jobId = jobId;
     m_skipped = 0;
     setFolder(sweepFolder);
     setRecords({});
@@ -318,17 +318,17 @@ void SweepPanel::onSweepAccepted(int sweepId, int total, const QString &sweepFol
     updateButtons();
 }
 
-void SweepPanel::onCellStarted(int sweepId, const SweepCell &cell, const SweepProgress &progress) {
-    if (sweepId != m_sweepId)
+void SweepPanel::onCellStarted(int jobId, const SweepCell &cell, const SweepProgress &progress) {
+    if (jobId != m_jobId)
         return;
     showProgress(progress);
     m_progressLabel->setText(sweepProgressText(progress, false) + QStringLiteral("\n") +
                              cellDescription(cell));
 }
 
-void SweepPanel::onCellEnded(int sweepId, const SweepCellRecord &record,
+void SweepPanel::onCellEnded(int jobId, const SweepCellRecord &record,
                              const SweepProgress &progress, bool /*resumed*/) {
-    if (sweepId != m_sweepId)
+    if (jobId != m_jobId)
         return;
     std::vector<SweepCellRecord> records = m_records;
     const auto same = std::find_if(records.begin(), records.end(), [&](const SweepCellRecord &r) {
@@ -351,10 +351,10 @@ void SweepPanel::showProgress(const SweepProgress &progress) {
     m_progressBar->setValue(progress.done);
 }
 
-void SweepPanel::onSweepEnded(int sweepId, const SweepOutcome &outcome, const QString &error) {
-    if (sweepId != m_sweepId)
+void SweepPanel::onSweepEnded(int jobId, const SweepOutcome &outcome, const QString &error) {
+    if (jobId != m_jobId)
         return;
-    m_sweepId = 0;
+    m_jobId = 0;
     if (!outcome.records.empty())
         setRecords(outcome.records); // every ended cell, in grid order
     SweepProgress progress;

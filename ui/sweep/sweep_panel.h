@@ -65,7 +65,7 @@ public:
     // accepted (onSweepAccepted was called while the signal was delivered, as the wiring's
     // direct connection does). Problems are shown under the buttons.
     bool startSweep();
-    bool isRunning() const { return m_sweepId != 0; }
+    bool isRunning() const { return m_jobId != 0; }
     // What Stop does: emits stopSweepRequested while a sweep is going; nothing otherwise.
     void requestStop();
 
@@ -99,12 +99,12 @@ public:
 
 public Q_SLOTS:
     // From the sweep controller (app/controller/sweep_controller.h), in its order.
-    void onSweepAccepted(int sweepId, int total, const QString &folder);
-    void onCellStarted(int sweepId, const devicebench::SweepCell &cell,
+    void onSweepAccepted(int jobId, int total, const QString &folder);
+    void onCellStarted(int jobId, const devicebench::SweepCell &cell,
                        const devicebench::SweepProgress &progress);
-    void onCellEnded(int sweepId, const devicebench::SweepCellRecord &record,
+    void onCellEnded(int jobId, const devicebench::SweepCellRecord &record,
                      const devicebench::SweepProgress &progress, bool resumed);
-    void onSweepEnded(int sweepId, const devicebench::SweepOutcome &outcome, const QString &error);
+    void onSweepEnded(int jobId, const devicebench::SweepOutcome &outcome, const QString &error);
     void onSweepRejected(const QString &reason);
 
 Q_SIGNALS:
@@ -130,7 +130,7 @@ private:
 
     std::function<RunConfig()> m_baseConfig;
     std::vector<SweepCellRecord> m_records;
-    int m_sweepId = 0;       // 0: no sweep going
+    int m_jobId = 0;       // 0: no sweep going
     int m_acceptedId = 0;    // set by onSweepAccepted during startSweep's signal
     int m_skipped = 0;       // cells of the current sweep found finished in its folder
     QString m_blockedReason; // why Run is disabled; empty: it is not

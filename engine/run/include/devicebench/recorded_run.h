@@ -4,8 +4,9 @@
 // the result. What the dashboard's run job, the CLI's `run` and a rank of a data-parallel job
 // call, so that their records and event folders are made one way. LibTorch- and Qt-free header.
 //
-// Validation: checkRunRequest is the one check a front end shows (the CLI and a rank before
-// they start, the controller before it accepts a job); runRecorded does not check again.
+// Validation: the settings are checked by validateRunConfig (trainer.h), whose messages every
+// front end shows: the controller through checkRunRequest before it accepts a job, the CLI and
+// a rank for all their runs before the first starts. runRecorded does not check again;
 // runTraining keeps its own guard for callers that use it directly (a bad config ends Failed).
 #pragma once
 
