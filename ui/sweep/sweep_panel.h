@@ -130,7 +130,7 @@ private:
 
     std::function<RunConfig()> m_baseConfig;
     std::vector<SweepCellRecord> m_records;
-    int m_jobId = 0;       // 0: no sweep going
+    int m_jobId = 0;         // 0: no sweep going
     int m_acceptedId = 0;    // set by onSweepAccepted during startSweep's signal
     int m_skipped = 0;       // cells of the current sweep found finished in its folder
     QString m_blockedReason; // why Run is disabled; empty: it is not
