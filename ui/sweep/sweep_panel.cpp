@@ -294,13 +294,11 @@ bool SweepPanel::startSweep() {
         return false;
     }
     showMessage(QString(), false);
-    m_acceptedId = 0;
-    Q_EMIT startSweepRequested(spec, folder()); // onSweepAccepted sets m_acceptedId
-    return m_acceptedId != 0;
+    Q_EMIT startSweepRequested(spec, folder()); // onSweepAccepted or onSweepRejected follows
+    return true;
 }
 
 void SweepPanel::onSweepAccepted(int jobId, int total, const QString &sweepFolder) {
-    m_acceptedId = jobId;
     m_jobId = jobId;
     m_skipped = 0;
     setFolder(sweepFolder);

@@ -61,9 +61,9 @@ public:
     // Non-empty: Run is disabled with this reason as its tooltip (a training run is going).
     void setBlockedReason(const QString &reason);
 
-    // Reads the form, and emits startSweepRequested when it reads; true when the sweep was
-    // accepted (onSweepAccepted was called while the signal was delivered, as the wiring's
-    // direct connection does). Problems are shown under the buttons.
+    // Reads the form, and emits startSweepRequested when it reads; true when the request was
+    // sent. The sweep's id comes with onSweepAccepted, a refusal with onSweepRejected. Problems
+    // of the form are shown under the buttons.
     bool startSweep();
     bool isRunning() const { return m_jobId != 0; }
     // What Stop does: emits stopSweepRequested while a sweep is going; nothing otherwise.
@@ -131,7 +131,6 @@ private:
     std::function<RunConfig()> m_baseConfig;
     std::vector<SweepCellRecord> m_records;
     int m_jobId = 0;         // 0: no sweep going
-    int m_acceptedId = 0;    // set by onSweepAccepted during startSweep's signal
     int m_skipped = 0;       // cells of the current sweep found finished in its folder
     QString m_blockedReason; // why Run is disabled; empty: it is not
     SweepForm *m_form = nullptr;
