@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The dashboard's composition root: connects the window's requests (ui/window/main_window.h,
 // ui/dialogs/fetch_dialog.h) to the controllers (app/controller/) and the controllers' reports to
-// the window's slots. The only place where ui/ and app/controller/ meet.
+// the window's slots. The one place where ui/ and app/controller/ are wired together (the
+// scripted session, scripted_session.h, only listens to both and stops a run on a signal).
 #pragma once
 
 namespace devicebench {
