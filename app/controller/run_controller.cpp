@@ -100,7 +100,7 @@ void RunController::deliverResult(int jobId, const RecordedRun &run, const RunOu
 }
 
 void RunController::onJobFinished(int jobId, const std::any &result) {
-    const RecordedRun run = std::any_cast<RecordedRun>(result);
+    const auto &run = std::any_cast<const RecordedRun &>(result); // no copy of the record
     deliverResult(jobId, run, run.outcome);
 }
 
