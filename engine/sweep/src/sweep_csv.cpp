@@ -66,6 +66,9 @@ const CsvColumns<CellRow> kSweepColumns = {
     {"workload", [](const CellRow &x) { return x.r.workload; }},
     {"data", [](const CellRow &x) { return x.r.synthetic ? "synthetic" : "cifar-10"; }},
     {"setup_s", [](const CellRow &x) { return csvNumber(x.s.setupSeconds, 3); }},
+    {"precision", [](const CellRow &x) { return shortName(x.r.cell.precision); }},
+    {"precision_gain",
+     [](const CellRow &x) { return csvNumber(sweepPrecisionGain(x.records, x.r), 4); }},
 };
 
 } // namespace

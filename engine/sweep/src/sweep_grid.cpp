@@ -56,8 +56,10 @@ std::string SweepCell::key() const {
     if (const auto colon = where.find(':'); colon != std::string::npos) {
         where.erase(colon, 1); // "cuda:0" -> "cuda0": no ':' in file names
     }
+    const std::string arithmetic =
+        precision == Precision::Float32 ? std::string() : "_" + std::string(shortName(precision));
     return model + "_b" + std::to_string(batchSize) + "_s" + std::to_string(imageSize) + "_" +
-           where;
+           where + arithmetic;
 }
 
 std::vector<SweepCell> sweepCells(const SweepSpec &spec) {
@@ -67,7 +69,8 @@ std::vector<SweepCell> sweepCells(const SweepSpec &spec) {
         for (const std::string &model : spec.models) {
             for (int imageSize : spec.imageSizes) {
                 for (int batchSize : spec.batchSizes) {
-                    cells.push_back(SweepCell{model, batchSize, imageSize, d});
+                    for (Precision precision : spec.precisions)
+                        cells.push_back(SweepCell{model, batchSize, imageSize, d, precision});
                 }
             }
         }
@@ -83,6 +86,7 @@ StepBenchConfig stepBenchConfig(const SweepSpec &spec, const SweepCell &cell) {
     config.run.imageSize = cell.imageSize;
     config.run.device = cell.device.device;
     config.run.threads = cell.device.threads;
+    config.run.precision = cell.precision;
     config.warmupSteps = spec.warmupSteps;
     config.steps = spec.steps;
     config.phaseSteps = spec.phaseSteps;
@@ -91,8 +95,8 @@ StepBenchConfig stepBenchConfig(const SweepSpec &spec, const SweepCell &cell) {
 
 std::string validateSweepSpec(const SweepSpec &spec) {
     if (spec.models.empty() || spec.batchSizes.empty() || spec.imageSizes.empty() ||
-        spec.devices.empty()) {
-        return "the sweep needs at least one model, batch size, image size and device";
+        spec.devices.empty() || spec.precisions.empty()) {
+        return "the sweep needs at least one model, batch size, image size, precision and device";
     }
     for (const std::string &model : spec.models) {
         if (!isKnownModel(model)) {
@@ -122,10 +126,16 @@ std::string validateSweepSpec(const SweepSpec &spec) {
     for (const SweepCell &cell : sweepCells(spec)) {
         if (!keys.insert(cell.key()).second) {
             return "the grid holds cell " + cell.key() +
-                   " twice: a model, batch size, image size or device is given twice";
+                   " twice: a model, batch size, image size, precision or device is given twice";
         }
     }
-    // The rules of one cell's run (steps, learning rate, data), checked on the first cell.
+    // The rules of a cell's run (steps, learning rate, data), checked on the first cell, and
+    // the precision rules (fp16 is CUDA only) on every cell.
+    for (const SweepCell &cell : sweepCells(spec)) {
+        if (cell.precision == Precision::Float16 && cell.device.device == "cpu")
+            return "precision fp16 is CUDA only: cell " + cell.key() +
+                   " runs on the CPU (use bf16 or fp32 there)";
+    }
     StepBenchConfig first = stepBenchConfig(spec, sweepCells(spec).front());
     return validateStepBenchConfig(first);
 }
@@ -138,12 +148,30 @@ double sweepSpeedUp(const std::vector<SweepCellRecord> &records, const SweepCell
     }
     for (const SweepCellRecord &r : records) {
         if (r.cell.model == cell.cell.model && r.cell.batchSize == cell.cell.batchSize &&
-            r.cell.imageSize == cell.cell.imageSize && r.cell.device.label() == baselineLabel) {
+            r.cell.imageSize == cell.cell.imageSize && r.cell.precision == cell.cell.precision &&
+            r.cell.device.label() == baselineLabel) {
             if (r.result.status != RunStatus::Finished || !(r.result.imagesPerSecond > 0.0)) {
                 return kNaN;
             }
             return cell.result.imagesPerSecond / r.result.imagesPerSecond;
         }
+    }
+    return kNaN;
+}
+
+double sweepPrecisionGain(const std::vector<SweepCellRecord> &records,
+                          const SweepCellRecord &cell) {
+    constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+    if (cell.cell.precision == Precision::Float32 || cell.result.status != RunStatus::Finished)
+        return kNaN;
+    for (const SweepCellRecord &r : records) {
+        SweepCell fp32 = cell.cell;
+        fp32.precision = Precision::Float32;
+        if (r.cell.key() != fp32.key())
+            continue;
+        if (r.result.status != RunStatus::Finished || !(r.result.imagesPerSecond > 0.0))
+            return kNaN;
+        return cell.result.imagesPerSecond / r.result.imagesPerSecond;
     }
     return kNaN;
 }

@@ -140,11 +140,17 @@ SweepCell readCell(const FieldReader &r, const Json &parent) {
         r.fail("cell.device", "must be cpu or cuda:N (got '" + cell.device.device + "')");
     }
     cell.device.threads = static_cast<int>(count(r, j, "threads", "cell", 0, 1024));
+    // Absent in records written before precision was an axis: those cells ran fp32.
+    if (j.contains("precision")) {
+        const std::string text = r.string(j, "precision", "cell");
+        if (!parsePrecision(text, &cell.precision))
+            r.fail("cell.precision", "must be fp32, bf16 or fp16 (got '" + text + "')");
+    }
     return cell;
 }
 
 // Grid order of loadSweepFolder: CPU (by threads) before CUDA (by index), then models in
-// kModelNames order, image sizes, batch sizes.
+// kModelNames order, image sizes, batch sizes, precisions.
 auto gridOrder(const SweepCellRecord &r) {
     const bool cuda = r.cell.device.device != "cpu";
     const std::size_t modelIndex = static_cast<std::size_t>(
@@ -152,7 +158,7 @@ auto gridOrder(const SweepCellRecord &r) {
         std::begin(kModelNames));
     const std::string index = cuda ? r.cell.device.device.substr(5) : std::string();
     return std::make_tuple(cuda, r.cell.device.threads, index.size(), index, modelIndex,
-                           r.cell.imageSize, r.cell.batchSize);
+                           r.cell.imageSize, r.cell.batchSize, r.cell.precision);
 }
 
 } // namespace
@@ -166,7 +172,8 @@ std::string toJson(const SweepCellRecord &record) {
                  {"batchSize", record.cell.batchSize},
                  {"imageSize", record.cell.imageSize},
                  {"device", record.cell.device.device},
-                 {"threads", record.cell.device.threads}};
+                 {"threads", record.cell.device.threads},
+                 {"precision", shortName(record.cell.precision)}};
     j["warmupSteps"] = record.warmupSteps;
     j["steps"] = record.steps;
     j["phaseSteps"] = record.phaseSteps;

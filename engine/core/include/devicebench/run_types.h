@@ -62,6 +62,34 @@ const char *toString(Workload workload);
 // Parses "faithful" / "tuned"; false for anything else.
 bool parseWorkload(const std::string &text, Workload *workload);
 
+// The arithmetic of a run (docs/MEASURING.md, "Precision"). Float32 is the article's and the
+// default. The others are automatic mixed precision: the forward pass and the loss run under
+// LibTorch's autocast (matrix products and convolutions in the lower precision, reductions
+// and the loss in float32; weights, gradients and the optimiser stay float32).
+//  - BFloat16: autocast to bfloat16, on the CPU and on CUDA; no loss scaling (bfloat16 has
+//    float32's exponent range).
+//  - Float16: autocast to float16, CUDA only, with a dynamic loss scaler (loss_scaler.h):
+//    a step whose gradients are not finite is skipped and counted (EpochResult::skippedSteps).
+enum class Precision { Float32, BFloat16, Float16 };
+
+// The record's text: "float32", "bfloat16", "float16".
+const char *toString(Precision precision);
+// The short name of the command line and the labels: "fp32", "bf16", "fp16".
+const char *shortName(Precision precision);
+// Parses a short name or the record's text; false for anything else.
+bool parsePrecision(const std::string &text, Precision *precision);
+
+// TensorFloat-32 for float32 matrix products (cuBLAS) and convolutions (cuDNN) on CUDA devices
+// of compute capability 8.0 and later: float32 storage, 10-bit mantissa products. Default:
+// LibTorch's own setting is left as it is (the run's fingerprint records what it was). No effect
+// on the CPU.
+enum class Tf32 { Default, On, Off };
+
+// "default", "on", "off".
+const char *toString(Tf32 tf32);
+// Parses "default" / "on" / "off"; false for anything else.
+bool parseTf32(const std::string &text, Tf32 *tf32);
+
 // One training run's settings. Every field is validated by validateRunConfig() (trainer.h).
 struct RunConfig {
     std::string device = "cpu";                 // "cpu", "cuda" or "cuda:N" (devices.h)
@@ -88,6 +116,8 @@ struct RunConfig {
     // normal one, on a GPU much slower. Such runs are never comparable with normal runs (their
     // epochs never enter a normal run's stable mean): comparison.cpp compares this field.
     bool phases = false;
+    Precision precision = Precision::Float32; // the arithmetic (float16: CUDA only)
+    Tf32 tf32 = Tf32::Default;                // CUDA: TF32 for float32 products and convolutions
 };
 
 // Where one epoch's time went, in seconds, when RunConfig::phases is on. One clock
@@ -162,6 +192,11 @@ struct EpochResult {
     // gradient and test all-reduces (c10d), inside `seconds`; in a job record the slowest
     // rank's. NaN: not a data-parallel run (or a record written before such runs existed).
     double allReduceSeconds = std::numeric_limits<double>::quiet_NaN();
+    // Float16 runs (Precision::Float16): the training steps the loss scaler skipped because their
+    // gradients were not finite, and the loss scale at the epoch's end. -1 and NaN: no loss
+    // scaler (other precisions, and records written before precision was a setting).
+    std::int64_t skippedSteps = -1;
+    double lossScale = std::numeric_limits<double>::quiet_NaN();
 };
 
 // One process of a data-parallel job: where it ran and its shard of the data.
@@ -221,6 +256,12 @@ struct RunStarted {
     std::int64_t multiplyAddsPerImage = 0;
     // A rank of a data-parallel job, or its job record; worldSize 0 otherwise.
     DistributedInfo distributed;
+    // Whether the device computes the run's precision natively (precisionSupport(), devices.h),
+    // and if not, what to expect ("bf16 is emulated on this CPU (no avx512_bf16 or amx_bf16):
+    // expect it slower than fp32"). Float32 is native everywhere; true and empty in records
+    // written before precision was a setting.
+    bool precisionNative = true;
+    std::string precisionNote;
 };
 
 enum class RunStatus { Finished, Cancelled, Diverged, Failed };

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The sweep: a grid over models x batch sizes x image sizes x devices, each cell a short timed
+// The sweep: a grid over models x batch sizes x image sizes x precisions x devices, each cell a short timed
 // step run (step_bench.h), one record per cell in a folder, resumable, with its CSV. Records,
 // resume rule and CSV columns: docs/sweep-record.md. Qt-free and LibTorch-free header.
 #pragma once
@@ -30,6 +30,7 @@ struct SweepSpec {
     std::vector<int> batchSizes{kDefaultBatchSize}; // 1..1024 each
     std::vector<int> imageSizes{kDefaultImageSize};
     std::vector<SweepDevice> devices{SweepDevice{}};
+    std::vector<Precision> precisions{Precision::Float32}; // each cell's arithmetic
     int warmupSteps = 5; // StepBenchConfig
     int steps = 20;
     int phaseSteps = 5;
@@ -48,12 +49,14 @@ struct SweepCell {
     int batchSize = 0;
     int imageSize = 0;
     SweepDevice device;
+    Precision precision = Precision::Float32;
     // The cell's file stem in the sweep folder, unique within a grid: "resnet18_b64_s32_cpu_x2",
-    // "vit-tiny_b256_s32_cuda0".
+    // "vit-tiny_b256_s32_cuda0"; a precision other than fp32 adds "_bf16" / "_fp16" (so fp32
+    // cells keep the names of sweeps made before precision was an axis).
     std::string key() const;
 };
 
-// The grid in run order: devices outermost, then models, image sizes, batch sizes. Devices are
+// The grid in run order: devices outermost, then models, image sizes, batch sizes, precisions. Devices are
 // normalised ("cuda" -> "cuda:0", CPU threads 0 -> the usable cores, CUDA threads -> 0). The
 // spec is not validated.
 std::vector<SweepCell> sweepCells(const SweepSpec &spec);
@@ -142,9 +145,15 @@ SweepOutcome runSweep(const SweepSpec &spec, const std::string &folder,
                       const PeakMeasurer &measurePeak = measurePeakThroughput);
 
 // images/s of `cell` / images/s of the `baselineLabel` device's cell of the same model, batch
-// size and image size; NaN when either did not finish or there is no such cell.
+// size, image size and precision; NaN when either did not finish or there is no such cell.
 double sweepSpeedUp(const std::vector<SweepCellRecord> &records, const SweepCellRecord &cell,
                     const std::string &baselineLabel);
+
+// images/s of `cell` / images/s of the fp32 cell of the same device, model, batch size and
+// image size (what mixed precision gains there: above 1 faster); NaN when either did not
+// finish, there is no such cell, or `cell` is itself fp32.
+double sweepPrecisionGain(const std::vector<SweepCellRecord> &records,
+                          const SweepCellRecord &cell);
 
 // The sweep CSV: kSweepCsvHeader, then one row per record in the order given, speed-ups
 // against `baselineLabel` (empty: those cells empty). Cells as csv_export.h's; columns:
@@ -154,7 +163,7 @@ inline constexpr const char *kSweepCsvHeader =
     "model,parameters,image_size,batch_size,device,threads,status,reason,warmup_steps,steps,"
     "images_per_s,ci95_low,ci95_high,achieved_gflops,peak_gflops,fraction_of_peak,phase_steps,"
     "data_fraction,forward_fraction,loss_fraction,backward_fraction,optimizer_fraction,speedup,"
-    "baseline,workload,data,setup_s";
+    "baseline,workload,data,setup_s,precision,precision_gain";
 
 // sweepCsv written to `path` atomically; false with *error (when not null) naming the file on
 // failure ("Cannot write <path>: <OS error>", as writeExportFile), the file then unchanged.
