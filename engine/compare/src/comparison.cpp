@@ -93,9 +93,27 @@ const std::vector<ComparisonRule> kComparisonRules = {
     {"testImages", true, "test images", "images per test pass",
      [](const RunRecord &a, const RunRecord &b) { return a.data.testImages != b.data.testImages; },
      [](RunRecord &r) { setImages(r, r.data.trainImages, r.data.testImages / 2); }},
-    {"precision", false, "precision", "another arithmetic",
-     [](const RunRecord &a, const RunRecord &b) { return a.precision != b.precision; },
-     [](RunRecord &r) { r.precision = "float16"; }},
+    // The record's text (RunRecord::precision, written from RunConfig::precision). A name this
+    // version does not know is never comparable, not even with the same name.
+    {"precision", true, "precision",
+     "another arithmetic (mixed precision): a precision comparison, not a device comparison",
+     [](const RunRecord &a, const RunRecord &b) {
+         Precision p = Precision::Float32;
+         return a.precision != b.precision || !parsePrecision(a.precision, &p) ||
+                !parsePrecision(b.precision, &p);
+     },
+     [](RunRecord &r) {
+         r.config.precision = r.config.precision == Precision::Float32 ? Precision::BFloat16
+                                                                       : Precision::Float32;
+         r.precision = toString(r.config.precision);
+     }},
+    // The setting, on any device: "default" is LibTorch's own (the fingerprint records what
+    // it was); a run that set it on or off is not compared with one that left it.
+    {"tf32", true, "TF32",
+     "float32 products and convolutions in TensorFloat-32 on CUDA devices of compute "
+     "capability 8.0 and later",
+     [](const RunRecord &a, const RunRecord &b) { return a.config.tf32 != b.config.tf32; },
+     [](RunRecord &r) { r.config.tf32 = r.config.tf32 == Tf32::On ? Tf32::Off : Tf32::On; }},
     // The record's text (a record from another tool may name a workload this version does not
     // know: it stays as text, and makes the runs not comparable).
     {"workload", true, "workload", "how the same training is computed (faithful or tuned)",
@@ -137,7 +155,7 @@ const std::vector<ComparisonRule> kComparisonRules = {
      [](RunRecord &r) { r.config.dataDir = r.data.path = "/elsewhere/cifar"; }},
 };
 
-constexpr std::size_t kRunConfigFieldCount = 17;
+constexpr std::size_t kRunConfigFieldCount = 19;
 static_assert(aggregateFieldCount<RunConfig>() == kRunConfigFieldCount,
               "RunConfig gained or lost a field: give it a row in kComparisonRules (compared, "
               "or irrelevant to timing and why), then update kRunConfigFieldCount");

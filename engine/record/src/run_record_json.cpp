@@ -47,6 +47,7 @@ OrderedJson configJson(const RunConfig &c) {
     j["dataOnDevice"] = c.dataOnDevice;
     detail::writeModelConfig(j, c);
     j["phases"] = c.phases;
+    j["tf32"] = toString(c.tf32);
     return j;
 }
 
@@ -62,6 +63,8 @@ OrderedJson startedJson(const RunStarted &s) {
     j["synthetic"] = s.synthetic;
     j["deviceInitSeconds"] = s.deviceInitSeconds; // NaN is written as null
     detail::writeModelStarted(j, s);
+    j["precisionNative"] = s.precisionNative;
+    j["precisionNote"] = s.precisionNote;
     if (s.distributed.worldSize > 0) // absent: a single-process run
         j["distributed"] = detail::distributedJson(s.distributed);
     return j;
@@ -100,6 +103,13 @@ RunConfig readConfig(const FieldReader &r, const Json &j) {
     // Phase timing: optional, absent means false (a normal run).
     if (j.contains("phases"))
         c.phases = r.boolean(j, "phases", p);
+    // TF32: optional, absent means LibTorch's default was left as it was. (The precision is
+    // recorded once, at the top level: parseRunRecord.)
+    if (j.contains("tf32")) {
+        const std::string text = r.string(j, "tf32", p);
+        if (!parseTf32(text, &c.tf32))
+            r.fail(p + ".tf32", "must be default, on or off (got '" + text + "')");
+    }
     return c;
 }
 
@@ -120,6 +130,11 @@ RunStarted readStarted(const FieldReader &r, const Json &j) {
     if (s.deviceInitSeconds < 0.0 || std::isinf(s.deviceInitSeconds)) {
         r.fail(p + ".deviceInitSeconds", "must be a finite number, 0 or more, or null");
     }
+    // Optional: absent in records written before precision was a setting (all float32).
+    if (j.contains("precisionNative"))
+        s.precisionNative = r.boolean(j, "precisionNative", p);
+    if (j.contains("precisionNote"))
+        s.precisionNote = r.string(j, "precisionNote", p);
     s.distributed = detail::readDistributed(r, j, p);
     return s;
 }
@@ -201,6 +216,10 @@ OrderedJson epochJson(const EpochResult &e) {
         o["phases"] = detail::phasesJson(e.phases);
     if (!std::isnan(e.allReduceSeconds)) // absent: not data-parallel
         o["allReduceSeconds"] = e.allReduceSeconds;
+    if (e.skippedSteps >= 0) { // absent: no loss scaler (not float16)
+        o["skippedSteps"] = e.skippedSteps;
+        o["lossScale"] = e.lossScale;
+    }
     return o;
 }
 
@@ -292,6 +311,12 @@ EpochResult readEpoch(const FieldReader &r, const Json &o, const std::string &p)
         if (e.allReduceSeconds < 0.0)
             r.fail(p + ".allReduceSeconds", "must be 0 or more");
     }
+    if (o.contains("skippedSteps")) {
+        e.skippedSteps = r.int64(o, "skippedSteps", p);
+        if (e.skippedSteps < 0)
+            r.fail(p + ".skippedSteps", "must be 0 or more");
+        e.lossScale = r.numberOrNull(o, "lossScale", p);
+    }
     return e;
 }
 
@@ -360,6 +385,9 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     // The workload is recorded once, at the top level; records from other tools may name one
     // this version does not know: it stays as text (and makes them not comparable).
     parseWorkload(record.workload, &record.config.workload);
+    // The same for the precision: "float32" in every record written before it was a setting;
+    // a name this version does not know stays as text (and is never comparable).
+    parsePrecision(record.precision, &record.config.precision);
     record.started = readStarted(r, r.object(j, "started", ""));
     detail::readModelStarted(r, j.at("started"), record.config, &record.started);
     record.data = readData(r, r.object(j, "data", ""));

@@ -30,6 +30,7 @@ RunRecorder::RunRecorder(const RunConfig &config, std::string path, RecordObserv
     m_record.config = config;
     m_record.model = config.model; // the record's top-level model is the one trained
     m_record.workload = toString(config.workload);
+    m_record.precision = toString(config.precision);
     m_record.status = "running";
 }
 

@@ -218,7 +218,7 @@ void DataParallelState::trainEpoch(const EpochParts &parts, int epoch, const Spl
         const torch::Tensor weightedLoss = shardBackward(parts, train, start, n);
         const bool stop = parts.stopRequested.load(std::memory_order_relaxed);
         const ReducedStep reduced = allReduceStep(parts, weightedLoss, stop);
-        parts.optimizer.step();
+        parts.workload.stepPrecision().step(parts.optimizer, parts.parameters);
         losses.add(reduced.loss);
         if (reduced.stop) {
             losses.flush();
@@ -237,11 +237,17 @@ torch::Tensor DataParallelState::shardBackward(const EpochParts &parts, const Sp
         return torch::zeros({}, torch::TensorOptions().device(parts.device));
     auto x = parts.workload.batchImages(train.images, shard.start, shard.count);
     auto y = parts.workload.batchLabels(train.labels, shard.start, shard.count);
-    auto loss = torch::nn::functional::cross_entropy(parts.model->forward(x), y);
+    const StepPrecision &precision = parts.workload.stepPrecision();
+    torch::Tensor loss;
+    {
+        const auto autocast = precision.autocast();
+        loss = torch::nn::functional::cross_entropy(parts.model->forward(x), y);
+    }
     // Weighted by the shard's share of the global batch: summed over the ranks, the gradients
-    // are those of the global batch's mean loss.
+    // are those of the global batch's mean loss (float16: of the scaled loss, unscaled after
+    // the all-reduce by the precision's step).
     torch::Tensor weightedLoss = loss * (static_cast<double>(shard.count) / static_cast<double>(n));
-    weightedLoss.backward();
+    precision.backward(weightedLoss);
     return weightedLoss;
 }
 

@@ -44,6 +44,7 @@ TestSums testSums(const EpochParts &parts, int epoch, const SplitTensors &test) 
     torch::Tensor correct =
         torch::zeros({}, torch::TensorOptions().device(parts.device).dtype(torch::kInt64));
     parts.workload.withoutAutograd([&] {
+        const auto autocast = parts.workload.stepPrecision().autocast();
         for (std::int64_t start = 0; start < size; start += parts.batchSize) {
             if (parts.stopRequested.load(std::memory_order_relaxed)) {
                 throw RunStop{RunStatus::Cancelled,

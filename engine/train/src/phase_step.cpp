@@ -39,14 +39,19 @@ torch::Tensor phaseTimedTrainStep(ImageClassifier &model, WorkloadStrategy &work
     auto x = workload.batchImages(split.images, start, n);
     auto y = workload.batchLabels(split.labels, start, n);
     phases->data += clock.lap();
-    auto logits = model->forward(x);
-    phases->forward += clock.lap();
-    auto loss = torch::nn::functional::cross_entropy(logits, y);
+    const StepPrecision &precision = workload.stepPrecision();
+    torch::Tensor loss;
+    {
+        const auto autocast = precision.autocast();
+        auto logits = model->forward(x);
+        phases->forward += clock.lap();
+        loss = torch::nn::functional::cross_entropy(logits, y);
+    }
     phases->loss += clock.lap();
     workload.clearGradients(optimizer, parameters);
-    loss.backward();
+    precision.backward(loss);
     phases->backward += clock.lap();
-    optimizer.step();
+    precision.step(optimizer, parameters);
     phases->optimizer += clock.lap();
     phases->measured = true;
     return loss;

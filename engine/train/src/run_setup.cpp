@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "run_setup.h"
 
+#include "autocast.h"
+
 #include "devicebench/devices.h"
 
 #include <spdlog/spdlog.h>
@@ -9,6 +11,37 @@
 #include <chrono>
 
 namespace devicebench::detail {
+
+std::string precisionProblem(Precision precision, const std::string &device) {
+    if (precision == Precision::Float32)
+        return {};
+    const bool cuda = device.rfind("cuda", 0) == 0;
+    if (precision == Precision::Float16 && !cuda)
+        return "precision fp16 is CUDA only: device " + device +
+               " cannot run it (use bf16 or fp32 on the CPU)";
+    const c10::ScalarType dtype =
+        precision == Precision::BFloat16 ? c10::ScalarType::BFloat16 : c10::ScalarType::Half;
+    const std::string problem =
+        autocastProblem(cuda ? c10::DeviceType::CUDA : c10::DeviceType::CPU, dtype);
+    if (problem.empty())
+        return {};
+    return "precision " + std::string(shortName(precision)) + " cannot run on " + device + ": " +
+           problem;
+}
+
+void applyTf32(Tf32 tf32) {
+    struct Switches {
+        bool cublas;
+        bool cudnn;
+    };
+    auto &context = at::globalContext();
+    static const Switches libtorchDefault{context.allowTF32CuBLAS(), context.allowTF32CuDNN()};
+    const Switches wanted = tf32 == Tf32::Default ? libtorchDefault
+                            : tf32 == Tf32::On    ? Switches{true, true}
+                                                  : Switches{false, false};
+    context.setAllowTF32CuBLAS(wanted.cublas);
+    context.setAllowTF32CuDNN(wanted.cudnn);
+}
 
 std::string startRunDevice(const RunConfig &config, const DeviceProbe &probe, RunDevice *out) {
     const torch::Device device(resolveDevice(config.device));

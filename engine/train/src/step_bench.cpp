@@ -98,12 +98,14 @@ std::string StepRun::setUp(StepBenchResult &r) {
     const std::int64_t stepsInAll = m_config.warmupSteps + m_config.steps + m_config.phaseSteps;
     const std::int64_t images = std::min<std::int64_t>(kCifarTrainImages, batch * stepsInAll);
     const Cifar10 data = detail::loadRunData(m_run, images, 1);
-    m_workload = detail::makeWorkloadStrategy(m_run.workload, device, batch, m_run.imageSize);
+    m_workload = detail::makeWorkloadStrategy(m_run.workload, device, batch, m_run.imageSize,
+                                              m_run.precision);
     m_model = detail::buildRunModel(m_run, device, *m_workload);
     m_optimizer = std::make_unique<torch::optim::SGD>(m_model->parameters(),
                                                       torch::optim::SGDOptions(m_run.learningRate));
     if (device.is_cuda()) {
         at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
+        detail::applyTf32(m_run.tf32);
     }
     m_train = {data.train.images, data.train.labels};
     detail::placeSplit(m_train, *m_workload, device, m_run.dataOnDevice);

@@ -4,6 +4,7 @@
 // data-parallel job (run_strategy.h).
 #include "devicebench/trainer.h"
 
+#include "autocast.h"
 #include "data_parallel_state.h"
 #include "epochs.h"
 #include "loss_buffer.h"
@@ -18,6 +19,7 @@
 #include "devicebench/data_parallel.h"
 #include "devicebench/devices.h"
 #include "devicebench/models.h"
+#include "devicebench/precision_support.h"
 #include "devicebench/probe.h"
 #include "devicebench/summary.h"
 
@@ -171,15 +173,16 @@ std::string TrainingRun::setUp(const DeviceProbe &probe) {
     m_data = detail::loadRunData(m_config, m_config.trainImages, m_config.testImages);
     m_imagesPerEpoch = static_cast<double>(m_data.train.size() + m_data.test.size());
     m_workload = detail::makeWorkloadStrategy(m_config.workload, device, m_config.batchSize,
-                                              m_config.imageSize);
+                                              m_config.imageSize, m_config.precision);
     m_model = detail::buildRunModel(m_config, device, *m_workload);
     m_optimizer = std::make_unique<torch::optim::SGD>(
         m_model->parameters(), torch::optim::SGDOptions(m_config.learningRate));
     m_started = describeRun();
     m_imagesPerEpoch = m_strategy.describe(m_started); // a rank: its shards; a collective
     if (device.is_cuda()) {
-        // Before onRunStarted, so the run's fingerprint (cudnnBenchmark) records it.
+        // Before onRunStarted, so the run's fingerprint (cudnnBenchmark, TF32) records them.
         at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
+        detail::applyTf32(m_config.tf32);
     }
     m_observer.onRunStarted(m_started);
     m_strategy.runStarted(m_started);
@@ -211,11 +214,16 @@ RunStarted TrainingRun::describeRun() const {
     started.dataDescription = m_data.synthetic
                                   ? "synthetic data (times are real, accuracy is meaningless)"
                                   : m_data.source;
+    const PrecisionSupport support = precisionSupport(m_config.precision, started.device);
+    started.precisionNative = support.native;
+    started.precisionNote = support.note;
     spdlog::info("run on {} ({} threads): {} at {} px ({} parameters, {} multiply-adds per "
-                 "image), {} training, {} test images, batch size {}, lr {}, {} epochs",
+                 "image), {} training, {} test images, batch size {}, lr {}, {} epochs, {}",
                  started.device, started.threads, m_config.model, m_config.imageSize,
                  started.modelParameters, started.multiplyAddsPerImage, nTrain, nTest, batch,
-                 m_config.learningRate, m_config.epochs);
+                 m_config.learningRate, m_config.epochs, shortName(m_config.precision));
+    if (!support.note.empty())
+        spdlog::info("{}", support.note);
     return started;
 }
 
@@ -274,22 +282,37 @@ EpochResult TrainingRun::runEpoch(int epoch) {
     result.load = load;
     if (phases)
         result.phases = phases->times;
+    result.skippedSteps = m_workload->stepPrecision().takeSkippedSteps(); // outside the clock
+    result.lossScale = m_workload->stepPrecision().lossScale();
     m_strategy.finishEpoch(result); // a rank: a collective, the slowest rank's time for the job
     return result;
 }
 
-// The epoch logged and told; a test loss that is not finite ends the run as diverged.
+// The epoch logged and told; a test loss that is not finite, or a loss scaler that skipped
+// more than half the epoch's steps, ends the run as diverged.
 void TrainingRun::tellEpoch(const EpochResult &result) {
     const EpochLoad &load = result.load;
-    spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}", result.epoch,
+    spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}{}", result.epoch,
                  result.seconds, result.testLoss, result.testAccuracy,
                  load.contended ? " contended: " + describeLoad(load, m_started.threads)
-                                : std::string());
+                                : std::string(),
+                 result.skippedSteps > 0
+                     ? " loss scaler skipped " + std::to_string(result.skippedSteps) + " steps"
+                     : std::string());
     m_observer.onEpochFinished(result);
     if (!std::isfinite(result.testLoss)) {
         throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(result.testLoss) +
                                                " in epoch " + std::to_string(result.epoch) +
                                                "; lower the learning rate"};
+    }
+    if (result.skippedSteps * 2 > m_started.stepsPerEpoch) {
+        throw RunStop{RunStatus::Diverged,
+                      "the loss scaler skipped " + std::to_string(result.skippedSteps) + " of " +
+                          std::to_string(m_started.stepsPerEpoch) + " steps in epoch " +
+                          std::to_string(result.epoch) +
+                          " (their float16 gradients were not finite at any scale, down to " +
+                          formatNumber(result.lossScale) +
+                          "); lower the learning rate, or use bf16"};
     }
 }
 
@@ -372,6 +395,8 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
     if (!c.synthetic && c.dataDir.empty()) {
         errors.push_back("no data folder given (set one, or choose synthetic data)");
     }
+    if (std::string problem = detail::precisionProblem(c.precision, c.device); !problem.empty())
+        errors.push_back(std::move(problem));
     return errors;
 }
 

@@ -10,12 +10,16 @@ namespace devicebench::detail {
 torch::Tensor WorkloadStrategy::eagerTrainStep(ImageClassifier &model,
                                                torch::optim::Optimizer &optimizer,
                                                const std::vector<torch::Tensor> &parameters,
-                                               const torch::Tensor &x,
-                                               const torch::Tensor &y) const {
-    auto loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+                                               const torch::Tensor &x, const torch::Tensor &y,
+                                               bool autocastCache) const {
+    torch::Tensor loss;
+    {
+        const auto autocast = m_precision.autocast(autocastCache);
+        loss = torch::nn::functional::cross_entropy(model->forward(x), y);
+    }
     clearGradients(optimizer, parameters);
-    loss.backward();
-    optimizer.step();
+    m_precision.backward(loss);
+    m_precision.step(optimizer, parameters);
     return loss;
 }
 
@@ -33,7 +37,8 @@ namespace {
 // choice (benchmark off, PyTorch's default).
 class FaithfulWorkload final : public WorkloadStrategy {
 public:
-    explicit FaithfulWorkload(const torch::Device &device) : m_device(device) {}
+    FaithfulWorkload(const torch::Device &device, Precision precision)
+        : WorkloadStrategy(StepPrecision(precision, device)), m_device(device) {}
 
     Workload workload() const override { return Workload::Faithful; }
     void prepareModel(ImageClassifier & /*model*/) const override {}
@@ -73,8 +78,10 @@ private:
 // CUDA build) the training step captured once and replayed as a CUDA graph (graphed_step.h).
 class TunedWorkload final : public WorkloadStrategy {
 public:
-    TunedWorkload(const torch::Device &device, std::int64_t batchSize, std::int64_t imageSize)
-        : m_device(device), m_batchSize(batchSize), m_imageSize(imageSize) {}
+    TunedWorkload(const torch::Device &device, std::int64_t batchSize, std::int64_t imageSize,
+                  Precision precision)
+        : WorkloadStrategy(StepPrecision(precision, device)), m_device(device),
+          m_batchSize(batchSize), m_imageSize(imageSize) {}
 
     Workload workload() const override { return Workload::Tuned; }
 
@@ -118,8 +125,9 @@ public:
                             const torch::Tensor &y) override {
         if (!m_graphedStep)
             return eagerTrainStep(model, optimizer, parameters, x, y);
+        // No autocast cache in a captured step: a cached cast would outlive the capture.
         return m_graphedStep->step(x, y, [&](const torch::Tensor &bx, const torch::Tensor &by) {
-            return eagerTrainStep(model, optimizer, parameters, bx, by);
+            return eagerTrainStep(model, optimizer, parameters, bx, by, /*autocastCache=*/false);
         });
     }
 
@@ -162,11 +170,12 @@ private:
 std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
                                                        const torch::Device &device,
                                                        std::int64_t batchSize,
-                                                       std::int64_t imageSize) {
+                                                       std::int64_t imageSize,
+                                                       Precision precision) {
     if (workload == Workload::Tuned) {
-        return std::make_unique<TunedWorkload>(device, batchSize, imageSize);
+        return std::make_unique<TunedWorkload>(device, batchSize, imageSize, precision);
     }
-    return std::make_unique<FaithfulWorkload>(device);
+    return std::make_unique<FaithfulWorkload>(device, precision);
 }
 
 } // namespace devicebench::detail

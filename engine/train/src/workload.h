@@ -10,12 +10,14 @@
 #include "devicebench/models.h"
 #include "devicebench/run_types.h"
 #include "graphed_step.h"
+#include "step_precision.h"
 
 #include <torch/torch.h>
 
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <utility>
 #include <vector>
 
 namespace devicebench::detail {
@@ -30,7 +32,11 @@ struct SplitTensors {
 
 class WorkloadStrategy {
 public:
+    explicit WorkloadStrategy(StepPrecision precision) : m_precision(std::move(precision)) {}
     virtual ~WorkloadStrategy() = default;
+
+    // The run's arithmetic (the same in both workloads): autocast, loss scaling.
+    const StepPrecision &stepPrecision() const { return m_precision; }
 
     virtual Workload workload() const = 0;
 
@@ -72,8 +78,9 @@ public:
     // Runs `body` (the test pass) with autograd off in this workload's way.
     virtual void withoutAutograd(const std::function<void()> &body) const = 0;
 
-    // One training step on batch (x, y) (batchImages, batchLabels): forward, cross-entropy,
-    // gradients cleared (clearGradients), backward, optimiser step, in this order. Returns the
+    // One training step on batch (x, y) (batchImages, batchLabels): forward and cross-entropy
+    // (under the precision's autocast), gradients cleared (clearGradients), backward and
+    // optimiser step (the precision's: loss scaling for float16), in this order. Returns the
     // step's loss (0-d, on the device; the caller's LossBuffer fetches it later). This base
     // version runs it eagerly; the tuned workload on CUDA replays a captured graph
     // (graphed_step.h).
@@ -81,17 +88,22 @@ public:
                                     const std::vector<torch::Tensor> &parameters,
                                     const torch::Tensor &x, const torch::Tensor &y);
 
-    // The eager step of trainStep.
+    // The eager step of trainStep. `autocastCache` false inside a CUDA graph capture.
     torch::Tensor eagerTrainStep(ImageClassifier &model, torch::optim::Optimizer &optimizer,
                                  const std::vector<torch::Tensor> &parameters,
-                                 const torch::Tensor &x, const torch::Tensor &y) const;
+                                 const torch::Tensor &x, const torch::Tensor &y,
+                                 bool autocastCache = true) const;
+
+private:
+    StepPrecision m_precision;
 };
 
 // The strategy of `workload` for a run on `device` with batches of at most `batchSize` images
-// of `imageSize` pixels per side.
+// of `imageSize` pixels per side, computed in `precision`.
 std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
                                                        const torch::Device &device,
                                                        std::int64_t batchSize,
-                                                       std::int64_t imageSize = 32);
+                                                       std::int64_t imageSize = 32,
+                                                       Precision precision = Precision::Float32);
 
 } // namespace devicebench::detail

@@ -69,6 +69,9 @@ struct RunRecord {
     std::string runId;               // unique: "<UTC time>-<host>-<random hex>"
     std::string createdUtc;          // ISO 8601, e.g. "2026-11-29T22:40:00Z"
     std::string model = "small-cnn"; // the model trained: RunRecorder writes config.model here
+    // What ran: toString(config.precision) ("float32", "bfloat16", "float16"). A record from
+    // another tool may name one this version does not know: it stays as text, config.precision
+    // stays float32, and the record is never comparable (comparison.cpp).
     std::string precision = "float32";
     std::string workload = "faithful"; // "faithful" or "tuned"
     RunConfig config;
