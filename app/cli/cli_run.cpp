@@ -54,9 +54,14 @@ public:
               << m_config.learningRate << ", " << m_config.epochs
               << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
               << m_config.warmupEpochs << " warm-up), seed " << m_config.seed << ", workload "
-              << toString(m_config.workload) << (m_config.phases ? ", phase-timed" : "") << "\n"
+              << toString(m_config.workload) << ", precision " << shortName(m_config.precision)
+              << (m_config.tf32 != Tf32::Default ? ", TF32 " + std::string(toString(m_config.tf32))
+                                                 : std::string())
+              << (m_config.phases ? ", phase-timed" : "") << "\n"
               << "data: " << info.dataDescription << " (" << info.trainImages << " training, "
               << info.testImages << " test images, " << info.stepsPerEpoch << " steps per epoch)\n";
+        if (!info.precisionNote.empty())
+            m_out << "precision: " << info.precisionNote << "\n";
         m_out.flush();
     }
 
@@ -82,7 +87,11 @@ public:
               << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
               << (e.load.contended ? "  [CONTENDED: " + describeLoad(e.load, m_info.threads) + "]"
                                    : std::string())
-              << epochPhasesText(e) << "\n";
+              << epochPhasesText(e)
+              << (e.skippedSteps > 0
+                      ? "  [loss scaler skipped " + std::to_string(e.skippedSteps) + " steps]"
+                      : std::string())
+              << "\n";
         m_out.flush();
     }
 

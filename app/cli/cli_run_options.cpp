@@ -22,6 +22,8 @@ struct RunArguments {
     RunOptions options;
     std::vector<std::string> threads{"0"}; // split and parsed after CLI11, see splitList
     std::string workload = "faithful";
+    std::string precision = "fp32";
+    std::string tf32 = "default";
 };
 
 // --device ... --image-size: what is trained, on what and how long.
@@ -59,6 +61,16 @@ void declareTrainingOptions(CLI::App &run, RunArguments &args) {
                    "fastest way measured (channels-last, no per-step allocation, ...)")
         ->check(CLI::IsMember({"faithful", "tuned"}))
         ->default_str("faithful");
+    run.add_option("--precision", args.precision,
+                   "fp32: the article's arithmetic; bf16: mixed precision (autocast to "
+                   "bfloat16), CPU and CUDA; fp16: mixed precision with loss scaling, CUDA only")
+        ->check(CLI::IsMember({"fp32", "bf16", "fp16"}))
+        ->default_str("fp32");
+    run.add_option("--tf32", args.tf32,
+                   "CUDA: TensorFloat-32 for float32 matrix products and convolutions (Ampere "
+                   "and later); default: LibTorch's own setting")
+        ->check(CLI::IsMember({"default", "on", "off"}))
+        ->default_str("default");
     // The model and the image size (run_types.h; the models' layers: models.h).
     run.add_option("--model", c.model,
                    "small-cnn: the article's network; resnet18: ResNet-18, CIFAR form (11.2 M "
@@ -120,7 +132,8 @@ void declareRunOptions(CLI::App &run, RunArguments &args) {
     addDistributedRunOptions(run, args.options);
 }
 
-// After parsing: the lists split and parsed, the workload, --warmup-epochs's default. Returns
+// After parsing: the lists split and parsed, the workload and precision, --warmup-epochs's
+// default. Returns
 // "" or the problem.
 std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
     RunOptions &options = args.options;
@@ -135,6 +148,8 @@ std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
     if (!problem.empty())
         return problem;
     parseWorkload(args.workload, &options.base.workload);
+    parsePrecision(args.precision, &options.base.precision);
+    parseTf32(args.tf32, &options.base.tf32);
     if (run.count("--warmup-epochs") == 0) {
         // The article's 2 warm-up epochs, but never all of them: a 1-epoch quick run keeps
         // its only epoch as the stable one. An explicit value is checked as given.

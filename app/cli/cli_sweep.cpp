@@ -42,7 +42,9 @@ std::string count(std::size_t n, const char *one, const char *many) {
 
 std::string cellName(const SweepCell &cell) {
     return cell.model + " b" + std::to_string(cell.batchSize) + " " +
-           std::to_string(cell.imageSize) + "px " + cell.device.label();
+           std::to_string(cell.imageSize) + "px " + cell.device.label() +
+           (cell.precision == Precision::Float32 ? ""
+                                                 : " " + std::string(shortName(cell.precision)));
 }
 
 // "[ 3/27]": the count padded to the width of the total.
@@ -124,6 +126,16 @@ std::string buildSpec(SweepOptions &options) {
         return problem;
     }
     parseWorkload(options.workload, &spec.base.workload);
+    if (problem = splitList("--precision", "fp32, bf16 or fp16", options.precisions, &items);
+        !problem.empty())
+        return problem;
+    spec.precisions.clear();
+    for (const std::string &item : items) {
+        Precision precision = Precision::Float32;
+        if (!parsePrecision(item, &precision))
+            return "--precision: '" + item + "' is not fp32, bf16 or fp16";
+        spec.precisions.push_back(precision);
+    }
     spec.measurePeak = !options.noPeak;
     spec.devices.clear();
     for (const std::string &device : devices) {
@@ -299,6 +311,10 @@ CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandA
     sweep->add_option("--workload", o.workload, "faithful or tuned (as `run`)")
         ->check(CLI::IsMember({"faithful", "tuned"}))
         ->default_str("faithful");
+    sweep
+        ->add_option("--precision", o.precisions,
+                     "Precision(s): fp32, bf16, fp16 (CUDA only), as `run`; a list")
+        ->default_str("fp32");
     sweep->add_option("--seed", o.spec.base.seed, "Seed of the initial weights")
         ->check(CLI::NonNegativeNumber)
         ->default_val(kDefaultSeed);

@@ -23,6 +23,7 @@ struct SweepOptions {
     std::vector<std::string> devices{"cpu"};
     std::vector<std::string> threads{"0"}; // CPU thread counts; 0 = all cores
     std::string workload = "faithful";
+    std::vector<std::string> precisions{"fp32"}; // fp32, bf16, fp16
     SweepSpec spec; // steps, warm-up and phase steps, base (seed, lr, data); lists come from above
     std::string outDir = "devicebench-sweep"; // the sweep folder: running again resumes
     std::string baseline;                     // a device label; empty: the first device

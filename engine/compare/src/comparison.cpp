@@ -103,8 +103,8 @@ const std::vector<ComparisonRule> kComparisonRules = {
                 !parsePrecision(b.precision, &p);
      },
      [](RunRecord &r) {
-         r.config.precision = r.config.precision == Precision::Float32 ? Precision::BFloat16
-                                                                       : Precision::Float32;
+         r.config.precision =
+             r.config.precision == Precision::Float32 ? Precision::BFloat16 : Precision::Float32;
          r.precision = toString(r.config.precision);
      }},
     // The setting, on any device: "default" is LibTorch's own (the fingerprint records what

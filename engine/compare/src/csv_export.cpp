@@ -67,6 +67,12 @@ template <class Row, class Cell> CsvColumns<Row> phaseColumns(const char *suffix
     return columns;
 }
 
+// The run's precision by its short name ("bf16"); a name this version does not know as written.
+std::string precisionName(const RunRecord &r) {
+    Precision precision = Precision::Float32;
+    return parsePrecision(r.precision, &precision) ? shortName(precision) : r.precision;
+}
+
 // ---- the per-epoch CSV -----------------------------------------------------------------------
 
 struct EpochRow {
@@ -96,6 +102,12 @@ const CsvColumns<EpochRow> kEpochColumns =
         {"data",
          [](const EpochRow &x) {
              return x.r.started.synthetic || x.r.config.synthetic ? "synthetic" : "cifar-10";
+         }},
+        {"precision", [](const EpochRow &x) { return precisionName(x.r); }},
+        // float16: the steps the loss scaler skipped; empty without a loss scaler.
+        {"skipped_steps",
+         [](const EpochRow &x) {
+             return x.e.skippedSteps >= 0 ? std::to_string(x.e.skippedSteps) : std::string();
          }},
         {"status", [](const EpochRow &x) { return toString(x.run.state); }},
         {"host", [](const EpochRow &x) { return x.r.fingerprint.hostName; }},
@@ -210,6 +222,10 @@ const CsvColumns<RunRow> kSummaryColumns =
         {"baseline", [](const RunRow &x) { return x.baseline; }},
         {"comparable", [](const RunRow &x) { return flag(x.run.comparable()); }},
         {"differences", [](const RunRow &x) { return joined(x.run.differences, ";"); }},
+        {"precision", [](const RunRow &x) { return precisionName(x.r); }},
+        {"precision_native", [](const RunRow &x) { return flag(x.r.started.precisionNative); }},
+        {"precision_note", [](const RunRow &x) { return x.r.started.precisionNote; }},
+        {"tf32", [](const RunRow &x) { return toString(x.r.config.tf32); }},
         {"max_test_loss_diff",
          [](const RunRow &x) {
              return x.run.isBaseline ? std::string() : number(x.run.maxTestLossDiff, 6);

@@ -95,6 +95,14 @@ std::string runLabel(const RunRecord &record) {
         label += machineLabel(record.fingerprint, recordDevice(record), recordThreads(record));
     }
     label += modelLabel(record);
+    // The article's float32 is the default; mixed precision is named ("CPU x2 bf16"), and a
+    // precision this version does not know by its text.
+    if (record.precision != "float32") {
+        Precision precision = Precision::Float32;
+        label +=
+            " " + (parsePrecision(record.precision, &precision) ? std::string(shortName(precision))
+                                                                : record.precision);
+    }
     // The article's computation is the default; any other workload is named in the label.
     if (!record.workload.empty() && record.workload != "faithful") {
         label += " (" + record.workload + ")";

@@ -62,8 +62,8 @@ PrecisionSupport cudaPrecisionSupport(Precision precision, int computeMajor, int
                                            "capability): it may be emulated"};
     const std::string cc = capability(computeMajor, computeMinor);
     if (computeMajor >= needed)
-        return {true, std::string(name) + " runs natively on this GPU (compute capability " + cc +
-                          ")"};
+        return {true,
+                std::string(name) + " runs natively on this GPU (compute capability " + cc + ")"};
     return {false, std::string(name) + " is emulated on this GPU (compute capability " + cc +
                        ", native " + name + " needs " + std::to_string(needed) +
                        ".0): expect it slower than fp32"};

@@ -64,8 +64,7 @@ std::string autocastProblem(c10::DeviceType device, c10::ScalarType dtype) {
         return "this tool autocasts the CPU and CUDA devices only";
     if (dtype != c10::ScalarType::BFloat16 && dtype != c10::ScalarType::Half)
         return "autocast lowers to bfloat16 or float16 only";
-    if (device == c10::DeviceType::CPU && dtype == c10::ScalarType::Half &&
-        TORCH_VERSION_MAJOR < 2)
+    if (device == c10::DeviceType::CPU && dtype == c10::ScalarType::Half && TORCH_VERSION_MAJOR < 2)
         return "this LibTorch (" + version + ") cannot autocast the CPU to float16";
     return {};
 }

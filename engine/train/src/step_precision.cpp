@@ -11,13 +11,13 @@ StepPrecision::StepPrecision(Precision precision, const torch::Device &device)
         m_scaler = std::make_unique<LossScaler>(device);
 }
 
-std::optional<AutocastScope> StepPrecision::autocast(bool cacheEnabled) const {
-    std::optional<AutocastScope> scope;
+std::unique_ptr<AutocastScope> StepPrecision::autocast(bool cacheEnabled) const {
     if (m_precision == Precision::BFloat16)
-        scope.emplace(m_deviceType, c10::ScalarType::BFloat16, cacheEnabled);
-    else if (m_precision == Precision::Float16)
-        scope.emplace(m_deviceType, c10::ScalarType::Half, cacheEnabled);
-    return scope;
+        return std::make_unique<AutocastScope>(m_deviceType, c10::ScalarType::BFloat16,
+                                               cacheEnabled);
+    if (m_precision == Precision::Float16)
+        return std::make_unique<AutocastScope>(m_deviceType, c10::ScalarType::Half, cacheEnabled);
+    return nullptr;
 }
 
 void StepPrecision::backward(const torch::Tensor &loss) const {

@@ -14,7 +14,6 @@
 #include <torch/torch.h>
 
 #include <memory>
-#include <optional>
 #include <vector>
 
 namespace devicebench::detail {
@@ -26,8 +25,8 @@ public:
     Precision precision() const { return m_precision; }
 
     // Autocast for the forward pass and the loss (training and test) while the returned scope
-    // lives; nothing for float32. `cacheEnabled` as AutocastScope's.
-    std::optional<AutocastScope> autocast(bool cacheEnabled = true) const;
+    // lives; nullptr for float32. `cacheEnabled` as AutocastScope's.
+    std::unique_ptr<AutocastScope> autocast(bool cacheEnabled = true) const;
 
     // backward() on the loss, scaled first when float16.
     void backward(const torch::Tensor &loss) const;

@@ -167,11 +167,9 @@ private:
 
 } // namespace
 
-std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
-                                                       const torch::Device &device,
-                                                       std::int64_t batchSize,
-                                                       std::int64_t imageSize,
-                                                       Precision precision) {
+std::unique_ptr<WorkloadStrategy>
+makeWorkloadStrategy(Workload workload, const torch::Device &device, std::int64_t batchSize,
+                     std::int64_t imageSize, Precision precision) {
     if (workload == Workload::Tuned) {
         return std::make_unique<TunedWorkload>(device, batchSize, imageSize, precision);
     }

@@ -100,10 +100,8 @@ private:
 
 // The strategy of `workload` for a run on `device` with batches of at most `batchSize` images
 // of `imageSize` pixels per side, computed in `precision`.
-std::unique_ptr<WorkloadStrategy> makeWorkloadStrategy(Workload workload,
-                                                       const torch::Device &device,
-                                                       std::int64_t batchSize,
-                                                       std::int64_t imageSize = 32,
-                                                       Precision precision = Precision::Float32);
+std::unique_ptr<WorkloadStrategy>
+makeWorkloadStrategy(Workload workload, const torch::Device &device, std::int64_t batchSize,
+                     std::int64_t imageSize = 32, Precision precision = Precision::Float32);
 
 } // namespace devicebench::detail

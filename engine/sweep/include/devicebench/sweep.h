@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-// The sweep: a grid over models x batch sizes x image sizes x precisions x devices, each cell a short timed
-// step run (step_bench.h), one record per cell in a folder, resumable, with its CSV. Records,
-// resume rule and CSV columns: docs/sweep-record.md. Qt-free and LibTorch-free header.
+// The sweep: a grid over models x batch sizes x image sizes x precisions x devices, each cell a
+// short timed step run (step_bench.h), one record per cell in a folder, resumable, with its CSV.
+// Records, resume rule and CSV columns: docs/sweep-record.md. Qt-free and LibTorch-free header.
 #pragma once
 
 #include "devicebench/fingerprint.h"
@@ -31,7 +31,7 @@ struct SweepSpec {
     std::vector<int> imageSizes{kDefaultImageSize};
     std::vector<SweepDevice> devices{SweepDevice{}};
     std::vector<Precision> precisions{Precision::Float32}; // each cell's arithmetic
-    int warmupSteps = 5; // StepBenchConfig
+    int warmupSteps = 5;                                   // StepBenchConfig
     int steps = 20;
     int phaseSteps = 5;
     RunConfig base; // workload, seed, learningRate, dataDir / synthetic for every cell
@@ -56,9 +56,9 @@ struct SweepCell {
     std::string key() const;
 };
 
-// The grid in run order: devices outermost, then models, image sizes, batch sizes, precisions. Devices are
-// normalised ("cuda" -> "cuda:0", CPU threads 0 -> the usable cores, CUDA threads -> 0). The
-// spec is not validated.
+// The grid in run order: devices outermost, then models, image sizes, batch sizes, precisions.
+// Devices are normalised ("cuda" -> "cuda:0", CPU threads 0 -> the usable cores, CUDA threads ->
+// 0). The spec is not validated.
 std::vector<SweepCell> sweepCells(const SweepSpec &spec);
 
 // The StepBenchConfig of `cell`: spec.base with the cell's model, batch size, image size,
@@ -152,8 +152,7 @@ double sweepSpeedUp(const std::vector<SweepCellRecord> &records, const SweepCell
 // images/s of `cell` / images/s of the fp32 cell of the same device, model, batch size and
 // image size (what mixed precision gains there: above 1 faster); NaN when either did not
 // finish, there is no such cell, or `cell` is itself fp32.
-double sweepPrecisionGain(const std::vector<SweepCellRecord> &records,
-                          const SweepCellRecord &cell);
+double sweepPrecisionGain(const std::vector<SweepCellRecord> &records, const SweepCellRecord &cell);
 
 // The sweep CSV: kSweepCsvHeader, then one row per record in the order given, speed-ups
 // against `baselineLabel` (empty: those cells empty). Cells as csv_export.h's; columns:
