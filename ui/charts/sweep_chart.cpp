@@ -32,11 +32,14 @@ bool finished(const SweepCellRecord &record) {
 }
 
 QString cellText(const SweepCell &cell) {
-    return QStringLiteral("%1 · batch %2 · %3 px · %4")
-        .arg(QString::fromStdString(cell.model))
-        .arg(cell.batchSize)
-        .arg(cell.imageSize)
-        .arg(QString::fromStdString(cell.device.label()));
+    QString text = QStringLiteral("%1 · batch %2 · %3 px · %4")
+                       .arg(QString::fromStdString(cell.model))
+                       .arg(cell.batchSize)
+                       .arg(cell.imageSize)
+                       .arg(QString::fromStdString(cell.device.label()));
+    if (cell.precision != Precision::Float32)
+        text += QStringLiteral(" · ") + QString::fromUtf8(shortName(cell.precision));
+    return text;
 }
 
 // A marker of `shape` (0 circle, 1 square, 2 triangle, 3 diamond) in `colour`, outlined in the
@@ -116,14 +119,18 @@ void sortByBatchSize(SweepLine &line) {
 std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
                                   QStringList *leftOut) {
     std::vector<SweepLine> lines;
-    std::map<std::tuple<std::string, int, std::string>, std::size_t> lineOf;
-    std::map<std::pair<std::string, int>, int> colourOf;
+    std::map<std::tuple<std::string, int, std::string, Precision>, std::size_t> lineOf;
+    std::map<std::tuple<std::string, int, Precision>, int> colourOf;
     std::map<std::string, int> deviceOf;
     std::vector<int> imageSizes;
     for (const SweepCellRecord &record : records)
         if (std::find(imageSizes.begin(), imageSizes.end(), record.cell.imageSize) ==
             imageSizes.end())
             imageSizes.push_back(record.cell.imageSize);
+    const bool severalPrecisions =
+        std::any_of(records.begin(), records.end(), [](const SweepCellRecord &r) {
+            return r.cell.precision != Precision::Float32;
+        });
     for (std::size_t i = 0; i < records.size(); ++i) {
         const SweepCellRecord &record = records[i];
         const SweepCell &cell = record.cell;
@@ -133,7 +140,7 @@ std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
                 leftOut->append(leftOutText(record));
             continue;
         }
-        const auto key = std::make_tuple(cell.model, cell.imageSize, device);
+        const auto key = std::make_tuple(cell.model, cell.imageSize, device, cell.precision);
         auto found = lineOf.find(key);
         if (found == lineOf.end()) {
             SweepLine line;
@@ -143,8 +150,12 @@ std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
             line.name = line.model + QStringLiteral(" · ") + line.device;
             if (imageSizes.size() > 1)
                 line.name += QStringLiteral(" · %1 px").arg(cell.imageSize);
-            const auto colour = colourOf.emplace(std::make_pair(cell.model, cell.imageSize),
-                                                 static_cast<int>(colourOf.size()));
+            line.precision = cell.precision;
+            if (severalPrecisions)
+                line.name += QStringLiteral(" · ") + QString::fromUtf8(shortName(cell.precision));
+            const auto colour =
+                colourOf.emplace(std::make_tuple(cell.model, cell.imageSize, cell.precision),
+                                 static_cast<int>(colourOf.size()));
             line.colourIndex = colour.first->second;
             line.deviceIndex =
                 deviceOf.emplace(device, static_cast<int>(deviceOf.size())).first->second;

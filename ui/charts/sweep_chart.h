@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The sweep chart: images/s against batch size, one line with point markers per model and device
-// (and image size, when the sweep has several), from the cells' records (devicebench/sweep.h). The
-// dashboard's Sweep view shows it in a QChartView; the sweep PNG (sweep_export.h) builds a fresh
-// one and renders it without a window.
+// (and image size, when the sweep has several; and precision, when it has more than fp32), from the
+// cells' records (devicebench/sweep.h). The dashboard's Sweep view shows it in a QChartView; the
+// sweep PNG (sweep_export.h) builds a fresh one and renders it without a window.
 #pragma once
 
 #include "devicebench/sweep.h"
@@ -23,17 +23,21 @@ namespace devicebench {
 
 class ChartHoverLabel;
 
-// One line of the chart: a model at one image size on one device (SweepDevice::label()).
+// One line of the chart: a model at one image size and precision on one device
+// (SweepDevice::label()).
 struct SweepLine {
     QString model;         // "resnet18"
     int imageSize = 0;     // pixels per side
     QString device;        // "cpu x2", "cuda:0"
     QString name;          // the legend's text: "resnet18 · cpu x2", plus " · 64 px" when the
-                           // records hold more than one image size
+                           // records hold more than one image size, and " · bf16" (" · fp32")
+                           // when they hold a precision other than fp32
     QList<QPointF> points; // (batch size, images/s) of its finished cells, by batch
     std::vector<std::size_t> records; // index into the records of each point
-    int colourIndex = 0;              // the (model, image size) pair's place, from 0: colour
+    int colourIndex = 0;              // the (model, image size, precision)'s place: colour
     int deviceIndex = 0;              // the device's place, from 0: pen style and marker shape
+
+    Precision precision = Precision::Float32; // of its cells
 };
 
 // The lines of `records`, in the order their first cell appears (grid order when the records
@@ -45,7 +49,7 @@ std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
 
 // The chart. x: batch size on a base-2 log axis; y: images/s, on a base-10 log axis when the
 // finished cells' images/s span more than kLogYRatio (a small CNN and a ResNet on one chart),
-// else linear from 0. Each line in the colour of its (model, image size) pair
+// else linear from 0. Each line in the colour of its (model, image size, precision)
 // (theme::runColour(colourIndex + 1)), its pen style and marker shape from its device (solid
 // and circles, dashed and squares, dotted and triangles, dash-dot and diamonds, then again).
 // Pointing at a point shows the cell's images/s with its 95% interval and GFLOP/s. sync()

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 #include <limits>
 #include <utility>
 
@@ -21,8 +22,20 @@ constexpr double kMinimumTint = 0.12;
 
 constexpr double kKey[] = {0.125, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0};
 
-QString rowLabel(const SpeedUpTable::Row &row) {
-    return row.model + QStringLiteral(" · %1 px").arg(row.imageSize);
+// Whether the rows name their precision: a speed-up table whose records hold more than fp32
+// (a gain table's title names its precision).
+bool namesPrecision(const SpeedUpTable &table) {
+    return !table.gain &&
+           std::any_of(table.rows.begin(), table.rows.end(), [](const SpeedUpTable::Row &row) {
+               return row.precision != Precision::Float32;
+           });
+}
+
+QString rowLabel(const SpeedUpTable::Row &row, bool withPrecision) {
+    QString label = row.model + QStringLiteral(" · %1 px").arg(row.imageSize);
+    if (withPrecision)
+        label += QStringLiteral(" · ") + QString::fromUtf8(shortName(row.precision));
+    return label;
 }
 
 QString keyText(double speedUp) {
@@ -75,8 +88,9 @@ Layout layoutOf(const SpeedUpTable &table, const QFont &font) {
     l.row = std::ceil(l.line * 1.7);
     l.pad = std::ceil(l.line * 0.5);
     double label = 0.0;
+    const bool withPrecision = namesPrecision(table);
     for (const SpeedUpTable::Row &row : table.rows) {
-        label = std::max(label, metrics.horizontalAdvance(rowLabel(row)));
+        label = std::max(label, metrics.horizontalAdvance(rowLabel(row, withPrecision)));
         label = std::max(label, boldMetrics.horizontalAdvance(row.device));
     }
     l.label = std::ceil(label + 2 * l.pad);
@@ -91,12 +105,19 @@ Layout layoutOf(const SpeedUpTable &table, const QFont &font) {
 }
 
 QString titleText(const SpeedUpTable &table) {
+    if (table.gain)
+        return QStringLiteral("%1 over fp32: images/s ÷ the fp32 cell's at the same device, "
+                              "model, image size and batch size")
+            .arg(QString::fromUtf8(shortName(*table.gain)));
     return QStringLiteral("Speed-up against %1: images/s ÷ the baseline's at the same model, "
                           "image size and batch size")
         .arg(table.baseline);
 }
 
 QString emptyText(const SpeedUpTable &table) {
+    if (table.gain)
+        return QStringLiteral("No %1 cells in this sweep: no gain over fp32 to show.")
+            .arg(QString::fromUtf8(shortName(*table.gain)));
     return table.baseline.isEmpty()
                ? QStringLiteral("No baseline device: no speed-up to show.")
                : QStringLiteral("Only %1 in this sweep: a speed-up needs a second device.")
@@ -115,45 +136,87 @@ QStringList sweepDeviceLabels(const std::vector<SweepCellRecord> &records) {
     return labels;
 }
 
+namespace {
+
+// Every batch size of `records`, ascending: the table's columns.
+std::vector<int> batchSizesOf(const std::vector<SweepCellRecord> &records) {
+    std::vector<int> sizes;
+    for (const SweepCellRecord &record : records)
+        if (std::find(sizes.begin(), sizes.end(), record.cell.batchSize) == sizes.end())
+            sizes.push_back(record.cell.batchSize);
+    std::sort(sizes.begin(), sizes.end());
+    return sizes;
+}
+
+// Adds `device`'s rows: one per model, image size and precision of its records that `take`
+// accepts, in order of appearance, each cell `value(record)`; cells without a record n/a.
+void addDeviceRows(SpeedUpTable &table, const std::vector<SweepCellRecord> &records,
+                   const QString &device, const std::function<bool(const SweepCellRecord &)> &take,
+                   const std::function<double(const SweepCellRecord &)> &value) {
+    const std::size_t first = table.rows.size();
+    for (const SweepCellRecord &record : records) {
+        if (QString::fromStdString(record.cell.device.label()) != device || !take(record))
+            continue;
+        const QString model = QString::fromStdString(record.cell.model);
+        auto row = std::find_if(table.rows.begin() + static_cast<std::ptrdiff_t>(first),
+                                table.rows.end(), [&](const SpeedUpTable::Row &r) {
+                                    return r.model == model &&
+                                           r.imageSize == record.cell.imageSize &&
+                                           r.precision == record.cell.precision;
+                                });
+        if (row == table.rows.end()) {
+            SpeedUpTable::Row fresh;
+            fresh.device = device;
+            fresh.model = model;
+            fresh.imageSize = record.cell.imageSize;
+            fresh.precision = record.cell.precision;
+            fresh.speedUps.assign(table.batchSizes.size(),
+                                  std::numeric_limits<double>::quiet_NaN());
+            table.rows.push_back(fresh);
+            row = table.rows.end() - 1;
+        }
+        const auto column =
+            std::find(table.batchSizes.begin(), table.batchSizes.end(), record.cell.batchSize) -
+            table.batchSizes.begin();
+        row->speedUps[static_cast<std::size_t>(column)] = value(record);
+    }
+}
+
+} // namespace
+
+std::vector<Precision> sweepGainPrecisions(const std::vector<SweepCellRecord> &records) {
+    std::vector<Precision> precisions;
+    for (const Precision p : {Precision::BFloat16, Precision::Float16})
+        if (std::any_of(records.begin(), records.end(),
+                        [p](const SweepCellRecord &r) { return r.cell.precision == p; }))
+            precisions.push_back(p);
+    return precisions;
+}
+
 SpeedUpTable speedUpTable(const std::vector<SweepCellRecord> &records, const QString &baseline) {
     SpeedUpTable table;
     table.baseline = baseline;
-    for (const SweepCellRecord &record : records)
-        if (std::find(table.batchSizes.begin(), table.batchSizes.end(), record.cell.batchSize) ==
-            table.batchSizes.end())
-            table.batchSizes.push_back(record.cell.batchSize);
-    std::sort(table.batchSizes.begin(), table.batchSizes.end());
+    table.batchSizes = batchSizesOf(records);
     const std::string baselineLabel = baseline.toStdString();
     for (const QString &device : sweepDeviceLabels(records)) {
         if (device == baseline)
             continue;
-        const std::size_t first = table.rows.size();
-        for (const SweepCellRecord &record : records) {
-            if (QString::fromStdString(record.cell.device.label()) != device)
-                continue;
-            const QString model = QString::fromStdString(record.cell.model);
-            auto row =
-                std::find_if(table.rows.begin() + static_cast<std::ptrdiff_t>(first),
-                             table.rows.end(), [&](const SpeedUpTable::Row &r) {
-                                 return r.model == model && r.imageSize == record.cell.imageSize;
-                             });
-            if (row == table.rows.end()) {
-                SpeedUpTable::Row fresh;
-                fresh.device = device;
-                fresh.model = model;
-                fresh.imageSize = record.cell.imageSize;
-                fresh.speedUps.assign(table.batchSizes.size(),
-                                      std::numeric_limits<double>::quiet_NaN());
-                table.rows.push_back(fresh);
-                row = table.rows.end() - 1;
-            }
-            const auto column =
-                std::find(table.batchSizes.begin(), table.batchSizes.end(), record.cell.batchSize) -
-                table.batchSizes.begin();
-            row->speedUps[static_cast<std::size_t>(column)] =
-                sweepSpeedUp(records, record, baselineLabel);
-        }
+        addDeviceRows(
+            table, records, device, [](const SweepCellRecord &) { return true; },
+            [&](const SweepCellRecord &r) { return sweepSpeedUp(records, r, baselineLabel); });
     }
+    return table;
+}
+
+SpeedUpTable precisionGainTable(const std::vector<SweepCellRecord> &records, Precision precision) {
+    SpeedUpTable table;
+    table.gain = precision;
+    table.batchSizes = batchSizesOf(records);
+    for (const QString &device : sweepDeviceLabels(records))
+        addDeviceRows(
+            table, records, device,
+            [precision](const SweepCellRecord &r) { return r.cell.precision == precision; },
+            [&](const SweepCellRecord &r) { return sweepPrecisionGain(records, r); });
     return table;
 }
 
@@ -257,10 +320,10 @@ void paintBlockHead(QPainter &painter, const Layout &l, double left, double y,
 
 // One row at (left, y): its label, then a coloured cell per batch size.
 void paintRow(QPainter &painter, const Layout &l, double left, double y,
-              const SpeedUpTable::Row &row, theme::Theme theme) {
+              const SpeedUpTable::Row &row, bool withPrecision, theme::Theme theme) {
     painter.setPen(theme::colour(theme::Role::ChartText, theme));
     painter.drawText(QRectF(left + l.pad, y, l.label - l.pad, l.row),
-                     Qt::AlignLeft | Qt::AlignVCenter, rowLabel(row));
+                     Qt::AlignLeft | Qt::AlignVCenter, rowLabel(row, withPrecision));
     for (std::size_t c = 0; c < row.speedUps.size(); ++c) {
         const QRectF box(left + l.label + static_cast<double>(c) * l.cell, y, l.cell, l.row);
         const QColor fill = speedUpCellColour(row.speedUps[c], theme);
@@ -299,6 +362,7 @@ void paintSpeedUpTable(QPainter &painter, const QRectF &area, const SpeedUpTable
         painter.restore();
         return;
     }
+    const bool withPrecision = namesPrecision(table);
     QString device;
     for (const SpeedUpTable::Row &row : table.rows) {
         if (row.device != device) {
@@ -307,7 +371,7 @@ void paintSpeedUpTable(QPainter &painter, const QRectF &area, const SpeedUpTable
             paintBlockHead(painter, l, left, y, table, device, ink, font);
             y += l.row;
         }
-        paintRow(painter, l, left, y, row, theme);
+        paintRow(painter, l, left, y, row, withPrecision, theme);
         y += l.row;
     }
     painter.restore();

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 // The sweep's speed-up heat map: for each device other than a chosen baseline, a block of cells,
-// one row per model and image size, one column per batch size, each the cell's images/s over the
-// baseline's at the same model, image size and batch size (sweepSpeedUp, devicebench/sweep.h),
-// coloured by how much faster or slower it is. The dashboard's Sweep view shows it as a widget; the
-// sweep PNG paints the same picture.
+// one row per model, image size and precision, one column per batch size, each the cell's
+// images/s over the baseline's at the same model, image size, precision and batch size
+// (sweepSpeedUp, devicebench/sweep.h), coloured by how much faster or slower it is. Or, for a
+// sweep with a precision axis, what bf16 (or fp16) gains over fp32: a block per device, each cell
+// sweepPrecisionGain. The dashboard's Sweep view shows it as a widget; the sweep PNG paints the
+// same picture.
 #pragma once
 
 #include "devicebench/sweep.h"
@@ -17,6 +19,7 @@
 #include <QStringList>
 #include <QWidget>
 
+#include <optional>
 #include <vector>
 
 class QPainter;
@@ -27,24 +30,36 @@ namespace devicebench {
 // appearance: the baseline's choices.
 QStringList sweepDeviceLabels(const std::vector<SweepCellRecord> &records);
 
+// The precisions other than fp32 that `records` hold, in the order bf16, fp16: the gain views
+// the heat map can offer.
+std::vector<Precision> sweepGainPrecisions(const std::vector<SweepCellRecord> &records);
+
 struct SpeedUpTable {
     struct Row {
         QString device; // a device other than the baseline: "cpu x2"
         QString model;  // "resnet18"
         int imageSize = 0;
+        Precision precision = Precision::Float32; // of the row's cells
         std::vector<double> speedUps; // per column; NaN: n/a (either cell did not finish, or
                                       // there is no such cell)
     };
-    QString baseline;            // the baseline device's label
-    std::vector<int> batchSizes; // the columns: every batch size of the records, ascending
-    std::vector<Row> rows;       // by device (order of appearance), then model and image size
-                                 // (order of appearance); none for the baseline itself
+    QString baseline;              // the baseline device's label; empty in a gain table
+    std::optional<Precision> gain; // set: a precisionGainTable of this precision over fp32
+    std::vector<int> batchSizes;   // the columns: every batch size of the records, ascending
+    std::vector<Row> rows;         // by device (order of appearance), then model, image size and
+                                   // precision (order of appearance); none for the baseline
+                                   // itself
 };
 
 // The table of `records` against `baseline` (a device label). Rows exist for every device
 // other than the baseline, whatever the baseline's cells: a baseline with no cells gives n/a
 // everywhere.
 SpeedUpTable speedUpTable(const std::vector<SweepCellRecord> &records, const QString &baseline);
+
+// What `precision` (bf16 or fp16) gains over fp32 in `records`: a row per device, model and image
+// size that has cells of that precision, each value sweepPrecisionGain (NaN: n/a, the cell or its
+// fp32 pair did not finish or is not there). Its `gain` is `precision`, its baseline empty.
+SpeedUpTable precisionGainTable(const std::vector<SweepCellRecord> &records, Precision precision);
 
 // "2.31×" (two decimals below 10, one below 100, none above), "n/a" for NaN.
 QString speedUpText(double speedUp);
@@ -56,9 +71,9 @@ QString speedUpText(double speedUp);
 QColor speedUpCellColour(double speedUp, theme::Theme theme);
 QColor speedUpTextColour(const QColor &cell, theme::Theme theme);
 
-// The heat map's picture: a title line naming the baseline, a colour key, then per device a
-// block (the device's label, "batch N" column heads, a row per model and image size). Drawn
-// from the top-left of `area`, in `font`, clipped to it. speedUpTableSize: the size it needs.
+// The heat map's picture: a title line naming the baseline (or the gain), a colour key, then per
+// device a block (the device's label, "batch N" column heads, a row per model and image size).
+// Drawn from the top-left of `area`, in `font`, clipped to it. speedUpTableSize: the size it needs.
 void paintSpeedUpTable(QPainter &painter, const QRectF &area, const SpeedUpTable &table,
                        theme::Theme theme, const QFont &font);
 QSizeF speedUpTableSize(const SpeedUpTable &table, const QFont &font);

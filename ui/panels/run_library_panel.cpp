@@ -37,6 +37,16 @@ QString fileNameFor(const std::string &runId) {
            QStringLiteral(".json");
 }
 
+// The run id (it names the record file and the TensorBoard folder, one id per run), where the
+// record came from and, when the run had one, its precision note ("bf16 is emulated ...").
+QString runToolTip(const StoredRun &run) {
+    QString tip =
+        QStringLiteral("run id %1\n%2\n").arg(QString::fromStdString(run.record.runId), run.origin);
+    if (!run.record.started.precisionNote.empty())
+        tip += QString::fromStdString(run.record.started.precisionNote) + QStringLiteral("\n");
+    return tip + QStringLiteral("Uncheck to hide the run in the charts");
+}
+
 } // namespace
 
 RunLibraryPanel::RunLibraryPanel(RunStore &store, const QString &runsFolder, QWidget *parent,
@@ -123,10 +133,7 @@ void RunLibraryPanel::syncRuns(int activeRunId) {
             item->setFlags(item->flags() | Qt::ItemIsUserCheckable);
             item->setCheckState(m_store.isRunHidden(m_store.run(i).id) ? Qt::Unchecked
                                                                        : Qt::Checked);
-            // The run id names the record file and the TensorBoard folder (one id per run).
-            item->setToolTip(QStringLiteral("run id %1\n%2\nUncheck to hide the run in the charts")
-                                 .arg(QString::fromStdString(m_store.run(i).record.runId),
-                                      m_store.run(i).origin));
+            item->setToolTip(runToolTip(m_store.run(i)));
             if (selected.isValid() && selected.toInt() == m_store.run(i).id)
                 m_list->setCurrentItem(item);
         }

@@ -251,6 +251,7 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
     form->addRow(QStringLiteral("Workload"), m_workloadCombo);
     m_model.addRows(box, form);
+    m_precision.addRows(box, form);
     // Where the time goes: a phase-timed run is another kind of measurement.
     m_phasesCheck = new QCheckBox(QStringLiteral("Time each phase (slower)"), box);
     m_phasesCheck->setObjectName(QStringLiteral("phasesCheck"));
@@ -277,6 +278,7 @@ RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
     config.testImages = m_testImagesSpin->value();
     parseWorkload(m_workloadCombo->currentData().toString().toStdString(), &config.workload);
     m_model.apply(&config);
+    m_precision.apply(&config);
     config.phases = m_phasesCheck->isChecked();
     return config;
 }
@@ -295,6 +297,7 @@ void RunSettingsPanel::setRunConfig(const RunConfig &config) {
         m_workloadCombo->findData(QString::fromUtf8(toString(config.workload))));
     m_testImagesSpin->setValue(clampToInt(config.testImages));
     m_model.show(config);
+    m_precision.show(config);
     m_phasesCheck->setChecked(config.phases);
 }
 
@@ -338,6 +341,7 @@ void RunSettingsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(kWorkload, QString::fromUtf8(toString(config.workload)));
     settings.setValue(kTensorBoardDir, tensorBoardDir());
     m_model.save(settings);
+    m_precision.save(settings);
     settings.setValue(kPhases, config.phases);
 }
 
@@ -366,6 +370,7 @@ void RunSettingsPanel::restoreSettings(const QSettings &settings) {
     if (workload >= 0)
         m_workloadCombo->setCurrentIndex(workload);
     m_model.restore(settings);
+    m_precision.restore(settings);
     if (settings.contains(kPhases))
         m_phasesCheck->setChecked(settings.value(kPhases).toBool());
 }

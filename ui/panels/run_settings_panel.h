@@ -8,6 +8,7 @@
 
 #include "devicebench/run_types.h"
 #include "panels/model_settings.h"
+#include "panels/precision_settings.h"
 
 #include <QString>
 #include <QStringList>
@@ -30,7 +31,8 @@ namespace devicebench {
 // Object names (tests): dataDirEdit, browseButton, getDataButton, openArchiveButton,
 // syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
 // learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
-// workloadCombo, modelCombo, imageSizeCombo (model_settings.h), phasesCheck (RunConfig::phases),
+// workloadCombo, modelCombo, imageSizeCombo (model_settings.h), precisionCombo, tf32Combo
+// (precision_settings.h), phasesCheck (RunConfig::phases),
 // runCpuButton, runGpuButton, stopButton, diagnosticsButton, validationLabel.
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
@@ -58,8 +60,8 @@ public:
 
     // The run settings under the QSettings keys run/* (see main_window.h, saveSettings).
     void saveSettings(QSettings &settings) const;
-    // A missing or bad value (not a number, out of range, an unknown workload) keeps the
-    // widget's value.
+    // A missing or bad value (not a number, out of range, an unknown workload or precision)
+    // keeps the widget's value.
     void restoreSettings(const QSettings &settings);
 
     QPushButton *runCpuButton() const { return m_runCpuButton; }
@@ -96,6 +98,7 @@ private:
     QSpinBox *m_testImagesSpin = nullptr;
     QComboBox *m_workloadCombo = nullptr;
     ModelSettings m_model;              // the Model and Image size rows
+    PrecisionSettings m_precision;      // the Precision and TF32 rows
     QCheckBox *m_phasesCheck = nullptr; // "Time each phase (slower)"
     QPushButton *m_runCpuButton = nullptr;
     QPushButton *m_runGpuButton = nullptr;

@@ -20,6 +20,7 @@ namespace {
 const QString kModelsKey = QStringLiteral("sweep/models");
 const QString kBatchSizesKey = QStringLiteral("sweep/batchSizes");
 const QString kImageSizesKey = QStringLiteral("sweep/imageSizes");
+const QString kPrecisionsKey = QStringLiteral("sweep/precisions");
 const QString kDevicesKey = QStringLiteral("sweep/devices");
 const QString kThreadsKey = QStringLiteral("sweep/threads");
 const QString kStepsKey = QStringLiteral("sweep/steps");
@@ -75,6 +76,7 @@ SweepSpec sweepSpecOf(const std::vector<SweepCellRecord> &records) {
     spec.batchSizes.clear();
     spec.imageSizes.clear();
     spec.devices.clear();
+    spec.precisions.clear();
     const auto addOnce = [](auto &list, const auto &value) {
         if (std::find(list.begin(), list.end(), value) == list.end())
             list.push_back(value);
@@ -83,6 +85,7 @@ SweepSpec sweepSpecOf(const std::vector<SweepCellRecord> &records) {
         addOnce(spec.models, record.cell.model);
         addOnce(spec.batchSizes, record.cell.batchSize);
         addOnce(spec.imageSizes, record.cell.imageSize);
+        addOnce(spec.precisions, record.cell.precision);
         const bool known =
             std::any_of(spec.devices.begin(), spec.devices.end(), [&](const SweepDevice &d) {
                 return d.device == record.cell.device.device &&
@@ -92,6 +95,7 @@ SweepSpec sweepSpecOf(const std::vector<SweepCellRecord> &records) {
             spec.devices.push_back(record.cell.device);
     }
     std::sort(spec.batchSizes.begin(), spec.batchSizes.end());
+    std::sort(spec.precisions.begin(), spec.precisions.end()); // the enum's order: fp32, bf16, fp16
     if (!records.empty()) {
         spec.steps = records.front().steps;
         spec.warmupSteps = records.front().warmupSteps;
@@ -110,6 +114,7 @@ SweepForm::SweepForm(QWidget *parent) : QGroupBox(QStringLiteral("Grid"), parent
                        "of memory ends with that reason and the sweep goes on."));
     form->addRow(QStringLiteral("Batch sizes"), m_batchSizesEdit);
     form->addRow(QStringLiteral("Image sizes"), buildImageSizesRow());
+    form->addRow(QStringLiteral("Precisions"), buildPrecisionsRow());
     form->addRow(QStringLiteral("Devices"), buildDevices());
     addStepRows(form);
 }
@@ -141,6 +146,32 @@ QLayout *SweepForm::buildImageSizesRow() {
     }
     sizes->addStretch(1);
     return sizes;
+}
+
+QLayout *SweepForm::buildPrecisionsRow() {
+    struct Choice {
+        Precision precision;
+        const char *name;
+        const char *tip;
+    };
+    static constexpr Choice kChoices[] = {
+        {Precision::Float32, "sweepPrecisionFp32Check", "float32 throughout (the article's)"},
+        {Precision::BFloat16, "sweepPrecisionBf16Check",
+         "bf16 mixed precision (autocast): products and convolutions in bfloat16"},
+        {Precision::Float16, "sweepPrecisionFp16Check",
+         "fp16 mixed precision with loss scaling: CUDA devices only"},
+    };
+    auto *precisions = new QHBoxLayout;
+    for (const Choice &choice : kChoices) {
+        auto *box = new QCheckBox(QString::fromUtf8(shortName(choice.precision)), this);
+        box->setObjectName(QString::fromUtf8(choice.name));
+        box->setChecked(choice.precision == Precision::Float32);
+        box->setToolTip(QString::fromUtf8(choice.tip));
+        precisions->addWidget(box);
+        m_precisions[choice.precision] = box;
+    }
+    precisions->addStretch(1);
+    return precisions;
 }
 
 QWidget *SweepForm::buildDevices() {
@@ -215,6 +246,12 @@ bool SweepForm::readSpec(SweepSpec *spec, QStringList *problems) const {
             out.imageSizes.push_back(pixels);
     if (out.imageSizes.empty())
         problems->append(QStringLiteral("image sizes: tick at least one"));
+    out.precisions.clear();
+    for (const auto &[precision, box] : m_precisions)
+        if (box->isChecked())
+            out.precisions.push_back(precision);
+    if (out.precisions.empty())
+        problems->append(QStringLiteral("precisions: tick at least one"));
     out.devices.clear();
     for (const auto &[id, box] : m_devices) {
         if (!box->isChecked())
@@ -254,6 +291,9 @@ void SweepForm::setSpec(const SweepSpec &spec) {
     for (const auto &[pixels, box] : m_imageSizes)
         box->setChecked(std::find(spec.imageSizes.begin(), spec.imageSizes.end(), pixels) !=
                         spec.imageSizes.end());
+    for (const auto &[precision, box] : m_precisions)
+        box->setChecked(std::find(spec.precisions.begin(), spec.precisions.end(), precision) !=
+                        spec.precisions.end());
     std::vector<int> threads;
     for (const auto &[id, box] : m_devices)
         box->setChecked(false);
@@ -287,6 +327,11 @@ void SweepForm::saveSettings(QSettings &settings) const {
         if (box->isChecked())
             sizes.append(QString::number(pixels));
     settings.setValue(kImageSizesKey, sizes);
+    QStringList precisions;
+    for (const auto &[precision, box] : m_precisions)
+        if (box->isChecked())
+            precisions.append(QString::fromUtf8(shortName(precision)));
+    settings.setValue(kPrecisionsKey, precisions);
     QStringList devices;
     for (const auto &[id, box] : m_devices)
         if (box->isChecked())
@@ -296,6 +341,20 @@ void SweepForm::saveSettings(QSettings &settings) const {
     settings.setValue(kStepsKey, m_stepsSpin->value());
     settings.setValue(kWarmupStepsKey, m_warmupSpin->value());
     settings.setValue(kPhaseStepsKey, m_phaseStepsSpin->value());
+}
+
+void SweepForm::restorePrecisions(const QSettings &settings) {
+    // Only a list naming a precision this form offers: anything else keeps the ticks.
+    std::vector<Precision> saved;
+    for (const QString &name : settings.value(kPrecisionsKey).toStringList()) {
+        Precision precision = Precision::Float32;
+        if (parsePrecision(name.toStdString(), &precision))
+            saved.push_back(precision);
+    }
+    if (saved.empty())
+        return;
+    for (const auto &[precision, box] : m_precisions)
+        box->setChecked(std::find(saved.begin(), saved.end(), precision) != saved.end());
 }
 
 void SweepForm::restoreSettings(const QSettings &settings) {
@@ -311,6 +370,7 @@ void SweepForm::restoreSettings(const QSettings &settings) {
         for (const auto &[pixels, box] : m_imageSizes)
             box->setChecked(sizes.contains(QString::number(pixels)));
     }
+    restorePrecisions(settings);
     if (settings.contains(kDevicesKey)) { // a GPU the probe has not (yet) listed stays unticked
         const QStringList devices = settings.value(kDevicesKey).toStringList();
         for (const auto &[id, box] : m_devices)

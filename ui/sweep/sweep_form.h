@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The Sweep view's grid form: which models, batch sizes, image sizes and devices (with the CPU's
-// thread counts) a sweep crosses, and each cell's steps, warm-up steps and phase-timed steps. It
-// only shows and edits the grid; the panel (sweep_panel.h) asks for the sweep.
+// The Sweep view's grid form: which models, batch sizes, image sizes, precisions and devices
+// (with the CPU's thread counts) a sweep crosses, and each cell's steps, warm-up steps and
+// phase-timed steps. It only shows and edits the grid; the panel (sweep_panel.h) asks for the
+// sweep.
 #pragma once
 
 #include "devicebench/devices.h"
@@ -32,12 +33,14 @@ bool parseIntList(const QString &text, const QString &what, std::vector<int> *va
                   QString *problem);
 
 // The grid `records` come from: their distinct models, batch sizes (ascending), image sizes and
-// devices in order of appearance, and the first record's steps, warm-up and phase steps (a
-// folder holds one grid, or cells of grids alike). Its `base` is RunConfig's default.
+// devices in order of appearance, precisions (fp32, bf16, fp16), and the first record's steps,
+// warm-up and phase steps (a folder holds one grid, or cells of grids alike). Its `base` is
+// RunConfig's default.
 SweepSpec sweepSpecOf(const std::vector<SweepCellRecord> &records);
 
 // Object names (tests): sweepModel_<model> (one check box per kModelNames), sweepBatchSizesEdit,
-// sweepImageSize_<pixels> (one per kImageSizes), sweepDevice_<device id> (the CPU, then each
+// sweepImageSize_<pixels> (one per kImageSizes), sweepPrecisionFp32Check,
+// sweepPrecisionBf16Check, sweepPrecisionFp16Check, sweepDevice_<device id> (the CPU, then each
 // usable device of the last probe), sweepThreadsEdit, sweepStepsSpin, sweepWarmupSpin,
 // sweepPhaseStepsSpin.
 class SweepForm : public QGroupBox {
@@ -57,20 +60,23 @@ public:
     // (unticked); devices that are not usable are left out.
     void setDevices(const std::vector<DeviceInfo> &devices);
 
-    // Under the QSettings keys sweep/* (models, batchSizes, imageSizes, devices, threads,
-    // steps, warmupSteps, phaseSteps). A missing or bad value keeps the widget's.
+    // Under the QSettings keys sweep/* (models, batchSizes, imageSizes, precisions, devices,
+    // threads, steps, warmupSteps, phaseSteps). A missing or bad value keeps the widget's.
     void saveSettings(QSettings &settings) const;
     void restoreSettings(const QSettings &settings);
 
 private:
     QLayout *buildModelsRow();           // a check box per model
     QLayout *buildImageSizesRow();       // a check box per image size
+    QLayout *buildPrecisionsRow();       // a check box per precision
     QWidget *buildDevices();             // CPU with its thread counts; addDevice adds more
     void addStepRows(QFormLayout *form); // timed, warm-up and phase steps
     QCheckBox *addDevice(const QString &id, const QString &text);
+    void restorePrecisions(const QSettings &settings); // sweep/precisions, if it names one
 
     std::map<std::string, QCheckBox *> m_models;
     std::map<int, QCheckBox *> m_imageSizes;
+    std::map<Precision, QCheckBox *> m_precisions;              // fp32, bf16, fp16
     std::vector<std::pair<std::string, QCheckBox *>> m_devices; // id, box; the CPU first
     QVBoxLayout *m_deviceLayout = nullptr;
     QLineEdit *m_batchSizesEdit = nullptr;

@@ -39,11 +39,14 @@ QPushButton *makeButton(QWidget *parent, const QString &text, const char *name,
 }
 
 QString cellDescription(const SweepCell &cell) {
-    return QStringLiteral("%1 · batch %2 · %3 px · %4")
-        .arg(QString::fromStdString(cell.model))
-        .arg(cell.batchSize)
-        .arg(cell.imageSize)
-        .arg(QString::fromStdString(cell.device.label()));
+    QString text = QStringLiteral("%1 · batch %2 · %3 px · %4")
+                       .arg(QString::fromStdString(cell.model))
+                       .arg(cell.batchSize)
+                       .arg(cell.imageSize)
+                       .arg(QString::fromStdString(cell.device.label()));
+    if (cell.precision != Precision::Float32)
+        text += QStringLiteral(" · ") + QString::fromUtf8(shortName(cell.precision));
+    return text;
 }
 
 } // namespace
@@ -191,6 +194,19 @@ QWidget *SweepPanel::buildResultsBox(QWidget *controls) {
     baselineRow->addWidget(baselineLabel);
     baselineRow->addWidget(m_baselineCombo, 1);
     resultsLayout->addLayout(baselineRow);
+    auto *measureRow = new QHBoxLayout;
+    auto *measureLabel = new QLabel(QStringLiteral("Heat map"), results);
+    m_measureCombo = new QComboBox(results);
+    m_measureCombo->setObjectName(QStringLiteral("sweepMeasureCombo"));
+    m_measureCombo->setToolTip(
+        QStringLiteral("Speed-up: each device against the baseline, precision by precision. "
+                       "bf16 (fp16) over fp32: each cell's images/s over its fp32 cell's"));
+    m_measureCombo->addItem(QStringLiteral("Speed-up against the baseline"),
+                            QStringLiteral("speedup"));
+    measureLabel->setBuddy(m_measureCombo);
+    measureRow->addWidget(measureLabel);
+    measureRow->addWidget(m_measureCombo, 1);
+    resultsLayout->addLayout(measureRow);
     m_exportPngButton = makeButton(results, QStringLiteral("Export PNG…"), "sweepExportPngButton",
                                    QStringLiteral("The chart and the heat map in one picture"));
     m_exportCsvButton =
@@ -214,7 +230,11 @@ void SweepPanel::connectControls() {
             openFolder(dir);
     });
     connect(m_baselineCombo, &QComboBox::currentIndexChanged, this,
-            [this] { m_heatMap->setTable(speedUpTable(m_records, baseline())); });
+            [this] { m_heatMap->setTable(heatMapTable()); });
+    connect(m_measureCombo, &QComboBox::currentIndexChanged, this, [this] {
+        m_baselineCombo->setEnabled(m_measureCombo->currentIndex() == 0);
+        m_heatMap->setTable(heatMapTable());
+    });
     connect(m_exportPngButton, &QPushButton::clicked, this, &SweepPanel::exportPngInteractive);
     connect(m_exportCsvButton, &QPushButton::clicked, this, &SweepPanel::exportCsvInteractive);
 }

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The dashboard's Sweep view: the grid form (sweep_form.h), the sweep folder, Run / Stop, the
 // progress ("cell 3 of 27 — about 4 min left"), images/s against batch size (sweep_chart.h), the
-// speed-up heat map against a chosen baseline device (sweep_heat_map.h), Export PNG / Export CSV
+// speed-up heat map against a chosen baseline device, or what bf16 / fp16 gains over fp32 when
+// the sweep has those cells (sweep_heat_map.h), Export PNG / Export CSV
 // and Open folder. Like the window, it starts no thread: it asks for a sweep with
 // startSweepRequested and learns what happens through its slots; the composition root
 // (app/dashboard/wiring.h) connects them to the SweepController.
@@ -30,6 +31,7 @@ class QVBoxLayout;
 namespace devicebench {
 
 class SpeedUpHeatMap;
+struct SpeedUpTable;
 class SweepChart;
 class SweepForm;
 
@@ -42,7 +44,8 @@ QString sweepProgressText(const SweepProgress &progress, bool ended, int failedC
 
 // Object names (tests): sweepForm, sweepFolderEdit, sweepBrowseButton, sweepRunButton,
 // sweepStopButton, sweepProgressBar, sweepProgressLabel, sweepOpenFolderButton,
-// sweepBaselineCombo, sweepExportPngButton, sweepExportCsvButton, sweepChartView,
+// sweepBaselineCombo, sweepMeasureCombo (the heat map's: speed-up, "bf16 over fp32", "fp16 over
+// fp32"), sweepExportPngButton, sweepExportCsvButton, sweepChartView,
 // sweepHeatMap, sweepNoteLabel, sweepMessageLabel.
 class SweepPanel : public QWidget {
     Q_OBJECT
@@ -122,6 +125,8 @@ private:
     void connectControls();
     QWidget *buildResults();
     void redraw();
+    void syncMeasures();               // the measure combo's choices: the records' precisions
+    SpeedUpTable heatMapTable() const; // the table of the chosen measure
     void showProgress(const SweepProgress &progress); // the bar and the counts
     void updateButtons();
     void showMessage(const QString &text, bool error);
@@ -142,6 +147,7 @@ private:
     QLabel *m_messageLabel = nullptr;
     QPushButton *m_openFolderButton = nullptr;
     QComboBox *m_baselineCombo = nullptr;
+    QComboBox *m_measureCombo = nullptr; // data: "speedup", or the gain's precision ("bf16")
     QPushButton *m_exportPngButton = nullptr;
     QPushButton *m_exportCsvButton = nullptr;
     SweepChart *m_chart = nullptr;

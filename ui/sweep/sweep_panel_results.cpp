@@ -92,11 +92,40 @@ void SweepPanel::redraw() {
                 static_cast<int>(std::max<qsizetype>(0, devices.indexOf(chosen))));
         }
     }
+    syncMeasures();
     m_chart->sync(m_records);
     const QString note = m_chart->leftOutNote();
     m_noteLabel->setText(note);
     m_noteLabel->setVisible(!note.isEmpty());
-    m_heatMap->setTable(speedUpTable(m_records, baseline()));
+    m_heatMap->setTable(heatMapTable());
+}
+
+void SweepPanel::syncMeasures() {
+    // Speed-up always; a gain over fp32 per other precision the records hold. The chosen one
+    // is kept while it is there.
+    QStringList wanted{QStringLiteral("speedup")};
+    for (const Precision precision : sweepGainPrecisions(m_records))
+        wanted.append(QString::fromUtf8(shortName(precision)));
+    QStringList shown;
+    for (int i = 0; i < m_measureCombo->count(); ++i)
+        shown.append(m_measureCombo->itemData(i).toString());
+    if (shown == wanted)
+        return;
+    const QString chosen = m_measureCombo->currentData().toString();
+    const QSignalBlocker blocker(m_measureCombo);
+    while (m_measureCombo->count() > 1)
+        m_measureCombo->removeItem(1);
+    for (qsizetype i = 1; i < wanted.size(); ++i)
+        m_measureCombo->addItem(wanted[i] + QStringLiteral(" over fp32"), wanted[i]);
+    m_measureCombo->setCurrentIndex(std::max(0, m_measureCombo->findData(chosen)));
+    m_baselineCombo->setEnabled(m_measureCombo->currentIndex() == 0);
+}
+
+SpeedUpTable SweepPanel::heatMapTable() const {
+    Precision precision = Precision::Float32;
+    if (parsePrecision(m_measureCombo->currentData().toString().toStdString(), &precision))
+        return precisionGainTable(m_records, precision);
+    return speedUpTable(m_records, baseline());
 }
 
 bool SweepPanel::setBaseline(const QString &label) {

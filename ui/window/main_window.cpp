@@ -166,6 +166,7 @@ void MainWindow::onRunAccepted(int jobId, const RunRequest &request) {
     m_lastEpoch = 0;
     m_lastStep = 0;
     m_finishedEpochs = 0;
+    m_precisionNote.clear();
     m_runClock.invalidate();
     setStatus(QStringLiteral("Run #%1 on %2: loading data and building the model…")
                   .arg(jobId)
@@ -191,7 +192,12 @@ void MainWindow::onRunStarted(int jobId, const RunConfig & /*config*/, const Run
     if (jobId == m_activeJobId) {
         m_activeDevice = QString::fromStdString(info.device);
         m_stepsPerEpoch = info.stepsPerEpoch;
+        m_precisionNote = QString::fromStdString(info.precisionNote);
         m_runClock.start();
+        if (!m_precisionNote.isEmpty())
+            setStatus(
+                QStringLiteral("Run #%1 on %2: %3").arg(jobId).arg(m_activeDevice, m_precisionNote),
+                false);
     }
 }
 
@@ -316,6 +322,8 @@ void MainWindow::updateProgressText() {
         const double left = elapsed * (total - done) / done;
         text += QStringLiteral(" · about %1 left").arg(formatDuration(left));
     }
+    if (!m_precisionNote.isEmpty())
+        text += QStringLiteral(" · ") + m_precisionNote;
     setStatus(text, false);
 }
 

@@ -148,6 +148,8 @@ public Q_SLOTS:
     void onRecordStarted(int jobId, const devicebench::RunRecord &record);
     void onRecordEnded(int jobId, const devicebench::RunRecord &record);
     void onRecordFailed(int jobId, const QString &message);
+    // The status bar then says the run's precision note (RunStarted::precisionNote) when it
+    // has one, at the start and with each progress line.
     void onRunStarted(int jobId, const devicebench::RunConfig &config,
                       const devicebench::RunStarted &info);
     void onStepLosses(int jobId, const std::vector<devicebench::StepLoss> &losses);
@@ -221,6 +223,7 @@ private:
     std::int64_t m_lastStep = 0;
     int m_finishedEpochs = 0;
     QElapsedTimer m_runClock;      // since runStarted (data loaded, model built)
+    QString m_precisionNote;       // RunStarted::precisionNote: "bf16 is emulated on this CPU ..."
     bool m_closeRequested = false; // close once the stopped run has ended
 
     QLabel *m_statusLabel = nullptr;
