@@ -15,7 +15,10 @@
 #      median stable epoch, ratio to the script, target) and epochs.csv to OUT;
 #   5. the sweep of issue 13 (three models, batch sizes 16..512, 32 px) on DEVICE: sweep.csv
 #      and the cell records in OUT/sweep;
-#   6. a data-parallel job of issue 14 (`launch`, one rank per GPU, NCCL) in OUT/distributed.
+#   6. a data-parallel job (`launch`, one rank per GPU, NCCL) in OUT/distributed;
+#   7. precision: tuned epochs in fp32, bf16 and fp16 (fp32 and bf16 on cpu), alternating,
+#      their median stable epoch, ratio to fp32, test accuracy and skipped steps side by side
+#      in OUT/precision.md.
 # With --device cpu it runs the same steps on the CPU, shortened (512 + 128 images, 2 epochs,
 # 1 round), so a CPU-only machine (CI) checks the logic; the control is then cpu against cpu.
 #
@@ -255,3 +258,41 @@ fi
 run distributed "$cli" launch "${dp[@]}" --synthetic --out-dir "$out/distributed"
 log "## 6. data-parallel job ($out/distributed: job and rank records)"
 grep -E '^(launch|job|epoch|efficiency)' "$out/runs/distributed.txt" | tee -a "$out/gpu-check.log"
+
+# 7. precision: tuned epochs in fp32, bf16 and fp16 on DEVICE (TF32 left at LibTorch's default,
+# said in the records), alternating (fp32 bf16 fp16, bf16 fp16 fp32, ...), each run's stable
+# mean, its ratio to fp32, the test accuracy after its last epoch and the loss scaler's skipped
+# steps, side by side. fp16 is CUDA only: on cpu (CI) fp32 and bf16, shortened.
+precisions=(fp32 bf16 fp16)
+pextra=(--data-on-device)
+if [ "$device" = cpu ]; then precisions=(fp32 bf16); pextra=(); fi
+log "## 7. precision on $device: tuned, ${precisions[*]}, $epochs epochs, $n_train + $n_test images, $rounds rounds"
+np=${#precisions[@]}
+for ((r = 1; r <= rounds; r++)); do
+  for ((k = 0; k < np; k++)); do
+    p=${precisions[$(((r - 1 + k) % np))]}
+    run "precision-$p-$r" "$cli" run --device "$device" --threads "$threads" --epochs "$epochs" \
+      --warmup-epochs "$warm" --workload tuned --precision "$p" "${pextra[@]}" --data-dir "$subset" \
+      --train-images "$train" --test-images "$test" --record "$out/runs/precision-$p-$r.json"
+  done
+done
+"$python" - "$out" "$rounds" "${precisions[@]}" <<'EOF' | tee "$out/precision.md" | tee -a "$out/gpu-check.log"
+import json, statistics, sys
+out, rounds, precisions = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+rows = {}
+for p in precisions:
+    records = [json.load(open(f"{out}/runs/precision-{p}-{r}.json")) for r in range(1, rounds + 1)]
+    stable = [e["seconds"] for rec in records for e in rec["epochs"] if not e["warmup"]]
+    rows[p] = dict(
+        seconds=statistics.median(stable) if stable else float("nan"),
+        accuracy=statistics.median(rec["epochs"][-1]["testAccuracy"] for rec in records),
+        skipped=sum(e.get("skippedSteps", 0) for rec in records for e in rec["epochs"]),
+        note=records[0]["started"].get("precisionNote", ""),
+        status=",".join(sorted({rec["status"] for rec in records})))
+base = rows["fp32"]["seconds"]
+print("| precision | median stable s/epoch | x fp32 | test accuracy (last epoch) | skipped steps | status | note |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
+for p, row in rows.items():
+    print(f"| {p} | {row['seconds']:.3f} | {row['seconds'] / base:.3f} | {100 * row['accuracy']:.2f} % "
+          f"| {row['skipped']} | {row['status']} | {row['note'] or '-'} |")
+EOF

@@ -152,13 +152,21 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
 }
 
 // What can be refused before anything else: --png without the full build, no data folder, an
-// empty --device or --threads, a data folder that is not CIFAR-10, a --csv or --png folder
-// that cannot be written. kExitOk, kExitUsage or kExitNoData.
+// empty --device or --threads, a precision a device cannot run, a data folder that is not CIFAR-10,
+// a --csv or --png folder that cannot be written. kExitOk, kExitUsage or kExitNoData.
 int checkOptions(RunOptions &options, std::ostream &err) {
     RunConfig &base = options.base;
     if (!options.pngPath.empty() && !kPngAvailable) {
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
         return kExitUsage;
+    }
+    // The precision on every device first: a refused setting never waits for the data.
+    for (const std::string &device : options.devices) {
+        if (const std::string problem = precisionProblem(base.precision, device);
+            !problem.empty()) {
+            err << "devicebench-cli: error: " << problem << "\n";
+            return kExitUsage;
+        }
     }
     if (!base.synthetic && base.dataDir.empty()) {
         if (auto dir = findDefaultDataDir()) {

@@ -118,7 +118,8 @@ TEST(CliPhases, NormalRunHasNoPhaseOutputAndEmptyPhaseCells) {
     EXPECT_EQ(r.out.find("where the time goes"), std::string::npos) << r.out;
     const auto csv = lines(dir.path() / "out.csv");
     ASSERT_EQ(csv.size(), 3U);
-    EXPECT_EQ(csv[2].substr(csv[2].size() - 6), ",,,,,,") << csv[2];
+    // The six phase cells empty, then the precision and no loss scaler's skipped steps.
+    EXPECT_EQ(csv[2].substr(csv[2].size() - 12), ",,,,,,,fp32,") << csv[2];
     EXPECT_FALSE(devicebench::readRunRecord((dir.path() / "run.json").string()).config.phases);
 }
 

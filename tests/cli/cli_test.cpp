@@ -172,7 +172,9 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
                                              "phase_loss_s",
                                              "phase_backward_s",
                                              "phase_optimizer_s",
-                                             "phase_test_s"};
+                                             "phase_test_s",
+                                             "precision",
+                                             "skipped_steps"};
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());
@@ -276,7 +278,36 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArgs{{"--device", "gpu"}, "unknown device 'gpu'"},
                       BadArgs{{"--device", "cuda:7"}, "cuda:7"},
                       BadArgs{{"--warmup-epochs", "10"}, "warm-up epochs (10) must be fewer"},
-                      BadArgs{{"--no-such-flag"}, "--no-such-flag"}));
+                      BadArgs{{"--no-such-flag"}, "--no-such-flag"},
+                      BadArgs{{"--precision", "fp8"}, "fp8"},
+                      BadArgs{{"--precision", "fp16"}, "precision fp16 is CUDA only: device cpu"},
+                      BadArgs{{"--tf32", "maybe"}, "maybe"}));
+
+// A refused precision is found before any data is read: the data folder named here does not
+// exist, and the message is the precision's, not the folder's.
+TEST(Cli, Fp16OnTheCpuIsRefusedBeforeTheDataFolderIsRead) {
+    const CliResult r =
+        runCli({"run", "--data-dir", "/nonexistent/cifar", "--precision", "fp16", "--epochs", "1"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("fp16 is CUDA only"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("/nonexistent/cifar"), std::string::npos) << r.err;
+}
+
+TEST(Cli, ABf16RunSaysItsPrecisionAndWhetherTheCpuDoesItNatively) {
+    TempDir dir("devicebench-cli-bf16");
+    const fs::path record = dir.path() / "bf16.json";
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0",
+                                "--train-images", "64", "--test-images", "32", "--threads", "1",
+                                "--precision", "bf16", "--record", record.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("precision bf16"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("precision: bf16 "), std::string::npos) << "the native/emulated note";
+    EXPECT_NE(r.out.find(" bf16"), std::string::npos);
+    const devicebench::RunRecord written = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(written.precision, "bfloat16");
+    EXPECT_EQ(written.config.precision, devicebench::Precision::BFloat16);
+    EXPECT_NE(written.started.precisionNote, "");
+}
 
 TEST(Cli, DevicesListsTheCpuAndSaysWhyCudaIsNotUsable) {
     const CliResult r = runCli({"devices"});

@@ -154,7 +154,8 @@ TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
                         "test_accuracy,images_per_s,data,status,host,comparable,differences,"
                         "contended,cpu_share,other_cpus,steal_fraction,load_average,"
                         "model,image_size,parameters,phase_data_s,phase_forward_s,"
-                        "phase_loss_s,phase_backward_s,phase_optimizer_s,phase_test_s");
+                        "phase_loss_s,phase_backward_s,phase_optimizer_s,phase_test_s,"
+                        "precision,skipped_steps");
     const std::vector<std::string> first = fieldsOf(lines[1]);
     ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
     EXPECT_EQ(first[0], set.run(0).label);
@@ -437,7 +438,8 @@ TEST(SummaryCsv, HeaderIsTheDocumentedColumnsInOrder) {
               "gpu_cc,gpu_memory_bytes,cudnn_benchmark,app_version,os,contended_stable_epochs,"
               "model,image_size,parameters,achieved_gflops,phase_data_fraction,"
               "phase_forward_fraction,phase_loss_fraction,phase_backward_fraction,"
-              "phase_optimizer_fraction,phase_test_fraction");
+              "phase_optimizer_fraction,phase_test_fraction,precision,precision_native,"
+              "precision_note,tf32");
     EXPECT_EQ(fieldsOf(header).size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
 }
 

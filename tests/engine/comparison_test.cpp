@@ -103,6 +103,32 @@ TEST(WorkloadDifferences, LossFetchIntervalOneAgainstFiftyIsNotComparableAndName
     EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"loss fetch interval"});
 }
 
+TEST(ComparisonRules, Bf16AndFp32RunsAreNotComparableAndTheReasonNamesPrecision) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    b.config.precision = Precision::BFloat16;
+    b.precision = toString(b.config.precision);
+    EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"precision"});
+    a.config.precision = Precision::BFloat16;
+    a.precision = b.precision;
+    EXPECT_TRUE(workloadDifferences(a, b).empty()) << "two bf16 runs compare";
+}
+
+TEST(ComparisonRules, ARecordOfAnUnknownPrecisionIsNeverComparableNotEvenWithItsTwin) {
+    RunRecord a = baseRecord(), b = baseRecord();
+    a.precision = b.precision = "float8_e4m3";
+    EXPECT_EQ(workloadDifferences(a, b), std::vector<std::string>{"precision"});
+    EXPECT_EQ(workloadDifferences(a, baseRecord()), std::vector<std::string>{"precision"});
+}
+
+TEST(ComparisonRules, TheLabelNamesAPrecisionOtherThanFp32) {
+    RunRecord r = baseRecord();
+    EXPECT_EQ(runLabel(r).find("bf16"), std::string::npos);
+    r.precision = "bfloat16";
+    EXPECT_NE(runLabel(r).find(" bf16"), std::string::npos) << runLabel(r);
+    r.precision = "float8_e4m3";
+    EXPECT_NE(runLabel(r).find(" float8_e4m3"), std::string::npos) << runLabel(r);
+}
+
 TEST(ComparisonRules, EveryRunConfigFieldHasExactlyOneRow) {
     std::set<std::string> configFields;
     for (const ComparisonRule &rule : comparisonRules()) {

@@ -240,6 +240,33 @@ TEST(RunRecordJson, RecordWithoutDataOnDeviceReadsAsDataOnTheHost) {
     EXPECT_FALSE(parseRunRecord(json, "old.json").config.dataOnDevice);
 }
 
+TEST(RunRecordJson, PrecisionTf32TheNoteAndTheLossScalersFieldsRoundTrip) {
+    RunRecord original = fullRecord();
+    original.config.precision = Precision::Float16;
+    original.precision = toString(original.config.precision);
+    original.config.tf32 = Tf32::Off;
+    original.started.precisionNative = false;
+    original.started.precisionNote = "fp16 is emulated on this GPU";
+    original.epochs.front().skippedSteps = 3;
+    original.epochs.front().lossScale = 32768.0;
+    const RunRecord read = parseRunRecord(toJson(original), "fp16.json");
+    expectSameRecord(read, original);
+    EXPECT_EQ(read.config.precision, Precision::Float16);
+    EXPECT_EQ(read.config.tf32, Tf32::Off);
+    EXPECT_FALSE(read.started.precisionNative);
+    EXPECT_EQ(read.started.precisionNote, "fp16 is emulated on this GPU");
+    EXPECT_EQ(read.epochs.front().skippedSteps, 3);
+    EXPECT_DOUBLE_EQ(read.epochs.front().lossScale, 32768.0);
+}
+
+TEST(RunRecordJson, ARecordOfAnUnknownPrecisionImportsWithItsTextKept) {
+    RunRecord original = fullRecord();
+    original.precision = "float8_e4m3";
+    const RunRecord read = parseRunRecord(toJson(original), "fp8.json");
+    EXPECT_EQ(read.precision, "float8_e4m3");
+    EXPECT_EQ(read.config.precision, Precision::Float32) << "the setting stays the default";
+}
+
 TEST(RunRecordJson, StartsWithTheSchemaVersion) {
     const std::string json = toJson(fullRecord());
     EXPECT_EQ(json.rfind("{\n  \"schemaVersion\": 1,", 0), 0u) << json.substr(0, 60);
@@ -447,6 +474,13 @@ TEST(RunRecordChecks, RecordsWrittenByEarlierVersionsStillImport) {
         ASSERT_NO_THROW(r = readRunRecord(entry.path().string())) << entry.path();
         EXPECT_EQ(dataHashMethod(r.data.contentHash), DataHashMethod::PrefixFnv1a) << entry.path();
         EXPECT_EQ(r.status, "finished");
+        // Written before precision was a setting: float32, TF32 left as LibTorch had it, no
+        // loss scaler, no note.
+        EXPECT_EQ(r.config.precision, Precision::Float32) << entry.path();
+        EXPECT_EQ(r.config.tf32, Tf32::Default) << entry.path();
+        EXPECT_TRUE(r.started.precisionNative) << entry.path();
+        for (const EpochResult &e : r.epochs)
+            EXPECT_EQ(e.skippedSteps, -1) << entry.path();
     }
     EXPECT_GE(count, 3);
 }

@@ -338,3 +338,50 @@ TEST(SweepCsv, OneRowPerCellUnderTheDocumentedHeader) {
     EXPECT_FALSE(writeSweepCsv({a}, "", (dir.path() / "no/s.csv").string(), &error));
     EXPECT_NE(error.find("no/s.csv"), std::string::npos) << error;
 }
+
+TEST(SweepPrecision, PrecisionIsAnAxisAndOnlyCellsOtherThanFp32ChangeTheirKey) {
+    SweepSpec s = tinySpec();
+    s.precisions = {Precision::Float32, Precision::BFloat16};
+    const std::vector<SweepCell> cells = sweepCells(s);
+    ASSERT_EQ(cells.size(), 2U * sweepCells(tinySpec()).size());
+    EXPECT_EQ(cells[0].key(), sweepCells(tinySpec())[0].key()) << "fp32 keeps older names";
+    EXPECT_EQ(cells[1].key(), cells[0].key() + "_bf16");
+    EXPECT_EQ(stepBenchConfig(s, cells[1]).run.precision, Precision::BFloat16);
+    EXPECT_EQ(validateSweepSpec(s), "");
+    s.precisions = {Precision::Float16};
+    EXPECT_NE(validateSweepSpec(s).find("fp16 is CUDA only"), std::string::npos);
+    s.precisions = {};
+    EXPECT_NE(validateSweepSpec(s).find("precision"), std::string::npos);
+}
+
+TEST(SweepPrecision, ARecordKeepsItsPrecisionAndAnOlderRecordWithoutOneReadsAsFp32) {
+    SweepCellRecord r = finishedRecord();
+    r.cell.precision = Precision::BFloat16;
+    EXPECT_EQ(readSweepCellRecord(toJson(r), "cell.json").cell.precision, Precision::BFloat16);
+    std::string older = toJson(finishedRecord());
+    const std::string field = ",\n    \"precision\": \"fp32\"";
+    const auto at = older.find(field);
+    ASSERT_NE(at, std::string::npos) << older.substr(0, 400);
+    older.erase(at, field.size());
+    EXPECT_EQ(readSweepCellRecord(older, "old.json").cell.precision, Precision::Float32);
+    std::string bad = toJson(r);
+    bad.replace(bad.find("\"bf16\""), 6, "\"fp8\"");
+    EXPECT_THROW(readSweepCellRecord(bad, "bad.json"), RecordError);
+}
+
+TEST(SweepPrecision,
+     TheGainIsBf16ImagesPerSecondOverTheSameCellsFp32AndSpeedUpsStayWithinAPrecision) {
+    SweepCellRecord fp32 = finishedRecord();
+    SweepCellRecord bf16 = finishedRecord();
+    bf16.cell.precision = Precision::BFloat16;
+    bf16.result.imagesPerSecond = fp32.result.imagesPerSecond * 1.5;
+    const std::vector<SweepCellRecord> records{fp32, bf16};
+    EXPECT_DOUBLE_EQ(sweepPrecisionGain(records, bf16), 1.5);
+    EXPECT_TRUE(std::isnan(sweepPrecisionGain(records, fp32))) << "fp32 has no gain over itself";
+    EXPECT_TRUE(std::isnan(sweepPrecisionGain({bf16}, bf16))) << "no fp32 pair";
+    EXPECT_DOUBLE_EQ(sweepSpeedUp(records, bf16, "cpu x2"), 1.0)
+        << "against the baseline device's bf16 cell, not its fp32 one";
+    const std::string csv = sweepCsv(records, "cpu x2");
+    EXPECT_NE(csv.find(",bf16,1.5000\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",fp32,nan\n"), std::string::npos) << csv;
+}

@@ -55,4 +55,10 @@ done
 diff=$(sed -n 's/^- control, cpu against cpu (seed 1, real subset): largest test-loss difference //p' "$out/summary.md")
 awk -v d="$diff" 'BEGIN { exit !(d ~ /^[0-9.e+-]+$/ && d + 0 < 1e-3) }' ||
   fail "the control line (same seed, same device: difference under 1e-3) is missing or off: '$diff'"
-echo "OK: gpu-check.sh --device cpu wrote summary.md, summary.csv, epochs.csv and every run record"
+# 7. precision on the CPU: fp32 and bf16 side by side, bf16 against fp32, both finished.
+[ -s "$out/precision.md" ] || fail "precision.md not written"
+grep -q "^| fp32 | [0-9.]* | 1.000 | [0-9.]* % | 0 | finished |" "$out/precision.md" ||
+  fail "precision.md has no fp32 row: $(cat "$out/precision.md")"
+grep -q "^| bf16 | [0-9.]* | [0-9.]* | [0-9.]* % | 0 | finished | bf16 " "$out/precision.md" ||
+  fail "precision.md has no bf16 row with its note: $(cat "$out/precision.md")"
+echo "OK: gpu-check.sh --device cpu wrote summary.md, summary.csv, epochs.csv, precision.md and every run record"

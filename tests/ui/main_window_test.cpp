@@ -177,10 +177,10 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
                                        "other_cpus,steal_fraction,load_average,model,image_size,"
                                        "parameters,phase_data_s,"
                                        "phase_forward_s,phase_loss_s,phase_backward_s,"
-                                       "phase_optimizer_s,phase_test_s"));
+                                       "phase_optimizer_s,phase_test_s,precision,skipped_steps"));
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
-        ASSERT_EQ(fields.size(), 29) << lines[row].toStdString();
+        ASSERT_EQ(fields.size(), kEpochCsvColumnCount) << lines[row].toStdString();
         EXPECT_EQ(fields[1], QStringLiteral("cpu"));
         EXPECT_EQ(fields[2], QStringLiteral("1"));
         EXPECT_EQ(fields[3].toInt(), row);

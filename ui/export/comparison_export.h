@@ -6,6 +6,8 @@
 
 #include "charts/charts.h" // ChartOptions
 
+#include "devicebench/csv_export.h"
+
 #include <QImage>
 #include <QSize>
 #include <QString>
@@ -46,7 +48,7 @@ QString comparisonCsv(const RunStore &store);
 
 // The summary CSV text: summaryCsv(store.runSet()) (devicebench/csv_export.h).
 QString summaryCsv(const RunStore &store);
-inline constexpr int kSummaryColumnCount = 54; // kSummaryCsvColumnCount (csv_export.h)
+inline constexpr int kSummaryColumnCount = kSummaryCsvColumnCount; // csv_export.h
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (a path without ".csv" gets "-summary.csv" appended).

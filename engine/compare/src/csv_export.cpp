@@ -57,8 +57,8 @@ template <class Row> CsvColumns<Row> modelColumns() {
     };
 }
 
-// Where the time goes (phase_summary.h), the last columns in both files: one per phase of
-// phaseFields(), "phase_<name><suffix>", its cell `cell(row, the phase's index)`.
+// Where the time goes (phase_summary.h), in both files before the precision columns: one per phase
+// of phaseFields(), "phase_<name><suffix>", its cell `cell(row, the phase's index)`.
 template <class Row, class Cell> CsvColumns<Row> phaseColumns(const char *suffix, Cell cell) {
     CsvColumns<Row> columns;
     for (std::size_t i = 0; i < kPhaseCount; ++i)
@@ -103,12 +103,6 @@ const CsvColumns<EpochRow> kEpochColumns =
          [](const EpochRow &x) {
              return x.r.started.synthetic || x.r.config.synthetic ? "synthetic" : "cifar-10";
          }},
-        {"precision", [](const EpochRow &x) { return precisionName(x.r); }},
-        // float16: the steps the loss scaler skipped; empty without a loss scaler.
-        {"skipped_steps",
-         [](const EpochRow &x) {
-             return x.e.skippedSteps >= 0 ? std::to_string(x.e.skippedSteps) : std::string();
-         }},
         {"status", [](const EpochRow &x) { return toString(x.run.state); }},
         {"host", [](const EpochRow &x) { return x.r.fingerprint.hostName; }},
         {"comparable", [](const EpochRow &x) { return flag(x.run.comparable()); }},
@@ -123,11 +117,23 @@ const CsvColumns<EpochRow> kEpochColumns =
          [](const EpochRow &x) { return loadNumber(x, &EpochLoad::loadAverage, 2); }},
     } +
     modelColumns<EpochRow>() +
-    phaseColumns<EpochRow>("_s", [](const EpochRow &x, std::size_t phase) {
-        // Each phase's seconds, all empty when the epoch was not phase-timed.
-        const PhaseTimes &p = x.e.phases;
-        return p.measured ? number(p.*phaseFields()[phase].seconds, 6) : std::string();
-    });
+    phaseColumns<EpochRow>("_s",
+                           [](const EpochRow &x, std::size_t phase) {
+                               // Each phase's seconds, all empty when the epoch was not
+                               // phase-timed.
+                               const PhaseTimes &p = x.e.phases;
+                               return p.measured ? number(p.*phaseFields()[phase].seconds, 6)
+                                                 : std::string();
+                           }) +
+    // Added with precision as a setting: after the columns of earlier versions, in place.
+    CsvColumns<EpochRow>{
+        {"precision", [](const EpochRow &x) { return precisionName(x.r); }},
+        // float16: the steps the loss scaler skipped; empty without a loss scaler.
+        {"skipped_steps",
+         [](const EpochRow &x) {
+             return x.e.skippedSteps >= 0 ? std::to_string(x.e.skippedSteps) : std::string();
+         }},
+    };
 
 // ---- the summary CSV -------------------------------------------------------------------------
 
@@ -222,10 +228,6 @@ const CsvColumns<RunRow> kSummaryColumns =
         {"baseline", [](const RunRow &x) { return x.baseline; }},
         {"comparable", [](const RunRow &x) { return flag(x.run.comparable()); }},
         {"differences", [](const RunRow &x) { return joined(x.run.differences, ";"); }},
-        {"precision", [](const RunRow &x) { return precisionName(x.r); }},
-        {"precision_native", [](const RunRow &x) { return flag(x.r.started.precisionNative); }},
-        {"precision_note", [](const RunRow &x) { return x.r.started.precisionNote; }},
-        {"tf32", [](const RunRow &x) { return toString(x.r.config.tf32); }},
         {"max_test_loss_diff",
          [](const RunRow &x) {
              return x.run.isBaseline ? std::string() : number(x.run.maxTestLossDiff, 6);
@@ -262,7 +264,14 @@ const CsvColumns<RunRow> kSummaryColumns =
     } +
     modelColumns<RunRow>() +
     CsvColumns<RunRow>{{"achieved_gflops", [](const RunRow &x) { return gflopsCell(x.run); }}} +
-    phaseColumns<RunRow>("_fraction", phaseFractionCell);
+    phaseColumns<RunRow>("_fraction", phaseFractionCell) +
+    // Added with precision as a setting: after the columns of earlier versions, in place.
+    CsvColumns<RunRow>{
+        {"precision", [](const RunRow &x) { return precisionName(x.r); }},
+        {"precision_native", [](const RunRow &x) { return flag(x.r.started.precisionNative); }},
+        {"precision_note", [](const RunRow &x) { return x.r.started.precisionNote; }},
+        {"tf32", [](const RunRow &x) { return toString(x.r.config.tf32); }},
+    };
 
 } // namespace
 

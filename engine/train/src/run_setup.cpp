@@ -3,6 +3,8 @@
 
 #include "autocast.h"
 
+#include "devicebench/trainer.h"
+
 #include "devicebench/devices.h"
 
 #include <spdlog/spdlog.h>
@@ -11,23 +13,6 @@
 #include <chrono>
 
 namespace devicebench::detail {
-
-std::string precisionProblem(Precision precision, const std::string &device) {
-    if (precision == Precision::Float32)
-        return {};
-    const bool cuda = device.rfind("cuda", 0) == 0;
-    if (precision == Precision::Float16 && !cuda)
-        return "precision fp16 is CUDA only: device " + device +
-               " cannot run it (use bf16 or fp32 on the CPU)";
-    const c10::ScalarType dtype =
-        precision == Precision::BFloat16 ? c10::ScalarType::BFloat16 : c10::ScalarType::Half;
-    const std::string problem =
-        autocastProblem(cuda ? c10::DeviceType::CUDA : c10::DeviceType::CPU, dtype);
-    if (problem.empty())
-        return {};
-    return "precision " + std::string(shortName(precision)) + " cannot run on " + device + ": " +
-           problem;
-}
 
 void applyTf32(Tf32 tf32) {
     struct Switches {
@@ -134,3 +119,24 @@ RunStop runStopOf(const std::exception_ptr &thrown, int batchSize) {
 }
 
 } // namespace devicebench::detail
+
+namespace devicebench {
+
+std::string precisionProblem(Precision precision, const std::string &device) {
+    if (precision == Precision::Float32)
+        return {};
+    const bool cuda = device.rfind("cuda", 0) == 0;
+    if (precision == Precision::Float16 && !cuda)
+        return "precision fp16 is CUDA only: device " + device +
+               " cannot run it (use bf16 or fp32 on the CPU)";
+    const c10::ScalarType dtype =
+        precision == Precision::BFloat16 ? c10::ScalarType::BFloat16 : c10::ScalarType::Half;
+    const std::string problem =
+        detail::autocastProblem(cuda ? c10::DeviceType::CUDA : c10::DeviceType::CPU, dtype);
+    if (problem.empty())
+        return {};
+    return "precision " + std::string(shortName(precision)) + " cannot run on " + device + ": " +
+           problem;
+}
+
+} // namespace devicebench

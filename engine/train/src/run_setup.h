@@ -21,11 +21,6 @@
 
 namespace devicebench::detail {
 
-// "" when `device` ("cpu", "cuda", "cuda:N") can run `precision` with this LibTorch; otherwise
-// the problem naming both: "precision fp16 is CUDA only: device cpu cannot run it (use bf16 or
-// fp32 on the CPU)", or autocastProblem()'s reason.
-std::string precisionProblem(Precision precision, const std::string &device);
-
 // Sets LibTorch's TF32 switches for cuBLAS matrix products and cuDNN convolutions: On and Off
 // both, Default back to the values LibTorch had when this was first called in the process
 // (so a Default run after an On run is LibTorch's default again).

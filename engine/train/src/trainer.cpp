@@ -395,7 +395,7 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
     if (!c.synthetic && c.dataDir.empty()) {
         errors.push_back("no data folder given (set one, or choose synthetic data)");
     }
-    if (std::string problem = detail::precisionProblem(c.precision, c.device); !problem.empty())
+    if (std::string problem = precisionProblem(c.precision, c.device); !problem.empty())
         errors.push_back(std::move(problem));
     return errors;
 }

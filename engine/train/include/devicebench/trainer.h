@@ -17,6 +17,12 @@ namespace devicebench {
 // empty when the config is valid.
 std::vector<std::string> validateRunConfig(const RunConfig &config);
 
+// The precision part of validateRunConfig, for front ends that check it before anything else:
+// "" when `device` ("cpu", "cuda", "cuda:N") can run `precision` with this LibTorch; otherwise
+// the problem naming both ("precision fp16 is CUDA only: device cpu cannot run it (use bf16 or
+// fp32 on the CPU)").
+std::string precisionProblem(Precision precision, const std::string &device);
+
 // Runs `config` on the calling thread; what an epoch's time includes: docs/MEASURING.md, "One
 // run". Events go to `observer`; onRunEnded is called exactly once, with the outcome returned,
 // also on errors: a bad config, missing data or an unusable device end as Failed with the
