@@ -205,6 +205,11 @@ void printCaveats(std::ostream &out, const RunSet &store, const RunEntry &baseli
         if (!warning.empty())
             out << "WARNING #" << run.number << ": " << warning << "\n";
     }
+    // A precision the device only emulates is slower than fp32 there: say so with its numbers.
+    for (const RunEntry &run : store.runs()) {
+        if (!run.record.started.precisionNative && !run.record.started.precisionNote.empty())
+            out << "note: #" << run.number << ": " << run.record.started.precisionNote << "\n";
+    }
     // Data identities from records made before the whole-file hash: comparable as before,
     // but say what that rests on (comparison.h, DataMatch).
     for (const RunEntry &run : store.runs()) {

@@ -38,6 +38,12 @@ void addRunSettingsOptions(QCommandLineParser &parser) {
         {QStringLiteral("test-images"),
          QStringLiteral("Use only the first N test images (0 = all)."), valueName},
         {QStringLiteral("workload"), QStringLiteral("faithful or tuned."), QStringLiteral("NAME")},
+        {QStringLiteral("precision"),
+         QStringLiteral("fp32, bf16 (mixed precision) or fp16 (mixed precision with loss scaling, "
+                        "CUDA only)."),
+         QStringLiteral("NAME")},
+        {QStringLiteral("tf32"), QStringLiteral("CUDA: TensorFloat-32 default, on or off."),
+         QStringLiteral("MODE")},
     });
 }
 
@@ -107,6 +113,31 @@ bool readInt(const QCommandLineParser &parser, const QString &name, std::optiona
     return true;
 }
 
+// --precision and --tf32 when given; false after naming the value and what is allowed.
+bool readPrecisionSettings(const QCommandLineParser &parser, RunSettingsOptions *settings) {
+    if (parser.isSet(QStringLiteral("precision"))) {
+        Precision precision{};
+        const QString text = parser.value(QStringLiteral("precision"));
+        if (!parsePrecision(text.toStdString(), &precision)) {
+            std::fprintf(stderr, "devicebench: --precision: '%s' is not fp32, bf16 or fp16\n",
+                         qPrintable(text));
+            return false;
+        }
+        settings->precision = precision;
+    }
+    if (parser.isSet(QStringLiteral("tf32"))) {
+        Tf32 tf32{};
+        const QString text = parser.value(QStringLiteral("tf32"));
+        if (!parseTf32(text.toStdString(), &tf32)) {
+            std::fprintf(stderr, "devicebench: --tf32: '%s' is not default, on or off\n",
+                         qPrintable(text));
+            return false;
+        }
+        settings->tf32 = tf32;
+    }
+    return true;
+}
+
 bool readRunSettings(const QCommandLineParser &parser, RunSettingsOptions *settings) {
     if (parser.isSet(QStringLiteral("data-dir")))
         settings->dataDir = parser.value(QStringLiteral("data-dir")).toStdString();
@@ -126,7 +157,7 @@ bool readRunSettings(const QCommandLineParser &parser, RunSettingsOptions *setti
         }
         settings->workload = workload;
     }
-    return true;
+    return readPrecisionSettings(parser, settings);
 }
 
 void readSession(const QCommandLineParser &parser, DashboardOptions *options) {
@@ -194,6 +225,8 @@ RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &se
         config.warmupEpochs = std::max(0, std::min(kDefaultWarmupEpochs, config.epochs - 1));
     if (settings.workload)
         config.workload = *settings.workload;
+    config.precision = settings.precision.value_or(config.precision);
+    config.tf32 = settings.tf32.value_or(config.tf32);
     return config;
 }
 
@@ -202,6 +235,8 @@ bool checkCommandLineSettings(const RunConfig &config, const std::deque<Scripted
         RunConfig check = config;
         if (!script.empty() && script[i].threads > 0)
             check.threads = script[i].threads;
+        if (!script.empty())
+            check.device = script[i].device; // fp16 is refused on the CPU only
         if (script.empty() && !check.synthetic && check.dataDir.empty())
             check.synthetic = true; // nothing runs yet: the folder is chosen in the window
         const auto problems = validateRunConfig(check);

@@ -27,6 +27,8 @@ struct RunSettingsOptions {
     std::optional<int> trainImages;
     std::optional<int> testImages;
     std::optional<Workload> workload;
+    std::optional<Precision> precision;
+    std::optional<Tf32> tf32;
 };
 
 // Everything main() needs from the command line (the chart and sweep scripts read the parser

@@ -589,6 +589,25 @@ std::string lineOfRun(const std::string &out, int n) {
     return "";
 }
 
+// A bf16 record (here the first record made bf16 on a CPU that emulates it) is shown beside the
+// fp32 one, labelled, not comparable for its precision, with the emulation note.
+TEST_F(CliCompare, ABf16RunIsLabelledNotComparableForItsPrecisionAndItsEmulationIsNoted) {
+    nlohmann::json j = nlohmann::json::parse(slurp(m_records[0]));
+    j["precision"] = "bfloat16";
+    j["started"]["precisionNative"] = false;
+    j["started"]["precisionNote"] = "bf16 is emulated on this CPU (no avx512_bf16 or amx_bf16 in "
+                                    "/proc/cpuinfo): expect it slower than fp32";
+    const fs::path bf16 = m_dir->path() / "bf16.json";
+    std::ofstream(bf16) << j.dump(2);
+    const CliResult r = runCli({"compare", m_records[0], bf16.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    const std::string second = lineOfRun(r.out, 2);
+    EXPECT_NE(second.find(" bf16"), std::string::npos) << r.out;
+    EXPECT_NE(second.find("not comparable: precision"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("note: #2: bf16 is emulated on this CPU"), std::string::npos) << r.out;
+    EXPECT_EQ(r.out.find("#1 vs #2"), std::string::npos) << "no control across precisions";
+}
+
 TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
     ASSERT_EQ(m_records.size(), 3u);
     const fs::path csv = m_dir->path() / "cmp.csv";

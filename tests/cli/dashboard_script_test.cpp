@@ -200,6 +200,37 @@ TEST(DashboardScript, RunsFolderGetsTheSessionsRunRecordAndNothingElse) {
     EXPECT_FALSE(fs::exists(home.savedRuns()));
 }
 
+TEST(DashboardScript, APrecisionGivenOnTheCommandLineIsTheScriptedRunsAndIsRecorded) {
+    const Home home;
+    const fs::path folder = home.dir.path() / "records";
+    ASSERT_EQ(runDashboard({"--synthetic", "--epochs", "1", "--warmup-epochs", "0",
+                            "--train-images", "64", "--test-images", "32", "--run", "cpu:1",
+                            "--precision", "bf16", "--runs-folder", folder.string(), "--quit"},
+                           home),
+              0);
+    const auto names = namesIn(folder);
+    ASSERT_EQ(names.size(), 1u);
+    const auto record = devicebench::readRunRecord((folder / names[0]).string());
+    EXPECT_EQ(record.precision, "bfloat16");
+    EXPECT_EQ(record.status, "finished");
+}
+
+TEST(DashboardScript, AnUnknownPrecisionOrFp16OnTheCpuIsRefusedBeforeTheWindowOpens) {
+    const Home home;
+    Dashboard unknown({"--precision", "fp8", "--quit"}, home.env(), home.dir.path());
+    const int status = unknown.wait();
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_NE(WEXITSTATUS(status), 0);
+    EXPECT_NE(unknown.err().find("--precision: 'fp8' is not fp32, bf16 or fp16"), std::string::npos)
+        << unknown.err();
+    Dashboard fp16({"--synthetic", "--precision", "fp16", "--run", "cpu", "--quit"}, home.env(),
+                   home.dir.path());
+    const int refused = fp16.wait();
+    ASSERT_TRUE(WIFEXITED(refused));
+    EXPECT_NE(WEXITSTATUS(refused), 0);
+    EXPECT_NE(fp16.err().find("fp16 is CUDA only"), std::string::npos) << fp16.err();
+}
+
 class DashboardStopSignal : public ::testing::TestWithParam<int> {};
 
 TEST_P(DashboardStopSignal, DuringARunWritesACancelledRecordExportsWhatFinishedAndExits130) {
