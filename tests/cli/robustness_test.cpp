@@ -637,7 +637,8 @@ devicebench::RunRecord plausibleRecord(const std::string &id, const std::vector<
     r.config.trainImages = 64;
     r.config.testImages = 32;
     r.config.dataDir = "/data/cifar-10-batches-bin";
-    r.started = {"cpu", "CPU", 1, 64, 32, 2, "/data/cifar-10-batches-bin", false, 0.0, 0, 0, {}, true, ""};
+    r.started = {"cpu", "CPU", 1, 64, 32, 2,    "/data/cifar-10-batches-bin",
+                 false, 0.0,   0, 0,  {}, true, ""};
     r.fingerprint.hostName = "host-" + id;
     r.data = {"/data/cifar-10-batches-bin", "cifar-10-binary", 64, 32,
               "xxh3-128:00112233445566778899aabbccddeeff"};
