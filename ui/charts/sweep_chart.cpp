@@ -31,17 +31,6 @@ bool finished(const SweepCellRecord &record) {
            std::isfinite(record.result.imagesPerSecond);
 }
 
-QString cellText(const SweepCell &cell) {
-    QString text = QStringLiteral("%1 · batch %2 · %3 px · %4")
-                       .arg(QString::fromStdString(cell.model))
-                       .arg(cell.batchSize)
-                       .arg(cell.imageSize)
-                       .arg(QString::fromStdString(cell.device.label()));
-    if (cell.precision != Precision::Float32)
-        text += QStringLiteral(" · ") + QString::fromUtf8(shortName(cell.precision));
-    return text;
-}
-
 // A marker of `shape` (0 circle, 1 square, 2 triangle, 3 diamond) in `colour`, outlined in the
 // chart background's colour so that markers of crossing lines stay apart.
 QImage markerImage(int shape, const QColor &colour, const QColor &outline) {
@@ -92,7 +81,7 @@ QString leftOutText(const SweepCellRecord &record) {
     const std::string why = record.result.reason.empty()
                                 ? std::string(toString(record.result.status))
                                 : record.result.reason;
-    return cellText(record.cell) + QStringLiteral(": ") + QString::fromStdString(why);
+    return sweepCellText(record.cell) + QStringLiteral(": ") + QString::fromStdString(why);
 }
 
 // The line's points in batch size order (stable), its records alongside.
@@ -115,6 +104,17 @@ void sortByBatchSize(SweepLine &line) {
 }
 
 } // namespace
+
+QString sweepCellText(const SweepCell &cell) {
+    QString text = QStringLiteral("%1 · batch %2 · %3 px · %4")
+                       .arg(QString::fromStdString(cell.model))
+                       .arg(cell.batchSize)
+                       .arg(cell.imageSize)
+                       .arg(QString::fromStdString(cell.device.label()));
+    if (cell.precision != Precision::Float32)
+        text += QStringLiteral(" · ") + QString::fromUtf8(shortName(cell.precision));
+    return text;
+}
 
 std::vector<SweepLine> sweepLines(const std::vector<SweepCellRecord> &records,
                                   QStringList *leftOut) {

@@ -40,6 +40,10 @@ struct SweepLine {
     Precision precision = Precision::Float32; // of its cells
 };
 
+// A cell as the Sweep view names it: "resnet18 · batch 64 · 32 px · cpu x2" (and " · bf16" for a
+// precision other than fp32).
+QString sweepCellText(const SweepCell &cell);
+
 // The lines of `records`, in the order their first cell appears (grid order when the records
 // come from loadSweepFolder or runSweep). A cell that did not finish (status not Finished, or
 // images/s not above 0) is on no line; *leftOut (when not null) gets one entry per such cell:

@@ -38,17 +38,6 @@ QPushButton *makeButton(QWidget *parent, const QString &text, const char *name,
     return button;
 }
 
-QString cellDescription(const SweepCell &cell) {
-    QString text = QStringLiteral("%1 · batch %2 · %3 px · %4")
-                       .arg(QString::fromStdString(cell.model))
-                       .arg(cell.batchSize)
-                       .arg(cell.imageSize)
-                       .arg(QString::fromStdString(cell.device.label()));
-    if (cell.precision != Precision::Float32)
-        text += QStringLiteral(" · ") + QString::fromUtf8(shortName(cell.precision));
-    return text;
-}
-
 } // namespace
 
 QString aboutDuration(double seconds) {
@@ -341,7 +330,7 @@ void SweepPanel::onCellStarted(int jobId, const SweepCell &cell, const SweepProg
         return;
     showProgress(progress);
     m_progressLabel->setText(sweepProgressText(progress, false) + QStringLiteral("\n") +
-                             cellDescription(cell));
+                             sweepCellText(cell));
 }
 
 void SweepPanel::onCellEnded(int jobId, const SweepCellRecord &record,

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <iterator>
+#include <utility>
 
 namespace devicebench {
 
@@ -36,34 +37,38 @@ bool parseWorkload(const std::string &text, Workload *workload) {
     return false;
 }
 
-const char *toString(Precision precision) {
-    switch (precision) {
-    case Precision::BFloat16:
-        return "bfloat16";
-    case Precision::Float16:
-        return "float16";
-    case Precision::Float32:
-        break;
+namespace {
+
+// Each precision's record text and short name; each TF32 mode's text.
+struct PrecisionName {
+    Precision precision;
+    const char *recordText;
+    const char *shortText;
+};
+constexpr PrecisionName kPrecisionNames[] = {{Precision::Float32, "float32", "fp32"},
+                                             {Precision::BFloat16, "bfloat16", "bf16"},
+                                             {Precision::Float16, "float16", "fp16"}};
+constexpr std::pair<Tf32, const char *> kTf32Names[] = {
+    {Tf32::Default, "default"}, {Tf32::On, "on"}, {Tf32::Off, "off"}};
+
+const PrecisionName &namesOf(Precision precision) {
+    for (const PrecisionName &names : kPrecisionNames) {
+        if (names.precision == precision)
+            return names;
     }
-    return "float32";
+    return kPrecisionNames[0];
 }
 
-const char *shortName(Precision precision) {
-    switch (precision) {
-    case Precision::BFloat16:
-        return "bf16";
-    case Precision::Float16:
-        return "fp16";
-    case Precision::Float32:
-        break;
-    }
-    return "fp32";
-}
+} // namespace
+
+const char *toString(Precision precision) { return namesOf(precision).recordText; }
+
+const char *shortName(Precision precision) { return namesOf(precision).shortText; }
 
 bool parsePrecision(const std::string &text, Precision *precision) {
-    for (Precision p : {Precision::Float32, Precision::BFloat16, Precision::Float16}) {
-        if (text == shortName(p) || text == toString(p)) {
-            *precision = p;
+    for (const PrecisionName &names : kPrecisionNames) {
+        if (text == names.shortText || text == names.recordText) {
+            *precision = names.precision;
             return true;
         }
     }
@@ -71,21 +76,17 @@ bool parsePrecision(const std::string &text, Precision *precision) {
 }
 
 const char *toString(Tf32 tf32) {
-    switch (tf32) {
-    case Tf32::On:
-        return "on";
-    case Tf32::Off:
-        return "off";
-    case Tf32::Default:
-        break;
+    for (const auto &[mode, text] : kTf32Names) {
+        if (mode == tf32)
+            return text;
     }
     return "default";
 }
 
 bool parseTf32(const std::string &text, Tf32 *tf32) {
-    for (Tf32 t : {Tf32::Default, Tf32::On, Tf32::Off}) {
-        if (text == toString(t)) {
-            *tf32 = t;
+    for (const auto &[mode, name] : kTf32Names) {
+        if (text == name) {
+            *tf32 = mode;
             return true;
         }
     }
