@@ -593,6 +593,7 @@ std::string lineOfRun(const std::string &out, int n) {
 // fp32 one, labelled, not comparable for its precision, with the emulation note.
 TEST_F(CliCompare, ABf16RunIsLabelledNotComparableForItsPrecisionAndItsEmulationIsNoted) {
     nlohmann::json j = nlohmann::json::parse(slurp(m_records[0]));
+    j["runId"] = j["runId"].get<std::string>() + "-bf16"; // another run, not a duplicate
     j["precision"] = "bfloat16";
     j["started"]["precisionNative"] = false;
     j["started"]["precisionNote"] = "bf16 is emulated on this CPU (no avx512_bf16 or amx_bf16 in "
