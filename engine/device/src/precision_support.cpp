@@ -3,6 +3,7 @@
 
 #include "devicebench/fingerprint.h"
 
+#include <cstdlib>
 #include <fstream>
 #include <set>
 #include <sstream>
@@ -79,7 +80,9 @@ PrecisionSupport precisionSupport(Precision precision, const std::string &device
         return cpuPrecisionSupport(precision, text.str());
     }
     const std::size_t colon = device.find(':');
-    const int index = colon == std::string::npos ? 0 : std::stoi(device.substr(colon + 1));
+    const int index = colon == std::string::npos
+                          ? 0
+                          : static_cast<int>(std::strtol(device.c_str() + colon + 1, nullptr, 10));
     for (const GpuInfo &gpu : collectFingerprint().gpus) {
         if (gpu.index == index)
             return cudaPrecisionSupport(precision, gpu.computeMajor, gpu.computeMinor);
