@@ -242,7 +242,7 @@ void printControl(std::ostream &out, const RunSet &store, const std::vector<Cont
         out << "\n";
     }
     if (pairs.empty())
-        out << "  no two runs share a workload\n";
+        out << "  no two runs are comparable\n";
 }
 
 } // namespace

@@ -40,6 +40,9 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
         j["label"] = run.label;
         j["file"] = run.origin;
         j["runId"] = run.record.runId;
+        j["model"] = run.record.model;
+        j["workload"] = run.record.workload;
+        j["precision"] = run.record.precision;
         j["status"] = toString(run.state);
         j["reason"] = run.reason;
         j["comparable"] = run.comparable();

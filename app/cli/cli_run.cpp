@@ -162,6 +162,9 @@ int checkOptions(RunOptions &options, std::ostream &err) {
     }
     // The precision on every device first: a refused setting never waits for the data.
     for (const std::string &device : options.devices) {
+        if (base.tf32 != Tf32::Default && device == "cpu")
+            err << "devicebench-cli: note: --tf32 acts on CUDA devices only; the cpu run "
+                   "records it as default\n";
         if (const std::string problem = precisionProblem(base.precision, device);
             !problem.empty()) {
             err << "devicebench-cli: error: " << problem << "\n";

@@ -239,6 +239,8 @@ bool checkCommandLineSettings(const RunConfig &config, const std::deque<Scripted
             check.device = script[i].device; // fp16 is refused on the CPU only
         if (script.empty() && !check.synthetic && check.dataDir.empty())
             check.synthetic = true; // nothing runs yet: the folder is chosen in the window
+        if (script.empty())
+            check.precision = Precision::Float32; // the device is chosen in the window (fp16: GPU)
         const auto problems = validateRunConfig(check);
         for (const std::string &problem : problems)
             std::fprintf(stderr, "devicebench: %s\n", problem.c_str());

@@ -293,6 +293,17 @@ TEST(Cli, Fp16OnTheCpuIsRefusedBeforeTheDataFolderIsRead) {
     EXPECT_EQ(r.err.find("/nonexistent/cifar"), std::string::npos) << r.err;
 }
 
+TEST(Cli, Tf32OnACpuRunIsNotedAndRecordedAsDefaultSoTheRunStaysComparable) {
+    TempDir dir("devicebench-cli-tf32");
+    const fs::path record = dir.path() / "tf32.json";
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--warmup-epochs", "0",
+                                "--train-images", "64", "--test-images", "32", "--threads", "1",
+                                "--tf32", "on", "--record", record.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.err.find("--tf32 acts on CUDA devices only"), std::string::npos) << r.err;
+    EXPECT_EQ(devicebench::readRunRecord(record.string()).config.tf32, devicebench::Tf32::Default);
+}
+
 TEST(Cli, ABf16RunSaysItsPrecisionAndWhetherTheCpuDoesItNatively) {
     TempDir dir("devicebench-cli-bf16");
     const fs::path record = dir.path() / "bf16.json";

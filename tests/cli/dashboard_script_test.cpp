@@ -215,6 +215,13 @@ TEST(DashboardScript, APrecisionGivenOnTheCommandLineIsTheScriptedRunsAndIsRecor
     EXPECT_EQ(record.status, "finished");
 }
 
+// fp16 without a scripted run (a saved setting of a GPU user): the window opens; only a CPU
+// run would be refused, by the controller.
+TEST(DashboardScript, Fp16WithoutAScriptedRunStillOpensTheWindow) {
+    const Home home;
+    EXPECT_EQ(runDashboard({"--precision", "fp16", "--quit"}, home), 0);
+}
+
 TEST(DashboardScript, AnUnknownPrecisionOrFp16OnTheCpuIsRefusedBeforeTheWindowOpens) {
     const Home home;
     Dashboard unknown({"--precision", "fp8", "--quit"}, home.env(), home.dir.path());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Comparability rules, speed-up with its interval, and the control check on test losses.
 #include "devicebench/comparison.h"
+#include "devicebench/run_set.h"
 
 #include "devicebench/summary.h"
 
@@ -120,13 +121,37 @@ TEST(ComparisonRules, ARecordOfAnUnknownPrecisionIsNeverComparableNotEvenWithIts
     EXPECT_EQ(workloadDifferences(a, baseRecord()), std::vector<std::string>{"precision"});
 }
 
+TEST(ComparisonRules, ABaselineOfAnUnknownPrecisionIsNotComparableEither) {
+    RunSet set;
+    RunRecord unknown = baseRecord();
+    unknown.precision = "float8";
+    unknown.runId = "u";
+    unknown.epochs = epochsWithTestLoss({1.0, 1.0});
+    unknown.config.warmupEpochs = 0; // stable epochs: a baseline needs a stable mean
+    RunRecord fp32 = baseRecord();
+    fp32.runId = "f";
+    fp32.epochs = epochsWithTestLoss({1.0, 1.0});
+    fp32.config.warmupEpochs = 0;
+    const int unknownId = set.run(set.addRecord(unknown, "u.json")).id;
+    const int fp32Id = set.run(set.addRecord(fp32, "f.json")).id;
+    set.setBaseline(unknownId);
+    EXPECT_TRUE(set.run(0).isBaseline);
+    EXPECT_FALSE(set.run(0).comparable()) << "the baseline itself";
+    EXPECT_FALSE(set.run(1).comparable());
+    set.setBaseline(fp32Id);
+    EXPECT_TRUE(set.run(1).isBaseline);
+    EXPECT_TRUE(set.run(1).comparable()) << "an fp32 baseline is";
+}
+
 TEST(ComparisonRules, TheLabelNamesAPrecisionOtherThanFp32) {
     RunRecord r = baseRecord();
     EXPECT_EQ(runLabel(r).find("bf16"), std::string::npos);
     r.precision = "bfloat16";
     EXPECT_NE(runLabel(r).find(" bf16"), std::string::npos) << runLabel(r);
     r.precision = "float8_e4m3";
-    EXPECT_NE(runLabel(r).find(" float8_e4m3"), std::string::npos) << runLabel(r);
+    EXPECT_NE(runLabel(r).find(" precision 'float8_e4m3'"), std::string::npos) << runLabel(r);
+    r.precision = "bf16"; // a short name is not a record's text: unknown, and labelled so
+    EXPECT_NE(runLabel(r).find(" precision 'bf16'"), std::string::npos) << runLabel(r);
 }
 
 TEST(ComparisonRules, EveryRunConfigFieldHasExactlyOneRow) {

@@ -160,6 +160,13 @@ TEST(PrecisionSettings, Fp16OnTheCpuIsRefusedNamingTheDeviceAndBf16IsAccepted) {
     EXPECT_TRUE(validateRunConfig(c).empty());
 }
 
+TEST(PrecisionSettings, AnUnknownDeviceIsLeftToTheDeviceCheckNotCalledACpu) {
+    EXPECT_EQ(precisionProblem(Precision::Float16, "bogus"), "");
+    EXPECT_EQ(precisionProblem(Precision::Float16, "CPU"), "");
+    EXPECT_NE(precisionProblem(Precision::Float16, "cpu"), "");
+    EXPECT_EQ(precisionProblem(Precision::Float16, "cuda:0"), "");
+}
+
 TEST(PrecisionSettings, ShortNamesAndRecordNamesParseAndAnythingElseDoesNot) {
     Precision p = Precision::Float32;
     EXPECT_TRUE(parsePrecision("bf16", &p));

@@ -259,6 +259,28 @@ TEST(RunRecordJson, PrecisionTf32TheNoteAndTheLossScalersFieldsRoundTrip) {
     EXPECT_DOUBLE_EQ(read.epochs.front().lossScale, 32768.0);
 }
 
+TEST(RunRecordJson, LossScalerFieldsOutsideAFloat16RunOrOutOfRangeAreRefusedNamingTheField) {
+    RunRecord r = fullRecord();
+    r.precision = "float32";
+    r.config.precision = Precision::Float32;
+    r.epochs.front().skippedSteps = 1;
+    r.epochs.front().lossScale = 1024.0;
+    try {
+        parseRunRecord(toJson(r), "fp32.json");
+        ADD_FAILURE() << "a float32 record with skipped steps was read";
+    } catch (const RecordError &e) {
+        EXPECT_NE(std::string(e.what()).find("skippedSteps"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("fp32.json"), std::string::npos) << e.what();
+    }
+    r.precision = "float16";
+    r.config.precision = Precision::Float16;
+    r.epochs.front().lossScale = -1.0;
+    EXPECT_THROW(parseRunRecord(toJson(r), "scale.json"), RecordError);
+    r.epochs.front().lossScale = 1024.0;
+    r.epochs.front().skippedSteps = r.started.stepsPerEpoch + 1;
+    EXPECT_THROW(parseRunRecord(toJson(r), "many.json"), RecordError);
+}
+
 TEST(RunRecordJson, ARecordOfAnUnknownPrecisionImportsWithItsTextKept) {
     RunRecord original = fullRecord();
     original.precision = "float8_e4m3";

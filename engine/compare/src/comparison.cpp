@@ -98,9 +98,8 @@ const std::vector<ComparisonRule> kComparisonRules = {
     {"precision", true, "precision",
      "another arithmetic (mixed precision): a precision comparison, not a device comparison",
      [](const RunRecord &a, const RunRecord &b) {
-         Precision p = Precision::Float32;
-         return a.precision != b.precision || !parsePrecision(a.precision, &p) ||
-                !parsePrecision(b.precision, &p);
+         return a.precision != b.precision || !isRecordedPrecision(a.precision) ||
+                !isRecordedPrecision(b.precision);
      },
      [](RunRecord &r) {
          r.config.precision =

@@ -70,7 +70,9 @@ template <class Row, class Cell> CsvColumns<Row> phaseColumns(const char *suffix
 // The run's precision by its short name ("bf16"); a name this version does not know as written.
 std::string precisionName(const RunRecord &r) {
     Precision precision = Precision::Float32;
-    return parsePrecision(r.precision, &precision) ? shortName(precision) : r.precision;
+    return isRecordedPrecision(r.precision) && parsePrecision(r.precision, &precision)
+               ? shortName(precision)
+               : r.precision;
 }
 
 // ---- the per-epoch CSV -----------------------------------------------------------------------

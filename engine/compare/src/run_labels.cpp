@@ -100,9 +100,13 @@ std::string runLabel(const RunRecord &record) {
     if (record.precision != "float32") {
         Precision precision = Precision::Float32;
         label +=
-            " " + (parsePrecision(record.precision, &precision) ? std::string(shortName(precision))
-                                                                : record.precision);
+            isRecordedPrecision(record.precision) && parsePrecision(record.precision, &precision)
+                ? " " + std::string(shortName(precision))
+                : " precision '" + record.precision + "'";
     }
+    // TF32 set on or off (CUDA runs; LibTorch's default is unlabelled).
+    if (record.config.tf32 != Tf32::Default)
+        label += " TF32 " + std::string(toString(record.config.tf32));
     // The article's computation is the default; any other workload is named in the label.
     if (!record.workload.empty() && record.workload != "faithful") {
         label += " (" + record.workload + ")";

@@ -273,8 +273,11 @@ void RunSet::rederive() {
         RunEntry &run = m_runs[i];
         run.isBaseline = static_cast<int>(i) == baseline;
         const RunEntry &base = m_runs[static_cast<std::size_t>(baseline)];
-        run.differences = run.isBaseline ? std::vector<std::string>()
-                                         : workloadDifferences(base.record, run.record);
+        // A baseline of a precision this version does not know is not comparable either.
+        run.differences = !run.isBaseline ? workloadDifferences(base.record, run.record)
+                          : isRecordedPrecision(run.record.precision)
+                              ? std::vector<std::string>()
+                              : std::vector<std::string>{"precision"};
         if (base.summary.hasStable && run.summary.hasStable && run.summary.stableMean > 0.0) {
             run.speedUp = devicebench::speedUp(base.summary, run.summary);
         } else {

@@ -75,6 +75,14 @@ bool parsePrecision(const std::string &text, Precision *precision) {
     return false;
 }
 
+bool isRecordedPrecision(const std::string &text) {
+    for (const PrecisionName &names : kPrecisionNames) {
+        if (text == names.recordText)
+            return true;
+    }
+    return false;
+}
+
 const char *toString(Tf32 tf32) {
     for (const auto &[mode, text] : kTf32Names) {
         if (mode == tf32)

@@ -158,6 +158,14 @@ void checkEpoch(const Checker &c, const RunRecord &r, std::size_t i, bool diverg
                "must be a finite number, 0 or more, or null (got " + text(e.imagesPerSecond) + ")");
     }
     checkPhases(c, e, i, r.config.phases);
+    // Only a float16 run has a loss scaler, and it cannot skip more steps than an epoch has.
+    if (e.skippedSteps >= 0 && r.precision != "float16")
+        c.fail(at("epochs", i, "skippedSteps"),
+               "belongs to float16 runs only (this record's precision is '" + r.precision + "')");
+    if (e.skippedSteps > r.started.stepsPerEpoch && r.started.stepsPerEpoch > 0)
+        c.fail(at("epochs", i, "skippedSteps"),
+               "is " + std::to_string(e.skippedSteps) + ", more than the epoch's " +
+                   std::to_string(r.started.stepsPerEpoch) + " steps");
 }
 
 // Steps: numbered from 1, increasing, in epochs from 1; losses as the epochs'.

@@ -316,6 +316,8 @@ EpochResult readEpoch(const FieldReader &r, const Json &o, const std::string &p)
         if (e.skippedSteps < 0)
             r.fail(p + ".skippedSteps", "must be 0 or more");
         e.lossScale = r.numberOrNull(o, "lossScale", p);
+        if (!(e.lossScale > 0.0) && !std::isnan(e.lossScale))
+            r.fail(p + ".lossScale", "must be above 0, or null");
     }
     return e;
 }
@@ -387,7 +389,8 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     parseWorkload(record.workload, &record.config.workload);
     // The same for the precision: "float32" in every record written before it was a setting;
     // a name this version does not know stays as text (and is never comparable).
-    parsePrecision(record.precision, &record.config.precision);
+    if (isRecordedPrecision(record.precision))
+        parsePrecision(record.precision, &record.config.precision);
     record.started = readStarted(r, r.object(j, "started", ""));
     detail::readModelStarted(r, j.at("started"), record.config, &record.started);
     record.data = readData(r, r.object(j, "data", ""));

@@ -99,7 +99,11 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 
 RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
                         const std::atomic<bool> &stopRequested, const TrainFunction &train) {
-    const RunConfig &config = request.config;
+    // TF32 acts on CUDA devices only: a CPU run records it as left alone, so that it stays
+    // comparable with every other CPU run.
+    RunConfig config = request.config;
+    if (config.device.rfind("cuda", 0) != 0)
+        config.tf32 = Tf32::Default;
     const std::string runId = request.runId.empty() ? newRunId() : request.runId;
     std::unique_ptr<TensorBoardObserver> board;
     if (!request.tensorBoardFolder.empty())

@@ -126,6 +126,8 @@ std::string precisionProblem(Precision precision, const std::string &device) {
     if (precision == Precision::Float32)
         return {};
     const bool cuda = device.rfind("cuda", 0) == 0;
+    if (!cuda && device != "cpu")
+        return {}; // not a device: resolveDevice names it
     if (precision == Precision::Float16 && !cuda)
         return "precision fp16 is CUDA only: device " + device +
                " cannot run it (use bf16 or fp32 on the CPU)";
