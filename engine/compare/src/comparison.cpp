@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/comparison.h"
+#include "devicebench/precision_text.h"
 
 #include "devicebench/summary.h"
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/csv_export.h"
+#include "devicebench/precision_text.h"
 
 #include "csv_table.h"
 

@@ -2,6 +2,7 @@
 // How a run is named in every view (comparison.h: runLabel, modelLabel, jobMachineLabel,
 // deviceKind, backendLabel).
 #include "devicebench/comparison.h"
+#include "devicebench/precision_text.h"
 
 #include <algorithm>
 #include <set>

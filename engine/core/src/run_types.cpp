@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/run_types.h"
+#include "devicebench/precision_text.h"
 
 #include <algorithm>
 #include <iterator>

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Run records (docs/run-record.md): the JSON text, written in the documented field order and
 // read strictly (every error names the source and the field).
+#include "devicebench/precision_text.h"
 #include "devicebench/run_record.h"
 
 #include "json_distributed.h"

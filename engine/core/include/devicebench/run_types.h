@@ -78,9 +78,6 @@ const char *toString(Precision precision);
 const char *shortName(Precision precision);
 // Parses a short name or the record's text; false for anything else.
 bool parsePrecision(const std::string &text, Precision *precision);
-// True when `text` is exactly a record's text of a precision ("float32", "bfloat16",
-// "float16"): a record naming anything else ("bf16", "float8") ran an unknown precision.
-bool isRecordedPrecision(const std::string &text);
 
 // TensorFloat-32 for float32 matrix products (cuBLAS) and convolutions (cuDNN) on CUDA devices
 // of compute capability 8.0 and later: float32 storage, 10-bit mantissa products. Default:
