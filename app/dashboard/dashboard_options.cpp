@@ -233,14 +233,16 @@ RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &se
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script) {
     for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1); ++i) {
         RunConfig check = config;
-        if (!script.empty() && script[i].threads > 0)
-            check.threads = script[i].threads;
-        if (!script.empty())
+        if (!script.empty()) {
+            if (script[i].threads > 0)
+                check.threads = script[i].threads;
             check.device = script[i].device; // fp16 is refused on the CPU only
-        if (script.empty() && !check.synthetic && check.dataDir.empty())
-            check.synthetic = true; // nothing runs yet: the folder is chosen in the window
-        if (script.empty())
-            check.precision = Precision::Float32; // the device is chosen in the window (fp16: GPU)
+        } else {
+            // Nothing runs yet: the data folder and the device are chosen in the window.
+            if (!check.synthetic && check.dataDir.empty())
+                check.synthetic = true;
+            check.precision = Precision::Float32; // fp16 is for a GPU run, chosen there
+        }
         const auto problems = validateRunConfig(check);
         for (const std::string &problem : problems)
             std::fprintf(stderr, "devicebench: %s\n", problem.c_str());

@@ -69,12 +69,7 @@ template <class Row, class Cell> CsvColumns<Row> phaseColumns(const char *suffix
 }
 
 // The run's precision by its short name ("bf16"); a name this version does not know as written.
-std::string precisionName(const RunRecord &r) {
-    Precision precision = Precision::Float32;
-    return isRecordedPrecision(r.precision) && parsePrecision(r.precision, &precision)
-               ? shortName(precision)
-               : r.precision;
-}
+std::string precisionName(const RunRecord &r) { return precisionShortText(r.precision); }
 
 // ---- the per-epoch CSV -----------------------------------------------------------------------
 

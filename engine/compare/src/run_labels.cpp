@@ -99,11 +99,8 @@ std::string runLabel(const RunRecord &record) {
     // The article's float32 is the default; mixed precision is named ("CPU x2 bf16"), and a
     // precision this version does not know by its text.
     if (record.precision != "float32") {
-        Precision precision = Precision::Float32;
-        label +=
-            isRecordedPrecision(record.precision) && parsePrecision(record.precision, &precision)
-                ? " " + std::string(shortName(precision))
-                : " precision '" + record.precision + "'";
+        label += isRecordedPrecision(record.precision) ? " " + precisionShortText(record.precision)
+                                                       : " precision '" + record.precision + "'";
     }
     // TF32 set on or off (CUDA runs; LibTorch's default is unlabelled).
     if (record.config.tf32 != Tf32::Default)

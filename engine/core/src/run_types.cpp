@@ -84,6 +84,14 @@ bool isRecordedPrecision(const std::string &text) {
     return false;
 }
 
+std::string precisionShortText(const std::string &recordText) {
+    for (const PrecisionName &names : kPrecisionNames) {
+        if (recordText == names.recordText)
+            return names.shortText;
+    }
+    return recordText;
+}
+
 const char *toString(Tf32 tf32) {
     for (const auto &[mode, text] : kTf32Names) {
         if (mode == tf32)

@@ -2,6 +2,7 @@
 // The sweep's grid: devices, cells, their keys, the spec's checks, and the speed-up of a cell.
 #include "devicebench/devices.h"
 #include "devicebench/sweep.h"
+#include "devicebench/trainer.h"
 
 #include <cmath>
 #include <limits>
@@ -132,9 +133,9 @@ std::string validateSweepSpec(const SweepSpec &spec) {
     // The rules of a cell's run (steps, learning rate, data), checked on the first cell, and
     // the precision rules (fp16 is CUDA only) on every cell.
     for (const SweepCell &cell : sweepCells(spec)) {
-        if (cell.precision == Precision::Float16 && cell.device.device == "cpu")
-            return "precision fp16 is CUDA only: cell " + cell.key() +
-                   " runs on the CPU (use bf16 or fp32 there)";
+        if (std::string problem = precisionProblem(cell.precision, cell.device.device);
+            !problem.empty())
+            return "cell " + cell.key() + ": " + problem;
     }
     StepBenchConfig first = stepBenchConfig(spec, sweepCells(spec).front());
     return validateStepBenchConfig(first);
@@ -164,10 +165,11 @@ double sweepPrecisionGain(const std::vector<SweepCellRecord> &records,
     constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
     if (cell.cell.precision == Precision::Float32 || cell.result.status != RunStatus::Finished)
         return kNaN;
+    SweepCell fp32 = cell.cell;
+    fp32.precision = Precision::Float32;
+    const std::string fp32Key = fp32.key();
     for (const SweepCellRecord &r : records) {
-        SweepCell fp32 = cell.cell;
-        fp32.precision = Precision::Float32;
-        if (r.cell.key() != fp32.key())
+        if (r.cell.key() != fp32Key)
             continue;
         if (r.result.status != RunStatus::Finished || !(r.result.imagesPerSecond > 0.0))
             return kNaN;

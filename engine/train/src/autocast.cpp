@@ -39,6 +39,18 @@ void setDtype(c10::DeviceType device, c10::ScalarType dtype) {
 
 } // namespace
 
+c10::ScalarType lowerPrecisionType(Precision precision) {
+    switch (precision) {
+    case Precision::BFloat16:
+        return c10::ScalarType::BFloat16;
+    case Precision::Float16:
+        return c10::ScalarType::Half;
+    case Precision::Float32:
+        break;
+    }
+    return c10::ScalarType::Float;
+}
+
 bool autocastEnabled(c10::DeviceType device) {
 #if DEVICEBENCH_AUTOCAST_BY_DEVICE_TYPE
     return at::autocast::is_autocast_enabled(device);

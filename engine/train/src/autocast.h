@@ -6,6 +6,8 @@
 // ones. Tested in both builds (tests/engine/precision_test.cpp).
 #pragma once
 
+#include "devicebench/run_types.h"
+
 #include <c10/core/DeviceType.h>
 #include <c10/core/ScalarType.h>
 
@@ -15,8 +17,9 @@ namespace devicebench::detail {
 
 // Autocast on for `device` to `dtype` while the scope lives, as Python's `torch.autocast`:
 // entering saves the thread's autocast state and increments the nesting; leaving decrements it,
-// clears the cast cache when the outermost scope ends (so cast weights never outlive a step:
-// PyTorch issue 86136 is the leak an unbalanced nesting causes) and restores the saved state.
+// clears the cast cache when the outermost scope ends (so cast weights never outlive a step: an
+// unbalanced nesting never clears it, and the cached casts pile up step after step) and
+// restores the saved state.
 // `cacheEnabled` false: no cast cache (a CUDA graph capture needs that).
 class AutocastScope {
 public:
@@ -31,6 +34,9 @@ private:
     c10::ScalarType m_previousDtype;
     bool m_previousCache;
 };
+
+// The type autocast lowers to for `precision`: BFloat16 or Half (Float32 has none: Float).
+c10::ScalarType lowerPrecisionType(Precision precision);
 
 // Whether autocast is on for `device` on this thread now, and to which type.
 bool autocastEnabled(c10::DeviceType device);

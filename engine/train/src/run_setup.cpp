@@ -131,10 +131,8 @@ std::string precisionProblem(Precision precision, const std::string &device) {
     if (precision == Precision::Float16 && !cuda)
         return "precision fp16 is CUDA only: device " + device +
                " cannot run it (use bf16 or fp32 on the CPU)";
-    const c10::ScalarType dtype =
-        precision == Precision::BFloat16 ? c10::ScalarType::BFloat16 : c10::ScalarType::Half;
-    const std::string problem =
-        detail::autocastProblem(cuda ? c10::DeviceType::CUDA : c10::DeviceType::CPU, dtype);
+    const std::string problem = detail::autocastProblem(
+        cuda ? c10::DeviceType::CUDA : c10::DeviceType::CPU, detail::lowerPrecisionType(precision));
     if (problem.empty())
         return {};
     return "precision " + std::string(shortName(precision)) + " cannot run on " + device + ": " +

@@ -12,12 +12,10 @@ StepPrecision::StepPrecision(Precision precision, const torch::Device &device)
 }
 
 std::unique_ptr<AutocastScope> StepPrecision::autocast(bool cacheEnabled) const {
-    if (m_precision == Precision::BFloat16)
-        return std::make_unique<AutocastScope>(m_deviceType, c10::ScalarType::BFloat16,
-                                               cacheEnabled);
-    if (m_precision == Precision::Float16)
-        return std::make_unique<AutocastScope>(m_deviceType, c10::ScalarType::Half, cacheEnabled);
-    return nullptr;
+    if (m_precision == Precision::Float32)
+        return nullptr;
+    return std::make_unique<AutocastScope>(m_deviceType, lowerPrecisionType(m_precision),
+                                           cacheEnabled);
 }
 
 void StepPrecision::backward(const torch::Tensor &loss) const {

@@ -22,8 +22,6 @@ class StepPrecision {
 public:
     StepPrecision(Precision precision, const torch::Device &device);
 
-    Precision precision() const { return m_precision; }
-
     // Autocast for the forward pass and the loss (training and test) while the returned scope
     // lives; nullptr for float32. `cacheEnabled` as AutocastScope's.
     std::unique_ptr<AutocastScope> autocast(bool cacheEnabled = true) const;

@@ -4,7 +4,6 @@
 // data-parallel job (run_strategy.h).
 #include "devicebench/trainer.h"
 
-#include "autocast.h"
 #include "data_parallel_state.h"
 #include "epochs.h"
 #include "loss_buffer.h"

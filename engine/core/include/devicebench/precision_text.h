@@ -10,4 +10,8 @@ namespace devicebench {
 // "float16"): a record naming anything else ("bf16", "float8") ran an unknown precision.
 bool isRecordedPrecision(const std::string &text);
 
+// How labels and CSVs name a record's precision: the short name of a known one ("bf16"), any
+// other text as written ("float8").
+std::string precisionShortText(const std::string &recordText);
+
 } // namespace devicebench
