@@ -7,6 +7,8 @@
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
+#include "devicebench/machine_drift.h"
+#include "devicebench/machine_speed.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/version.h"
@@ -151,6 +153,8 @@ Row tableRow(const RunEntry &run) {
     } else {
         row.speedUp = "–";
     }
+    if (run.machineSpeed.biased) // the machine's speed changed between the two runs
+        row.speedUp += " (biased)";
     row.comparable = run.comparable() ? "yes" : "not comparable: " + joined(run.differences, ", ");
     return row;
 }
@@ -204,6 +208,17 @@ void printCaveats(std::ostream &out, const RunSet &store, const RunEntry &baseli
         const std::string warning = contentionWarning(run.record.epochs, run.warmupEpochs);
         if (!warning.empty())
             out << "WARNING #" << run.number << ": " << warning << "\n";
+    }
+    // A machine whose speed changed during a run, or between the run and the baseline.
+    for (const RunEntry &run : store.runs()) {
+        if (!speedChangedStableEpochs(run.record.epochs, run.warmupEpochs).empty())
+            out << "WARNING #" << run.number << ": "
+                << driftSummary(run.record.epochs, run.warmupEpochs) << "\n";
+        const std::string across =
+            machineSpeedWarning(run.machineSpeed, "run #" + std::to_string(run.number),
+                                "run #" + std::to_string(baseline.number));
+        if (!across.empty())
+            out << "WARNING #" << run.number << ": " << across << "\n";
     }
     // A precision the device only emulates is slower than fp32 there: say so with its numbers.
     for (const RunEntry &run : store.runs()) {

@@ -3,6 +3,7 @@
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
+#include "devicebench/machine_drift.h"
 #include "devicebench/run_set.h"
 
 #include "devicebench/version.h"
@@ -53,6 +54,12 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
         j["warmupEpochs"] = run.warmupEpochs;
         j["summary"] = summaryJson(run.summary);
         j["contendedStableEpochs"] = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
+        j["speedChangedStableEpochs"] =
+            speedChangedStableEpochs(run.record.epochs, run.warmupEpochs);
+        j["canaryDrift"] = stableCanaryDrift(run.record.epochs, run.warmupEpochs); // NaN: null
+        j["machineSpeed"] = {{"compared", run.machineSpeed.compared},
+                             {"change", run.machineSpeed.change},
+                             {"biased", run.machineSpeed.biased}};
         j["achievedGflops"] = achievedGflops(run.record, run.summary); // NaN: null
         j["config"] = record["config"];
         j["started"] = record["started"];

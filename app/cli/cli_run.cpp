@@ -7,6 +7,9 @@
 #include "devicebench/contention.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/interleaved_run.h"
+#include "devicebench/machine_drift.h"
+#include "devicebench/machine_speed.h"
 #include "devicebench/recorded_run.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
@@ -19,6 +22,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <iomanip>
+#include <memory>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>
@@ -33,12 +37,14 @@ std::string threadsText(int threads) {
 }
 
 // Behind the run's recorder: prints the run's events as they come, and puts the record it is
-// told of, with the recorder's step times, into the run set for the CSV/PNG export.
+// told of, with the recorder's step times, into the run set for the CSV/PNG export. Interleaved
+// runs' lines start with the run's number ("#2 epoch 3/10 ...").
 class ConsoleObserver : public RecordObserver {
 public:
     ConsoleObserver(std::ostream &out, std::ostream &err, RunSet &store, int runId,
-                    const RunConfig &config)
+                    const RunConfig &config, bool interleaved)
         : m_out(out), m_err(err), m_store(store), m_runId(runId), m_config(config),
+          m_prefix(interleaved ? "#" + std::to_string(runId) + " " : std::string()),
           m_progress(isatty(fileno(stderr)) != 0) {}
 
     void onRecordStarted(const RunRecord &record) override { m_store.addRun(m_runId, record); }
@@ -70,7 +76,7 @@ public:
         if (m_progress && !losses.empty() && m_info.stepsPerEpoch > 0) {
             const auto &last = losses.back();
             const std::int64_t inEpoch = last.step - (last.epoch - 1) * m_info.stepsPerEpoch;
-            m_err << "\r  epoch " << last.epoch << " step " << inEpoch << "/"
+            m_err << "\r  " << m_prefix << "epoch " << last.epoch << " step " << inEpoch << "/"
                   << m_info.stepsPerEpoch << " loss " << fixed(last.loss, 4) << "   " << std::flush;
         }
     }
@@ -80,13 +86,16 @@ public:
         if (m_progress) {
             m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
         }
-        m_out << "epoch " << std::setw(2) << e.epoch << "/" << m_config.epochs << "  "
+        m_out << m_prefix << "epoch " << std::setw(2) << e.epoch << "/" << m_config.epochs << "  "
               << fixed(e.seconds, 3) << " s  train loss " << fixed(e.trainLoss, 4) << "  test loss "
               << fixed(e.testLoss, 4) << "  test accuracy " << fixed(100.0 * e.testAccuracy, 2)
               << "%  " << fixed(e.imagesPerSecond, 0) << " images/s"
               << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
               << (e.load.contended ? "  [CONTENDED: " + describeLoad(e.load, m_info.threads) + "]"
                                    : std::string())
+              << (e.speedChanged ? "  [MACHINE SPEED CHANGED: " +
+                                       describeCanaryChange(e.canaryChange) + "]"
+                                 : std::string())
               << epochPhasesText(e)
               << (e.skippedSteps > 0
                       ? "  [loss scaler skipped " + std::to_string(e.skippedSteps) + " steps]"
@@ -112,6 +121,7 @@ private:
     RunRecord m_final; // onRecordEnded's
     int m_runId;
     RunConfig m_config;
+    std::string m_prefix;
     RunStarted m_info;
     bool m_progress;
 };
@@ -148,6 +158,12 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     if (const std::string warning = contentionWarning(outcome.epochs, config.warmupEpochs);
         !warning.empty())
         out << "  WARNING: " << warning << "\n";
+    if (const std::string drift = driftSummary(outcome.epochs, config.warmupEpochs);
+        !drift.empty())
+        out << (speedChangedStableEpochs(outcome.epochs, config.warmupEpochs).empty()
+                    ? "  "
+                    : "  WARNING: ")
+            << drift << "\n";
     printWhereTheTimeGoes(out, outcome, config);
 }
 
@@ -287,16 +303,39 @@ void printHeader(std::ostream &out, const RunConfig &base, std::size_t runCount)
 // the recorder (in memory when no file is asked for; its record is the run in the comparison,
 // the JSON output and the file alike), then TensorBoard (--logdir), then the console, which
 // puts the run into `store`.
-RecordedRun runOne(const RunOptions &options, const std::vector<RunConfig> &runs, std::size_t i,
-                   RunSet &store, std::ostream &out, std::ostream &err,
-                   const std::atomic<bool> &stopRequested) {
-    ConsoleObserver observer(out, err, store, static_cast<int>(i) + 1, runs[i]);
+RunRequest requestOf(const RunOptions &options, const RunConfig &config) {
     RunRequest request;
-    request.config = runs[i];
+    request.config = config;
     request.recordFile = options.recordPath;
     request.recordsFolder = options.outDir;
     request.tensorBoardFolder = options.logDir;
-    return runRecorded(request, &observer, stopRequested);
+    return request;
+}
+
+RecordedRun runOne(const RunOptions &options, const std::vector<RunConfig> &runs, std::size_t i,
+                   RunSet &store, std::ostream &out, std::ostream &err,
+                   const std::atomic<bool> &stopRequested) {
+    ConsoleObserver observer(out, err, store, static_cast<int>(i) + 1, runs[i], false);
+    return runRecorded(requestOf(options, runs[i]), &observer, stopRequested);
+}
+
+// All of `runs` at once, their epochs in alternation (--interleave; interleaved_run.h), each
+// with its console observer as runOne's.
+std::vector<RecordedRun> runInterleaved(const RunOptions &options,
+                                        const std::vector<RunConfig> &runs, RunSet &store,
+                                        std::ostream &out, std::ostream &err,
+                                        const std::atomic<bool> &stopRequested) {
+    std::vector<std::unique_ptr<ConsoleObserver>> observers;
+    std::vector<RecordObserver *> downstream;
+    std::vector<RunRequest> requests;
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        observers.push_back(std::make_unique<ConsoleObserver>(
+            out, err, store, static_cast<int>(i) + 1, runs[i], true));
+        downstream.push_back(observers.back().get());
+        requests.push_back(requestOf(options, runs[i]));
+    }
+    out << "interleaved: the runs' epochs alternate (run 1 epoch 1, run 2 epoch 1, ...)\n";
+    return runRecordedInterleaved(requests, downstream, stopRequested);
 }
 
 // The files a run wrote ("wrote ..." on `out`) or could not write (on `err`). False when one
@@ -326,6 +365,9 @@ OrderedJson runJson(const RecordedRun &run, const std::string &label, const RunC
     json["label"] = label;
     json["summary"] = summaryJson(run.outcome.summary);
     json["contendedStableEpochs"] = contendedStableEpochs(run.outcome.epochs, config.warmupEpochs);
+    json["speedChangedStableEpochs"] =
+        speedChangedStableEpochs(run.outcome.epochs, config.warmupEpochs);
+    json["canaryDrift"] = stableCanaryDrift(run.outcome.epochs, config.warmupEpochs);
     json["recordFile"] =
         run.recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(run.recordPath);
     json["tensorboardFile"] =
@@ -333,26 +375,41 @@ OrderedJson runJson(const RecordedRun &run, const std::string &label, const RunC
     return json;
 }
 
-// The comparison of several runs: each one's stable mean and its speed-up against the slowest.
+// The comparison of several runs: each one's stable mean and its speed-up against the slowest,
+// marked "biased" when the machine was not the same speed during the two (machine_speed.h).
 void printComparison(std::ostream &out, const std::vector<RunConfig> &runs,
-                     const std::vector<RunOutcome> &outcomes) {
+                     const std::vector<RecordedRun> &results) {
     double slowest = 0.0;
-    for (const auto &o : outcomes) {
-        if (o.summary.hasStable) {
-            slowest = std::max(slowest, o.summary.stableMean);
+    std::size_t slowestAt = 0;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const Summary &s = results[i].outcome.summary;
+        if (s.hasStable && s.stableMean > slowest) {
+            slowest = s.stableMean;
+            slowestAt = i;
         }
     }
+    std::vector<std::string> warnings;
     out << "comparison (stable mean seconds per epoch; speed-up against the slowest run):\n";
-    for (std::size_t i = 0; i < outcomes.size(); ++i) {
-        const auto &s = outcomes[i].summary;
+    for (std::size_t i = 0; i < results.size(); ++i) {
+        const auto &s = results[i].outcome.summary;
         out << "  #" << i + 1 << " " << runs[i].device << ", "
             << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": ";
+        const MachineSpeedDifference machine =
+            i == slowestAt ? MachineSpeedDifference{}
+                           : machineSpeedDifference(results[slowestAt].record, results[i].record);
         if (s.hasStable) {
-            out << fixed(s.stableMean, 3) << " s  " << fixed(slowest / s.stableMean, 2) << "x\n";
+            out << fixed(s.stableMean, 3) << " s  " << fixed(slowest / s.stableMean, 2) << "x"
+                << (machine.biased ? "  (biased: see the warning below)" : "") << "\n";
         } else {
             out << "no stable epochs\n";
         }
+        const std::string warning = machineSpeedWarning(
+            machine, "run #" + std::to_string(i + 1), "run #" + std::to_string(slowestAt + 1));
+        if (!warning.empty())
+            warnings.push_back(warning);
     }
+    for (const std::string &warning : warnings)
+        out << "  WARNING: " << warning << "\n";
 }
 
 // The exit code a run's end gives (kExitOk when it finished), said on `err` when it did not.
@@ -387,14 +444,20 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
 
     printHeader(out, options.base, runs.size());
     RunSet store;
-    std::vector<RunOutcome> outcomes;
+    std::vector<RecordedRun> results;
     OrderedJson jsonRuns = OrderedJson::array();
     int exitCode = kExitOk;
+    const bool interleaved = options.interleave && runs.size() > 1;
+    const std::vector<RecordedRun> together =
+        interleaved ? runInterleaved(options, runs, store, out, err, stopRequested)
+                    : std::vector<RecordedRun>();
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const RecordedRun run = runOne(options, runs, i, store, out, err, stopRequested);
+        const RecordedRun run = interleaved
+                                    ? together[i]
+                                    : runOne(options, runs, i, store, out, err, stopRequested);
         const std::string label = "#" + std::to_string(i + 1) + " " + runs[i].device;
         printSummary(out, run.outcome, runs[i], label, options.base.synthetic);
-        outcomes.push_back(run.outcome);
+        results.push_back(run);
         if (!reportRunFiles(run, out, err))
             exitCode = kExitRunFailed;
         if (options.json)
@@ -406,7 +469,7 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         }
     }
     if (runs.size() > 1)
-        printComparison(out, runs, outcomes);
+        printComparison(out, runs, results);
 
     std::vector<std::string> written;
     if (!writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))

@@ -34,6 +34,8 @@ struct RunOptions {
     int globalBatchSize = 0;    // images per step over all ranks; 0 = --batch-size x world size
     std::string backend;        // "gloo" or "nccl"; "" = from the device
     double timeoutSeconds = 60; // rendezvous and each collective
+    // The runs' epochs in alternation (interleaved_run.h): run 1 epoch 1, run 2 epoch 1, ...
+    bool interleave = false;
 };
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the

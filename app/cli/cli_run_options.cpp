@@ -102,6 +102,14 @@ void declareMeasuringOptions(CLI::App &run, RunConfig &c) {
                  "CIFAR-shaped generated data: times are real, accuracy is meaningless");
 }
 
+// --interleave: how several runs share the machine.
+void declareSchedulingOptions(CLI::App &run, RunOptions &options) {
+    run.add_flag("--interleave", options.interleave,
+                 "Several runs (--device or --threads lists): run their epochs in alternation "
+                 "(run 1 epoch 1, run 2 epoch 1, run 1 epoch 2, ...), so that a machine whose "
+                 "speed drifts slows all of them alike");
+}
+
 // --csv ... --json: what the run writes.
 void declareOutputOptions(CLI::App &run, RunOptions &options) {
     run.add_option("--csv", options.csvPath, "Write the per-epoch comparison CSV to FILE");
@@ -128,6 +136,7 @@ void declareOutputOptions(CLI::App &run, RunOptions &options) {
 void declareRunOptions(CLI::App &run, RunArguments &args) {
     declareTrainingOptions(run, args);
     declareMeasuringOptions(run, args.options.base);
+    declareSchedulingOptions(run, args.options);
     declareOutputOptions(run, args.options);
     addDistributedRunOptions(run, args.options);
 }
@@ -174,6 +183,11 @@ int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &con
         context.err << "devicebench-cli: error: --global-batch-size, --backend and --timeout are "
                        "for a rank of a data-parallel job (WORLD_SIZE and RANK set: use `launch`, "
                        "torchrun or Slurm)\n";
+        return kExitUsage;
+    }
+    if (environment.present && options.interleave) {
+        context.err << "devicebench-cli: error: --interleave alternates runs of this process; a "
+                       "rank of a data-parallel job is one run (leave --interleave out)\n";
         return kExitUsage;
     }
     if (environment.present)

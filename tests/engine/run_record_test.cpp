@@ -78,9 +78,20 @@ RunRecord fullRecord() {
     r.fingerprint.cudnnBenchmark = true;
     r.fingerprint.appVersion = "9.8.7";
     r.data = {"/data/cifar", "cifar-10-binary", 1230, 560, "0123456789abcdef"};
-    r.epochs = {
-        {1, 12.5, true, 2.3, 2.2, 0.11, 500.25, {}, {}},
-        {2, 0.1 + 0.2, false, kNaN, kNaN, 0.5, 6000.0, {}, {}}}; // a diverged epoch's losses
+    const auto epoch = [](int number, double seconds, bool warmup, double trainLoss,
+                          double testLoss, double accuracy, double imagesPerSecond) {
+        EpochResult e;
+        e.epoch = number;
+        e.seconds = seconds;
+        e.warmup = warmup;
+        e.trainLoss = trainLoss;
+        e.testLoss = testLoss;
+        e.testAccuracy = accuracy;
+        e.imagesPerSecond = imagesPerSecond;
+        return e;
+    };
+    r.epochs = {epoch(1, 12.5, true, 2.3, 2.2, 0.11, 500.25),
+                epoch(2, 0.1 + 0.2, false, kNaN, kNaN, 0.5, 6000.0)}; // a diverged epoch's losses
     r.steps = {{1, 1, 2.30258, 0.125}, {1, 2, kNaN, 0.25}, {2, 11, 1.5, 13.0}};
     r.status = "diverged";
     r.reason = "training loss became nan at step 2";

@@ -7,6 +7,7 @@
 #include "devicebench/atomic_file.h"
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
+#include "devicebench/machine_drift.h"
 #include "devicebench/phase_summary.h"
 #include "devicebench/run_set.h"
 
@@ -85,6 +86,17 @@ std::string loadNumber(const EpochRow &x, double EpochLoad::*value, int decimals
     return x.e.load.measured ? number(x.e.load.*value, decimals) : std::string();
 }
 
+// A number, empty when NaN (not known: an older record).
+std::string optionalNumber(double value, int decimals) {
+    return std::isnan(value) ? std::string() : number(value, decimals);
+}
+
+// A canary number of the epoch: empty when the epoch has no canary (older records) or the value
+// is not known (no run-threads canary on CUDA).
+std::string canaryNumber(const EpochRow &x, double value) {
+    return x.e.canary.measured ? optionalNumber(value, 6) : std::string();
+}
+
 const CsvColumns<EpochRow> kEpochColumns =
     CsvColumns<EpochRow>{
         {"run", [](const EpochRow &x) { return x.run.label; }},
@@ -131,6 +143,16 @@ const CsvColumns<EpochRow> kEpochColumns =
          [](const EpochRow &x) {
              return x.e.skippedSteps >= 0 ? std::to_string(x.e.skippedSteps) : std::string();
          }},
+    } +
+    // Added with the canary (machine_drift.h): empty in records written before it.
+    CsvColumns<EpochRow>{
+        {"started_unix_s", [](const EpochRow &x) { return optionalNumber(x.e.startedUnixSeconds, 3); }},
+        {"canary_s", [](const EpochRow &x) { return canaryNumber(x, x.e.canary.seconds); }},
+        {"canary_run_threads_s",
+         [](const EpochRow &x) { return canaryNumber(x, x.e.canary.runThreadsSeconds); }},
+        {"canary_change", [](const EpochRow &x) { return canaryNumber(x, x.e.canaryChange); }},
+        {"speed_changed",
+         [](const EpochRow &x) { return x.e.canary.measured ? flag(x.e.speedChanged) : ""; }},
     };
 
 // ---- the summary CSV -------------------------------------------------------------------------
@@ -180,6 +202,14 @@ std::string contendedCount(const RunEntry &run) {
     if (!anyMeasured)
         return {};
     return std::to_string(contendedStableEpochs(run.record.epochs, run.warmupEpochs).size());
+}
+
+// The summary's count of stable epochs flagged "machine speed changed": empty when no stable
+// epoch has a canary.
+std::string speedChangedCount(const RunEntry &run) {
+    if (std::isnan(stableCanaryDrift(run.record.epochs, run.warmupEpochs)))
+        return {};
+    return std::to_string(speedChangedStableEpochs(run.record.epochs, run.warmupEpochs).size());
 }
 
 // The summary's achieved GFLOP/s (achievedGflops, comparison.h): "%.2f"; "n/a" when the
@@ -269,6 +299,23 @@ const CsvColumns<RunRow> kSummaryColumns =
         {"precision_native", [](const RunRow &x) { return flag(x.r.started.precisionNative); }},
         {"precision_note", [](const RunRow &x) { return x.r.started.precisionNote; }},
         {"tf32", [](const RunRow &x) { return toString(x.r.config.tf32); }},
+    } +
+    // Added with the canary: empty in records written before it.
+    CsvColumns<RunRow>{
+        {"canary_drift",
+         [](const RunRow &x) {
+             return optionalNumber(stableCanaryDrift(x.r.epochs, x.run.warmupEpochs), 4);
+         }},
+        {"speed_changed_stable_epochs", [](const RunRow &x) { return speedChangedCount(x.run); }},
+        {"machine_speed_vs_baseline",
+         [](const RunRow &x) {
+             return x.run.machineSpeed.compared ? number(x.run.machineSpeed.change, 4)
+                                                : std::string();
+         }},
+        {"machine_speed_biased",
+         [](const RunRow &x) {
+             return x.run.machineSpeed.compared ? flag(x.run.machineSpeed.biased) : "";
+         }},
     };
 
 } // namespace

@@ -286,6 +286,8 @@ void RunSet::rederive() {
         }
         run.maxTestLossDiff =
             run.isBaseline ? kNaN : maxTestLossDifference(base.record, run.record);
+        run.machineSpeed = run.isBaseline ? MachineSpeedDifference{}
+                                          : machineSpeedDifference(base.record, run.record);
     }
 }
 

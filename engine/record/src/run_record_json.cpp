@@ -4,6 +4,7 @@
 #include "devicebench/precision_text.h"
 #include "devicebench/run_record.h"
 
+#include "json_canary.h"
 #include "json_distributed.h"
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
@@ -66,6 +67,7 @@ OrderedJson startedJson(const RunStarted &s) {
     detail::writeModelStarted(j, s);
     j["precisionNative"] = s.precisionNative;
     j["precisionNote"] = s.precisionNote;
+    detail::writeCanary(j, s.canary); // absent: no canary (older records)
     if (s.distributed.worldSize > 0) // absent: a single-process run
         j["distributed"] = detail::distributedJson(s.distributed);
     return j;
@@ -136,6 +138,7 @@ RunStarted readStarted(const FieldReader &r, const Json &j) {
         s.precisionNative = r.boolean(j, "precisionNative", p);
     if (j.contains("precisionNote"))
         s.precisionNote = r.string(j, "precisionNote", p);
+    s.canary = detail::readCanary(r, j, p);
     s.distributed = detail::readDistributed(r, j, p);
     return s;
 }
@@ -221,6 +224,9 @@ OrderedJson epochJson(const EpochResult &e) {
         o["skippedSteps"] = e.skippedSteps;
         o["lossScale"] = e.lossScale;
     }
+    if (!std::isnan(e.startedUnixSeconds)) // absent: older records
+        o["startedUnixSeconds"] = e.startedUnixSeconds;
+    detail::writeEpochCanary(o, e);
     return o;
 }
 
@@ -320,6 +326,12 @@ EpochResult readEpoch(const FieldReader &r, const Json &o, const std::string &p)
         if (!(e.lossScale > 0.0) && !std::isnan(e.lossScale))
             r.fail(p + ".lossScale", "must be above 0, or null");
     }
+    if (o.contains("startedUnixSeconds")) {
+        e.startedUnixSeconds = r.finite(o, "startedUnixSeconds", p);
+        if (e.startedUnixSeconds < 0.0)
+            r.fail(p + ".startedUnixSeconds", "must be 0 or more");
+    }
+    detail::readEpochCanary(r, o, p, e);
     return e;
 }
 

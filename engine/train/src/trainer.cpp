@@ -13,10 +13,13 @@
 #include "run_strategy.h"
 #include "workload.h"
 
+#include "devicebench/canary.h"
 #include "devicebench/cifar10.h"
 #include "devicebench/contention.h"
 #include "devicebench/data_parallel.h"
 #include "devicebench/devices.h"
+#include "devicebench/epoch_turns.h"
+#include "devicebench/machine_drift.h"
 #include "devicebench/models.h"
 #include "devicebench/precision_support.h"
 #include "devicebench/probe.h"
@@ -86,8 +89,9 @@ private:
 };
 
 // One run from its settings to its outcome: set up (device, data, workload, model, optimiser,
-// RunStarted), the epochs, the end; what differs between a single process and a rank of a
-// data-parallel job is `strategy`'s.
+// the first canary, RunStarted), the epochs, the end; what differs between a single process and
+// a rank of a data-parallel job is `strategy`'s. One of interleaved runs (epoch_turns.h) holds
+// its seat's turn for the set-up, each epoch and the end.
 class TrainingRun {
 public:
     TrainingRun(const RunConfig &config, TrainingObserver &observer,
@@ -95,9 +99,17 @@ public:
         : m_config(config), m_observer(observer), m_stopRequested(stopRequested),
           m_strategy(strategy) {}
 
+    // Takes its turns at `seat` of `turns` (the run is one of interleaved runs).
+    void takeTurnsAt(EpochTurns &turns, int seat) {
+        m_turns = &turns;
+        m_seat = seat;
+    }
+
     RunOutcome run(const DeviceProbe &probe);
 
 private:
+    void takeTurn();
+    void passTurn();
     std::string settingsProblem() const;
     std::string setUp(const DeviceProbe &probe);
     RunStarted describeRun() const;
@@ -123,11 +135,38 @@ private:
     std::vector<torch::Tensor> m_parameters; // model->parameters(), taken once placed
     std::unique_ptr<detail::LossBuffer> m_losses;
     std::optional<EpochLoadMeter> m_meter;
+    std::unique_ptr<Canary> m_canary;
+    EpochTurns *m_turns = nullptr; // interleaved runs only
+    int m_seat = 0;
+    bool m_holdsTurn = false;
 };
+
+// With turns: waits for the seat's turn, then sets LibTorch's process-wide settings back to the
+// run's (another run may have changed them); without: nothing.
+void TrainingRun::takeTurn() {
+    if (m_turns == nullptr || m_holdsTurn)
+        return;
+    m_turns->take(m_seat);
+    m_holdsTurn = true;
+    if (m_device.threads > 0) // set up: the device is started
+        at::set_num_threads(m_device.threads);
+    if (m_workload && m_device.device.is_cuda()) {
+        at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
+        detail::applyTf32(m_config.tf32);
+    }
+}
+
+void TrainingRun::passTurn() {
+    if (m_turns == nullptr || !m_holdsTurn)
+        return;
+    m_holdsTurn = false;
+    m_turns->pass(m_seat);
+}
 
 RunOutcome TrainingRun::run(const DeviceProbe &probe) {
     RunOutcome outcome;
     try {
+        takeTurn();
         if (std::string problem = settingsProblem(); !problem.empty()) {
             outcome.reason = std::move(problem);
             return end(std::move(outcome), 0);
@@ -137,6 +176,8 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
             return end(std::move(outcome), 0);
         }
         for (int epoch = 1; epoch <= m_config.epochs; ++epoch) {
+            passTurn();
+            takeTurn();
             outcome.epochs.push_back(runEpoch(epoch));
             tellEpoch(outcome.epochs.back());
         }
@@ -183,6 +224,9 @@ std::string TrainingRun::setUp(const DeviceProbe &probe) {
         at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
         detail::applyTf32(m_config.tf32);
     }
+    // The first canary, what every epoch's is held against (machine_drift.h).
+    m_canary = std::make_unique<Canary>(m_started.device, m_device.threads);
+    m_started.canary = m_canary->measure();
     m_observer.onRunStarted(m_started);
     m_strategy.runStarted(m_started);
     placeData();
@@ -256,6 +300,7 @@ EpochResult TrainingRun::runEpoch(int epoch) {
     m_losses->beginEpoch(epoch);
     synchronize(device);
     m_meter->begin();
+    const auto started = std::chrono::system_clock::now();
     const auto t0 = std::chrono::steady_clock::now();
     // Phase timing (RunConfig::phases): one clock from t0 to t1, lapped at every phase
     // boundary, so the phases add up to the epoch's seconds (PhaseTimes).
@@ -283,6 +328,9 @@ EpochResult TrainingRun::runEpoch(int epoch) {
         result.phases = phases->times;
     result.skippedSteps = m_workload->stepPrecision().takeSkippedSteps(); // outside the clock
     result.lossScale = m_workload->stepPrecision().lossScale();
+    result.startedUnixSeconds = std::chrono::duration<double>(started.time_since_epoch()).count();
+    result.canary = m_canary->measure(); // outside the clock, like the load
+    markSpeedChange(m_started.canary, result);
     m_strategy.finishEpoch(result); // a rank: a collective, the slowest rank's time for the job
     return result;
 }
@@ -291,10 +339,13 @@ EpochResult TrainingRun::runEpoch(int epoch) {
 // more than half the epoch's steps, ends the run as diverged.
 void TrainingRun::tellEpoch(const EpochResult &result) {
     const EpochLoad &load = result.load;
-    spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}{}", result.epoch,
+    spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}{}{}", result.epoch,
                  result.seconds, result.testLoss, result.testAccuracy,
                  load.contended ? " contended: " + describeLoad(load, m_started.threads)
                                 : std::string(),
+                 result.speedChanged
+                     ? " machine speed changed: " + describeCanaryChange(result.canaryChange)
+                     : std::string(),
                  result.skippedSteps > 0
                      ? " loss scaler skipped " + std::to_string(result.skippedSteps) + " steps"
                      : std::string());
@@ -318,6 +369,7 @@ void TrainingRun::tellEpoch(const EpochResult &result) {
 // The outcome summarised, logged and told (a rank's failure is told to the other ranks and
 // theirs named: data_parallel.h).
 RunOutcome TrainingRun::end(RunOutcome outcome, int warmupEpochs) {
+    takeTurn(); // already held, unless the run stopped between two turns
     if (outcome.status == RunStatus::Failed)
         outcome.reason = m_strategy.explainFailure(outcome.reason);
     outcome.summary = summarize(outcome.epochs, std::max(warmupEpochs, 0), m_imagesPerEpoch);
@@ -333,6 +385,10 @@ RunOutcome TrainingRun::end(RunOutcome outcome, int warmupEpochs) {
         spdlog::error("observer threw in onRunEnded: {}", e.what());
     }
     m_strategy.runEnded(outcome, m_config.warmupEpochs);
+    if (m_turns != nullptr) {
+        m_holdsTurn = false;
+        m_turns->leave(m_seat);
+    }
     return outcome;
 }
 
@@ -408,6 +464,20 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                        const std::atomic<bool> &stopRequested, const DeviceProbe &probe) {
     SingleProcess single(observer);
     return TrainingRun(config, observer, stopRequested, single).run(probe);
+}
+
+RunOutcome runTrainingInTurns(const RunConfig &config, TrainingObserver &observer,
+                              const std::atomic<bool> &stopRequested, EpochTurns &turns,
+                              int seat) {
+    SingleProcess single(observer);
+    TrainingRun run(config, observer, stopRequested, single);
+    run.takeTurnsAt(turns, seat);
+    try {
+        return run.run(probeDevice);
+    } catch (...) {
+        turns.leave(seat); // never leave the others waiting
+        throw;
+    }
 }
 
 RunOutcome runDataParallelTraining(const RunConfig &config, DataParallelRun &run,

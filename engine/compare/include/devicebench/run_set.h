@@ -10,6 +10,7 @@
 #pragma once
 
 #include "devicebench/comparison.h"
+#include "devicebench/machine_speed.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
 
@@ -48,6 +49,9 @@ struct RunEntry {
     bool isBaseline = false;
     std::vector<std::string> differences; // workloadDifferences(baseline, this): empty = comparable
     double maxTestLossDiff = 0.0;         // maxTestLossDifference(baseline, this); NaN if none
+    // The machine's speed during this run against during the baseline (machine_speed.h); not
+    // compared for the baseline itself.
+    MachineSpeedDifference machineSpeed;
 
     bool comparable() const { return differences.empty(); }
     // True when epoch `epoch` (from 1) is warm-up under the set's current setting.

@@ -176,6 +176,25 @@ struct EpochLoad {
                             // the device's alone (false when not measured)
 };
 
+// The canary (docs/MEASURING.md, "A machine that changes speed"): one fixed calibration kernel
+// (a convolution of the article's network, forward, on a fixed tensor; canary.h) timed outside
+// every epoch's clock, before epoch 1 and after each epoch, so that a change of the machine's own
+// speed during a run shows. Seconds are the median of a few repetitions.
+struct CanaryTime {
+    static constexpr double kUnknown = std::numeric_limits<double>::quiet_NaN();
+    bool measured = false; // false: no canary (records written before it existed)
+    // What the drift rules judge (machine_drift.h, machine_speed.h). On the CPU: at one thread,
+    // a per-core speed, comparable between runs of any thread count on the machine (and far
+    // steadier than at several threads on a shared host). On CUDA: on the device (synchronised).
+    double seconds = kUnknown;
+    // On the CPU: at the run's threads (the same measurement as `seconds` in a one-thread run);
+    // recorded, not judged. NaN on CUDA.
+    double runThreadsSeconds = kUnknown;
+    // The spread of `seconds`' repetitions: (second slowest - second fastest) / median, the
+    // canary's own noise, a fraction (one outlier left out at each end).
+    double noise = kUnknown;
+};
+
 // One epoch: a training pass over the training images plus a test pass over the test images,
 // timed together (seconds, steady clock, device synchronised before each clock read).
 struct EpochResult {
@@ -197,6 +216,17 @@ struct EpochResult {
     // scaler (other precisions, and records written before precision was a setting).
     std::int64_t skippedSteps = -1;
     double lossScale = std::numeric_limits<double>::quiet_NaN();
+    // When the epoch began: seconds since 1970-01-01 UTC (system clock). NaN: unknown (records
+    // written before it was recorded). Interleaved runs' epochs alternate in it.
+    double startedUnixSeconds = std::numeric_limits<double>::quiet_NaN();
+    // The canary measured just after the epoch, outside its clock; not measured in older records.
+    CanaryTime canary{};
+    // The canary against the run's first one (RunStarted::canary): canary.seconds / first - 1
+    // (+0.22: the kernel took 22 % longer, the machine was slower). NaN when either is unknown.
+    double canaryChange = std::numeric_limits<double>::quiet_NaN();
+    // judgeSpeedChange() (machine_drift.h): |canaryChange| beyond the canaries' noise plus
+    // kCanaryMargin, so the epoch ran on a machine of another speed than the run began on.
+    bool speedChanged = false;
 };
 
 // One process of a data-parallel job: where it ran and its shard of the data.
@@ -262,6 +292,9 @@ struct RunStarted {
     // written before precision was a setting.
     bool precisionNative = true;
     std::string precisionNote;
+    // The canary before epoch 1 (CanaryTime): what every epoch's canary is held against. Not
+    // measured in records written before the canary existed.
+    CanaryTime canary{};
 };
 
 enum class RunStatus { Finished, Cancelled, Diverged, Failed };
