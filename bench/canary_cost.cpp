@@ -4,11 +4,11 @@
 // For each setting (the CPU at 1 thread and at --threads; CUDA when a device is usable), in
 // rotating order round by round (A B C, B C A, ...), it makes the run's Canary and times
 // --rounds calls of measure(), each after a tenth of a second of other convolutions at the
-// setting's threads (as a run's canary follows its epoch): the wall time of one call is what the canary adds to each epoch
-// (its warm-ups, its repetitions, and on the CPU both thread counts). It prints, per setting,
-// the median cost, the canary's median seconds and noise, the largest change between the first
-// measurement and any later one (what the drift rule would see on this machine with nothing
-// changing), and the epoch time above which the cost stays under 1 % (100 x the cost).
+// setting's threads (as a run's canary follows its epoch): the wall time of one call is what the
+// canary adds to each epoch (its warm-ups, its repetitions, and on the CPU both thread counts). It
+// prints, per setting, the median cost, the canary's median seconds and noise, the largest change
+// between the first measurement and any later one (what the drift rule would see on this machine
+// with nothing changing), and the epoch time above which the cost stays under 1 % (100 x the cost).
 //
 // usage: canary_cost [--threads N] [--rounds N]
 #include "devicebench/canary.h"
@@ -112,8 +112,8 @@ int main(int argc, char **argv) {
                 "repetitions, median; %d rounds, rotating order\n",
                 kCanaryCpuBatch, kCanaryCudaBatch, kCanaryCudaLaunches, kCanaryWarmups,
                 kCanaryRepetitions, rounds);
-    std::printf("%-10s %12s %12s %9s %12s %9s %16s\n", "setting", "cost ms", "canary ms",
-                "noise %", "max |chg| %", "flagged", "1 % of epoch >=");
+    std::printf("%-10s %12s %12s %9s %12s %9s %16s\n", "setting", "cost ms", "canary ms", "noise %",
+                "max |chg| %", "flagged", "1 % of epoch >=");
     for (Setting &s : settings) {
         int flagged = 0;
         for (std::size_t i = 0; i < s.change.size(); ++i) {
@@ -126,8 +126,8 @@ int main(int argc, char **argv) {
         const double cost = median(s.cost);
         std::printf("%-10s %12.2f %12.3f %9.1f %12.1f %6d/%-2zu %14.1f s\n", s.name.c_str(),
                     1e3 * cost, 1e3 * median(s.seconds), 100.0 * median(s.noise),
-                    s.change.empty() ? 0.0 : 100.0 * *std::max_element(s.change.begin(),
-                                                                        s.change.end()),
+                    s.change.empty() ? 0.0
+                                     : 100.0 * *std::max_element(s.change.begin(), s.change.end()),
                     flagged, s.change.size(), 100.0 * cost);
     }
     return 0;

@@ -18,7 +18,11 @@
 #   6. a data-parallel job (`launch`, one rank per GPU, NCCL) in OUT/distributed;
 #   7. precision: tuned epochs in fp32, bf16 and fp16 (fp32 and bf16 on cpu), alternating,
 #      their median stable epoch, ratio to fp32, test accuracy and skipped steps side by side
-#      in OUT/precision.md.
+#      in OUT/precision.md;
+#   8. the canary, from the timing records of step 3: per program its median seconds and noise,
+#      the largest change against each run's first canary, the epochs flagged "machine speed
+#      changed", and the time between two epochs (the canary, the record's write) against the
+#      epoch's, in OUT/canary.md.
 # With --device cpu it runs the same steps on the CPU, shortened (512 + 128 images, 2 epochs,
 # 1 round), so a CPU-only machine (CI) checks the logic; the control is then cpu against cpu.
 #
@@ -295,4 +299,37 @@ print("| --- | --- | --- | --- | --- | --- | --- |")
 for p, row in rows.items():
     print(f"| {p} | {row['seconds']:.3f} | {row['seconds'] / base:.3f} | {100 * row['accuracy']:.2f} % "
           f"| {row['skipped']} | {row['status']} | {row['note'] or '-'} |")
+EOF
+
+# 8. the canary on DEVICE: what it measured in the timing runs of step 3, and the gap between an
+# epoch's end and the next one's start (the canary, the record's write), from the records.
+log "## 8. the canary on $device (the timing runs' records)"
+"$python" - "$out" "$rounds" <<'EOF' | tee "$out/canary.md" | tee -a "$out/gpu-check.log"
+import json, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+print("| program | canary ms (median) | noise % (median) | max abs change % | flagged epochs "
+      "| gap between epochs ms (median) | gap / epoch % |")
+print("| --- | --- | --- | --- | --- | --- | --- |")
+for program in ("faithful", "tuned"):
+    seconds, noise, change, gaps, share, flagged = [], [], [], [], [], 0
+    for r in range(1, rounds + 1):
+        rec = json.load(open(f"{out}/runs/{program}-{r}.json"))
+        epochs = [e for e in rec["epochs"] if "canary" in e]
+        seconds += [e["canary"]["seconds"] for e in epochs]
+        noise += [e["canary"]["noise"] for e in epochs]
+        change += [abs(e["canaryChange"]) for e in epochs if e.get("canaryChange") is not None]
+        flagged += sum(1 for e in epochs if e.get("speedChanged"))
+        for a, b in zip(rec["epochs"], rec["epochs"][1:]):
+            if "startedUnixSeconds" in a and "startedUnixSeconds" in b:
+                gap = b["startedUnixSeconds"] - a["startedUnixSeconds"] - a["seconds"]
+                gaps.append(gap)
+                share.append(gap / a["seconds"])
+    if not seconds:
+        print(f"| {program} | no canary in the records | | | | | |")
+        continue
+    gap = 1e3 * statistics.median(gaps) if gaps else float("nan")
+    ratio = 100 * statistics.median(share) if share else float("nan")
+    print(f"| {program} | {1e3 * statistics.median(seconds):.3f} "
+          f"| {100 * statistics.median(noise):.1f} | {100 * max(change, default=0):.1f} "
+          f"| {flagged} of {len(seconds)} | {gap:.1f} | {ratio:.2f} |")
 EOF

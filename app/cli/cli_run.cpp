@@ -93,9 +93,9 @@ public:
               << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
               << (e.load.contended ? "  [CONTENDED: " + describeLoad(e.load, m_info.threads) + "]"
                                    : std::string())
-              << (e.speedChanged ? "  [MACHINE SPEED CHANGED: " +
-                                       describeCanaryChange(e.canaryChange) + "]"
-                                 : std::string())
+              << (e.speedChanged
+                      ? "  [MACHINE SPEED CHANGED: " + describeCanaryChange(e.canaryChange) + "]"
+                      : std::string())
               << epochPhasesText(e)
               << (e.skippedSteps > 0
                       ? "  [loss scaler skipped " + std::to_string(e.skippedSteps) + " steps]"
@@ -158,8 +158,7 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     if (const std::string warning = contentionWarning(outcome.epochs, config.warmupEpochs);
         !warning.empty())
         out << "  WARNING: " << warning << "\n";
-    if (const std::string drift = driftSummary(outcome.epochs, config.warmupEpochs);
-        !drift.empty())
+    if (const std::string drift = driftSummary(outcome.epochs, config.warmupEpochs); !drift.empty())
         out << (speedChangedStableEpochs(outcome.epochs, config.warmupEpochs).empty()
                     ? "  "
                     : "  WARNING: ")
@@ -403,8 +402,8 @@ void printComparison(std::ostream &out, const std::vector<RunConfig> &runs,
         } else {
             out << "no stable epochs\n";
         }
-        const std::string warning = machineSpeedWarning(
-            machine, "run #" + std::to_string(i + 1), "run #" + std::to_string(slowestAt + 1));
+        const std::string warning = machineSpeedWarning(machine, "run #" + std::to_string(i + 1),
+                                                        "run #" + std::to_string(slowestAt + 1));
         if (!warning.empty())
             warnings.push_back(warning);
     }
@@ -452,9 +451,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         interleaved ? runInterleaved(options, runs, store, out, err, stopRequested)
                     : std::vector<RecordedRun>();
     for (std::size_t i = 0; i < runs.size(); ++i) {
-        const RecordedRun run = interleaved
-                                    ? together[i]
-                                    : runOne(options, runs, i, store, out, err, stopRequested);
+        const RecordedRun run =
+            interleaved ? together[i] : runOne(options, runs, i, store, out, err, stopRequested);
         const std::string label = "#" + std::to_string(i + 1) + " " + runs[i].device;
         printSummary(out, run.outcome, runs[i], label, options.base.synthetic);
         results.push_back(run);

@@ -174,7 +174,12 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
                                              "phase_optimizer_s",
                                              "phase_test_s",
                                              "precision",
-                                             "skipped_steps"};
+                                             "skipped_steps",
+                                             "started_unix_s",
+                                             "canary_s",
+                                             "canary_run_threads_s",
+                                             "canary_change",
+                                             "speed_changed"};
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());

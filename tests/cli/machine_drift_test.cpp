@@ -42,8 +42,8 @@ TEST(MachineDriftCli, InterleavedRunsAlternateTheirEpochsAndRecordTheCanary) {
     const ProgramResult run = devicebench::testing::runProgram(
         DEVICEBENCH_CLI,
         {"run", "--synthetic", "--train-images", "256", "--test-images", "64", "--epochs", "3",
-         "--warmup-epochs", "1", "--threads", "1,2", "--interleave", "--out-dir",
-         records.string(), "--csv", csv},
+         "--warmup-epochs", "1", "--threads", "1,2", "--interleave", "--out-dir", records.string(),
+         "--csv", csv},
         dir.path(), dir.path());
     ASSERT_EQ(run.exitCode, 0) << run.out << run.err;
     const std::size_t a1 = run.out.find("#1 epoch  1/3");

@@ -155,7 +155,8 @@ TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
                         "contended,cpu_share,other_cpus,steal_fraction,load_average,"
                         "model,image_size,parameters,phase_data_s,phase_forward_s,"
                         "phase_loss_s,phase_backward_s,phase_optimizer_s,phase_test_s,"
-                        "precision,skipped_steps");
+                        "precision,skipped_steps,started_unix_s,canary_s,canary_run_threads_s,"
+                        "canary_change,speed_changed");
     const std::vector<std::string> first = fieldsOf(lines[1]);
     ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
     EXPECT_EQ(first[0], set.run(0).label);
@@ -439,7 +440,8 @@ TEST(SummaryCsv, HeaderIsTheDocumentedColumnsInOrder) {
               "model,image_size,parameters,achieved_gflops,phase_data_fraction,"
               "phase_forward_fraction,phase_loss_fraction,phase_backward_fraction,"
               "phase_optimizer_fraction,phase_test_fraction,precision,precision_native,"
-              "precision_note,tf32");
+              "precision_note,tf32,canary_drift,speed_changed_stable_epochs,"
+              "machine_speed_vs_baseline,machine_speed_biased");
     EXPECT_EQ(fieldsOf(header).size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
 }
 

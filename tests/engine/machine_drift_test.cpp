@@ -137,8 +137,7 @@ TEST(MachineDriftRule, TheSummaryCountsFlaggedStableEpochsAndNamesTheLargestDrif
               "machine speed changed: canary up to +22 % over the stable epochs, 2 of 3 (3, 4) "
               "flagged; the stable mean mixes a faster and a slower machine (rerun, or use run "
               "--interleave to compare)");
-    const std::vector<EpochResult> steady = {epochWith(1, 0.01, false),
-                                             epochWith(2, -0.03, false)};
+    const std::vector<EpochResult> steady = {epochWith(1, 0.01, false), epochWith(2, -0.03, false)};
     EXPECT_EQ(driftSummary(steady, 0),
               "machine speed steady: canary within 3 % of the first over the stable epochs");
 }
@@ -218,9 +217,8 @@ TEST(MachineDriftRun, ACanaryMadeSlowerAfterEpochOneFlagsTheLaterEpochsWithTheir
 TEST(MachineDriftRun, EveryEpochRecordsWhenItBeganAndItsCanary) {
     Epochs observer;
     std::atomic<bool> stop{false};
-    const auto before = std::chrono::duration<double>(
-                            std::chrono::system_clock::now().time_since_epoch())
-                            .count();
+    const auto before =
+        std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     ASSERT_EQ(runTraining(tinyRun(2), observer, stop).status, RunStatus::Finished);
     ASSERT_EQ(observer.epochs.size(), 2U);
     EXPECT_GE(observer.epochs[0].startedUnixSeconds, before);
@@ -351,8 +349,8 @@ TEST(MachineDriftRecord, ANegativeCanaryIsRefusedNamingTheField) {
 }
 
 TEST(MachineDriftRecord, RecordsWrittenBeforeTheCanaryImportUnflagged) {
-    for (const char *name : {"cpu-1-thread.json", "cpu-2-threads.json", "cpu-2-threads-batch32.json",
-                             "busy-machine/cpu-1-thread-idle.json"}) {
+    for (const char *name : {"cpu-1-thread.json", "cpu-2-threads.json",
+                             "cpu-2-threads-batch32.json", "busy-machine/cpu-1-thread-idle.json"}) {
         const RunRecord r = readRunRecord((fs::path(DEVICEBENCH_EXAMPLES_DIR) / name).string());
         ASSERT_FALSE(r.epochs.empty()) << name;
         EXPECT_FALSE(r.started.canary.measured) << name;
@@ -490,8 +488,7 @@ TEST(MachineDriftSerial, NoEpochOfAShortRunOnASteadyMachineIsFlagged) {
     const RunOutcome outcome = runTraining(tinyRun(4), observer, stop);
     ASSERT_EQ(outcome.status, RunStatus::Finished) << outcome.reason;
     for (const EpochResult &e : observer.epochs)
-        EXPECT_FALSE(e.speedChanged) << "epoch " << e.epoch << ": "
-                                     << describeCanaryChange(e.canaryChange) << " (noise "
-                                     << e.canary.noise << ", first "
-                                     << observer.started.canary.noise << ")";
+        EXPECT_FALSE(e.speedChanged)
+            << "epoch " << e.epoch << ": " << describeCanaryChange(e.canaryChange) << " (noise "
+            << e.canary.noise << ", first " << observer.started.canary.noise << ")";
 }

@@ -56,7 +56,9 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
                                        "other_cpus,steal_fraction,load_average,model,image_size,"
                                        "parameters,phase_data_s,"
                                        "phase_forward_s,phase_loss_s,phase_backward_s,"
-                                       "phase_optimizer_s,phase_test_s,precision,skipped_steps"));
+                                       "phase_optimizer_s,phase_test_s,precision,skipped_steps,"
+                                       "started_unix_s,canary_s,canary_run_threads_s,"
+                                       "canary_change,speed_changed"));
     // The label names the run's GPU as the fingerprint reports it; quoted for its comma.
     store->setLabel(1, QStringLiteral("#1 Tesla, T4 @ host"));
     const QStringList relabelled =
@@ -67,7 +69,7 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
     EXPECT_TRUE(lines[2].contains(QStringLiteral(",0.125000,")));
     const QString host = QString::fromStdString(store->run(0).record.fingerprint.hostName);
     EXPECT_TRUE(lines[2].endsWith(QStringLiteral(",cifar-10,running,") + csvField(host) +
-                                  QStringLiteral(",1,,,,,,,small-cnn,32,,,,,,,,fp32,")))
+                                  QStringLiteral(",1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,")))
         << lines[2].toStdString();
 }
 

@@ -177,7 +177,9 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
                                        "other_cpus,steal_fraction,load_average,model,image_size,"
                                        "parameters,phase_data_s,"
                                        "phase_forward_s,phase_loss_s,phase_backward_s,"
-                                       "phase_optimizer_s,phase_test_s,precision,skipped_steps"));
+                                       "phase_optimizer_s,phase_test_s,precision,skipped_steps,"
+                                       "started_unix_s,canary_s,canary_run_threads_s,"
+                                       "canary_change,speed_changed"));
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
         ASSERT_EQ(fields.size(), kEpochCsvColumnCount) << lines[row].toStdString();

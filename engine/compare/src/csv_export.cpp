@@ -146,7 +146,8 @@ const CsvColumns<EpochRow> kEpochColumns =
     } +
     // Added with the canary (machine_drift.h): empty in records written before it.
     CsvColumns<EpochRow>{
-        {"started_unix_s", [](const EpochRow &x) { return optionalNumber(x.e.startedUnixSeconds, 3); }},
+        {"started_unix_s",
+         [](const EpochRow &x) { return optionalNumber(x.e.startedUnixSeconds, 3); }},
         {"canary_s", [](const EpochRow &x) { return canaryNumber(x, x.e.canary.seconds); }},
         {"canary_run_threads_s",
          [](const EpochRow &x) { return canaryNumber(x, x.e.canary.runThreadsSeconds); }},

@@ -24,8 +24,8 @@ bool sameMachine(const RunRecord &a, const RunRecord &b) {
 RunCanary runCanary(const RunRecord &record) {
     std::vector<double> seconds;
     std::vector<double> noise;
-    const std::string &device = record.started.device.empty() ? record.config.device
-                                                              : record.started.device;
+    const std::string &device =
+        record.started.device.empty() ? record.config.device : record.started.device;
     const auto add = [&](const CanaryTime &canary) {
         if (!canary.measured || !(canary.seconds > 0.0))
             return;

@@ -68,7 +68,7 @@ OrderedJson startedJson(const RunStarted &s) {
     j["precisionNative"] = s.precisionNative;
     j["precisionNote"] = s.precisionNote;
     detail::writeCanary(j, s.canary); // absent: no canary (older records)
-    if (s.distributed.worldSize > 0) // absent: a single-process run
+    if (s.distributed.worldSize > 0)  // absent: a single-process run
         j["distributed"] = detail::distributedJson(s.distributed);
     return j;
 }

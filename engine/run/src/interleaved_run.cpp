@@ -14,8 +14,7 @@ std::vector<RecordedRun> runRecordedInterleaved(const std::vector<RunRequest> &r
                                                 const std::atomic<bool> &stopRequested) {
     if (!downstream.empty() && downstream.size() != requests.size())
         throw std::invalid_argument("interleaved runs: " + std::to_string(downstream.size()) +
-                                    " observers for " + std::to_string(requests.size()) +
-                                    " runs");
+                                    " observers for " + std::to_string(requests.size()) + " runs");
     std::vector<RecordedRun> results(requests.size());
     if (requests.empty())
         return results;
@@ -30,9 +29,8 @@ std::vector<RecordedRun> runRecordedInterleaved(const std::vector<RunRequest> &r
                 return runTrainingInTurns(config, o, stop, turns, seat);
             };
             try {
-                results[static_cast<std::size_t>(seat)] =
-                    runRecorded(requests[static_cast<std::size_t>(seat)], observer,
-                                stopRequested, inTurns);
+                results[static_cast<std::size_t>(seat)] = runRecorded(
+                    requests[static_cast<std::size_t>(seat)], observer, stopRequested, inTurns);
             } catch (const std::exception &e) {
                 results[static_cast<std::size_t>(seat)].outcome.reason =
                     std::string("the run stopped with an error: ") + e.what();

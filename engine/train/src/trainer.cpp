@@ -339,16 +339,15 @@ EpochResult TrainingRun::runEpoch(int epoch) {
 // more than half the epoch's steps, ends the run as diverged.
 void TrainingRun::tellEpoch(const EpochResult &result) {
     const EpochLoad &load = result.load;
-    spdlog::info("epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}{}{}", result.epoch,
-                 result.seconds, result.testLoss, result.testAccuracy,
-                 load.contended ? " contended: " + describeLoad(load, m_started.threads)
-                                : std::string(),
-                 result.speedChanged
-                     ? " machine speed changed: " + describeCanaryChange(result.canaryChange)
-                     : std::string(),
-                 result.skippedSteps > 0
-                     ? " loss scaler skipped " + std::to_string(result.skippedSteps) + " steps"
-                     : std::string());
+    spdlog::info(
+        "epoch {} seconds {:.3f} test loss {:.4f} accuracy {:.4f}{}{}{}", result.epoch,
+        result.seconds, result.testLoss, result.testAccuracy,
+        load.contended ? " contended: " + describeLoad(load, m_started.threads) : std::string(),
+        result.speedChanged ? " machine speed changed: " + describeCanaryChange(result.canaryChange)
+                            : std::string(),
+        result.skippedSteps > 0
+            ? " loss scaler skipped " + std::to_string(result.skippedSteps) + " steps"
+            : std::string());
     m_observer.onEpochFinished(result);
     if (!std::isfinite(result.testLoss)) {
         throw RunStop{RunStatus::Diverged, "test loss became " + formatNumber(result.testLoss) +
@@ -467,8 +466,7 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
 }
 
 RunOutcome runTrainingInTurns(const RunConfig &config, TrainingObserver &observer,
-                              const std::atomic<bool> &stopRequested, EpochTurns &turns,
-                              int seat) {
+                              const std::atomic<bool> &stopRequested, EpochTurns &turns, int seat) {
     SingleProcess single(observer);
     TrainingRun run(config, observer, stopRequested, single);
     run.takeTurnsAt(turns, seat);

@@ -33,12 +33,12 @@ bool isCsvNumber(const std::string &text);
 // The per-epoch CSV: a header line, then one line per run and finished epoch, runs in set
 // order. Columns and cell formats: docs/run-record.md, "The comparison CSV".
 std::string epochCsv(const RunSet &runs);
-inline constexpr int kEpochCsvColumnCount = 31;
+inline constexpr int kEpochCsvColumnCount = 36;
 
 // The summary CSV: a header line, then one line per run (statistics, speed-up against the
 // baseline, fingerprint, model, phase split). Columns: docs/run-record.md.
 std::string summaryCsv(const RunSet &runs);
-inline constexpr int kSummaryCsvColumnCount = 58;
+inline constexpr int kSummaryCsvColumnCount = 62;
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).

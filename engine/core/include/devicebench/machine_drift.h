@@ -34,8 +34,7 @@ std::string describeCanaryChange(double change);
 
 // The epoch numbers (from 1) of the stable epochs (epoch > warmupEpochs) flagged speedChanged,
 // in order.
-std::vector<int> speedChangedStableEpochs(const std::vector<EpochResult> &epochs,
-                                          int warmupEpochs);
+std::vector<int> speedChangedStableEpochs(const std::vector<EpochResult> &epochs, int warmupEpochs);
 
 // Over the stable epochs with a canary: the canaryChange furthest from 0 (signed); NaN when none
 // has one.
