@@ -23,6 +23,8 @@ class QBarCategoryAxis;
 class QBarSet;
 class QStackedBarSeries;
 class QLineSeries;
+class QScatterSeries;
+class QXYSeries;
 class QLogValueAxis;
 class QAbstractAxis;
 class QValueAxis;
@@ -80,7 +82,10 @@ class ChartHoverLabel;
 // raw line when smoothing is 0), and the test loss per epoch as dots on a dashed line (at the
 // epoch's end). The legend names each run (label = run and device); a run whose training curve
 // coincides with an earlier shown run's (findCoincidingCurves, kCoincidenceFraction) is
-// drawn dashed over it and its legend says "identical to #n". Smoothing changes only what is
+// drawn dashed over it and its legend says "identical to #n". The test dot of an epoch whose
+// machine changed speed (EpochResult::speedChanged, machine_drift.h) is ringed in the error
+// colour, and the hover over it or that epoch's steps says "machine speed changed (canary
+// +22 %)". Smoothing changes only what is
 // drawn: the store keeps every raw step. Non-finite losses are not drawn and never widen the
 // axes.
 //
@@ -131,6 +136,8 @@ public:
     QLineSeries *trainSeries(int runId) const;
     QLineSeries *rawSeries(int runId) const;
     QLineSeries *testSeries(int runId) const;
+    // The rings over the test dots of the epochs whose machine changed speed.
+    QScatterSeries *speedChangedSeries(int runId) const;
     QValueAxis *xAxis() const { return m_axisX; }
     QValueAxis *yAxis() const { return m_axisY; }      // the linear loss axis
     QLogValueAxis *logYAxis() const { return m_logY; } // the log one (attached when logScale)
@@ -146,6 +153,7 @@ private:
         QLineSeries *raw = nullptr;
         QLineSeries *train = nullptr;
         QLineSeries *test = nullptr;
+        QScatterSeries *speed = nullptr; // rings over the flagged epochs' test dots
         int number = 0;
         std::size_t builtSteps = static_cast<std::size_t>(-1);
         std::size_t builtEpochs = static_cast<std::size_t>(-1);
@@ -153,9 +161,11 @@ private:
         QList<QPointF> rawPoints;    // finite steps, x in the axis unit
         QList<QPointF> smoothPoints; // smoothDebiasedEma of rawPoints' y
         QList<QPointF> testPoints;
-        std::vector<double> losses;       // every step's loss, in order (coincidence)
-        std::vector<std::int64_t> stepOf; // per rawPoints entry
-        std::vector<int> epochOf;         // per rawPoints entry
+        QList<QPointF> speedPoints;          // the test points of flagged epochs
+        std::map<int, double> speedChangeOf; // flagged epoch -> its canary change
+        std::vector<double> losses;          // every step's loss, in order (coincidence)
+        std::vector<std::int64_t> stepOf;    // per rawPoints entry
+        std::vector<int> epochOf;            // per rawPoints entry
         ValueRange rawRange, smoothRange, testRange;
         double xEnd = 0.0; // the run's x extent (configured epochs, or the last point)
         bool hidden = false;
@@ -167,6 +177,8 @@ private:
         int drawnGeneration = -1;
     };
 
+    // The run's series: raw, train, test and the speed-change rings.
+    static std::vector<QXYSeries *> seriesOf(const RunSeries &entry);
     void dropRemovedRuns(const RunStore &store);    // the series of runs no longer in it
     void addRunSeries(RunSeries &entry, int runId); // raw, train and test, on the axes
     // Every run's raw steps under every run's lines (after a run was added).
@@ -178,6 +190,7 @@ private:
     void buildStepPoints(RunSeries &entry, const RunRecord &record, double perEpoch);
     void buildTestPoints(RunSeries &entry, const RunRecord &record, double perEpoch);
     void style(RunSeries &entry);             // pens, names, visibility, then styleLegend
+    void styleSpeedRings(RunSeries &entry);   // the speed-change rings' pen and name
     void styleLegend(const RunSeries &entry); // the run's one legend entry, faded when hidden
     void redecimate();                        // the visible range's points into the series
     void applyRange(double xMin, double xMax, double yMin, double yMax);

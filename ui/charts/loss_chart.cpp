@@ -7,11 +7,14 @@
 #include "store/run_store.h"
 #include "theme/theme.h"
 
+#include "devicebench/machine_drift.h"
+
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QScatterSeries>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -77,13 +80,13 @@ void LossChart::setOptions(const ChartOptions &options) {
         to->setLabelsFont(from->labelsFont());
         to->setTitleFont(from->titleFont());
         for (auto &[id, entry] : m_series)
-            for (QLineSeries *s : {entry.raw, entry.train, entry.test})
+            for (QXYSeries *s : seriesOf(entry))
                 s->detachAxis(from);
         removeAxis(from);
         from->setParent(this); // removeAxis releases ownership; keep it for the way back
         addAxis(to, Qt::AlignLeft);
         for (auto &[id, entry] : m_series)
-            for (QLineSeries *s : {entry.raw, entry.train, entry.test})
+            for (QXYSeries *s : seriesOf(entry))
                 s->attachAxis(to);
     }
     if (next.xAxis != m_options.xAxis || next.smoothing != m_options.smoothing)
@@ -117,6 +120,15 @@ QLineSeries *LossChart::rawSeries(int runId) const {
 QLineSeries *LossChart::testSeries(int runId) const {
     const auto it = m_series.find(runId);
     return it == m_series.end() ? nullptr : it->second.test;
+}
+
+QScatterSeries *LossChart::speedChangedSeries(int runId) const {
+    const auto it = m_series.find(runId);
+    return it == m_series.end() ? nullptr : it->second.speed;
+}
+
+std::vector<QXYSeries *> LossChart::seriesOf(const RunSeries &entry) {
+    return {entry.raw, entry.train, entry.test, entry.speed};
 }
 
 int LossChart::identicalTo(int runId) const {
@@ -186,6 +198,8 @@ void LossChart::buildStepPoints(RunSeries &entry, const RunRecord &record, doubl
 
 void LossChart::buildTestPoints(RunSeries &entry, const RunRecord &record, double perEpoch) {
     entry.testPoints.clear();
+    entry.speedPoints.clear();
+    entry.speedChangeOf.clear();
     for (const EpochResult &e : record.epochs) {
         if (!std::isfinite(e.testLoss))
             continue;
@@ -204,6 +218,10 @@ void LossChart::buildTestPoints(RunSeries &entry, const RunRecord &record, doubl
                 continue;
         }
         entry.testPoints.append(QPointF(x, e.testLoss));
+        if (e.speedChanged) { // the machine changed speed during this epoch: ring its dot
+            entry.speedPoints.append(QPointF(x, e.testLoss));
+            entry.speedChangeOf[e.epoch] = e.canaryChange;
+        }
     }
     entry.testRange = finiteYRange(entry.testPoints);
     entry.builtEpochs = record.epochs.size();
@@ -247,6 +265,7 @@ void LossChart::style(RunSeries &entry) {
         entry.raw->setName(entry.label + QStringLiteral(" (raw)"));
         entry.test->setName(entry.label + QStringLiteral(" (test)"));
     }
+    styleSpeedRings(entry);
     const bool showRaw = smoothed && !entry.hidden;
     if (entry.train->isVisible() == entry.hidden)
         entry.train->setVisible(!entry.hidden);
@@ -254,7 +273,23 @@ void LossChart::style(RunSeries &entry) {
         entry.test->setVisible(!entry.hidden);
     if (entry.raw->isVisible() != showRaw)
         entry.raw->setVisible(showRaw);
+    if (entry.speed->isVisible() == entry.hidden)
+        entry.speed->setVisible(!entry.hidden);
     styleLegend(entry);
+}
+
+void LossChart::styleSpeedRings(RunSeries &entry) {
+    // An open ring in the error colour, larger than the test dot it surrounds.
+    const QColor ring = theme::colour(theme::Role::ErrorText, theme::themeOf(*this));
+    QPen pen(ring);
+    pen.setWidthF(2.5);
+    if (entry.speed->pen() != pen)
+        entry.speed->setPen(pen);
+    if (entry.speed->brush() != QBrush(Qt::transparent))
+        entry.speed->setBrush(QBrush(Qt::transparent));
+    const QString name = entry.label + QStringLiteral(" (machine speed changed)");
+    if (entry.speed->name() != name)
+        entry.speed->setName(name);
 }
 
 void LossChart::styleLegend(const RunSeries &entry) {
@@ -264,6 +299,8 @@ void LossChart::styleLegend(const RunSeries &entry) {
     for (QLegendMarker *marker : legend()->markers(entry.raw))
         marker->setVisible(false);
     for (QLegendMarker *marker : legend()->markers(entry.test))
+        marker->setVisible(false);
+    for (QLegendMarker *marker : legend()->markers(entry.speed))
         marker->setVisible(false);
     for (QLegendMarker *marker : legend()->markers(entry.train)) {
         marker->setVisible(true);
@@ -326,7 +363,7 @@ void LossChart::sync(const RunStore &store) {
 void LossChart::dropRemovedRuns(const RunStore &store) {
     for (auto it = m_series.begin(); it != m_series.end();) {
         if (store.findRun(it->first) == nullptr) {
-            for (QLineSeries *s : {it->second.raw, it->second.train, it->second.test}) {
+            for (QXYSeries *s : seriesOf(it->second)) {
                 removeSeries(s);
                 delete s;
             }
@@ -341,15 +378,19 @@ void LossChart::addRunSeries(RunSeries &entry, int runId) {
     entry.raw = new QLineSeries(this);
     entry.train = new QLineSeries(this);
     entry.test = new QLineSeries(this);
-    for (QLineSeries *s : {entry.raw, entry.train, entry.test}) {
+    entry.speed = new QScatterSeries(this);
+    for (QXYSeries *s : seriesOf(entry)) {
         addSeries(s);
         s->attachAxis(m_axisX);
         s->attachAxis(activeYAxis());
     }
     entry.test->setPointsVisible(true);
     entry.test->setMarkerSize(9.0);
-    for (QLineSeries *s : {entry.raw, entry.train})
-        connect(s, &QLineSeries::hovered, this, [this, runId](const QPointF &p, bool on) {
+    entry.speed->setMarkerShape(QScatterSeries::MarkerShapeCircle);
+    entry.speed->setMarkerSize(17.0);
+    for (QXYSeries *s : {static_cast<QXYSeries *>(entry.raw), static_cast<QXYSeries *>(entry.train),
+                         static_cast<QXYSeries *>(entry.speed)})
+        connect(s, &QXYSeries::hovered, this, [this, runId](const QPointF &p, bool on) {
             if (on)
                 showHover(runId, p.x());
             else
@@ -359,13 +400,16 @@ void LossChart::addRunSeries(RunSeries &entry, int runId) {
 
 void LossChart::putLinesOverRaw(const std::vector<RunSeries *> &order,
                                 const std::vector<int> &ids) {
-    // The chart draws series in the order added: the lines and test dots are taken out and put
-    // back after all the raw series.
+    // The chart draws series in the order added: the lines, test dots and rings are taken out
+    // and put back after all the raw series.
+    const auto over = [](const RunSeries *entry) {
+        return std::vector<QXYSeries *>{entry->train, entry->test, entry->speed};
+    };
     for (RunSeries *entry : order)
-        for (QLineSeries *s : {entry->train, entry->test})
+        for (QXYSeries *s : over(entry))
             removeSeries(s);
     for (std::size_t i = 0; i < order.size(); ++i) {
-        for (QLineSeries *s : {order[i]->train, order[i]->test}) {
+        for (QXYSeries *s : over(order[i])) {
             addSeries(s);
             s->attachAxis(m_axisX);
             s->attachAxis(activeYAxis());
@@ -400,7 +444,8 @@ void LossChart::redecimate() {
             continue; // not drawn; its points are put in when it is shown again
         if (entry.drawnMin == xMin && entry.drawnMax == xMax &&
             entry.drawnSteps == entry.builtSteps && entry.drawnGeneration == m_generation &&
-            entry.test->count() == entry.testPoints.size())
+            entry.test->count() == entry.testPoints.size() &&
+            entry.speed->count() == entry.speedPoints.size())
             continue; // unchanged: replacing would repaint it for nothing
         entry.drawnMin = xMin;
         entry.drawnMax = xMax;
@@ -413,6 +458,8 @@ void LossChart::redecimate() {
                                     : QList<QPointF>());
         if (entry.test->points() != entry.testPoints)
             entry.test->replace(entry.testPoints);
+        if (entry.speed->points() != entry.speedPoints)
+            entry.speed->replace(entry.speedPoints);
     }
 }
 

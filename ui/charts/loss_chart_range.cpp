@@ -6,6 +6,8 @@
 #include "charts/chart_items.h"
 #include "theme/theme.h"
 
+#include "devicebench/machine_drift.h"
+
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QValueAxis>
@@ -185,6 +187,12 @@ QString LossChart::showHover(int runId, double x) {
         text += QStringLiteral(" · smoothed %1 (%2)")
                     .arg(entry.smoothPoints[i].y(), 0, 'f', 4)
                     .arg(m_options.smoothing, 0, 'f', 2);
+    // An epoch during which the machine changed speed (its test dot is ringed).
+    const auto changed = entry.speedChangeOf.find(entry.epochOf[k]);
+    if (changed != entry.speedChangeOf.end())
+        text += QStringLiteral("\n⚠ epoch %1: machine speed changed (%2)")
+                    .arg(entry.epochOf[k])
+                    .arg(QString::fromStdString(describeCanaryChange(changed->second)));
     const QPointF anchor = mapToPosition(entry.smoothPoints[i], entry.train);
     m_hover->show(text, anchor, theme::runColour(entry.number));
     return text;

@@ -7,6 +7,8 @@
 #include "theme/theme.h"
 
 #include "devicebench/contention.h"
+#include "devicebench/machine_drift.h"
+#include "devicebench/machine_speed.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
@@ -239,8 +241,25 @@ QString intervalText(double low, double high, int decimals) {
     return QStringLiteral(" [%1, %2]").arg(low, 0, 'f', decimals).arg(high, 0, 'f', decimals);
 }
 
+// Whether the machine kept its speed: during the run (its canary, machine_drift.h) and against
+// the baseline (machine_speed.h); the hover label's last lines, "" when there is nothing to say.
+QString machineSpeedHover(const StoredRun &run, int baselineNumber) {
+    QString text;
+    const std::string drift = driftSummary(run.record.epochs, run.warmupEpochs);
+    const bool changed = !speedChangedStableEpochs(run.record.epochs, run.warmupEpochs).empty();
+    if (!drift.empty())
+        text += (changed ? QStringLiteral("\n⚠ ") : QStringLiteral("\n")) +
+                QString::fromStdString(drift);
+    const std::string across =
+        machineSpeedWarning(run.machineSpeed, "run #" + std::to_string(run.number),
+                            "run #" + std::to_string(baselineNumber));
+    if (!across.empty())
+        text += QStringLiteral("\n⚠ ") + QString::fromStdString(across);
+    return text;
+}
+
 // Run, stable mean, interval, epochs and speed-up: the bar's hover label.
-QString barHoverText(const StoredRun &run) {
+QString barHoverText(const StoredRun &run, int baselineNumber) {
     const Summary &s = run.summary;
     QString text = run.label;
     if (!s.hasStable || !std::isfinite(s.stableMean))
@@ -270,7 +289,7 @@ QString barHoverText(const StoredRun &run) {
     else if (std::isfinite(run.speedUp.ratio))
         text += QStringLiteral("\nspeed-up %1x").arg(run.speedUp.ratio, 0, 'f', 2) +
                 intervalText(run.speedUp.low, run.speedUp.high, 2);
-    return text;
+    return text + machineSpeedHover(run, baselineNumber);
 }
 
 // What sync() draws, one entry per shown run in store order.
@@ -320,10 +339,15 @@ QString verdictLine(const StoredRun &run, const QString &errorColour) {
                (run.state == RunState::Running ? QStringLiteral(" yet") : QString());
     if (run.isBaseline)
         return QStringLiteral("baseline (1.00x)");
-    if (std::isfinite(run.speedUp.ratio))
-        return QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
-               intervalText(run.speedUp.low, run.speedUp.high, 2);
-    return QString();
+    if (!std::isfinite(run.speedUp.ratio))
+        return QString();
+    const QString speedUp = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
+                            intervalText(run.speedUp.low, run.speedUp.high, 2);
+    // The machine ran at another speed during the baseline: the speed-up mixes the two.
+    if (run.machineSpeed.biased)
+        return QStringLiteral("<span style=\"color:%1\">%2 ⚠ biased</span>")
+            .arg(errorColour, speedUp);
+    return speedUp;
 }
 
 // Stable epochs measured on a busy machine (the mean is not the device's alone): "⚠ busy
@@ -346,40 +370,71 @@ QString busyLines(const std::vector<int> &busy, const QString &errorColour) {
         .arg(errorColour, which);
 }
 
+// Stable epochs during which the machine's speed changed (the canary, machine_drift.h): "⚠
+// machine speed changed:" and which epochs with the largest change, on lines of their own; ""
+// when none.
+QString driftLines(const StoredRun &run, const std::vector<int> &changed,
+                   const QString &errorColour) {
+    if (changed.empty())
+        return QString();
+    QStringList epochs;
+    for (int epoch : changed)
+        epochs.append(QString::number(epoch));
+    const QString which = changed.size() <= 3
+                              ? QStringLiteral("epoch%1 %2")
+                                    .arg(changed.size() == 1 ? QString() : QStringLiteral("s"),
+                                         epochs.join(QStringLiteral(", ")))
+                              : QStringLiteral("%1 stable epochs").arg(changed.size());
+    const double drift = stableCanaryDrift(run.record.epochs, run.warmupEpochs);
+    const QString upTo = QString::fromStdString(describeCanaryChange(drift))
+                             .replace(QStringLiteral("canary "), QStringLiteral("canary up to "));
+    return QStringLiteral("<br><span style=\"color:%1\">⚠ machine speed changed:<br>%2 (%3)</span>")
+        .arg(errorColour, which, upTo);
+}
+
 // Beyond three runs (a job beside its rank records) a run's label does not fit its category:
 // "#n" and a short verdict; the legend, table and hover say the rest.
-QString compactCategory(const StoredRun &run, const std::vector<int> &busy,
+QString compactCategory(const StoredRun &run, const std::vector<int> &busy, bool drifted,
                         const QString &errorColour) {
     const QString red = QStringLiteral("<span style=\"color:%1\">⚠ %2</span>").arg(errorColour);
     QString verdict = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2);
     if (!run.comparable() || run.isBaseline || !std::isfinite(run.speedUp.ratio))
         verdict = !run.comparable() ? red.arg(QStringLiteral("not<br>comparable"))
                                     : (run.isBaseline ? QStringLiteral("baseline") : QString());
+    if (run.machineSpeed.biased && !verdict.isEmpty())
+        verdict += QStringLiteral("<br>") + red.arg(QStringLiteral("biased"));
     if (!busy.empty())
         verdict += QStringLiteral("<br>") + red.arg(QStringLiteral("busy"));
+    if (drifted)
+        verdict += QStringLiteral("<br>") + red.arg(QStringLiteral("speed changed"));
     return QStringLiteral("#%1<br>").arg(run.number) + verdict;
 }
 
 SpeedBars speedBars(const RunStore &store, const QString &errorColour) {
     SpeedBars out;
     const bool compact = shownRunCount(store) > 3;
+    const int baseline = store.baselineIndex();
+    const int baselineNumber = baseline >= 0 ? store.run(baseline).number : 0;
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);
         if (store.isRunHidden(run.id))
             continue; // hidden from the charts by the user
         const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
+        const std::vector<int> changed =
+            speedChangedStableEpochs(run.record.epochs, run.warmupEpochs);
         const ErrorBarItem::Bar bar = stableBar(run.summary);
-        out.categories.append(compact ? compactCategory(run, busy, errorColour)
+        out.categories.append(compact ? compactCategory(run, busy, !changed.empty(), errorColour)
                                       : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
                                             verdictLine(run, errorColour) +
-                                            busyLines(busy, errorColour));
+                                            busyLines(busy, errorColour) +
+                                            driftLines(run, changed, errorColour));
         out.values.push_back(bar.mean);
         out.flagged.push_back(!run.comparable());
         out.contended.push_back(!busy.empty());
         out.numbers.push_back(run.number);
         out.bars.push_back(bar);
         out.labels.append(run.label);
-        out.hoverTexts.append(barHoverText(run));
+        out.hoverTexts.append(barHoverText(run, baselineNumber));
     }
     return out;
 }

@@ -7,6 +7,8 @@
 #include "theme/theme.h"
 
 #include "devicebench/csv_export.h"
+#include "devicebench/machine_drift.h"
+#include "devicebench/machine_speed.h"
 #include "devicebench/version.h"
 
 #include <QBuffer>
@@ -55,7 +57,29 @@ QString comparisonControlText(const RunStore &store) {
            parts.join(QStringLiteral(" · "));
 }
 
+QStringList machineSpeedNotes(const RunStore &store) {
+    QStringList notes;
+    const int baseline = store.baselineIndex();
+    const std::string baselineName =
+        baseline >= 0 ? "run #" + std::to_string(store.run(baseline).number) : std::string();
+    for (const StoredRun &run : store.runs()) {
+        if (!speedChangedStableEpochs(run.record.epochs, run.warmupEpochs).empty())
+            notes.append(QStringLiteral("#%1: %2")
+                             .arg(run.number)
+                             .arg(QString::fromStdString(
+                                 driftSummary(run.record.epochs, run.warmupEpochs))));
+        const std::string across = machineSpeedWarning(
+            run.machineSpeed, "run #" + std::to_string(run.number), baselineName);
+        if (!across.empty())
+            notes.append(QString::fromStdString(across));
+    }
+    return notes;
+}
+
 namespace {
+
+// The height of each line under the caption (control, machine speed notes).
+constexpr int kCaptionLineHeight = 22;
 
 // Puts a fresh chart in `scene` (which owns it from then on), as the picture draws it: square,
 // light, no shadow.
@@ -72,9 +96,10 @@ void placeChart(QChart *chart, const QRectF &rect) {
     chart->layout()->activate();
 }
 
-// The caption line under the charts, then the control-pair line when there is one.
+// The caption line under the charts, then the control-pair line when there is one, then the
+// machine speed notes (in the error colour), a line each.
 void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &options,
-                  const QString &control, int width, int chartsHeight) {
+                  const QString &control, const QStringList &notes, int width, int chartsHeight) {
     QFont font = painter.font();
     font.setPointSizeF(10.0);
     painter.setFont(font);
@@ -86,12 +111,29 @@ void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &
                    : QStringLiteral(" · training loss not smoothed");
     painter.drawText(QRectF(16, chartsHeight, width - 32, 30), Qt::AlignLeft | Qt::AlignVCenter,
                      caption);
+    const auto drawLine = [&](int line, const QString &text) {
+        painter.drawText(QRectF(16, chartsHeight + 24 + line * kCaptionLineHeight, width - 32, 28),
+                         Qt::AlignLeft | Qt::AlignVCenter, text);
+    };
+    int line = 0;
     if (!control.isEmpty())
-        painter.drawText(QRectF(16, chartsHeight + 24, width - 32, 28),
-                         Qt::AlignLeft | Qt::AlignVCenter, control);
+        drawLine(line++, control);
+    painter.setPen(theme::colour(theme::Role::ErrorText, theme::Theme::Light));
+    for (const QString &note : notes)
+        drawLine(line++, note);
 }
 
 } // namespace
+
+LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
+                            const ChartOptions &options, const QRectF &rect) {
+    auto *loss = new LossChart;
+    addPictureChart(scene, loss);
+    loss->setOptions(options);
+    loss->sync(store);
+    placeChart(loss, rect);
+    return loss;
+}
 
 QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options) {
     QImage image(size, QImage::Format_ARGB32_Premultiplied);
@@ -99,7 +141,9 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
 
     const int width = size.width();
     const QString control = comparisonControlText(store);
-    const int captionHeight = control.isEmpty() ? 34 : 56;
+    const QStringList notes = machineSpeedNotes(store);
+    const int lines = (control.isEmpty() ? 0 : 1) + static_cast<int>(notes.size());
+    const int captionHeight = 34 + kCaptionLineHeight * lines;
     const int chartsHeight = size.height() - captionHeight;
     const int lossHeight = chartsHeight * 57 / 100;
     // With a phase-timed run, where the time goes beside the loss chart, as in the window.
@@ -108,14 +152,10 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
 
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
-    auto *loss = new LossChart;
+    pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
     auto *bars = new SpeedChart;
-    addPictureChart(scene, loss);
     addPictureChart(scene, bars);
-    loss->setOptions(options);
-    loss->sync(store);
     bars->sync(store);
-    placeChart(loss, QRectF(0, 0, lossWidth, lossHeight));
     placeChart(bars, QRectF(0, lossHeight, width, chartsHeight - lossHeight));
     if (phases) {
         auto *phaseChart = new PhaseChart;
@@ -129,7 +169,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
     scene.render(&painter, QRectF(0, 0, width, chartsHeight), scene.sceneRect());
-    paintCaption(painter, store, options, control, width, chartsHeight);
+    paintCaption(painter, store, options, control, notes, width, chartsHeight);
     painter.end();
     return image;
 }

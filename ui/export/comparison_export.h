@@ -9,14 +9,19 @@
 #include "devicebench/csv_export.h"
 
 #include <QImage>
+#include <QRectF>
 #include <QSize>
 #include <QString>
+#include <QStringList>
 
 #include <functional>
+
+class QGraphicsScene;
 
 namespace devicebench {
 
 class RunStore;
+class LossChart;
 
 // Size of the exported picture in pixels.
 inline constexpr int kExportWidth = 1400;
@@ -30,6 +35,15 @@ QString comparisonCaption(const RunStore &store);
 // #3: 0.25"; empty when no two comparable runs share an epoch. Printed under the caption.
 QString comparisonControlText(const RunStore &store);
 
+// What the machine's speed did to the comparison (docs/MEASURING.md, "A machine that changes
+// speed"), one note per line, in store order: "#2: machine speed changed: canary up to +22 %
+// over the stable epochs, ..." (driftSummary, machine_drift.h) for each run with stable epochs
+// flagged speedChanged, and "the machine was 18 % slower during run #2 than during run #1: the
+// speed-up is biased ..." (machineSpeedWarning, machine_speed.h) for each run whose speed-up is
+// biased. Empty when there is nothing to warn of. The compare panel lists them; the picture
+// prints them under the control line.
+QStringList machineSpeedNotes(const RunStore &store);
+
 // Renders the loss chart (top; when any run is phase-timed, where the time goes beside it:
 // PhaseChart, phase_chart.h) and the stable-mean bar chart (bottom) with the caption into a
 // new ARGB32 image of `size`, in the light theme (theme.h: background, text and run colours
@@ -39,6 +53,12 @@ QString comparisonControlText(const RunStore &store);
 // chart palette resource cannot be read. `options`: the loss chart's smoothing, x axis and
 // scale (the window's, when it exports); the loss chart's title states the smoothing. The
 // picture shows the whole of every run the store does not hide (no zoom).
+// The picture's loss chart, as renderComparison draws it: a fresh LossChart put in `scene`
+// (which owns it), in the light theme, synced with `store` under `options` and placed at
+// `rect`.
+LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
+                            const ChartOptions &options, const QRectF &rect);
+
 QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight),
                         const ChartOptions &options = ChartOptions());
 

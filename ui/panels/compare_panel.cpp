@@ -4,12 +4,14 @@
 #include "export/comparison_export.h"
 #include "panels/run_settings_panel.h" // makeSpin
 #include "store/run_store.h"
+#include "theme/theme.h"
 
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
 #include <QFormLayout>
 #include <QGroupBox>
+#include <QGuiApplication>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QList>
@@ -63,6 +65,12 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText); // muted on light and dark
     layout->addWidget(note);
+    m_notes = new QLabel(box);
+    m_notes->setObjectName(QStringLiteral("machineSpeedNotesLabel"));
+    m_notes->setWordWrap(true);
+    m_notes->setTextFormat(Qt::RichText);
+    m_notes->setVisible(false);
+    layout->addWidget(m_notes);
 
     connect(m_exportPngButton, &QPushButton::clicked, this, &ComparePanel::exportPngInteractive);
     connect(m_exportCsvButton, &QPushButton::clicked, this, &ComparePanel::exportCsvInteractive);
@@ -75,7 +83,24 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
             });
 }
 
+void ComparePanel::syncNotes() {
+    const QStringList notes = machineSpeedNotes(m_store);
+    QStringList lines;
+    for (const QString &note : notes)
+        lines.append(QStringLiteral("⚠ ") + note.toHtmlEscaped());
+    const QString text =
+        notes.isEmpty() ? QString()
+                        : QStringLiteral("<span style=\"color:%1\">%2</span>")
+                              .arg(theme::colourName(theme::Role::ErrorText,
+                                                     theme::themeOf(QGuiApplication::palette())),
+                                   lines.join(QStringLiteral("<br>")));
+    if (m_notes->text() != text)
+        m_notes->setText(text);
+    m_notes->setVisible(!notes.isEmpty());
+}
+
 void ComparePanel::syncRuns() {
+    syncNotes();
     QList<QPair<int, QString>> items;
     for (const StoredRun &run : m_store.runs())
         items.append({run.id, run.label});

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 // The compare / export panel: the warm-up epochs left out of every run's stable mean, the
-// baseline of the speed-ups, "Export PNG…" and "Export CSV…". It edits the RunStore's
-// comparison settings and writes exports (comparison_export.h); it starts nothing.
+// baseline of the speed-ups, "Export PNG…" and "Export CSV…", and under them, in the error
+// colour, what the machine's speed did to the comparison (machineSpeedNotes,
+// comparison_export.h). It edits the RunStore's comparison settings and writes exports; it
+// starts nothing.
 #pragma once
 
 #include "charts/charts.h" // ChartOptions
@@ -10,6 +12,7 @@
 #include <QWidget>
 
 class QComboBox;
+class QLabel;
 class QPushButton;
 class QSpinBox;
 
@@ -17,7 +20,8 @@ namespace devicebench {
 
 class RunStore;
 
-// Object names (tests): compareWarmupSpin, baselineCombo, exportPngButton, exportCsvButton.
+// Object names (tests): compareWarmupSpin, baselineCombo, exportPngButton, exportCsvButton,
+// machineSpeedNotesLabel.
 class ComparePanel : public QWidget {
     Q_OBJECT
 
@@ -25,7 +29,8 @@ public:
     // `store` must outlive the panel.
     explicit ComparePanel(RunStore &store, QWidget *parent = nullptr);
 
-    // Rebuilds the baseline list when the runs or their labels changed (keeps the choice).
+    // Rebuilds the baseline list when the runs or their labels changed (keeps the choice), and
+    // the machine speed notes.
     void syncRuns();
 
     // How "Export PNG…" draws the loss chart: the window's chart options (smoothing, axes).
@@ -40,17 +45,22 @@ public:
     QSpinBox *warmupSpin() const { return m_warmupSpin; }
     QPushButton *exportPngButton() const { return m_exportPngButton; }
     QPushButton *exportCsvButton() const { return m_exportCsvButton; }
+    // The machine speed notes (hidden when there are none).
+    QLabel *machineSpeedNotesLabel() const { return m_notes; }
 
 Q_SIGNALS:
     void statusMessage(QString text, bool error);
 
 private:
+    void syncNotes(); // the machine speed notes from the store
+
     RunStore &m_store;
     ChartOptions m_chartOptions;
     QSpinBox *m_warmupSpin = nullptr;
     QComboBox *m_baselineCombo = nullptr;
     QPushButton *m_exportPngButton = nullptr;
     QPushButton *m_exportCsvButton = nullptr;
+    QLabel *m_notes = nullptr;
 };
 
 } // namespace devicebench

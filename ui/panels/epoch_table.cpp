@@ -5,6 +5,7 @@
 #include "theme/theme.h"
 
 #include "devicebench/contention.h"
+#include "devicebench/machine_drift.h"
 
 #include <QBrush>
 #include <QColor>
@@ -51,6 +52,8 @@ QString epochColumnKey(EpochColumn column) {
         return QStringLiteral("differences");
     case EpochColumn::Contended:
         return QStringLiteral("contended");
+    case EpochColumn::SpeedChanged:
+        return QStringLiteral("speed_changed");
     }
     return QString();
 }
@@ -59,8 +62,11 @@ EpochColumn epochTableColumn(int section) {
     // The comparability right after the run, where it is seen without scrolling.
     if (section == 1)
         return EpochColumn::Comparable;
-    if (section == kEpochTableShownColumns - 1) // after images/s
+    // After images/s: the two marks of a machine that was not itself, contended the last.
+    if (section == kEpochTableShownColumns - 1)
         return EpochColumn::Contended;
+    if (section == kEpochTableShownColumns - 2)
+        return EpochColumn::SpeedChanged;
     return static_cast<EpochColumn>(section < 1 ? section : section - 1);
 }
 
@@ -78,6 +84,8 @@ QString epochColumnTitle(EpochColumn column) {
         return QStringLiteral("test accuracy");
     case EpochColumn::ImagesPerSecond:
         return QStringLiteral("images/s");
+    case EpochColumn::SpeedChanged:
+        return QStringLiteral("machine speed");
     default:
         return epochColumnKey(column);
     }
@@ -131,6 +139,49 @@ QVariant loadToolTip(const EpochResult &epoch, int threads, EpochColumn column) 
     return QStringLiteral("Not contended: %1.").arg(load);
 }
 
+// Whole percent of a fraction; "?" when unknown.
+QString percentText(double fraction) {
+    return std::isfinite(fraction) ? QStringLiteral("%1 %").arg(std::lround(100.0 * fraction))
+                                   : QStringLiteral("?");
+}
+
+// Whether the machine's speed changed for the epoch, for the seconds and machine speed cells'
+// tooltips: the canary's change against the run's first and the noise the rule allowed for.
+QString speedToolTip(const RunRecord &record, const EpochResult &epoch, EpochColumn column) {
+    const QString change = QString::fromStdString(describeCanaryChange(epoch.canaryChange));
+    const double noise =
+        std::max(std::isfinite(record.started.canary.noise) ? record.started.canary.noise : 0.0,
+                 std::isfinite(epoch.canary.noise) ? epoch.canary.noise : 0.0);
+    if (epoch.speedChanged)
+        return QStringLiteral("machine speed changed: %1 against the run's first canary (noise "
+                              "%2), so this epoch's time mixes the device's speed with the "
+                              "machine's.")
+            .arg(change, percentText(noise));
+    if (column != EpochColumn::SpeedChanged)
+        return QString();
+    if (!epoch.canary.measured)
+        return QStringLiteral("No canary: the record was written before DeviceBench timed the "
+                              "canary after every epoch.");
+    return QStringLiteral("machine speed steady: %1 against the run's first canary (noise %2).")
+        .arg(change.isEmpty() ? QStringLiteral("canary unchanged") : change, percentText(noise));
+}
+
+// The tooltip of the seconds cell: what the epoch got from the machine, and its speed.
+QVariant secondsToolTip(const RunRecord &record, const EpochResult &epoch) {
+    QStringList parts;
+    const QVariant load = loadToolTip(epoch, record.started.threads, EpochColumn::Seconds);
+    if (load.isValid())
+        parts.append(load.toString());
+    const QString speed = speedToolTip(record, epoch, EpochColumn::Seconds);
+    if (!speed.isEmpty())
+        parts.append(speed);
+    return parts.isEmpty() ? QVariant() : QVariant(parts.join(QLatin1Char('\n')));
+}
+
+// The seconds of an epoch that was not the device's alone (a busy machine, or one that changed
+// speed) are marked.
+bool secondsMarked(const EpochResult &epoch) { return epoch.load.contended || epoch.speedChanged; }
+
 } // namespace
 
 QString differencesText(const StoredRun &run, const QString &separator) {
@@ -155,7 +206,7 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
     case EpochColumn::Epoch:
         return QString::number(epoch.epoch);
     case EpochColumn::Seconds:
-        if (!csv && epoch.load.contended) // a busy machine's epoch
+        if (!csv && secondsMarked(epoch)) // a busy machine's epoch, or a changed one's
             return QStringLiteral("⚠ ") + number(epoch.seconds, 4, 2, format);
         return number(epoch.seconds, 4, 2, format);
     case EpochColumn::Warmup:
@@ -197,9 +248,59 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
                    : epoch.load.contended ? QStringLiteral("1")
                                           : QStringLiteral("0");
         return epoch.load.contended ? QStringLiteral("yes") : QString();
+    case EpochColumn::SpeedChanged:
+        if (csv)
+            return !epoch.canary.measured ? QString()
+                   : epoch.speedChanged   ? QStringLiteral("1")
+                                          : QStringLiteral("0");
+        return epoch.speedChanged ? QString::fromStdString(describeCanaryChange(epoch.canaryChange))
+                                  : QString();
     }
     return QString();
 }
+
+namespace {
+
+// The ForegroundRole of one cell.
+QVariant cellForeground(const StoredRun &run, const EpochResult &epoch, EpochColumn column) {
+    const theme::Theme shown = theme::themeOf(QGuiApplication::palette()); // light/dark
+    // A run that is not comparable with the baseline: its comparability cell in red.
+    if (column == EpochColumn::Comparable && !run.comparable())
+        return QBrush(theme::colour(theme::Role::ErrorText, shown));
+    // An epoch measured on a busy machine, or on one whose speed changed: its time and its mark
+    // in red.
+    if ((column == EpochColumn::Seconds && secondsMarked(epoch)) ||
+        (column == EpochColumn::Contended && epoch.load.contended) ||
+        (column == EpochColumn::SpeedChanged && epoch.speedChanged))
+        return QBrush(theme::colour(theme::Role::ErrorText, shown));
+    // Warm-up epochs are kept but left out of the headline: show them greyed.
+    if (run.isWarmup(epoch.epoch))
+        return QBrush(theme::colour(theme::Role::MutedText, shown));
+    return QVariant();
+}
+
+// The ToolTipRole of one cell.
+QVariant cellToolTip(const StoredRun &run, const EpochResult &epoch, EpochColumn column) {
+    switch (column) {
+    case EpochColumn::Run:
+        return QStringLiteral("%1\nfrom %2").arg(run.label, run.origin);
+    case EpochColumn::Comparable:
+        if (run.comparable())
+            return QVariant();
+        return QStringLiteral("The workload differs from the baseline's in: %1")
+            .arg(differencesText(run, QStringLiteral(", ")));
+    case EpochColumn::Seconds:
+        return secondsToolTip(run.record, epoch);
+    case EpochColumn::Contended:
+        return loadToolTip(epoch, run.record.started.threads, column);
+    case EpochColumn::SpeedChanged:
+        return speedToolTip(run.record, epoch, column);
+    default:
+        return QVariant();
+    }
+}
+
+} // namespace
 
 EpochTableModel::EpochTableModel(const RunStore &store, QObject *parent)
     : QAbstractTableModel(parent), m_store(store) {
@@ -253,34 +354,14 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
             return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
         return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
     case Qt::ForegroundRole:
-        // A run that is not comparable with the baseline: its comparability cell in red.
-        if (column == EpochColumn::Comparable && !run.comparable())
-            return QBrush(theme::colour(theme::Role::ErrorText, // light/dark
-                                        theme::themeOf(QGuiApplication::palette())));
-        // An epoch measured on a busy machine: its time and its mark in red.
-        if ((column == EpochColumn::Seconds || column == EpochColumn::Contended) &&
-            epoch.load.contended)
-            return QBrush(
-                theme::colour(theme::Role::ErrorText, theme::themeOf(QGuiApplication::palette())));
-        // Warm-up epochs are kept but left out of the headline: show them greyed.
-        if (run.isWarmup(epoch.epoch))
-            return QBrush(
-                theme::colour(theme::Role::MutedText, theme::themeOf(QGuiApplication::palette())));
-        return QVariant();
+        return cellForeground(run, epoch, column);
     case Qt::DecorationRole:
         // The run's colour beside its label, as in the charts' legend and bars.
         if (column == EpochColumn::Run)
             return theme::runColour(run.number);
         return QVariant();
     case Qt::ToolTipRole:
-        if (column == EpochColumn::Run)
-            return QStringLiteral("%1\nfrom %2").arg(run.label, run.origin);
-        if (column == EpochColumn::Comparable && !run.comparable())
-            return QStringLiteral("The workload differs from the baseline's in: %1")
-                .arg(differencesText(run, QStringLiteral(", ")));
-        if (column == EpochColumn::Seconds || column == EpochColumn::Contended)
-            return loadToolTip(epoch, run.record.started.threads, column);
-        return QVariant();
+        return cellToolTip(run, epoch, column);
     default:
         return QVariant();
     }

@@ -31,16 +31,19 @@ enum class EpochColumn {
     Data,            // "cifar-10" or "synthetic"
     Status,          // run state: running/finished/cancelled/diverged/failed/interrupted
     Host,            // host name of the machine the run ran on (fingerprint)
-    Comparable,  // same workload as the baseline: CSV 1/0; table "baseline"/"yes"/"no: <fields>"
-    Differences, // workload fields differing from the baseline, joined by ';' (comparison.h)
-    Contended,   // the epoch ran on a busy machine (EpochLoad, contention.h): CSV 1/0, "" when
-                 // not measured; table "yes"/"" (the seconds cell is marked too)
+    Comparable,   // same workload as the baseline: CSV 1/0; table "baseline"/"yes"/"no: <fields>"
+    Differences,  // workload fields differing from the baseline, joined by ';' (comparison.h)
+    Contended,    // the epoch ran on a busy machine (EpochLoad, contention.h): CSV 1/0, "" when
+                  // not measured; table "yes"/"" (the seconds cell is marked too)
+    SpeedChanged, // the machine's speed changed (the canary, machine_drift.h): CSV 1/0, "" when
+                  // the epoch has no canary; table "canary +22 %"/"" (seconds cell marked too)
 };
-inline constexpr int kEpochColumnCount = 16;
-inline constexpr int kEpochTableShownColumns = 12;
+inline constexpr int kEpochColumnCount = 17;
+inline constexpr int kEpochTableShownColumns = 13;
 
 // Column shown in table section `section` (0 <= section < kEpochTableShownColumns): run (whose
-// label names device and host), comparable, then device ... images/s, then contended.
+// label names device and host), comparable, then device ... images/s, then machine speed and
+// contended, the last.
 EpochColumn epochTableColumn(int section);
 
 enum class CellFormat {
@@ -78,7 +81,8 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
 // Qt::DecorationRole is the run's colour (theme::runColour(number), as in the charts); warm-up
 // rows are muted and a "not comparable" cell is in the error colour (theme::Role), as are the
 // seconds ("⚠ 1.23") and contended cells of a contended epoch, whose tooltip says what the
-// epoch got from the machine (describeLoad, contention.h).
+// epoch got from the machine (describeLoad, contention.h), and the seconds and machine speed
+// cells of an epoch whose machine changed speed (its tooltip: the canary's change and noise).
 class EpochTableModel : public QAbstractTableModel {
     Q_OBJECT
 

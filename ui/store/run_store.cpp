@@ -24,6 +24,7 @@ void StoredRun::update(const RunEntry &entry) {
     isBaseline = entry.isBaseline;
     differences = entry.differences;
     maxTestLossDiff = entry.maxTestLossDiff;
+    machineSpeed = entry.machineSpeed;
 }
 
 RunStore::RunStore(QObject *parent) : QObject(parent) {}

@@ -49,6 +49,7 @@ struct StoredRun {
     bool isBaseline = false;
     std::vector<std::string> differences; // empty = comparable with the baseline
     double maxTestLossDiff = 0.0;
+    MachineSpeedDifference machineSpeed; // the machine's speed against during the baseline
 
     bool comparable() const { return differences.empty(); }
     // True when epoch `epoch` (from 1) is warm-up under the store's current setting.
