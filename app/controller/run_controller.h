@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// RunController: runs one recorded run at a time on a worker thread and turns its events into
-// Qt signals delivered on the controller's own (main) thread. Qt Core + engine only; no
+// RunController: runs one recorded run, or one run set (several runs, interleaved or one after
+// another), at a time on a worker thread and turns their events into Qt signals delivered on the
+// controller's own (main) thread. Qt Core + engine only; no
 // LibTorch header may be included here (LibTorch's identifier `slots` is Qt's macro).
 #pragma once
 
@@ -18,6 +19,7 @@
 
 Q_DECLARE_METATYPE(devicebench::RunConfig)
 Q_DECLARE_METATYPE(devicebench::RunRequest)
+Q_DECLARE_METATYPE(std::vector<devicebench::RunRequest>)
 Q_DECLARE_METATYPE(devicebench::RunStarted)
 Q_DECLARE_METATYPE(devicebench::StepLoss)
 Q_DECLARE_METATYPE(std::vector<devicebench::StepLoss>)
@@ -31,8 +33,8 @@ namespace devicebench {
 // queued connections and QSignalSpy. Idempotent; the RunController constructor calls it.
 void registerRunMetaTypes();
 
-// Owns the worker thread of the current run (at most one run at a time). Each run is a job of
-// a JobRunner (job_runner.h) whose work is runRecorded (recorded_run.h), the same recorded run
+// Owns the worker thread of the current run or run set (at most one at a time). Each run is a job
+// of a JobRunner (job_runner.h) whose work is runRecorded (recorded_run.h), the same recorded run
 // as the CLI's: its RunRecorder makes the record id, times the steps, takes the fingerprint and
 // the data identity and writes the record file on the worker; the GUI thread writes nothing.
 // The job returns the RecordedRun, which arrives with the job's terminal signal.
@@ -40,19 +42,28 @@ void registerRunMetaTypes();
 // Validation: startRun asks the engine's checkRunRequest before it accepts a job and refuses
 // with its messages; that is the one check on the dashboard's path.
 //
-// Every signal is emitted on the controller's thread, and carries the job id (1, 2, ...). For
-// each accepted run: runAccepted (inside startRun), recordStarted and runStarted (absent when
-// loading fails), stepLosses / epochFinished interleaved (each step with the recorder's
-// seconds), then tensorBoardFailed / recordFailed when a write failed, recordEnded (unless no
-// worker thread could start) and exactly one runEnded. Events of a run that is no longer
-// current, or that arrive after the controller was destroyed, are dropped. When the system
-// refuses the worker thread, the run ends with runEnded(Failed, the reason).
+// Run sets: startRunSet runs several requests as one job, interleaved (runRecordedInterleaved,
+// interleaved_run.h: each run on a thread of its own, their epochs in alternation) or one after
+// another (runRecorded each; a stop ends the run going and cancels those not started). Each run
+// of a set has its own id, reserved consecutively, and gets the signals below as a lone run does.
+//
+// Every signal is emitted on the controller's thread, and carries the run's id (1, 2, ...; the
+// "job id" of the window). For each accepted run: runAccepted (inside startRun / startRunSet),
+// recordStarted and runStarted (absent when loading fails), stepLosses / epochFinished
+// interleaved (each step with the recorder's seconds), then tensorBoardFailed / recordFailed when
+// a write failed, recordEnded (unless no worker thread could start, or the run of a set never
+// started) and exactly one runEnded. In a set run one after another each run ends before the
+// next starts; in an interleaved set every run ends when the last one has (in request order).
+// Events of a run that is no longer current, or that arrive after the controller was destroyed,
+// are dropped. When the system refuses the worker thread, every run ends with runEnded(Failed,
+// the reason).
 class RunController : public QObject {
     Q_OBJECT
 
 public:
     // `train` defaults to devicebench::runTraining (trainer.h); tests inject a fake, and a
-    // thread starter that fails (JobRunner::ThreadStarter; default: std::thread).
+    // thread starter that fails (JobRunner::ThreadStarter; default: std::thread). An
+    // interleaved set always trains with the engine's turn-taking runTraining.
     explicit RunController(TrainFunction train = {}, QObject *parent = nullptr,
                            JobRunner::ThreadStarter starter = {});
     // Requests a stop and waits for the worker thread to return (never terminates it).
@@ -67,18 +78,30 @@ public:
     // request fails checkRunRequest (the engine's messages, one per problem).
     int startRun(const devicebench::RunRequest &request);
 
-    // Asks the current run to stop (sets its atomic stop flag); it then ends as cancelled
-    // through the usual runEnded. No effect when idle.
+    // Starts `requests` as one run set: interleaved when `interleave` and there are two or
+    // more, else one after another. Emits runSetAccepted(first id, count, interleaved) and then
+    // runAccepted for each run in order, and returns the first run's id (the others follow it).
+    // Refuses the whole set with runRejected and returns 0 when a run is going, the list is
+    // empty, or any request fails checkRunRequest (each message prefixed "run N (device): ").
+    int startRunSet(std::vector<devicebench::RunRequest> requests, bool interleave);
+
+    // Asks the current run (or every run of the set) to stop (sets the job's atomic stop
+    // flag); a run going ends as cancelled through the usual runEnded, a run of the set not
+    // started yet ends cancelled too. No effect when idle.
     void stop();
 
-    // True from an accepted startRun() until its runEnded has been emitted.
-    bool isRunning() const { return m_jobs.isBusy(); }
-    // Job id of the run that is going, or 0 when idle.
-    int currentJobId() const { return m_jobs.currentJobId(); }
+    // True from an accepted startRun() / startRunSet() until its last runEnded is emitted
+    // (false inside that last runEnded, so that a slot may start again).
+    bool isRunning() const { return m_firstRunId != 0; }
+    // Id of the (first) run of the current set that has not ended yet, or 0 when idle.
+    int currentJobId() const { return m_firstRunId == 0 ? 0 : m_firstRunId + m_endedRuns; }
 
 Q_SIGNALS:
     // Emitted inside startRun(), before it returns, for every accepted run.
     void runAccepted(int jobId, devicebench::RunRequest request);
+    // Emitted inside startRunSet(), before the set's runAccepted signals: the runs' ids are
+    // firstJobId .. firstJobId + runs - 1, in request order.
+    void runSetAccepted(int firstJobId, int runs, bool interleaved);
     void runRejected(QStringList reasons);
     // The record as its recorder holds it once the run started (runId, createdUtc, config,
     // started, fingerprint, data identity; no epochs yet); just before runStarted.
@@ -99,14 +122,29 @@ Q_SIGNALS:
 private:
     class Observer;
 
-    // The job's terminal signals: `result` holds the RecordedRun when the work returned.
+    // The set's work: one after another, or interleaved. Each returns the runs that ran and
+    // whose end was not posted yet (std::vector<RecordedRun>), in order.
+    std::any runInOrder(JobContext &job, const std::vector<RunRequest> &requests, int firstId);
+    std::any runInterleaved(JobContext &job, const std::vector<RunRequest> &requests, int firstId);
+    QStringList problemsOf(const std::vector<RunRequest> &requests) const;
+
+    // The job's terminal signals: `result` holds the runs not ended yet when the work returned.
     void onJobFinished(int jobId, const std::any &result);
     void onJobFailed(int jobId, JobFailure kind, const QString &reason, const std::any &result);
-    // recordFailed / tensorBoardFailed / recordEnded / runEnded of a returned job.
-    void deliverResult(int jobId, const RecordedRun &run, const RunOutcome &outcome);
+    // The ends of the set's runs not ended yet: those in `runs` (in order) with their results,
+    // the rest (never started) cancelled, or all with `failure` when it is given.
+    void endRemainingRuns(const std::vector<RecordedRun> *runs, const RunOutcome *failure);
+    // recordFailed / tensorBoardFailed / recordEnded / runEnded of one run of the set (the next
+    // not ended); the set is over (isRunning() false) before its last runEnded.
+    void deliverResult(const RecordedRun &run);
+    void deliverEnd(const RunOutcome &outcome);
 
     TrainFunction m_train;
-    JobRunner m_jobs; // last member: destroyed (stopped and joined) first
+    int m_lastRunId = 0;
+    int m_firstRunId = 0; // of the set going; 0 when idle
+    int m_runCount = 0;   // runs of the set going
+    int m_endedRuns = 0;  // of those, how many got their runEnded
+    JobRunner m_jobs;     // last member: destroyed (stopped and joined) first
 };
 
 } // namespace devicebench

@@ -52,8 +52,13 @@ void addSessionOptions(QCommandLineParser &parser) {
     parser.addOptions({
         {QStringLiteral("run"),
          QStringLiteral("Start a run when the window opens: cpu, cpu:THREADS or cuda; repeat for "
-                        "several, run one after another."),
+                        "several, run one after another (see --interleave)."),
          QStringLiteral("SPEC")},
+        {QStringLiteral("interleave"),
+         QStringLiteral("Run the --run runs as one interleaved run set, as \"Run set\" with "
+                        "\"Interleave epochs\" does: their epochs in alternation (run 1 epoch 1, "
+                        "run 2 epoch 1, ...), so that a change of the machine's speed touches "
+                        "every run alike.")},
         {QStringLiteral("export-png"),
          QStringLiteral("After the scripted runs, export the comparison PNG to FILE."),
          QStringLiteral("FILE")},
@@ -172,6 +177,7 @@ void readSession(const QCommandLineParser &parser, DashboardOptions *options) {
     options->fetchMd5 = parser.value(QStringLiteral("fetch-md5"));
     options->fetchDir = parser.value(QStringLiteral("fetch-dir"));
     options->screenshot = parser.isSet(QStringLiteral("screenshot"));
+    options->interleave = parser.isSet(QStringLiteral("interleave"));
 }
 
 } // namespace

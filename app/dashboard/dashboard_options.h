@@ -36,6 +36,7 @@ struct RunSettingsOptions {
 struct DashboardOptions {
     RunSettingsOptions settings;
     std::deque<ScriptedRun> script; // the --run specs, in order
+    bool interleave = false;        // --interleave: the script as one interleaved run set
     QString logLevel;
     QString theme;     // as given; empty: the saved one
     bool quit = false; // a scripted session: no saved settings, exports exactly its runs

@@ -4,7 +4,8 @@
 //
 // Besides the interactive use, the dashboard can be scripted, for demonstrations and for
 // reproducing a comparison exactly: settings from the command line, a list of runs started
-// one after another (--run cpu:1 --run cpu:2 --run cuda), exports written when the last run
+// one after another (--run cpu:1 --run cpu:2 --run cuda; with --interleave as one interleaved
+// run set), exports written when the last run
 // ends, and --quit to close afterwards (scripted_session.h). Everything goes through the same
 // window, controller and exports as a user's clicks.
 #include "chart_script.h"
@@ -190,7 +191,8 @@ int main(int argc, char *argv[]) {
 
     devicebench::ScriptedSession session(window, controller, parser, options->script,
                                          {options->exportPng, options->exportCsv, options->quit},
-                                         openStartupItems(*options, parser, window));
+                                         openStartupItems(*options, parser, window),
+                                         options->interleave);
     session.begin(options->screenshot);
     const int rc = QApplication::exec();
     if (!options->quit) {

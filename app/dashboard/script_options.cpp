@@ -8,24 +8,7 @@
 
 namespace devicebench {
 
-bool parseRunSpec(const QString &spec, ScriptedRun *run) {
-    const QStringList parts = spec.split(QLatin1Char(':'));
-    const QString device = parts.value(0);
-    if (device == QLatin1String("cpu")) {
-        run->device = "cpu";
-        if (parts.size() == 2) {
-            bool ok = false;
-            run->threads = parts[1].toInt(&ok);
-            return ok && run->threads >= 1;
-        }
-        return parts.size() == 1;
-    }
-    if ((device == QLatin1String("cuda") || device == QLatin1String("gpu")) && parts.size() == 1) {
-        run->device = "cuda";
-        return true;
-    }
-    return false;
-}
+bool parseRunSpec(const QString &spec, ScriptedRun *run) { return parseRunSetItem(spec, run); }
 
 bool parseRunSpecs(const QCommandLineParser &parser, std::deque<ScriptedRun> *script) {
     for (const QString &spec : parser.values(QStringLiteral("run"))) {

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "devicebench/run_types.h"
+#include "panels/run_settings_panel.h" // RunSetItem: the same syntax as the "Run set" row
 
 #include <QString>
 
@@ -14,14 +15,11 @@ class QCommandLineParser;
 
 namespace devicebench {
 
-// One --run of a scripted session.
-struct ScriptedRun {
-    std::string device; // "cpu" or "cuda"
-    int threads = 0;    // 0: keep the window's setting
-};
+// One --run of a scripted session: device "cpu" or "cuda", threads 0 to keep the window's.
+using ScriptedRun = RunSetItem;
 
-// "cpu", "cpu:N" (N >= 1 threads), "cuda", "gpu" -> *run; false on anything else (*run is
-// then unspecified).
+// "cpu", "cpu:N" (N >= 1 threads), "cuda", "gpu" -> *run (parseRunSetItem, as the window's
+// "Run set" row reads them); false on anything else (*run is then unspecified).
 bool parseRunSpec(const QString &spec, ScriptedRun *run);
 
 // Every --run of `parser`, in order, appended to *script; false (after saying on stderr

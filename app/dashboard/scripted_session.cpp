@@ -15,14 +15,15 @@ namespace devicebench {
 
 ScriptedSession::ScriptedSession(MainWindow &window, RunController &controller,
                                  const QCommandLineParser &parser, std::deque<ScriptedRun> script,
-                                 Finish finish, int exitCode)
+                                 Finish finish, int exitCode, bool interleave)
     : m_window(window), m_controller(controller), m_parser(parser), m_script(std::move(script)),
-      m_finish(std::move(finish)), m_exitCode(exitCode), m_scripted(!m_script.empty()) {
+      m_finish(std::move(finish)), m_exitCode(exitCode), m_scripted(!m_script.empty()),
+      m_interleave(interleave) {
     if (!m_stopSignals.installed())
         std::fprintf(stderr, "devicebench: SIGINT/SIGTERM keep their default action: %s\n",
                      qPrintable(m_stopSignals.error()));
     connect(&m_stopSignals, &StopSignals::stopRequested, this, &ScriptedSession::onStopSignal);
-    connect(&controller, &RunController::runAccepted, this, [this] { m_askedDevice.clear(); });
+    connect(&controller, &RunController::runAccepted, this, [this] { m_asked.clear(); });
     connect(&window, &MainWindow::runRefused, this, &ScriptedSession::onRunRefused);
     connect(&controller, &RunController::runEnded, this,
             [this](int, const RunOutcome &outcome) { onRunEnded(outcome); });
@@ -40,6 +41,10 @@ void ScriptedSession::startNext() {
         finish();
         return;
     }
+    if (m_interleave) {
+        startRunSet();
+        return;
+    }
     const ScriptedRun next = m_script.front();
     m_script.pop_front();
     if (next.threads > 0) {
@@ -47,8 +52,15 @@ void ScriptedSession::startNext() {
         config.threads = next.threads;
         m_window.setRunConfig(config);
     }
-    m_askedDevice = next.device;
+    m_asked = "run on " + next.device;
     m_window.startRun(next.device); // accepted or refused: runAccepted or runRefused says which
+}
+
+void ScriptedSession::startRunSet() {
+    const std::vector<RunSetItem> items(m_script.begin(), m_script.end());
+    m_script.clear();
+    m_asked = "interleaved run set";
+    m_window.startRunSet(items, true); // each run's threads are its own, the window's unchanged
 }
 
 // The chart script (zoom, hover, screenshot), the exports, then maybe quit.
@@ -70,8 +82,9 @@ void ScriptedSession::finish() {
         QTimer::singleShot(0, this, [this] { QApplication::exit(m_exitCode); });
 }
 
-// A script goes on with its next run (or its exports); an interactive session only when a
-// signal stopped the run (then it exports and quits).
+// A script goes on with its next run (or its exports) once the controller is idle (after the
+// last run of a set); an interactive session only when a signal stopped the run (then it
+// exports and quits).
 void ScriptedSession::onRunEnded(const RunOutcome &outcome) {
     if (!m_scripted && !m_stopSignalled)
         return;
@@ -80,19 +93,21 @@ void ScriptedSession::onRunEnded(const RunOutcome &outcome) {
                      outcome.reason.c_str());
         m_exitCode = 1; // a script must be able to tell
     }
+    if (m_controller.isRunning())
+        return;                                               // more runs of the set to end
     QTimer::singleShot(0, this, &ScriptedSession::startNext); // the window takes it first
 }
 
 // A scripted run that did not start ends the script with the reasons (the engine's).
 void ScriptedSession::onRunRefused(const QStringList &reasons) {
-    if (m_askedDevice.empty())
+    if (m_asked.empty())
         return;
     std::string why;
     for (const QString &reason : reasons)
         why += "\n  " + reason.toStdString();
-    std::fprintf(stderr, "devicebench: scripted run on %s did not start%s\n", m_askedDevice.c_str(),
+    std::fprintf(stderr, "devicebench: scripted %s did not start%s\n", m_asked.c_str(),
                  why.c_str());
-    m_askedDevice.clear();
+    m_asked.clear();
     m_exitCode = 1;
     m_script.clear();
     QTimer::singleShot(0, this, &ScriptedSession::startNext);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // ScriptedSession: the dashboard's --run list started one run after another through the
-// window, as a user's clicks would, then the chart script, the exports and --quit. It also
-// turns SIGINT/SIGTERM into a stop: the run ends cancelled, what finished is exported, and the
+// window, as a user's clicks would (with --interleave: all of them as one interleaved run set,
+// as "Run set" with "Interleave epochs" does), then the chart script, the exports and --quit. It
+// also turns SIGINT/SIGTERM into a stop: the run ends cancelled, what finished is exported, and the
 // program exits 130 (stop_signals.h).
 #pragma once
 
@@ -37,9 +38,11 @@ public:
     };
 
     // `parser` (the chart script's options) must outlive the session. `exitCode`: what the
-    // session started with (1 when an import was skipped).
+    // session started with (1 when an import was skipped). `interleave`: the runs as one
+    // interleaved run set.
     ScriptedSession(MainWindow &window, RunController &controller, const QCommandLineParser &parser,
-                    std::deque<ScriptedRun> script, Finish finish, int exitCode);
+                    std::deque<ScriptedRun> script, Finish finish, int exitCode,
+                    bool interleave = false);
 
     // Starts the first run now, or (with no runs) finishes once the window is laid out when
     // the session quits or takes a screenshot; an interactive session waits for the user.
@@ -51,6 +54,7 @@ public:
 
 private:
     void startNext();
+    void startRunSet(); // every run left, as one interleaved run set
     void finish();
     void onRunEnded(const RunOutcome &outcome);
     void onRunRefused(const QStringList &reasons);
@@ -63,8 +67,9 @@ private:
     Finish m_finish;
     int m_exitCode;
     bool m_scripted; // there were runs to start
+    bool m_interleave;
     bool m_stopSignalled = false;
-    std::string m_askedDevice; // of the run asked for and not yet accepted; "" when none
+    std::string m_asked; // "run on cpu", "interleaved run set": asked for, not accepted; or ""
     StopSignals m_stopSignals;
 };
 

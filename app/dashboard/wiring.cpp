@@ -36,6 +36,9 @@ void wireDashboard(MainWindow &window, RunController &runs, ProbeController &pro
     if (sweeps != nullptr)
         wireSweepPanel(*window.sweepPanel(), *sweeps);
     QObject::connect(&window, &MainWindow::startRunRequested, &runs, &RunController::startRun);
+    QObject::connect(&window, &MainWindow::startRunSetRequested, &runs,
+                     &RunController::startRunSet);
+    QObject::connect(&runs, &RunController::runSetAccepted, &window, &MainWindow::onRunSetAccepted);
     QObject::connect(&window, &MainWindow::stopRequested, &runs, &RunController::stop);
     QObject::connect(&runs, &RunController::runAccepted, &window, &MainWindow::onRunAccepted);
     QObject::connect(&runs, &RunController::recordStarted, &window, &MainWindow::onRecordStarted);

@@ -17,6 +17,8 @@ class SweepPanel;
 
 // The interface, signal -> slot (all direct connections on the GUI thread):
 //   window.startRunRequested(request)                -> runs.startRun
+//   window.startRunSetRequested(requests, interleave) -> runs.startRunSet
+//   runs.runSetAccepted                              -> window.onRunSetAccepted
 //   window.stopRequested                             -> runs.stop
 //   runs.runAccepted / recordStarted / runStarted / stepLosses / epochFinished /
 //     recordFailed / tensorBoardFailed / recordEnded / runEnded / runRejected

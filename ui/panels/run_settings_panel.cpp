@@ -43,6 +43,8 @@ const QString kTestImages = QStringLiteral("run/testImages");
 const QString kWorkload = QStringLiteral("run/workload");
 const QString kTensorBoardDir = QStringLiteral("run/tensorBoardDir");
 const QString kPhases = QStringLiteral("run/phases");
+const QString kRunSet = QStringLiteral("run/runSet");
+const QString kInterleave = QStringLiteral("run/interleave");
 
 int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 0, INT_MAX)); }
 
@@ -64,6 +66,45 @@ QPushButton *makeButton(QWidget *parent, const QString &text, const char *name,
 }
 
 } // namespace
+
+bool parseRunSetItem(const QString &text, RunSetItem *item) {
+    const QStringList parts = text.trimmed().split(QLatin1Char(':'));
+    const QString device = parts.value(0);
+    if (device == QLatin1String("cpu")) {
+        item->device = "cpu";
+        item->threads = 0;
+        if (parts.size() == 2) {
+            bool ok = false;
+            item->threads = parts[1].toInt(&ok);
+            return ok && item->threads >= 1;
+        }
+        return parts.size() == 1;
+    }
+    if ((device == QLatin1String("cuda") || device == QLatin1String("gpu")) && parts.size() == 1) {
+        item->device = "cuda";
+        item->threads = 0;
+        return true;
+    }
+    return false;
+}
+
+bool parseRunSet(const QString &text, std::vector<RunSetItem> *items, QString *error) {
+    items->clear();
+    if (text.trimmed().isEmpty()) {
+        *error = QStringLiteral("run set: list the runs, e.g. cpu:1, cpu:2, cuda");
+        return false;
+    }
+    for (const QString &part : text.split(QLatin1Char(','))) {
+        RunSetItem item;
+        if (!parseRunSetItem(part, &item)) {
+            *error =
+                QStringLiteral("run set: '%1' is not cpu, cpu:THREADS or cuda").arg(part.trimmed());
+            return false;
+        }
+        items->push_back(item);
+    }
+    return true;
+}
 
 QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int value,
                    const QString &tip) {
@@ -101,6 +142,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     stopRow->addWidget(m_stopButton, 1);
     stopRow->addWidget(m_diagnosticsButton);
     layout->addLayout(stopRow);
+    layout->addLayout(buildRunSetRows());
 
     m_validationLabel = new QLabel(this);
     m_validationLabel->setObjectName(QStringLiteral("validationLabel"));
@@ -118,6 +160,49 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
             &RunSettingsPanel::diagnosticsRequested);
     setRunState(false, QStringLiteral("Checking the GPU (the device probe is running)…"));
 }
+
+QLayout *RunSettingsPanel::buildRunSetRows() {
+    auto *rows = new QVBoxLayout;
+    auto *listRow = new QHBoxLayout;
+    m_runSetEdit = new QLineEdit(this);
+    m_runSetEdit->setObjectName(QStringLiteral("runSetEdit"));
+    m_runSetEdit->setPlaceholderText(QStringLiteral("cpu:1, cpu:2, cuda"));
+    m_runSetEdit->setToolTip(
+        QStringLiteral("Several runs with these settings, each on cpu, cpu:THREADS or cuda, "
+                       "separated by commas"));
+    m_runSetButton = makeButton(this, QStringLiteral("Run set"), "runSetButton",
+                                QStringLiteral("Start every run of the list"));
+    listRow->addWidget(m_runSetEdit, 1);
+    listRow->addWidget(m_runSetButton);
+    m_interleaveCheck = new QCheckBox(QStringLiteral("Interleave epochs"), this);
+    m_interleaveCheck->setObjectName(QStringLiteral("interleaveCheck"));
+    m_interleaveCheck->setChecked(true);
+    m_interleaveCheck->setToolTip(
+        QStringLiteral("Run the set's epochs in alternation (run 1 epoch 1, run 2 epoch 1, ...), "
+                       "so that a change of the machine's speed touches every run alike; "
+                       "unticked: one run after another"));
+    rows->addLayout(listRow);
+    rows->addWidget(m_interleaveCheck);
+    connect(m_runSetButton, &QPushButton::clicked, this, &RunSettingsPanel::requestRunSet);
+    connect(m_runSetEdit, &QLineEdit::returnPressed, this, [this] {
+        if (m_runSetButton->isEnabled())
+            requestRunSet();
+    });
+    return rows;
+}
+
+void RunSettingsPanel::requestRunSet() {
+    std::vector<RunSetItem> items;
+    QString error;
+    if (!parseRunSet(m_runSetEdit->text(), &items, &error)) {
+        showProblems({error});
+        return;
+    }
+    Q_EMIT runSetRequested(items, m_interleaveCheck->isChecked());
+}
+
+QString RunSettingsPanel::runSetText() const { return m_runSetEdit->text().trimmed(); }
+bool RunSettingsPanel::interleave() const { return m_interleaveCheck->isChecked(); }
 
 QWidget *RunSettingsPanel::buildDataBox() {
     auto *box = new QGroupBox(QStringLiteral("Data"), this);
@@ -324,6 +409,7 @@ void RunSettingsPanel::setRunState(bool running, const QString &gpuReason) {
     m_runGpuButton->setEnabled(!running && gpuReason.isEmpty());
     m_runGpuButton->setToolTip(gpuReason.isEmpty() ? m_gpuTip : gpuReason);
     m_stopButton->setEnabled(running);
+    m_runSetButton->setEnabled(!running);
 }
 
 void RunSettingsPanel::saveSettings(QSettings &settings) const {
@@ -343,6 +429,8 @@ void RunSettingsPanel::saveSettings(QSettings &settings) const {
     m_model.save(settings);
     m_precision.save(settings);
     settings.setValue(kPhases, config.phases);
+    settings.setValue(kRunSet, runSetText());
+    settings.setValue(kInterleave, interleave());
 }
 
 void RunSettingsPanel::restoreSettings(const QSettings &settings) {
@@ -373,6 +461,10 @@ void RunSettingsPanel::restoreSettings(const QSettings &settings) {
     m_precision.restore(settings);
     if (settings.contains(kPhases))
         m_phasesCheck->setChecked(settings.value(kPhases).toBool());
+    if (settings.contains(kRunSet))
+        m_runSetEdit->setText(settings.value(kRunSet).toString());
+    if (settings.contains(kInterleave))
+        m_interleaveCheck->setChecked(settings.value(kInterleave).toBool());
 }
 
 } // namespace devicebench

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The run settings panel: the data folder (browse, "Get CIFAR-10…", "Open archive…",
 // synthetic data, TensorBoard folder), the training settings, "Run on CPU" / "Run on GPU" /
-// "Stop" and the validation messages. It only shows and edits settings: it asks for runs with
+// "Stop", the run set ("cpu:1, cpu:2, cuda", "Interleave epochs", "Run set") and the validation
+// messages. It only shows and edits settings: it asks for runs with
 // signals, and the window (main_window.h) says whether a run is going and whether the GPU is
 // usable.
 #pragma once
@@ -15,6 +16,7 @@
 #include <QWidget>
 
 #include <string>
+#include <vector>
 
 class QCheckBox;
 class QComboBox;
@@ -28,12 +30,26 @@ class QSpinBox;
 
 namespace devicebench {
 
+// One run of a run set, as the "Run set" row and the dashboard's --run option write it.
+struct RunSetItem {
+    std::string device; // "cpu" or "cuda"
+    int threads = 0;    // 0: the panel's CPU threads
+};
+
+// "cpu", "cpu:N" (N >= 1 threads), "cuda" or "gpu" (surrounding spaces ignored) -> *item;
+// false on anything else (*item is then unspecified).
+bool parseRunSetItem(const QString &text, RunSetItem *item);
+// A comma-separated list of items ("cpu:1, cpu:2, cuda") -> *items; false with *error saying
+// which item is bad ("run set: 'gpu:2' is not cpu, cpu:THREADS or cuda") or that none is given.
+bool parseRunSet(const QString &text, std::vector<RunSetItem> *items, QString *error);
+
 // Object names (tests): dataDirEdit, browseButton, getDataButton, openArchiveButton,
 // syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
 // learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
 // workloadCombo, modelCombo, imageSizeCombo (model_settings.h), precisionCombo, tf32Combo
 // (precision_settings.h), phasesCheck (RunConfig::phases),
-// runCpuButton, runGpuButton, stopButton, diagnosticsButton, validationLabel.
+// runCpuButton, runGpuButton, stopButton, diagnosticsButton, runSetEdit, interleaveCheck,
+// runSetButton, validationLabel.
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
 
@@ -52,13 +68,18 @@ public:
     // Shows the messages under the run buttons; an empty list hides them.
     void showProblems(const QStringList &problems);
 
-    // Buttons follow the run state: Run on CPU when idle, Run on GPU when idle and
+    // Buttons follow the run state: Run on CPU and Run set when idle, Run on GPU when idle and
     // `gpuReason` is empty (the reason is its tooltip otherwise), Stop while running.
     void setRunState(bool running, const QString &gpuReason);
     // The GPU button's tooltip while it is usable (default "Train on the first CUDA device").
     void setGpuToolTip(const QString &tip);
 
-    // The run settings under the QSettings keys run/* (see main_window.h, saveSettings).
+    // The run set as typed, and whether "Interleave epochs" is ticked (default: ticked).
+    QString runSetText() const;
+    bool interleave() const;
+
+    // The run settings under the QSettings keys run/* (see main_window.h, saveSettings), the
+    // run set's under run/runSet and run/interleave.
     void saveSettings(QSettings &settings) const;
     // A missing or bad value (not a number, out of range, an unknown workload or precision)
     // keeps the widget's value.
@@ -68,9 +89,12 @@ public:
     QPushButton *runGpuButton() const { return m_runGpuButton; }
     QPushButton *stopButton() const { return m_stopButton; }
     QPushButton *diagnosticsButton() const { return m_diagnosticsButton; }
+    QPushButton *runSetButton() const { return m_runSetButton; }
 
 Q_SIGNALS:
     void runRequested(QString device); // "cpu" or "cuda"
+    // "Run set" with a list that parses (a bad one shows its message and emits nothing).
+    void runSetRequested(std::vector<devicebench::RunSetItem> items, bool interleave);
     void stopRequested();
     void diagnosticsRequested();
     void getDataRequested();                 // "Get CIFAR-10…"
@@ -83,6 +107,8 @@ private:
     QLayout *buildTensorBoardRow(QWidget *box);               // the log folder and Browse…
     void chooseFolder(QLineEdit *edit, const QString &title); // a folder dialog into `edit`
     QWidget *buildTrainingBox();
+    QLayout *buildRunSetRows(); // the list, "Run set" and "Interleave epochs"
+    void requestRunSet();       // parses the list: runSetRequested or its message
 
     QLineEdit *m_dataDirEdit = nullptr;
     QPushButton *m_browseButton = nullptr;
@@ -104,6 +130,9 @@ private:
     QPushButton *m_runGpuButton = nullptr;
     QPushButton *m_stopButton = nullptr;
     QPushButton *m_diagnosticsButton = nullptr;
+    QLineEdit *m_runSetEdit = nullptr;
+    QCheckBox *m_interleaveCheck = nullptr;
+    QPushButton *m_runSetButton = nullptr;
     QLabel *m_validationLabel = nullptr;
     QString m_gpuTip; // the GPU button's tooltip when usable (with its shortcut)
 };

@@ -102,10 +102,11 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
 
     connect(m_settings, &RunSettingsPanel::runRequested, this,
             [this](const QString &device) { startRun(device.toStdString()); });
+    connect(m_settings, &RunSettingsPanel::runSetRequested, this, &MainWindow::startRunSet);
     connect(m_settings, &RunSettingsPanel::stopRequested, this, [this] {
-        if (m_activeJobId == 0)
+        if (!isRunning())
             return;
-        setStatus(QStringLiteral("Stopping run #%1…").arg(m_activeJobId), false);
+        setStatus(QStringLiteral("Stopping %1…").arg(runningWhat()), false);
         Q_EMIT stopRequested();
     });
     connect(m_settings, &RunSettingsPanel::diagnosticsRequested, this,
@@ -142,37 +143,78 @@ RunConfig MainWindow::runConfig(const std::string &device) const {
 
 void MainWindow::setRunConfig(const RunConfig &config) { m_settings->setRunConfig(config); }
 
-bool MainWindow::startRun(const std::string &device) {
-    if (m_activeJobId != 0) {
-        const QStringList reasons{QStringLiteral("Run #%1 is still going.").arg(m_activeJobId)};
-        setStatus(QStringLiteral("Not started: %1").arg(reasons.front()), true);
-        Q_EMIT runRefused(reasons);
+bool MainWindow::refuseWhileRunning() {
+    if (!isRunning())
         return false;
-    }
+    const QStringList reasons{QStringLiteral("Run #%1 is still going.").arg(m_activeJobId)};
+    setStatus(QStringLiteral("Not started: %1").arg(reasons.front()), true);
+    Q_EMIT runRefused(reasons);
+    return true;
+}
+
+RunRequest MainWindow::runRequest(const std::string &device) const {
     RunRequest request;
     request.config = runConfig(device);
     request.recordsFolder = runsFolder().toStdString();
     request.tensorBoardFolder = m_settings->tensorBoardDir().toStdString();
-    Q_EMIT startRunRequested(request);
+    return request;
+}
+
+bool MainWindow::startRun(const std::string &device) {
+    if (refuseWhileRunning())
+        return false;
+    Q_EMIT startRunRequested(runRequest(device));
     return true;
 }
 
+bool MainWindow::startRunSet(const std::vector<RunSetItem> &items, bool interleave) {
+    if (refuseWhileRunning())
+        return false;
+    std::vector<RunRequest> requests;
+    for (const RunSetItem &item : items) {
+        requests.push_back(runRequest(item.device));
+        if (item.threads > 0)
+            requests.back().config.threads = item.threads;
+    }
+    Q_EMIT startRunSetRequested(requests, interleave);
+    return true;
+}
+
+void MainWindow::onRunSetAccepted(int /*firstJobId*/, int runs, bool interleaved) {
+    m_setRuns = runs;
+    m_setInterleaved = interleaved;
+}
+
 void MainWindow::onRunAccepted(int jobId, const RunRequest &request) {
+    const bool first = m_going.empty();
+    RunProgress &progress = m_going[jobId];
+    progress.device = QString::fromStdString(request.config.device);
+    progress.epochs = request.config.epochs;
+    if (!first)
+        return;                   // a later run of the set: the status bar follows the first
     m_settings->showProblems({}); // those of an earlier refused request
     m_activeJobId = jobId;
-    m_activeDevice = QString::fromStdString(request.config.device);
-    m_activeEpochs = request.config.epochs;
-    m_stepsPerEpoch = 0;
-    m_lastEpoch = 0;
-    m_lastStep = 0;
-    m_finishedEpochs = 0;
-    m_precisionNote.clear();
-    m_runClock.invalidate();
-    setStatus(QStringLiteral("Run #%1 on %2: loading data and building the model…")
+    const QString set = runSetText();
+    setStatus(QStringLiteral("%1Run #%2 on %3: loading data and building the model…")
+                  .arg(set.isEmpty() ? QString() : set + QStringLiteral(" · "))
                   .arg(jobId)
-                  .arg(m_activeDevice),
+                  .arg(progress.device),
               false);
     updateButtons();
+}
+
+QString MainWindow::runSetText() const {
+    if (m_setRuns <= 1)
+        return {};
+    return QStringLiteral("Run set: %1 runs %2")
+        .arg(m_setRuns)
+        .arg(m_setInterleaved ? QStringLiteral("interleaved")
+                              : QStringLiteral("one after another"));
+}
+
+QString MainWindow::runningWhat() const {
+    return m_setRuns > 1 ? QStringLiteral("the run set")
+                         : QStringLiteral("run #%1").arg(m_activeJobId);
 }
 
 void MainWindow::onRecordStarted(int jobId, const RunRecord &record) {
@@ -189,36 +231,50 @@ void MainWindow::onRecordFailed(int jobId, const QString &message) {
 }
 
 void MainWindow::onRunStarted(int jobId, const RunConfig & /*config*/, const RunStarted &info) {
-    if (jobId == m_activeJobId) {
-        m_activeDevice = QString::fromStdString(info.device);
-        m_stepsPerEpoch = info.stepsPerEpoch;
-        m_precisionNote = QString::fromStdString(info.precisionNote);
-        m_runClock.start();
-        if (!m_precisionNote.isEmpty())
-            setStatus(
-                QStringLiteral("Run #%1 on %2: %3").arg(jobId).arg(m_activeDevice, m_precisionNote),
-                false);
-    }
+    const auto going = m_going.find(jobId);
+    if (going == m_going.end())
+        return;
+    RunProgress &progress = going->second;
+    progress.device = QString::fromStdString(info.device);
+    progress.stepsPerEpoch = info.stepsPerEpoch;
+    progress.precisionNote = QString::fromStdString(info.precisionNote);
+    progress.clock.start();
+    m_activeJobId = jobId; // a run set's status follows the run that reports
+    if (!progress.precisionNote.isEmpty())
+        setStatus(QStringLiteral("Run #%1 on %2: %3")
+                      .arg(jobId)
+                      .arg(progress.device, progress.precisionNote),
+                  false);
 }
 
 void MainWindow::onStepLosses(int jobId, const std::vector<StepLoss> &losses) {
     m_store->appendStepLosses(jobId, losses);
-    if (jobId == m_activeJobId && !losses.empty()) {
-        m_lastEpoch = losses.back().epoch;
-        m_lastStep = losses.back().step;
+    const auto going = m_going.find(jobId);
+    if (going != m_going.end() && !losses.empty()) {
+        going->second.lastEpoch = losses.back().epoch;
+        going->second.lastStep = losses.back().step;
+        m_activeJobId = jobId;
     }
 }
 
 void MainWindow::onEpochFinished(int jobId, const EpochResult &epoch) {
     m_store->addEpoch(jobId, epoch);
-    if (jobId == m_activeJobId)
-        m_finishedEpochs = std::max(m_finishedEpochs, epoch.epoch);
+    const auto going = m_going.find(jobId);
+    if (going != m_going.end()) {
+        going->second.finishedEpochs = std::max(going->second.finishedEpochs, epoch.epoch);
+        m_activeJobId = jobId;
+    }
 }
 
 void MainWindow::onRunEnded(int jobId, const RunOutcome &outcome) {
     m_store->endRun(jobId, outcome); // false for a run that failed before it started
-    if (jobId == m_activeJobId)
+    m_going.erase(jobId);
+    if (m_going.empty()) {
         m_activeJobId = 0;
+        m_setRuns = 0;
+    } else if (jobId == m_activeJobId) {
+        m_activeJobId = m_going.begin()->first; // the set's next run
+    }
     redrawNow();
     showRunEnd(jobId, outcome);
     // Progress lines replaced the save error during the run: the end says it again.
@@ -301,29 +357,34 @@ void MainWindow::redrawNow() {
 }
 
 void MainWindow::updateProgressText() {
-    if (m_activeJobId == 0 || m_stepsPerEpoch <= 0 || m_closeRequested)
+    const auto going = m_going.find(m_activeJobId);
+    if (going == m_going.end() || going->second.stepsPerEpoch <= 0 || m_closeRequested)
         return;
-    QString text = QStringLiteral("Run #%1 on %2").arg(m_activeJobId).arg(m_activeDevice);
-    const int epoch =
-        std::max(1, std::max(m_lastEpoch, std::min(m_finishedEpochs + 1, m_activeEpochs)));
+    const RunProgress &p = going->second;
+    const QString set = runSetText();
+    QString text = (set.isEmpty() ? QString() : set + QStringLiteral(" · ")) +
+                   QStringLiteral("Run #%1 on %2").arg(m_activeJobId).arg(p.device);
+    const int epoch = std::max(1, std::max(p.lastEpoch, std::min(p.finishedEpochs + 1, p.epochs)));
     const std::int64_t stepInEpoch =
-        m_lastEpoch == epoch ? m_lastStep - (epoch - 1) * m_stepsPerEpoch : 0;
+        p.lastEpoch == epoch ? p.lastStep - (epoch - 1) * p.stepsPerEpoch : 0;
     text += QStringLiteral(" · epoch %1/%2 · step %3/%4")
                 .arg(epoch)
-                .arg(m_activeEpochs)
+                .arg(p.epochs)
                 .arg(stepInEpoch)
-                .arg(m_stepsPerEpoch);
-    const double total = static_cast<double>(m_activeEpochs) * static_cast<double>(m_stepsPerEpoch);
+                .arg(p.stepsPerEpoch);
+    const double total = static_cast<double>(p.epochs) * static_cast<double>(p.stepsPerEpoch);
     const double done =
-        std::max(static_cast<double>(m_finishedEpochs) * static_cast<double>(m_stepsPerEpoch),
-                 static_cast<double>(m_lastStep));
-    if (done > 0.0 && total > 0.0 && m_runClock.isValid()) {
-        const double elapsed = static_cast<double>(m_runClock.elapsed()) / 1000.0;
+        std::max(static_cast<double>(p.finishedEpochs) * static_cast<double>(p.stepsPerEpoch),
+                 static_cast<double>(p.lastStep));
+    if (done > 0.0 && total > 0.0 && p.clock.isValid()) {
+        // Of an interleaved run: its clock also counts the other runs' turns, so this is
+        // roughly the set's time left.
+        const double elapsed = static_cast<double>(p.clock.elapsed()) / 1000.0;
         const double left = elapsed * (total - done) / done;
         text += QStringLiteral(" · about %1 left").arg(formatDuration(left));
     }
-    if (!m_precisionNote.isEmpty())
-        text += QStringLiteral(" · ") + m_precisionNote;
+    if (!p.precisionNote.isEmpty())
+        text += QStringLiteral(" · ") + p.precisionNote;
     setStatus(text, false);
 }
 
@@ -366,7 +427,7 @@ void MainWindow::closeEvent(QCloseEvent *event) {
         // Stop, and close once the run has ended (within one training step): the event loop
         // keeps running meanwhile, so the window stays responsive and onRunEnded is delivered.
         m_closeRequested = true;
-        setStatus(QStringLiteral("Stopping run #%1 before closing…").arg(m_activeJobId), false);
+        setStatus(QStringLiteral("Stopping %1 before closing…").arg(runningWhat()), false);
         Q_EMIT stopRequested();
         event->ignore();
         return;

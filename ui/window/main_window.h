@@ -13,7 +13,8 @@
 #include "devicebench/fingerprint.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
-#include "panels/run_library_panel.h" // ImportReport
+#include "panels/run_library_panel.h"  // ImportReport
+#include "panels/run_settings_panel.h" // RunSetItem
 
 #include <QElapsedTimer>
 #include <QMainWindow>
@@ -22,6 +23,7 @@
 #include <QTimer>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -73,9 +75,15 @@ public:
     // the controller answers with onRunAccepted (the job id) or onRunRejected (the engine's
     // messages). False, emitting runRefused, when a run is going.
     bool startRun(const std::string &device);
-    // True from onRunAccepted until that run's onRunEnded.
-    bool isRunning() const { return m_activeJobId != 0; }
-    // The job id onRunAccepted gave the run that is going; 0 when none.
+    // Emits startRunSetRequested with one request per item (the widgets' settings on the
+    // item's device, its threads when it names them, the runs and TensorBoard folders) and
+    // `interleave`; true ("request sent"). False, emitting runRefused, when a run is going.
+    bool startRunSet(const std::vector<RunSetItem> &items, bool interleave);
+    // True from onRunAccepted until the onRunEnded of the last run going (of a run set: every
+    // run of it).
+    bool isRunning() const { return !m_going.empty(); }
+    // The job id onRunAccepted gave the run that is going (of a run set: the one that reported
+    // last, which the status bar follows); 0 when none.
     int activeJobId() const { return m_activeJobId; }
 
     // Export without a file dialog; false with *error set on failure (see comparison_export.h).
@@ -142,6 +150,9 @@ public Q_SLOTS:
     // From the run controller (app/controller/run_controller.h), in its order; `jobId` is the
     // controller's job id (1, 2, ...), the key of the live run in the store.
     void onRunAccepted(int jobId, const devicebench::RunRequest &request);
+    // A run set was accepted (before its runs' onRunAccepted): the status bar names it while
+    // it goes ("Run set: 3 runs interleaved · #2 on cpu · epoch 3/10 ...").
+    void onRunSetAccepted(int firstJobId, int runs, bool interleaved);
     // The run's record as its recorder (on the worker) holds it: at the start (before
     // onRunStarted) and at the end (before onRunEnded); the recorder also writes it to the runs
     // folder, so the window writes no record of a live run.
@@ -168,6 +179,9 @@ Q_SIGNALS:
     // "Run on CPU" / "Run on GPU": the whole request (settings, runs folder as recordsFolder,
     // TensorBoard folder, empty for none), unchecked.
     void startRunRequested(devicebench::RunRequest request);
+    // "Run set" (or a scripted --interleave): the requests in order, and whether their epochs
+    // are to alternate.
+    void startRunSetRequested(std::vector<devicebench::RunRequest> requests, bool interleave);
     // A run asked for did not start (a run is going, or the controller refused it); `reasons`
     // are the messages shown, the engine's for bad settings.
     void runRefused(QStringList reasons);
@@ -197,6 +211,10 @@ private:
     void updateProgressText();
     void setStatus(const QString &text, bool error);
     void showRunEnd(int jobId, const RunOutcome &outcome);
+    RunRequest runRequest(const std::string &device) const; // the widgets' settings and folders
+    bool refuseWhileRunning();   // true (after saying why, runRefused) when a run is going
+    QString runSetText() const;  // "Run set: 3 runs interleaved" while one goes; else empty
+    QString runningWhat() const; // "run #2" or "the run set", for the stop messages
 
     RunStore *m_store;
     RunSettingsPanel *m_settings = nullptr;
@@ -214,16 +232,22 @@ private:
     Fingerprint m_fingerprint;
     bool m_haveSurvey = false;
 
-    // Progress of the current run (status bar).
-    int m_activeJobId = 0; // 0 when no run is going
-    QString m_activeDevice;
-    int m_activeEpochs = 0;
-    std::int64_t m_stepsPerEpoch = 0;
-    int m_lastEpoch = 0;
-    std::int64_t m_lastStep = 0;
-    int m_finishedEpochs = 0;
-    QElapsedTimer m_runClock;      // since runStarted (data loaded, model built)
-    QString m_precisionNote;       // RunStarted::precisionNote: "bf16 is emulated on this CPU ..."
+    // Progress of a run that is going (status bar).
+    struct RunProgress {
+        QString device;
+        int epochs = 0;
+        std::int64_t stepsPerEpoch = 0;
+        int lastEpoch = 0;
+        std::int64_t lastStep = 0;
+        int finishedEpochs = 0;
+        QElapsedTimer clock;   // since runStarted (data loaded, model built)
+        QString precisionNote; // RunStarted::precisionNote: "bf16 is emulated on this CPU ..."
+    };
+    // The runs accepted and not ended, by job id (one, or the runs of a set).
+    std::map<int, RunProgress> m_going;
+    int m_activeJobId = 0; // the run the status bar follows; 0 when no run is going
+    int m_setRuns = 0;     // runs of the run set going; 0 for a lone run
+    bool m_setInterleaved = false;
     bool m_closeRequested = false; // close once the stopped run has ended
 
     QLabel *m_statusLabel = nullptr;
