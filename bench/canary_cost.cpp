@@ -53,7 +53,8 @@ struct Setting {
     std::vector<double> cost, seconds, noise, change;
     devicebench::CanaryTime first;
 
-    // About a tenth of a second of other convolutions at the setting's threads, untimed.
+    // About a tenth of a second of convolutions at the setting's threads, untimed (their
+    // outputs allocated and freed, as a training epoch's are).
     void epoch() const {
         torch::NoGradGuard noGrad;
         if (!cuda)
@@ -108,9 +109,9 @@ int main(int argc, char **argv) {
                 s.change.push_back(std::abs(canaryChange(s.first, c)));
         }
     }
-    std::printf("canary: conv %dx32x16x16 (CPU) / %dx32x16x16 x%d (CUDA), %d warm-ups + %d "
+    std::printf("canary: matrix product %d^3 (CPU) / %d^3 x%d (CUDA), %d warm-up + %d "
                 "repetitions, median; %d rounds, rotating order\n",
-                kCanaryCpuBatch, kCanaryCudaBatch, kCanaryCudaLaunches, kCanaryWarmups,
+                kCanaryCpuSide, kCanaryCudaSide, kCanaryCudaLaunches, kCanaryWarmups,
                 kCanaryRepetitions, rounds);
     std::printf("%-10s %12s %12s %9s %12s %9s %16s\n", "setting", "cost ms", "canary ms", "noise %",
                 "max |chg| %", "flagged", "1 % of epoch >=");

@@ -118,8 +118,9 @@ TEST(CliPhases, NormalRunHasNoPhaseOutputAndEmptyPhaseCells) {
     EXPECT_EQ(r.out.find("where the time goes"), std::string::npos) << r.out;
     const auto csv = lines(dir.path() / "out.csv");
     ASSERT_EQ(csv.size(), 3U);
-    // The six phase cells empty, then the precision and no loss scaler's skipped steps.
-    EXPECT_EQ(csv[2].substr(csv[2].size() - 12), ",,,,,,,fp32,") << csv[2];
+    // The six phase cells empty, then the precision and no loss scaler's skipped steps (the
+    // canary's columns follow).
+    EXPECT_NE(csv[2].find(",,,,,,,fp32,,"), std::string::npos) << csv[2];
     EXPECT_FALSE(devicebench::readRunRecord((dir.path() / "run.json").string()).config.phases);
 }
 

@@ -49,7 +49,13 @@ Json withoutIdTimesAndFingerprint(Json record) {
             if (epoch.contains(load))
                 epoch[load] = "measured";
         }
+        // So are when it began and the canary after it (and the flag derived from it).
+        for (const char *timed : {"startedUnixSeconds", "canary", "canaryChange", "speedChanged"})
+            if (epoch.contains(timed))
+                epoch[timed] = "measured";
     }
+    if (record.at("started").contains("canary"))
+        record["started"]["canary"] = "measured";
     for (Json &step : record.at("steps"))
         step.erase("seconds");
     return record;

@@ -12,11 +12,14 @@
 namespace devicebench {
 namespace {
 
+// One machine, and one library computing the canary (another LibTorch or BLAS runs other
+// kernels for the same product).
 bool sameMachine(const RunRecord &a, const RunRecord &b) {
     const Fingerprint &x = a.fingerprint;
     const Fingerprint &y = b.fingerprint;
     return !x.hostName.empty() && x.hostName == y.hostName && !x.cpuModel.empty() &&
-           x.cpuModel == y.cpuModel;
+           x.cpuModel == y.cpuModel && x.libtorchVersion == y.libtorchVersion &&
+           x.blasLibrary == y.blasLibrary;
 }
 
 } // namespace

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The canary: a fixed convolution timed a few times, the median kept (canary.h).
+// The canary: a fixed matrix product timed a few times, the median kept (canary.h).
 #include "devicebench/canary.h"
 
 #include "devicebench/devices.h"
@@ -15,12 +15,6 @@
 
 namespace devicebench {
 namespace {
-
-constexpr std::int64_t kInChannels = 32;
-constexpr std::int64_t kOutChannels = 64;
-constexpr std::int64_t kSide = 16;
-constexpr std::int64_t kKernel = 5;
-constexpr std::int64_t kPadding = 2;
 
 std::mutex g_hookMutex;
 std::function<void()> g_hook;
@@ -64,9 +58,9 @@ Repetitions summarise(std::vector<double> seconds) {
 
 struct Canary::Tensors {
     torch::Device device{torch::kCPU};
-    torch::Tensor input;
-    torch::Tensor weight;
-    torch::Tensor bias;
+    torch::Tensor left;
+    torch::Tensor right;
+    mutable torch::Tensor product; // preallocated: nothing is allocated while it is timed
 
     void synchronize() const {
         if (device.is_cuda())
@@ -76,7 +70,7 @@ struct Canary::Tensors {
     // The kernel, once per launch of a repetition.
     void launch(int launches) const {
         for (int i = 0; i < launches; ++i)
-            (void)torch::conv2d(input, weight, bias, /*stride=*/1, /*padding=*/kPadding);
+            torch::mm_out(product, left, right);
     }
 
     // kCanaryWarmups untimed then kCanaryRepetitions timed repetitions, at the current threads.
@@ -103,10 +97,10 @@ Canary::Canary(const std::string &device, int threads)
     torch::NoGradGuard noGrad;
     Tensors &t = *m_tensors;
     t.device = torch::Device(resolveDevice(device));
-    const std::int64_t batch = t.device.is_cuda() ? kCanaryCudaBatch : kCanaryCpuBatch;
-    t.input = fixedTensor({batch, kInChannels, kSide, kSide}, t.device, 2.0);
-    t.weight = fixedTensor({kOutChannels, kInChannels, kKernel, kKernel}, t.device, 0.1);
-    t.bias = fixedTensor({kOutChannels}, t.device, 0.1);
+    const std::int64_t side = t.device.is_cuda() ? kCanaryCudaSide : kCanaryCpuSide;
+    t.left = fixedTensor({side, side}, t.device, 1.0);
+    t.right = fixedTensor({side, side}, t.device, 1.0).t().contiguous();
+    t.product = torch::empty({side, side}, torch::TensorOptions().device(t.device));
     (void)measure(); // untimed: the first measurement of a process runs cold
 }
 

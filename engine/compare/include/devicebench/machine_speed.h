@@ -2,9 +2,9 @@
 // Was the machine the same speed during two compared runs? Each CPU run's one-thread canaries
 // (CanaryTime::seconds, run_types.h: a per-core speed, comparable between runs of any thread
 // count) held against the other's, by the rule of machine_drift.h with kRunCanaryMargin. Only
-// records of one machine (the same host name and CPU model) are held against each other:
-// another machine is other hardware, not drift. docs/MEASURING.md, "A machine that changes
-// speed". Plain C++.
+// records of one machine (the same host name and CPU model) and one library (the same LibTorch
+// and BLAS, which compute the canary) are held against each other: another machine is other
+// hardware, not drift. docs/MEASURING.md, "A machine that changes speed". Plain C++.
 #pragma once
 
 #include "devicebench/run_record.h"
@@ -16,7 +16,7 @@ namespace devicebench {
 
 // Two medians of kRunCanaryCount or more canaries each are steadier than two single canaries
 // (kCanaryMargin): their margin. With fewer, kCanaryMargin holds.
-inline constexpr double kRunCanaryMargin = 0.08;
+inline constexpr double kRunCanaryMargin = 0.05;
 inline constexpr int kRunCanaryCount = 5;
 
 // A CPU run's one-thread canary: the median of its first canary's and its epochs'; `noise` the
@@ -32,7 +32,7 @@ RunCanary runCanary(const RunRecord &record);
 
 // `run` against `baseline`.
 struct MachineSpeedDifference {
-    bool compared = false; // one machine, and both are CPU runs with a canary
+    bool compared = false; // one machine and library, and both are CPU runs with a canary
     // run's canary / baseline's - 1: +0.18, the machine was 18 % slower during `run`. NaN when
     // not compared.
     double change = std::numeric_limits<double>::quiet_NaN();

@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The canary kernel (CanaryTime, run_types.h; the rule: machine_drift.h): the article's second
-// convolution (32 -> 64 channels, 5 x 5, padding 2, at 16 x 16), forward, on a fixed tensor made
-// without a random generator, so every run on every machine times the same work. What it costs
-// and how noisy it is: docs/PERFORMANCE.md, "The canary". LibTorch-free header.
+// The canary kernel (CanaryTime, run_types.h; the rule: machine_drift.h): one fixed float32
+// matrix product into a preallocated result, on fixed matrices made without a random
+// generator, so every run on every machine times the same work and nothing is allocated while
+// it is timed (a convolution allocates its output, and its time then follows the allocator's
+// state: docs/MEASURING.md, "A machine that changes speed"). What it costs and how steady it
+// is: docs/PERFORMANCE.md, "The canary". LibTorch-free header.
 #pragma once
 
 #include "devicebench/run_types.h"
@@ -13,16 +15,14 @@
 
 namespace devicebench {
 
-// Batch of the canary's input: 64 images on the CPU (about 20 ms at one thread on a 2020s
-// core: long enough that a CPU quota's throttling falls inside every repetition), 256 on CUDA,
-// where each repetition runs the convolution kCanaryCudaLaunches times between two
-// synchronisations.
-inline constexpr int kCanaryCpuBatch = 64;
-inline constexpr int kCanaryCudaBatch = 256;
-inline constexpr int kCanaryCudaLaunches = 8;
+// The product's side: 896 x 896 times 896 x 896 on the CPU (about 14 ms at one thread on this
+// project's 2-core VM), 2048 on CUDA, where each repetition runs the product
+// kCanaryCudaLaunches times between two synchronisations.
+inline constexpr int kCanaryCpuSide = 896;
+inline constexpr int kCanaryCudaSide = 2048;
+inline constexpr int kCanaryCudaLaunches = 4;
 // Repetitions: kCanaryWarmups untimed, then kCanaryRepetitions timed, whose median is kept.
-// The first measure() of a run is preceded by one whole untimed measurement (cold caches and
-// thread pools).
+// The first measure() of a run is preceded by one whole untimed measurement.
 inline constexpr int kCanaryWarmups = 1;
 inline constexpr int kCanaryRepetitions = 5;
 
