@@ -80,7 +80,8 @@ TEST(RunSetRow, TheButtonSendsTheParsedListAndIsDisabledWhileRunning) {
                      });
     auto *check = panel.findChild<QCheckBox *>(QStringLiteral("interleaveCheck"));
     ASSERT_NE(check, nullptr);
-    EXPECT_TRUE(check->isChecked()) << "interleaved by default";
+    EXPECT_FALSE(check->isChecked()) << "one after another by default";
+    check->setChecked(true);
     panel.findChild<QLineEdit *>(QStringLiteral("runSetEdit"))
         ->setText(QStringLiteral("cpu:1, cpu:2"));
     auto *button = panel.findChild<QPushButton *>(QStringLiteral("runSetButton"));
