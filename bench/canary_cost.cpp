@@ -11,9 +11,12 @@
 // with nothing changing), and the epoch time above which the cost stays under 1 % (100 x the cost).
 //
 // usage: canary_cost [--threads N] [--rounds N]
+#include "bench_args.h"
+
 #include "devicebench/canary.h"
 #include "devicebench/devices.h"
 #include "devicebench/machine_drift.h"
+#include "devicebench/summary.h"
 
 #include <torch/cuda.h>
 #include <torch/torch.h>
@@ -28,22 +31,6 @@
 #include <vector>
 
 namespace {
-
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const std::size_t n = v.size();
-    return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
-int intArg(const char *flag, const char *value) {
-    char *end = nullptr;
-    const long v = std::strtol(value, &end, 10);
-    if (end == value || *end != '\0' || v <= 0 || v > 10000) {
-        std::fprintf(stderr, "%s: not a positive whole number: '%s'\n", flag, value);
-        std::exit(2);
-    }
-    return static_cast<int>(v);
-}
 
 struct Setting {
     std::string name;
@@ -77,9 +64,9 @@ int main(int argc, char **argv) {
     for (int i = 1; i + 1 < argc; i += 2) {
         const std::string flag = argv[i];
         if (flag == "--threads")
-            threads = intArg(argv[i], argv[i + 1]);
+            threads = bench::positiveWholeNumber(argv[i], argv[i + 1], 1024);
         else if (flag == "--rounds")
-            rounds = intArg(argv[i], argv[i + 1]);
+            rounds = bench::positiveWholeNumber(argv[i], argv[i + 1], 10000);
         else {
             std::fprintf(stderr, "usage: canary_cost [--threads N] [--rounds N]\n");
             return 2;

@@ -22,6 +22,8 @@
 // as in ../shared/reference/README.md (about 3.7 TFLOP).
 //
 // usage: conv_throughput [--threads N] [--reps N] [--batch N]
+#include "bench_args.h"
+
 #include "devicebench/conv_throughput.h"
 
 #include <torch/torch.h>
@@ -40,16 +42,6 @@ double median(std::vector<double> v) {
     return n % 2 == 1 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-int intArg(const char *flag, const char *value) {
-    char *end = nullptr;
-    const long v = std::strtol(value, &end, 10);
-    if (end == value || *end != '\0' || v <= 0 || v > 100000) {
-        std::fprintf(stderr, "%s: not a positive whole number: '%s'\n", flag, value);
-        std::exit(2);
-    }
-    return static_cast<int>(v);
-}
-
 } // namespace
 
 int main(int argc, char **argv) {
@@ -65,11 +57,11 @@ int main(int argc, char **argv) {
             return 2;
         }
         if (flag == "--threads")
-            threads = intArg("--threads", argv[++i]);
+            threads = bench::positiveWholeNumber("--threads", argv[++i]);
         else if (flag == "--reps")
-            reps = intArg("--reps", argv[++i]);
+            reps = bench::positiveWholeNumber("--reps", argv[++i]);
         else if (flag == "--batch")
-            batch = intArg("--batch", argv[++i]);
+            batch = bench::positiveWholeNumber("--batch", argv[++i]);
         else {
             std::fprintf(stderr, "unknown flag %s\n", flag.c_str());
             return 2;

@@ -308,8 +308,11 @@ TEST(MachineDriftRun, AsRootACpuQuotaLoweredDuringTheRunIsFlagged) {
 
 // ---- records ------------------------------------------------------------------------------------
 
-TEST(MachineDriftRecord, TheCanaryAndTheFlagSurviveTheRecord) {
-    RunRecord r = recordOn("vm", 0.010);
+namespace {
+
+// recordOn's record, complete enough for the record reader's checks.
+RunRecord finishedRecordOn(const std::string &host, double canarySeconds) {
+    RunRecord r = recordOn(host, canarySeconds);
     r.schemaVersion = kRunRecordSchemaVersion;
     r.runId = "x";
     r.status = "finished";
@@ -318,6 +321,13 @@ TEST(MachineDriftRecord, TheCanaryAndTheFlagSurviveTheRecord) {
     r.workload = "faithful";
     r.config.synthetic = true;
     r.config.epochs = 4;
+    return r;
+}
+
+} // namespace
+
+TEST(MachineDriftRecord, TheCanaryAndTheFlagSurviveTheRecord) {
+    RunRecord r = finishedRecordOn("vm", 0.010);
     r.started.canary.runThreadsSeconds = std::nan(""); // as on CUDA
     r.epochs[2].canary = canary(0.0125);
     r.epochs[2].canaryChange = 0.25;
@@ -335,14 +345,7 @@ TEST(MachineDriftRecord, TheCanaryAndTheFlagSurviveTheRecord) {
 }
 
 TEST(MachineDriftRecord, ANegativeCanaryIsRefusedNamingTheField) {
-    RunRecord r = recordOn("vm", 0.010);
-    r.schemaVersion = kRunRecordSchemaVersion;
-    r.status = "finished";
-    r.model = "small-cnn";
-    r.precision = "float32";
-    r.workload = "faithful";
-    r.config.synthetic = true;
-    r.config.epochs = 4;
+    RunRecord r = finishedRecordOn("vm", 0.010);
     r.epochs[1].canary.seconds = -1.0;
     try {
         parseRunRecord(toJson(r), "mem.json");
