@@ -447,6 +447,9 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
     OrderedJson jsonRuns = OrderedJson::array();
     int exitCode = kExitOk;
     const bool interleaved = options.interleave && runs.size() > 1;
+    if (options.interleave && !interleaved)
+        err << "devicebench-cli: note: --interleave has a single run to interleave; it runs "
+               "alone\n";
     const std::vector<RecordedRun> together =
         interleaved ? runInterleaved(options, runs, store, out, err, stopRequested)
                     : std::vector<RecordedRun>();
@@ -462,7 +465,7 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
             jsonRuns.push_back(runJson(run, label, runs[i]));
         if (const int code = reportRunEnd(run.outcome, label, err); code != kExitOk) {
             exitCode = code;
-            if (code == kExitCancelled)
+            if (code == kExitCancelled && !interleaved) // interleaved: every run has ended
                 break;
         }
     }

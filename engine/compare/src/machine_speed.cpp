@@ -61,9 +61,11 @@ MachineSpeedDifference machineSpeedDifference(const RunRecord &baseline, const R
         return difference;
     difference.compared = true;
     difference.change = b.seconds / a.seconds - 1.0;
+    // Symmetric: the slower canary over the faster, whichever run is the baseline.
+    const double apart = std::max(b.seconds / a.seconds, a.seconds / b.seconds) - 1.0;
     const bool many = a.count >= kRunCanaryCount && b.count >= kRunCanaryCount;
-    difference.biased = std::abs(difference.change) >
-                        std::max(a.noise, b.noise) + (many ? kRunCanaryMargin : kCanaryMargin);
+    difference.biased =
+        apart > std::max(a.noise, b.noise) + (many ? kRunCanaryMargin : kCanaryMargin);
     return difference;
 }
 
@@ -75,7 +77,8 @@ std::string machineSpeedWarning(const MachineSpeedDifference &difference,
     return "the machine was " + std::to_string(percent) + " % " +
            (difference.change > 0.0 ? "slower" : "faster") + " during " + runName +
            " than during " + baselineName +
-           " (one-thread canary): the speed-up is biased (run them with --interleave)";
+           " (one-thread canary): the speed-up is biased; rerun the two close together on an "
+           "idle machine";
 }
 
 } // namespace devicebench

@@ -24,6 +24,16 @@ std::string epochList(const std::vector<int> &epochs) {
     return list;
 }
 
+// The largest noise of the stable epochs' canaries.
+double largestStableNoise(const std::vector<EpochResult> &epochs, int warmupEpochs) {
+    double noise = 0.0;
+    for (const EpochResult &e : epochs) {
+        if (e.epoch > warmupEpochs && e.canary.measured && std::isfinite(e.canary.noise))
+            noise = std::max(noise, e.canary.noise);
+    }
+    return noise;
+}
+
 } // namespace
 
 double canaryChange(const CanaryTime &first, const CanaryTime &later) {
@@ -72,6 +82,11 @@ std::string driftSummary(const std::vector<EpochResult> &epochs, int warmupEpoch
     if (std::isnan(drift))
         return {};
     const std::vector<int> flagged = speedChangedStableEpochs(epochs, warmupEpochs);
+    if (flagged.empty() && std::abs(drift) > kCanaryMargin)
+        return "machine speed not judged: canary up to " + wholePercent(drift, true) +
+               " over the stable epochs, within the canary's own noise (up to " +
+               wholePercent(largestStableNoise(epochs, warmupEpochs), false) +
+               "): the machine was busy or unsteady";
     if (flagged.empty())
         return "machine speed steady: canary within " + wholePercent(std::abs(drift), false) +
                " of the first over the stable epochs";
@@ -80,8 +95,8 @@ std::string driftSummary(const std::vector<EpochResult> &epochs, int warmupEpoch
     return "machine speed changed: canary up to " + wholePercent(drift, true) +
            " over the stable epochs, " + std::to_string(flagged.size()) + " of " +
            std::to_string(stable) + " (" + epochList(flagged) +
-           ") flagged; the stable mean mixes a faster and a slower machine (rerun, or use "
-           "run --interleave to compare)";
+           ") flagged; the stable mean mixes a faster and a slower machine: rerun on an idle "
+           "machine before comparing";
 }
 
 } // namespace devicebench

@@ -6,8 +6,10 @@
 
 #include "json_field_reader.h"
 
+#include "devicebench/machine_drift.h"
 #include "devicebench/phase_summary.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 #include <string>
@@ -136,6 +138,28 @@ void checkCounts(const Checker &c, const RunRecord &r) {
 }
 
 // Epoch i: numbered i + 1, took time, fractions and losses in range.
+// An epoch's canaryChange is its canary against the run's first: the arithmetic, not the rule
+// (whose margin a later version may change), is held against the record.
+void checkCanary(const Checker &c, const RunRecord &r, std::size_t i) {
+    const EpochResult &e = r.epochs[i];
+    if (!e.canary.measured) {
+        if (!std::isnan(e.canaryChange) || e.speedChanged)
+            c.fail(at("epochs", i, e.speedChanged ? "speedChanged" : "canaryChange"),
+                   "is there without the epoch's canary");
+        return;
+    }
+    const double expected = canaryChange(r.started.canary, e.canary);
+    const bool same = std::isnan(expected) ? std::isnan(e.canaryChange)
+                                           : std::abs(e.canaryChange - expected) <=
+                                                 1e-9 * std::max(1.0, std::abs(expected));
+    if (!same)
+        c.fail(at("epochs", i, "canaryChange"),
+               "is " + text(e.canaryChange) +
+                   ", but the epoch's canary against started.canary "
+                   "gives " +
+                   text(expected));
+}
+
 void checkEpoch(const Checker &c, const RunRecord &r, std::size_t i, bool diverged) {
     const EpochResult &e = r.epochs[i];
     if (e.epoch != static_cast<int>(i) + 1) {
@@ -158,6 +182,7 @@ void checkEpoch(const Checker &c, const RunRecord &r, std::size_t i, bool diverg
                "must be a finite number, 0 or more, or null (got " + text(e.imagesPerSecond) + ")");
     }
     checkPhases(c, e, i, r.config.phases);
+    checkCanary(c, r, i);
     // Only a float16 run has a loss scaler, and it cannot skip more steps than an epoch has.
     if (e.skippedSteps >= 0 && r.precision != "float16")
         c.fail(at("epochs", i, "skippedSteps"),

@@ -36,15 +36,17 @@ struct MachineSpeedDifference {
     // run's canary / baseline's - 1: +0.18, the machine was 18 % slower during `run`. NaN when
     // not compared.
     double change = std::numeric_limits<double>::quiet_NaN();
-    // |change| beyond both runs' canary noise (the larger) plus the margin (kRunCanaryMargin, or
-    // kCanaryMargin for runs of fewer canaries): a speed-up between the two mixes the device's
-    // speed with the machine's.
+    // The slower canary over the faster, minus 1, beyond both runs' canary noise (the larger)
+    // plus the margin (kRunCanaryMargin, or kCanaryMargin for runs of fewer canaries): a
+    // speed-up between the two mixes the device's speed with the machine's. Symmetric: the same
+    // whichever run is the baseline.
     bool biased = false;
 };
 MachineSpeedDifference machineSpeedDifference(const RunRecord &baseline, const RunRecord &run);
 
-// "the machine was 18 % slower during run #2 than during run #1: the speed-up is biased (run
-// them with --interleave)" (names as given, e.g. "run #2"); "" when not biased.
+// "the machine was 18 % slower during run #2 than during run #1 (one-thread canary): the
+// speed-up is biased; rerun the two close together on an idle machine" (names as given, e.g.
+// "run #2"); "" when not biased.
 std::string machineSpeedWarning(const MachineSpeedDifference &difference,
                                 const std::string &runName, const std::string &baselineName);
 

@@ -41,8 +41,10 @@ std::vector<int> speedChangedStableEpochs(const std::vector<EpochResult> &epochs
 double stableCanaryDrift(const std::vector<EpochResult> &epochs, int warmupEpochs);
 
 // The summary's line: "machine speed steady: canary within 2 % of the first over the stable
-// epochs", or "machine speed changed: canary up to +22 % over the stable epochs, 3 of 8 (5, 6,
-// 7) flagged; the stable mean mixes two machines"; "" when no stable epoch has a canary.
+// epochs"; "machine speed changed: canary up to +22 % over the stable epochs, 3 of 8 (5, 6, 7)
+// flagged; the stable mean mixes a faster and a slower machine: rerun on an idle machine before
+// comparing"; or, when the canary moved beyond kCanaryMargin but within its own noise,
+// "machine speed not judged: ..."; "" when no stable epoch has a canary.
 std::string driftSummary(const std::vector<EpochResult> &epochs, int warmupEpochs);
 
 } // namespace devicebench
