@@ -6,9 +6,9 @@
 #  - With a display: opens the dashboard.
 #  - Without one: runs the article's experiment headless with devicebench-cli on every
 #    "device" this machine has (each usable GPU, and the CPU at 1 thread and at all cores),
-#    writing out/comparison.png and out/comparison.csv. The runs go one after another, not
-#    --interleave'd: interleaved in one process, a 1-thread run beside a 2-thread run was
-#    measured 14-16 % slower than alone (docs/MEASURING.md, "Interleaved runs").
+#    writing out/comparison.png and out/comparison.csv. The runs are --interleave'd (each in a
+#    process of its own, their epochs in alternation), so that a machine whose speed drifts
+#    during the experiment slows every run alike (docs/MEASURING.md, "Interleaved runs").
 # Data: $DEVICEBENCH_DATA, else ~/.cache/devicebench/cifar-10-batches-bin; with neither, the
 # run uses synthetic data and says so. Extra arguments go to `devicebench-cli run`
 # (e.g. --epochs 2).
@@ -35,11 +35,11 @@ fi
 cores=$(nproc)
 mkdir -p out
 if "$bin/devicebench-cli" devices | grep -qE '^ +cuda:[0-9]+ +USABLE'; then
-  "$bin/devicebench-cli" run --device cuda,cpu --threads "$cores" "${data_args[@]}" \
+  "$bin/devicebench-cli" run --device cuda,cpu --threads "$cores" --interleave "${data_args[@]}" \
     --csv out/comparison.csv --png out/comparison.png "$@"
 else
-  threads="1"
-  [ "$cores" -gt 1 ] && threads="1,$cores"
-  "$bin/devicebench-cli" run --device cpu --threads "$threads" "${data_args[@]}" \
+  threads=(--threads 1)
+  [ "$cores" -gt 1 ] && threads=(--threads "1,$cores" --interleave)
+  "$bin/devicebench-cli" run --device cpu "${threads[@]}" "${data_args[@]}" \
     --csv out/comparison.csv --png out/comparison.png "$@"
 fi

@@ -3,6 +3,7 @@
 #include "cli_json.h"
 #include "cli_phases.h"
 #include "cli_support.h"
+#include "cli_train_child.h"
 
 #include "devicebench/contention.h"
 #include "devicebench/data_location.h"
@@ -333,8 +334,10 @@ std::vector<RecordedRun> runInterleaved(const RunOptions &options,
         downstream.push_back(observers.back().get());
         requests.push_back(requestOf(options, runs[i]));
     }
-    out << "interleaved: the runs' epochs alternate (run 1 epoch 1, run 2 epoch 1, ...)\n";
-    return runRecordedInterleaved(requests, downstream, stopRequested);
+    out << "interleaved: the runs' epochs alternate (run 1 epoch 1, run 2 epoch 1, ...), each "
+           "run in a process of its own\n";
+    const ChildProgram child{trainChildCommand("devicebench-cli"), "devicebench-cli train-child"};
+    return runRecordedInterleaved(requests, downstream, stopRequested, &child);
 }
 
 // The files a run wrote ("wrote ..." on `out`) or could not write (on `err`). False when one

@@ -7,6 +7,7 @@
 #include "cli_launch.h"
 #include "cli_run.h"
 #include "cli_sweep.h"
+#include "cli_train_child.h"
 
 #include "devicebench/version.h"
 
@@ -89,6 +90,7 @@ int main(int argc, char **argv) {
     addCompareCommand(app, context, chosen);
     addFetchDataCommand(app, context, chosen);
     addSweepCommand(app, context, chosen);
+    addTrainChildCommand(app, context, chosen, g_stopRequested);
 
     try {
         app.parse(argc, argv);

@@ -3,7 +3,11 @@
 
 #include "devicebench/interleaved_run.h"
 
+#include <QCoreApplication>
+#include <QFileInfo>
+
 #include <memory>
+#include <optional>
 #include <utility>
 
 namespace devicebench {
@@ -27,6 +31,18 @@ QStringList toQStringList(const std::vector<std::string> &texts) {
     for (const std::string &text : texts)
         list.append(QString::fromStdString(text));
     return list;
+}
+
+// DeviceBench's child for interleaved runs: the devicebench-cli beside this program (installed
+// and built together), or none (a test's program; a dashboard built alone): then the runs
+// share this process.
+std::optional<ChildProgram> childProgram() {
+    const QFileInfo cli(QCoreApplication::applicationDirPath() +
+                        QStringLiteral("/devicebench-cli"));
+    if (!cli.isFile() || !cli.isExecutable())
+        return std::nullopt;
+    return ChildProgram{{cli.absoluteFilePath().toStdString(), "train-child"},
+                        "devicebench-cli train-child"};
 }
 
 } // namespace
@@ -157,8 +173,8 @@ std::any RunController::runInOrder(JobContext &job, const std::vector<RunRequest
     return std::any(std::move(notEnded));
 }
 
-// On the worker: the runs on threads of their own, their epochs in turns; every run's end is
-// the job's result.
+// On the worker: the runs in processes of their own (childProgram), their epochs in turns;
+// every run's end is the job's result.
 std::any RunController::runInterleaved(JobContext &job, const std::vector<RunRequest> &requests,
                                        int firstId) {
     std::vector<std::unique_ptr<Observer>> observers;
@@ -168,7 +184,10 @@ std::any RunController::runInterleaved(JobContext &job, const std::vector<RunReq
                                                        requests[i].config));
         downstream.push_back(observers.back().get());
     }
-    return std::any(runRecordedInterleaved(requests, downstream, job.stopFlag()));
+    // An injected train function (tests) trains in this process; otherwise each run in a child.
+    const std::optional<ChildProgram> child = m_train ? std::nullopt : childProgram();
+    return std::any(
+        runRecordedInterleaved(requests, downstream, job.stopFlag(), child ? &*child : nullptr));
 }
 
 void RunController::stop() { m_jobs.stop(); }

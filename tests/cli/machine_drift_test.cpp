@@ -78,6 +78,61 @@ TEST(MachineDriftCli, InterleavedRunsAlternateTheirEpochsAndRecordTheCanary) {
         << header;
 }
 
+// Interleaved, each run trains in a process of its own (no run inherits another's kernel
+// state): its record says so by its fingerprint (collected in the child, after the run set its
+// threads), and its losses, to the step, are those of the same run made alone.
+TEST(MachineDriftCli, InterleavedRunsTrainInProcessesOfTheirOwnWithTheLossesOfRunsAlone) {
+    TempDir dir("devicebench-interleave-alone");
+    const auto runInto = [&](const std::string &folder, bool interleave) {
+        std::vector<std::string> args = {"run",
+                                         "--synthetic",
+                                         "--train-images",
+                                         "192",
+                                         "--test-images",
+                                         "64",
+                                         "--epochs",
+                                         "2",
+                                         "--warmup-epochs",
+                                         "1",
+                                         "--threads",
+                                         "1,2",
+                                         "--out-dir",
+                                         (dir.path() / folder).string()};
+        if (interleave)
+            args.push_back("--interleave");
+        const ProgramResult run =
+            devicebench::testing::runProgram(DEVICEBENCH_CLI, args, dir.path(), dir.path());
+        EXPECT_EQ(run.exitCode, 0) << run.out << run.err;
+        if (interleave) {
+            EXPECT_NE(run.out.find("each run in a process of its own"), std::string::npos)
+                << run.out;
+        }
+        std::vector<RunRecord> records = recordsIn(dir.path() / folder);
+        std::sort(records.begin(), records.end(), [](const RunRecord &a, const RunRecord &b) {
+            return a.started.threads < b.started.threads;
+        });
+        return records;
+    };
+    const std::vector<RunRecord> alone = runInto("alone", false);
+    const std::vector<RunRecord> together = runInto("together", true);
+    ASSERT_EQ(alone.size(), 2U);
+    ASSERT_EQ(together.size(), 2U);
+    for (std::size_t r = 0; r < 2; ++r) {
+        SCOPED_TRACE("run with " + std::to_string(together[r].started.threads) + " threads");
+        EXPECT_EQ(together[r].status, "finished");
+        EXPECT_EQ(together[r].fingerprint.intraOpThreads, together[r].started.threads);
+        EXPECT_EQ(together[r].fingerprint.hostName, alone[r].fingerprint.hostName);
+        ASSERT_EQ(together[r].epochs.size(), alone[r].epochs.size());
+        for (std::size_t e = 0; e < alone[r].epochs.size(); ++e) {
+            EXPECT_EQ(together[r].epochs[e].trainLoss, alone[r].epochs[e].trainLoss);
+            EXPECT_EQ(together[r].epochs[e].testLoss, alone[r].epochs[e].testLoss);
+        }
+        ASSERT_EQ(together[r].steps.size(), alone[r].steps.size());
+        for (std::size_t i = 0; i < alone[r].steps.size(); ++i)
+            EXPECT_EQ(together[r].steps[i].loss, alone[r].steps[i].loss) << "step " << i;
+    }
+}
+
 // A record of `host` whose one-thread canary took `canarySeconds` throughout, its epoch
 // `flagged` (0: none) marked "machine speed changed".
 RunRecord recordWithCanary(const std::string &id, double canarySeconds, int flagged = 0) {

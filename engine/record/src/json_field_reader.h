@@ -21,6 +21,8 @@ class FieldReader {
 public:
     explicit FieldReader(std::string source) : m_source(std::move(source)) {}
 
+    const std::string &source() const { return m_source; }
+
     [[noreturn]] void fail(const std::string &field, const std::string &problem) const {
         throw RecordError(m_source + ": field '" + field + "' " + problem);
     }

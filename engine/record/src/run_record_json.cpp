@@ -10,6 +10,7 @@
 #include "json_fingerprint.h"
 #include "json_model.h"
 #include "json_phases.h"
+#include "record_json_parts.h"
 
 #include <nlohmann/json.hpp>
 
@@ -415,3 +416,33 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
 }
 
 } // namespace devicebench
+
+// The record's pieces for the event lines of a child run (run_events.cpp): the same JSON as in
+// a record file, so that a child's run and a record read back are one format.
+namespace devicebench::detail {
+
+nlohmann::ordered_json configPart(const RunConfig &config) { return configJson(config); }
+
+nlohmann::ordered_json startedPart(const RunStarted &started) { return startedJson(started); }
+
+nlohmann::ordered_json epochPart(const EpochResult &epoch) { return epochJson(epoch); }
+
+RunConfig readConfigPart(const FieldReader &reader, const nlohmann::json &config,
+                         const std::string &model) {
+    RunConfig c = readConfig(reader, config);
+    readModelConfig(reader, config, model, &c);
+    return c;
+}
+
+RunStarted readStartedPart(const FieldReader &reader, const nlohmann::json &started,
+                           const RunConfig &config) {
+    RunStarted s = readStarted(reader, started);
+    readModelStarted(reader, started, config, &s);
+    return s;
+}
+
+EpochResult readEpochPart(const FieldReader &reader, const nlohmann::json &epoch) {
+    return readEpoch(reader, epoch, "epoch");
+}
+
+} // namespace devicebench::detail

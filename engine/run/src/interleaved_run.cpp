@@ -2,16 +2,54 @@
 #include "devicebench/interleaved_run.h"
 
 #include "devicebench/epoch_turns.h"
+#include "devicebench/run_events.h"
 
 #include <exception>
+#include <memory>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 
 namespace devicebench {
+namespace {
+
+// The training of one seat: in this process, or in a child process of its own whose
+// fingerprint the record takes.
+struct SeatTraining {
+    TrainFunction train;
+    FingerprintSource fingerprint; // empty: this process's
+};
+
+SeatTraining seatTraining(EpochTurns &turns, int seat, const ChildProgram *child,
+                          const std::shared_ptr<ChildReport> &report) {
+    if (child == nullptr) {
+        return {[&turns, seat](const RunConfig &config, TrainingObserver &o,
+                               const std::atomic<bool> &stop) {
+                    return runTrainingInTurns(config, o, stop, turns, seat);
+                },
+                {}};
+    }
+    TrainFunction train = [&turns, seat, child, report](const RunConfig &config,
+                                                        TrainingObserver &o,
+                                                        const std::atomic<bool> &stop) {
+        ChildProgram program = *child;
+        program.argv.insert(program.argv.end(),
+                            {"--config-json", runConfigJson(config), "--turns"});
+        SeatGate gate(turns, seat);
+        return runChildTraining(program, config, o, stop, &gate, report.get());
+    };
+    FingerprintSource fingerprint = [report] {
+        return report->fingerprint ? *report->fingerprint : collectFingerprint();
+    };
+    return {std::move(train), std::move(fingerprint)};
+}
+
+} // namespace
 
 std::vector<RecordedRun> runRecordedInterleaved(const std::vector<RunRequest> &requests,
                                                 const std::vector<RecordObserver *> &downstream,
-                                                const std::atomic<bool> &stopRequested) {
+                                                const std::atomic<bool> &stopRequested,
+                                                const ChildProgram *child) {
     if (!downstream.empty() && downstream.size() != requests.size())
         throw std::invalid_argument("interleaved runs: " + std::to_string(downstream.size()) +
                                     " observers for " + std::to_string(requests.size()) + " runs");
@@ -24,19 +62,16 @@ std::vector<RecordedRun> runRecordedInterleaved(const std::vector<RunRequest> &r
         const int seat = static_cast<int>(i);
         RecordObserver *observer = downstream.empty() ? nullptr : downstream[i];
         threads.emplace_back([&, seat, observer] {
-            const TrainFunction inTurns = [&](const RunConfig &config, TrainingObserver &o,
-                                              const std::atomic<bool> &stop) {
-                return runTrainingInTurns(config, o, stop, turns, seat);
-            };
+            const auto report = std::make_shared<ChildReport>();
+            const SeatTraining training = seatTraining(turns, seat, child, report);
+            RecordedRun &result = results[static_cast<std::size_t>(seat)];
             try {
-                results[static_cast<std::size_t>(seat)] = runRecorded(
-                    requests[static_cast<std::size_t>(seat)], observer, stopRequested, inTurns);
+                result = runRecorded(requests[static_cast<std::size_t>(seat)], observer,
+                                     stopRequested, training.train, training.fingerprint);
             } catch (const std::exception &e) {
-                results[static_cast<std::size_t>(seat)].outcome.reason =
-                    std::string("the run stopped with an error: ") + e.what();
+                result.outcome.reason = std::string("the run stopped with an error: ") + e.what();
             } catch (...) {
-                results[static_cast<std::size_t>(seat)].outcome.reason =
-                    "the run stopped with an unknown error";
+                result.outcome.reason = "the run stopped with an unknown error";
             }
             turns.leave(seat); // whatever happened: the others never wait for this seat
         });

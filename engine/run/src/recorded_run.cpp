@@ -98,7 +98,8 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 }
 
 RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
-                        const std::atomic<bool> &stopRequested, const TrainFunction &train) {
+                        const std::atomic<bool> &stopRequested, const TrainFunction &train,
+                        const FingerprintSource &fingerprint) {
     // TF32 acts on CUDA devices only: a CPU run records it as left alone, so that it stays
     // comparable with every other CPU run.
     RunConfig config = request.config;
@@ -112,7 +113,8 @@ RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
     FanOut fanOut(board.get(), downstream);
     RecordedRun result;
     result.recordPath = recordPathOf(request, runId);
-    RunRecorder recorder(config, result.recordPath, &fanOut, runId);
+    RunRecorder recorder(config, result.recordPath, &fanOut, runId,
+                         fingerprint ? fingerprint : FingerprintSource(collectFingerprint));
     result.outcome = trainGuarded(train, config, recorder, stopRequested);
     if (recorder.record().status == "running") // the train function threw or never ended
         recorder.onRunEnded(result.outcome);

@@ -100,10 +100,7 @@ public:
           m_strategy(strategy) {}
 
     // Takes its turns at `seat` of `turns` (the run is one of interleaved runs).
-    void takeTurnsAt(EpochTurns &turns, int seat) {
-        m_turns = &turns;
-        m_seat = seat;
-    }
+    void takeTurnsAt(TurnGate &gate) { m_gate = &gate; }
 
     RunOutcome run(const DeviceProbe &probe);
 
@@ -136,17 +133,16 @@ private:
     std::unique_ptr<detail::LossBuffer> m_losses;
     std::optional<EpochLoadMeter> m_meter;
     std::unique_ptr<Canary> m_canary;
-    EpochTurns *m_turns = nullptr; // interleaved runs only
-    int m_seat = 0;
+    TurnGate *m_gate = nullptr; // interleaved runs only
     bool m_holdsTurn = false;
 };
 
 // With turns: waits for the seat's turn, then sets LibTorch's process-wide settings back to the
 // run's (another run may have changed them); without: nothing.
 void TrainingRun::takeTurn() {
-    if (m_turns == nullptr || m_holdsTurn)
+    if (m_gate == nullptr || m_holdsTurn)
         return;
-    m_turns->take(m_seat);
+    m_gate->take();
     m_holdsTurn = true;
     if (m_device.threads > 0) // set up: the device is started
         at::set_num_threads(m_device.threads);
@@ -157,10 +153,10 @@ void TrainingRun::takeTurn() {
 }
 
 void TrainingRun::passTurn() {
-    if (m_turns == nullptr || !m_holdsTurn)
+    if (m_gate == nullptr || !m_holdsTurn)
         return;
     m_holdsTurn = false;
-    m_turns->pass(m_seat);
+    m_gate->pass();
 }
 
 RunOutcome TrainingRun::run(const DeviceProbe &probe) {
@@ -384,9 +380,9 @@ RunOutcome TrainingRun::end(RunOutcome outcome, int warmupEpochs) {
         spdlog::error("observer threw in onRunEnded: {}", e.what());
     }
     m_strategy.runEnded(outcome, m_config.warmupEpochs);
-    if (m_turns != nullptr) {
+    if (m_gate != nullptr) {
         m_holdsTurn = false;
-        m_turns->leave(m_seat);
+        m_gate->leave();
     }
     return outcome;
 }
@@ -466,16 +462,22 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
 }
 
 RunOutcome runTrainingInTurns(const RunConfig &config, TrainingObserver &observer,
-                              const std::atomic<bool> &stopRequested, EpochTurns &turns, int seat) {
+                              const std::atomic<bool> &stopRequested, TurnGate &gate) {
     SingleProcess single(observer);
     TrainingRun run(config, observer, stopRequested, single);
-    run.takeTurnsAt(turns, seat);
+    run.takeTurnsAt(gate);
     try {
         return run.run(probeDevice);
     } catch (...) {
-        turns.leave(seat); // never leave the others waiting
+        gate.leave(); // never leave the others waiting
         throw;
     }
+}
+
+RunOutcome runTrainingInTurns(const RunConfig &config, TrainingObserver &observer,
+                              const std::atomic<bool> &stopRequested, EpochTurns &turns, int seat) {
+    SeatGate gate(turns, seat);
+    return runTrainingInTurns(config, observer, stopRequested, gate);
 }
 
 RunOutcome runDataParallelTraining(const RunConfig &config, DataParallelRun &run,

@@ -5,6 +5,7 @@
 // Qt-free header.
 #pragma once
 
+#include "devicebench/child_run.h"
 #include "devicebench/recorded_run.h"
 
 #include <atomic>
@@ -17,8 +18,15 @@ namespace devicebench {
 // are called on the runs' threads, one run at a time (never two at once). A stop request ends
 // every run as cancelled. Precondition: every request passed checkRunRequest. Throws
 // std::invalid_argument when `downstream` is neither empty nor of the requests' size.
+//
+// `child` (may be null): each run trains in a process of its own, `child.argv` followed by
+// "--config-json <runConfigJson> --turns" (DeviceBench's `devicebench-cli train-child`,
+// runAsChild in child_run.h), so that no run inherits another's process-wide kernel state
+// (docs/MEASURING.md, "Interleaved runs"); the record is made here, with the child's
+// fingerprint. Null: each run trains on a thread of this process.
 std::vector<RecordedRun> runRecordedInterleaved(const std::vector<RunRequest> &requests,
                                                 const std::vector<RecordObserver *> &downstream,
-                                                const std::atomic<bool> &stopRequested);
+                                                const std::atomic<bool> &stopRequested,
+                                                const ChildProgram *child = nullptr);
 
 } // namespace devicebench

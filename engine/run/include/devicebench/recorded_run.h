@@ -50,7 +50,10 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 // the TensorBoard writer, each step with the recorder's seconds. If `train` throws, or returns
 // without ending the run, the record is ended with the returned outcome. Precondition: the
 // request passed checkRunRequest.
+// `fingerprint` (empty: collectFingerprint) is where the record's fingerprint comes from; a
+// child run's is its child's.
 RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
-                        const std::atomic<bool> &stopRequested, const TrainFunction &train = {});
+                        const std::atomic<bool> &stopRequested, const TrainFunction &train = {},
+                        const FingerprintSource &fingerprint = {});
 
 } // namespace devicebench

@@ -35,11 +35,39 @@ private:
     int m_turn = 0;
 };
 
+// One run's side of the turns, as the training sees it: take() blocks until the run may train
+// (at once when it holds the turn already), pass() hands the turn on, leave() says the run has
+// ended. A seat of EpochTurns (SeatGate), or a child process's pipe to its parent (child_run.h).
+class TurnGate {
+public:
+    virtual ~TurnGate() = default;
+    virtual void take() = 0;
+    virtual void pass() = 0;
+    virtual void leave() = 0;
+};
+
+// Seat `seat` of `turns` as a TurnGate.
+class SeatGate : public TurnGate {
+public:
+    SeatGate(EpochTurns &turns, int seat) : m_turns(turns), m_seat(seat) {}
+    void take() override { m_turns.take(m_seat); }
+    void pass() override { m_turns.pass(m_seat); }
+    void leave() override { m_turns.leave(m_seat); }
+
+private:
+    EpochTurns &m_turns;
+    int m_seat;
+};
+
 // runTraining (trainer.h) as seat `seat` of `turns`: its set-up, each of its epochs (with the
 // epoch's canary) and its end each hold the turn, and LibTorch's process-wide settings the run
 // uses (intra-op threads; on CUDA cuDNN benchmark and TF32) are set again whenever it takes the
 // turn. Leaves the seat when the run has ended, whatever the outcome.
 RunOutcome runTrainingInTurns(const RunConfig &config, TrainingObserver &observer,
                               const std::atomic<bool> &stopRequested, EpochTurns &turns, int seat);
+
+// The same behind any gate: leaves it when the run has ended.
+RunOutcome runTrainingInTurns(const RunConfig &config, TrainingObserver &observer,
+                              const std::atomic<bool> &stopRequested, TurnGate &gate);
 
 } // namespace devicebench

@@ -1,0 +1,261 @@
+// SPDX-License-Identifier: MIT
+// Child runs (child_run.h): this process's side reads the child's event lines into the
+// observer; the child's side writes them.
+#include "devicebench/child_run.h"
+
+#include "devicebench/run_events.h"
+#include "devicebench/run_record.h"
+#include "devicebench/summary.h"
+#include "devicebench/trainer.h"
+
+#include "child_process.h"
+
+#include <chrono>
+#include <csignal>
+#include <poll.h>
+#include <stdexcept>
+#include <unistd.h>
+
+namespace devicebench {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr auto kStopGrace = std::chrono::milliseconds(1000);
+
+// One child's run as this process sees it: its events told to the observer, its outcome.
+class ChildSession {
+public:
+    ChildSession(detail::ChildProcess &child, const ChildProgram &program, const RunConfig &config,
+                 TrainingObserver &observer, ChildReport *report)
+        : m_child(child), m_program(program), m_config(config), m_observer(observer),
+          m_report(report) {}
+
+    // Tells the events of one turn (all of them without turns). False: the run is over.
+    bool readTurn(const std::atomic<bool> &stop) {
+        std::string line;
+        for (;;) {
+            const detail::ChildProcess::Read read = m_child.readLine(&line, stop);
+            if (read == detail::ChildProcess::Read::End)
+                return false;
+            if (read == detail::ChildProcess::Read::Stopped) {
+                stopChild();
+                continue;
+            }
+            if (!m_problem.empty())
+                continue; // a bad line ended the run: the rest is not read as events
+            if (tell(line))
+                return !m_ended;
+        }
+    }
+
+    RunOutcome finish(const std::atomic<bool> &stop) {
+        const std::string exit = m_child.wait();
+        if (!m_ended) {
+            m_outcome.status =
+                stop.load() && m_problem.empty() ? RunStatus::Cancelled : RunStatus::Failed;
+            m_outcome.reason = failure(exit);
+        }
+        m_outcome.summary = summarize(m_outcome.epochs, m_config.warmupEpochs, m_imagesPerEpoch);
+        m_observer.onRunEnded(m_outcome);
+        return m_outcome;
+    }
+
+private:
+    // One event told; true when it ends the turn (a pass, or the end).
+    bool tell(const std::string &line) {
+        ++m_lines;
+        RunEvent event;
+        try {
+            event = parseRunEvent(line, m_config,
+                                  "child run (" + m_program.name + "): event line " +
+                                      std::to_string(m_lines));
+        } catch (const std::exception &e) {
+            m_problem = e.what();
+            m_child.signalGroup(SIGKILL);
+            return false;
+        }
+        switch (event.kind) {
+        case RunEventKind::Started:
+            if (m_report != nullptr) {
+                m_report->fingerprint = event.fingerprint;
+                m_report->program = event.program;
+            }
+            m_imagesPerEpoch =
+                static_cast<double>(event.started.trainImages + event.started.testImages);
+            m_observer.onRunStarted(event.started);
+            return false;
+        case RunEventKind::Steps:
+            m_observer.onStepLosses(event.steps);
+            return false;
+        case RunEventKind::Epoch:
+            m_outcome.epochs.push_back(event.epoch);
+            m_observer.onEpochFinished(event.epoch);
+            return false;
+        case RunEventKind::Pass:
+            return true;
+        case RunEventKind::Ended:
+            m_outcome.status = event.status;
+            m_outcome.reason = event.reason;
+            m_ended = true;
+            return true;
+        }
+        return false;
+    }
+
+    // SIGTERM to the child's group at the first stop, SIGKILL when it is still there a second
+    // later.
+    void stopChild() {
+        if (!m_stopping) {
+            m_stopping = true;
+            m_stopDeadline = Clock::now() + kStopGrace;
+            m_child.signalGroup(SIGTERM);
+        } else if (Clock::now() > m_stopDeadline) {
+            m_child.signalGroup(SIGKILL);
+        }
+    }
+
+    std::string failure(const std::string &exit) const {
+        std::string reason = "the child run (" + m_program.name + ") ";
+        if (!m_problem.empty())
+            reason += "wrote a line that is not an event: " + m_problem;
+        else if (m_stopping)
+            reason = "stopped";
+        else
+            reason += exit.empty() ? "ended without saying how" : exit;
+        const std::string tail = m_child.stderrTail();
+        if (!tail.empty() && !m_stopping)
+            reason += "; its last messages:\n" + tail;
+        return reason;
+    }
+
+    detail::ChildProcess &m_child;
+    const ChildProgram &m_program;
+    const RunConfig &m_config;
+    TrainingObserver &m_observer;
+    ChildReport *m_report;
+    RunOutcome m_outcome;
+    double m_imagesPerEpoch = 0.0;
+    int m_lines = 0;
+    bool m_ended = false;
+    bool m_stopping = false;
+    Clock::time_point m_stopDeadline{};
+    std::string m_problem;
+};
+
+RunOutcome cannotStart(const std::string &why, TrainingObserver &observer) {
+    RunOutcome outcome;
+    outcome.status = RunStatus::Failed;
+    outcome.reason = why;
+    observer.onRunEnded(outcome);
+    return outcome;
+}
+
+// ---- the child's side ------------------------------------------------------------------------
+
+void writeLine(const std::string &text, std::atomic<bool> &stop) {
+    const std::string data = text + "\n";
+    std::size_t sent = 0;
+    while (sent < data.size()) {
+        const ssize_t n = ::write(STDOUT_FILENO, data.data() + sent, data.size() - sent);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) { // the parent is gone: nobody wants the rest
+            stop = true;
+            return;
+        }
+        sent += static_cast<std::size_t>(n);
+    }
+}
+
+class LineWriter : public TrainingObserver {
+public:
+    explicit LineWriter(std::atomic<bool> &stop) : m_stop(stop) {}
+    void onRunStarted(const RunStarted &info) override {
+        const Fingerprint fingerprint = collectFingerprint(); // after the run set its threads
+        writeLine(startedEventLine(info, &fingerprint), m_stop);
+    }
+    void onStepLosses(const std::vector<StepLoss> &losses) override {
+        writeLine(stepsEventLine(losses), m_stop);
+    }
+    void onEpochFinished(const EpochResult &epoch) override {
+        writeLine(epochEventLine(epoch), m_stop);
+    }
+    void onRunEnded(const RunOutcome &outcome) override {
+        writeLine(endedEventLine(outcome.status, outcome.reason), m_stop);
+    }
+
+private:
+    std::atomic<bool> &m_stop;
+};
+
+// The child's turns: a "take" line from the parent on stdin, a "pass" line back.
+class PipeGate : public TurnGate {
+public:
+    explicit PipeGate(std::atomic<bool> &stop) : m_stop(stop) {}
+    void take() override {
+        while (!m_stop.load()) {
+            pollfd fd = {STDIN_FILENO, POLLIN, 0};
+            if (::poll(&fd, 1, 50) <= 0)
+                continue;
+            char c = 0;
+            const ssize_t n = ::read(STDIN_FILENO, &c, 1);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n <= 0) { // the parent closed it: stop
+                m_stop = true;
+                return;
+            }
+            if (c == '\n' && m_line == "take") {
+                m_line.clear();
+                return;
+            }
+            m_line = c == '\n' ? std::string() : m_line + c;
+        }
+    }
+    void pass() override { writeLine(passEventLine(), m_stop); }
+    void leave() override {}
+
+private:
+    std::atomic<bool> &m_stop;
+    std::string m_line;
+};
+
+} // namespace
+
+RunOutcome runChildTraining(const ChildProgram &program, const RunConfig &config,
+                            TrainingObserver &observer, const std::atomic<bool> &stopRequested,
+                            TurnGate *gate, ChildReport *report) {
+    std::unique_ptr<detail::ChildProcess> child;
+    try {
+        child = std::make_unique<detail::ChildProcess>(program.argv);
+    } catch (const std::exception &e) {
+        if (gate != nullptr)
+            gate->leave();
+        return cannotStart(e.what(), observer);
+    }
+    ChildSession session(*child, program, config, observer, report);
+    bool more = true;
+    while (more) {
+        if (gate != nullptr) {
+            gate->take();
+            child->writeLine("take"); // a child that is gone shows as the end of its lines
+        }
+        more = session.readTurn(stopRequested);
+        if (gate != nullptr && more)
+            gate->pass();
+    }
+    RunOutcome outcome = session.finish(stopRequested);
+    if (gate != nullptr)
+        gate->leave();
+    return outcome;
+}
+
+RunOutcome runAsChild(const RunConfig &config, bool takeTurns, std::atomic<bool> &stopRequested) {
+    LineWriter writer(stopRequested);
+    if (!takeTurns)
+        return runTraining(config, writer, stopRequested);
+    PipeGate gate(stopRequested);
+    return runTrainingInTurns(config, writer, stopRequested, gate);
+}
+
+} // namespace devicebench
