@@ -20,15 +20,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr std::int64_t kAllTrainImages = 50000;
 constexpr std::int64_t kAllTestImages = 10000;
 
-// The program as a reader knows it: "DeviceBench's faithful workload", "the article's script".
-std::string programName(const std::string &workload) {
-    if (workload == kArticleScriptWorkload)
-        return "the article's script";
-    if (workload == "faithful" || workload == "tuned")
-        return "DeviceBench's " + workload + " workload";
-    return "workload '" + workload + "'";
-}
-
 std::string number(double value) {
     std::ostringstream text;
     text << value;
@@ -107,6 +98,14 @@ std::string resolvedPath(const std::filesystem::path &path) {
 
 } // namespace
 
+std::string publishedProgramName(const std::string &workload) {
+    if (workload == kArticleScriptWorkload)
+        return "the article's script";
+    if (workload == "faithful" || workload == "tuned")
+        return "DeviceBench's " + workload + " workload";
+    return "workload '" + workload + "'";
+}
+
 std::string publishedLabel(const PublishedSet &set, const PublishedRow &row) {
     return set.source.shortName + ": " + row.device + " (" + row.where + ")";
 }
@@ -146,7 +145,8 @@ PublishedComparability comparePublished(const PublishedSet &set, const RunRecord
     const std::string &program = set.source.program;
     if (record.workload != program)
         return {PublishedMatch::OtherProgram,
-                "other program: " + programName(record.workload) + ", not " + programName(program)};
+                "other program: " + publishedProgramName(record.workload) + ", not " +
+                    publishedProgramName(program)};
     const std::vector<std::string> differences =
         settingDifferences(set.settings, set.source.shortName, record);
     if (!differences.empty())

@@ -129,6 +129,10 @@ struct PublishedComparability {
     bool likeForLike() const { return match == PublishedMatch::LikeForLike; }
 };
 
+// A program (a RunRecord::workload) as the notes name it: "the article's script",
+// "DeviceBench's faithful workload", "workload 'x'".
+std::string publishedProgramName(const std::string &workload);
+
 // Whether `record` ran the set's program (RunRecord::workload == source.program) at its
 // settings (model, batch size, epochs, warm-up, learning rate, precision, image size, real data,
 // all its training and test images), and if not, why.
