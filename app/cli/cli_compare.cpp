@@ -60,6 +60,11 @@ int checkOptions(const CompareOptions &options, std::ostream &err) {
         err << "devicebench-cli: error: compare needs at least one run record (or --published)\n";
         return kExitUsage;
     }
+    if (recordCount == 0 && (!options.csvPath.empty() || !options.pngPath.empty())) {
+        err << "devicebench-cli: error: --csv and --png draw run records: give at least one "
+               "(the published rows are in the text and in --json)\n";
+        return kExitUsage;
+    }
     if (options.baselineGiven && (options.baseline < 1 || options.baseline > recordCount)) {
         err << "devicebench-cli: error: --baseline " << options.baseline << ": " << recordCount
             << (recordCount == 1 ? " record was" : " records were") << " given (choose 1-"

@@ -125,10 +125,14 @@ TEST(ComparePublished, WithoutRecordsTheRowsStandAloneAndJsonHoldsThem) {
     EXPECT_EQ(rows[0]["settings"]["batchSize"], 64);
 }
 
-TEST(ComparePublished, ACompareWithoutRecordsOrPublishedIsRefused) {
+TEST(ComparePublished, ACompareWithoutRecordsIsRefusedUnlessPublishedAndWithoutFiles) {
     const auto r = runCli({"compare"});
     EXPECT_EQ(r.exitCode, 2);
     EXPECT_TRUE(contains(r.err, "compare needs at least one run record (or --published)")) << r.err;
+    const auto csv = runCli({"compare", "--published", "--csv", "x.csv"});
+    EXPECT_EQ(csv.exitCode, 2);
+    EXPECT_TRUE(contains(csv.err, "--csv and --png draw run records")) << csv.err;
+    EXPECT_TRUE(csv.out.empty()) << "refused before any output: " << csv.out;
 }
 
 TEST(ComparePublished, ABadUserFileIsSkippedWithItsMessageAndTheOthersShow) {
