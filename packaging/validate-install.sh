@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 # Installs a build into a scratch root (DESTDIR) and validates what a desktop needs there:
 # desktop-file-validate on the .desktop file, appstreamcli validate on the metainfo, the icon,
-# both programs and both man pages. Any failure, or a missing validator, fails (exit 1).
+# both programs, both man pages and the published results (share/devicebench/published/). Any failure, or a missing validator, fails (exit 1).
 #   packaging/validate-install.sh BUILD_DIR APP_ID STAGE_DIR
 set -euo pipefail
 build="$1" id="$2" stage="$3"
@@ -19,7 +19,8 @@ for f in bin/devicebench bin/devicebench-cli \
          "share/applications/$id.desktop" \
          "share/icons/hicolor/scalable/apps/$id.svg" \
          "share/metainfo/$id.metainfo.xml" \
-         share/man/man1/devicebench.1 share/man/man1/devicebench-cli.1; do
+         share/man/man1/devicebench.1 share/man/man1/devicebench-cli.1 \
+         share/devicebench/published/article.json; do
   [ -s "$root/$f" ] || fail "not installed (or empty): /usr/$f"
 done
 

@@ -3,7 +3,8 @@
 # Makes the runner bundle for GPU boxes that already have PyTorch (docs/GPU.md):
 #   dist/devicebench-runner-<version>-torch<torch>-linux-x86_64.tar.gz
 # holding the Qt-free devicebench-cli built against PyTorch <torch>'s CUDA LibTorch, every
-# shared library it needs except PyTorch's and glibc's (RUNPATH $ORIGIN/../lib), the launcher
+# shared library it needs except PyTorch's and glibc's (RUNPATH $ORIGIN/../lib), its data files
+# (share/devicebench: the published results, the article's Python workload), the launcher
 # bin/devicebench-runner (finds `import torch`, checks its version, execs the binary) and a
 # README. On the box: unpack, then `bin/devicebench-runner devices`.
 #
@@ -81,6 +82,13 @@ trap 'rm -rf "$stage_root"' EXIT
 stage="$stage_root/$name"
 mkdir -p "$stage/bin" "$stage/libexec" "$stage/lib/compat"
 install -m 755 "$cli" "$stage/libexec/devicebench-cli"
+# The data files (published results, the article's Python workload), where the binary looks:
+# libexec/../share/devicebench (engine/core resource_files.h). The build copies them there.
+[ -f "$build_dir/share/devicebench/published/article.json" ] ||
+  die "no $build_dir/share/devicebench/published/article.json: build the devicebench_data_files target"
+mkdir -p "$stage/share"
+cp -R "$build_dir/share/devicebench" "$stage/share/devicebench"
+chmod -R u+rwX,go+rX,go-w "$stage/share"
 
 # ---- the libraries: the closure of NEEDED entries, stopping at PyTorch's and glibc's --------
 # Where each soname resolves here (ldd with torch/lib on the path, as the launcher sets it).

@@ -56,6 +56,15 @@ std::string pad(const std::string &text, std::size_t width) {
 // full build. kExitOk or kExitUsage.
 int checkOptions(const CompareOptions &options, std::ostream &err) {
     const int recordCount = static_cast<int>(options.records.size());
+    if (recordCount == 0 && !options.published.show) {
+        err << "devicebench-cli: error: compare needs at least one run record (or --published)\n";
+        return kExitUsage;
+    }
+    if (recordCount == 0 && (!options.csvPath.empty() || !options.pngPath.empty())) {
+        err << "devicebench-cli: error: --csv and --png draw run records: give at least one "
+               "(the published rows are in the text and in --json)\n";
+        return kExitUsage;
+    }
     if (options.baselineGiven && (options.baseline < 1 || options.baseline > recordCount)) {
         err << "devicebench-cli: error: --baseline " << options.baseline << ": " << recordCount
             << (recordCount == 1 ? " record was" : " records were") << " given (choose 1-"
@@ -103,7 +112,7 @@ int loadRecords(const CompareOptions &options, RunSet &store, std::ostream &err,
 // What needs the loaded runs: at least one, and --warmup-epochs below every run's epochs.
 // kExitOk or kExitUsage.
 int checkLoaded(const CompareOptions &options, const RunSet &store, std::ostream &err) {
-    if (store.runCount() == 0) {
+    if (store.runCount() == 0 && !options.published.show) {
         err << "devicebench-cli: error: no run record could be read\n";
         return kExitUsage;
     }
@@ -260,13 +269,27 @@ void printControl(std::ostream &out, const RunSet &store, const std::vector<Cont
         out << "  no two runs are comparable\n";
 }
 
+// The runs' comparison: header, table, throughput, phase splits, caveats and control lines.
+// Returns the control pairs.
+std::vector<ControlPair> printRuns(std::ostream &out, const RunSet &store) {
+    const RunEntry &baseline = store.run(store.baselineIndex());
+    printHeader(out, store);
+    printTable(out, store, baseline);
+    printThroughput(out, store);
+    printPhaseSplits(out, store); // phase-timed runs
+    printCaveats(out, store, baseline);
+    std::vector<ControlPair> pairs = store.controlPairs();
+    printControl(out, store, pairs);
+    return pairs;
+}
+
 } // namespace
 
 CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
     auto options = std::make_shared<CompareOptions>(); // kept by the callback
     auto *compare = app.add_subcommand(
         "compare", "Compare run records (made here or elsewhere): table, PNG and CSV");
-    compare->add_option("records", options->records, "Run record files (JSON)")->required();
+    compare->add_option("records", options->records, "Run record files (JSON)");
     compare->add_option("--csv", options->csvPath,
                         "Write the per-epoch CSV to FILE and the per-run summary to "
                         "FILE-summary.csv beside it");
@@ -284,8 +307,10 @@ CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, Comman
     compare->add_flag("--json", options->json,
                       "Print one JSON document on stdout: {\"runs\": [...], \"control\": [...], "
                       "...}; the table goes to stderr when it is a terminal");
+    addComparePublishedOptions(*compare, options->published);
     setAction(*compare, chosen, [options, baselineOption, &context] {
         options->baselineGiven = baselineOption->count() > 0;
+        options->published.show = options->published.show || !options->published.extraDir.empty();
         return compareCommand(*options, context.out, context.err);
     });
     return compare;
@@ -311,23 +336,30 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
             << ": that record was skipped; the baseline is the slowest run\n";
     }
     store.setBaseline(baselineId);
+    PublishedLoad published;
+    PublishedBeside beside;
+    if (options.published.show) {
+        if (const int code = preparePublished(options.published, store, err, &published, &beside);
+            code != kExitOk)
+            return code;
+    }
 
-    const RunEntry &baseline = store.run(store.baselineIndex());
-    printHeader(out, store);
-    printTable(out, store, baseline);
-    printThroughput(out, store);
-    printPhaseSplits(out, store); // phase-timed runs
-    printCaveats(out, store, baseline);
-    const std::vector<ControlPair> pairs = store.controlPairs();
-    printControl(out, store, pairs);
+    std::vector<ControlPair> pairs;
+    if (store.runCount() > 0)
+        pairs = printRuns(out, store);
+    if (options.published.show)
+        printPublished(out, published, beside, store);
 
     std::vector<std::string> written;
-    if (!writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))
+    if (store.runCount() > 0 &&
+        !writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))
         exitCode = kExitRunFailed;
     if (options.json) {
-        stdOut << dumpJson(
-                      compareJson(store, pairs, exitCode, std::move(skipped), OrderedJson(written)))
-               << std::flush;
+        OrderedJson document =
+            compareJson(store, pairs, exitCode, std::move(skipped), OrderedJson(written));
+        if (options.published.show)
+            document["published"] = publishedJson(published, beside, store);
+        stdOut << dumpJson(document) << std::flush;
     }
     return exitCode;
 }

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli_command.h"
+#include "cli_published.h"
 
 #include <iosfwd>
 #include <string>
@@ -19,6 +20,7 @@ struct CompareOptions {
     bool baselineGiven = false; // false: the slowest run is the baseline
     int warmupEpochs = -1;      // warm-up epochs for every run; -1 = each run's own
     bool json = false;          // as RunOptions::json
+    PublishedOptions published; // --published: the published results beside the runs
 };
 
 // Adds the `compare` subcommand, its options and its action to `app`.
@@ -32,6 +34,7 @@ CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, Comman
 // run id) is compared once and reported as skipped. Returns kExitOk; kExitRunFailed when a
 // record was skipped or an output could not be written; kExitUsage when no record loaded,
 // --baseline is not 1..N, or --warmup-epochs is not below every loaded run's epochs.
+// With --published, the published rows follow (cli_published.h), and no record is needed.
 int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err);
 
 } // namespace devicebench::cli

@@ -76,7 +76,9 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
     document["command"] = "compare";
     document["version"] = kVersion;
     document["exitCode"] = exitCode;
-    document["baseline"] = store.run(store.baselineIndex()).number;
+    document["baseline"] = store.runCount() > 0
+                               ? OrderedJson(store.run(store.baselineIndex()).number)
+                               : OrderedJson(nullptr); // compare --published alone
     document["runs"] = std::move(runs);
     document["control"] = std::move(control);
     document["skipped"] = std::move(skipped);

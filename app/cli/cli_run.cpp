@@ -474,6 +474,7 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
     }
     if (runs.size() > 1)
         printComparison(out, runs, results);
+    const OrderedJson published = printPublishedAfterRuns(options.published, store, out, err);
 
     std::vector<std::string> written;
     if (!writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))
@@ -486,6 +487,8 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
         document["synthetic"] = options.base.synthetic;
         document["runs"] = std::move(jsonRuns);
         document["files"] = OrderedJson(written);
+        if (!published.is_null())
+            document["published"] = published;
         stdOut << dumpJson(document) << std::flush;
     }
     return exitCode;

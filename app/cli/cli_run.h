@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli_command.h"
+#include "cli_published.h"
 
 #include "devicebench/run_types.h"
 
@@ -36,6 +37,8 @@ struct RunOptions {
     double timeoutSeconds = 60; // rendezvous and each collective
     // The runs' epochs in alternation (interleaved_run.h): run 1 epoch 1, run 2 epoch 1, ...
     bool interleave = false;
+    // The published results after the summaries (cli_published.h); --no-published: off.
+    PublishedOptions published{true, "", 0};
 };
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the

@@ -130,6 +130,7 @@ void declareOutputOptions(CLI::App &run, RunOptions &options) {
     run.add_flag("--json", options.json,
                  "Print one JSON document on stdout at the end: {\"runs\": [...], ...}; the "
                  "text goes to stderr when it is a terminal");
+    addRunPublishedOptions(run, options.published);
 }
 
 // Every option of `run`, in --help's order, into `args`.

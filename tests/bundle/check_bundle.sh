@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: MIT
 # Issue 12's "Must show" for the runner bundle: the tarball unpacked into an empty folder, with
 # only a Python that has the matching PyTorch (no build tree, no Qt from the system), runs
-# `devices` and a 1-epoch synthetic CPU run.
+# `devices`, a 1-epoch synthetic CPU run, and `compare --published` from the bundle's own
+# share/devicebench.
 #
 #   tests/bundle/check_bundle.sh dist/devicebench-runner-*.tar.gz [PYTHON]
 # PYTHON: default $PYTHON, else the venv of scripts/install-torch.sh. The programs run under
@@ -80,6 +81,24 @@ if "$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); assert len(
 else
   fail "run: record $work/run.json: $(cat "$work/ver")"
 fi
+
+# 4. The published results: the built-in file is in the bundle, and compare --published reads it
+#    from there (no DEVICEBENCH_RESOURCES, no build tree).
+if [ -f "$bundle/share/devicebench/published/article.json" ]; then
+  ok "share/devicebench/published/article.json is in the bundle"
+else
+  fail "no share/devicebench/published/article.json in the bundle"
+fi
+set +e
+out=$(runner "$bundle/bin/devicebench-runner" compare --published "$work/run.json" 2>&1)
+rc=$?
+set -e
+echo "$out" | sed 's/^/  | /'
+if [ "$rc" != 0 ]; then fail "compare --published: exit $rc"; else ok "compare --published: exit 0"; fi
+grep -q "article: Tesla T4 (Kaggle notebook)" <<<"$out" &&
+  grep -q "$bundle/share/devicebench/published/article.json" <<<"$out" &&
+  ok "compare --published: the article's rows, read from the bundle" ||
+  fail "compare --published: no article rows from $bundle/share/devicebench"
 
 if [ "$failures" -gt 0 ]; then echo "$failures check(s) failed"; exit 1; fi
 echo "bundle check: all pass"

@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: MIT
+// The published results beside the runs (cli_published.h).
+#include "cli_published.h"
+#include "cli_command.h"
+#include "cli_support.h"
+
+#include "devicebench/resource_files.h"
+#include "devicebench/run_set.h"
+
+#include <algorithm>
+#include <cmath>
+#include <ostream>
+#include <vector>
+
+namespace devicebench::cli {
+namespace {
+
+// Width in terminal columns of UTF-8 text (code points; labels are mostly ASCII).
+std::size_t columns(const std::string &text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U;
+    }));
+}
+
+std::string pad(const std::string &text, std::size_t width) {
+    const std::size_t w = columns(text);
+    return text + std::string(w < width ? width - w : 0, ' ');
+}
+
+std::string speedUpText(double ratio, bool isBaseline) {
+    if (isBaseline)
+        return "baseline";
+    return std::isfinite(ratio) ? fixed(ratio, 2) + "x" : "–";
+}
+
+const char *matchName(PublishedMatch match) {
+    switch (match) {
+    case PublishedMatch::LikeForLike:
+        return "like-for-like";
+    case PublishedMatch::OtherProgram:
+        return "other-program";
+    case PublishedMatch::OtherSettings:
+        return "other-settings";
+    case PublishedMatch::NoRun:
+        break;
+    }
+    return "no-run";
+}
+
+struct Row {
+    std::string label, seconds, speedUp, note;
+};
+
+// The user's runs, then every published row.
+std::vector<Row> tableRows(const PublishedBeside &beside, const RunSet &store) {
+    std::vector<Row> rows;
+    for (int i = 0; i < store.runCount(); ++i) {
+        const RunEntry &run = store.run(i);
+        const bool baseline = beside.baselineRow < 0 && run.isBaseline;
+        rows.push_back(
+            {run.label,
+             run.summary.hasStable ? fixed(run.summary.stableMean, 3) + " s" : "no stable epochs",
+             speedUpText(beside.runSpeedUps[static_cast<std::size_t>(i)], baseline), "your run"});
+    }
+    for (const PublishedEntry &entry : beside.rows)
+        rows.push_back({entry.label, fixed(entry.seconds, 2) + " s",
+                        speedUpText(entry.speedUp, entry.isBaseline), entry.comparability.note});
+    return rows;
+}
+
+std::string baselineName(const PublishedBeside &beside, const RunSet &store) {
+    if (beside.baselineRow >= 0)
+        return beside.rows[static_cast<std::size_t>(beside.baselineRow)].label;
+    if (store.runCount() == 0)
+        return "";
+    return "#" + std::to_string(store.run(store.baselineIndex()).number);
+}
+
+void printTable(std::ostream &out, const PublishedBeside &beside, const RunSet &store) {
+    const std::string baseline = baselineName(beside, store);
+    std::vector<Row> rows{{"run or published row", "stable mean",
+                           baseline.empty() ? "speed-up" : "speed-up vs " + baseline, "note"}};
+    for (Row &row : tableRows(beside, store))
+        rows.push_back(std::move(row));
+    std::size_t w[3] = {0, 0, 0};
+    for (const Row &row : rows) {
+        w[0] = std::max(w[0], columns(row.label));
+        w[1] = std::max(w[1], columns(row.seconds));
+        w[2] = std::max(w[2], columns(row.speedUp));
+    }
+    for (const Row &row : rows)
+        out << "  " << pad(row.label, w[0]) << "  " << pad(row.seconds, w[1]) << "  "
+            << pad(row.speedUp, w[2]) << "  " << row.note << "\n";
+}
+
+std::string runNumbers(const std::vector<int> &indices, const RunSet &store) {
+    std::string text;
+    for (int index : indices)
+        text += (text.empty() ? "#" : ", #") + std::to_string(store.run(index).number);
+    return text;
+}
+
+// Which of the store's runs can be compared with `set` like for like, in one line.
+void printLikeForLike(std::ostream &out, const PublishedSet &set, const RunSet &store) {
+    const std::string program = publishedProgramName(set.source.program);
+    const std::string settings = "the " + set.source.shortName + "'s settings";
+    const std::vector<int> runs = likeForLikeRuns(set, store);
+    if (!runs.empty()) {
+        out << "like for like with the " << set.source.shortName << " (" << program << " at "
+            << settings << "): " << runNumbers(runs, store) << "\n";
+        return;
+    }
+    out << "none of your runs is " << program << " at " << settings;
+    const std::string &p = set.source.program;
+    if (p == kArticleScriptWorkload || p == "faithful" || p == "tuned")
+        out << ": run `devicebench-cli run --workload " << p << "` to get one";
+    out << "\n";
+}
+
+} // namespace
+
+void addComparePublishedOptions(CLI::App &command, PublishedOptions &options) {
+    command.add_flag("--published", options.show,
+                     "Show the published results (the article's table, and reference files in "
+                     "$XDG_DATA_HOME/devicebench/published) beside the runs; RECORDs may be "
+                     "left out then");
+    command.add_option("--published-dir", options.extraDir,
+                       "Also read the reference files (*.json) of DIR (implies --published)");
+    command
+        .add_option("--published-baseline", options.baselineRow,
+                    "Speed-ups of the published table against its N-th published row, from 1 "
+                    "(default: the runs' baseline)")
+        ->check(CLI::PositiveNumber);
+}
+
+void addRunPublishedOptions(CLI::App &command, PublishedOptions &options) {
+    command.add_flag_callback(
+        "--no-published", [&options] { options.show = false; },
+        "Do not show the published results (the article's table) after the runs");
+    command.add_option("--published-dir", options.extraDir,
+                       "Also read the reference files (*.json) of DIR for the published table");
+}
+
+PublishedLoad loadPublishedFiles(const PublishedOptions &options, std::ostream &err) {
+    PublishedLoad load = loadPublished(publishedFolders(options.extraDir));
+    for (const std::string &problem : load.problems)
+        err << "devicebench-cli: skipped " << problem << "\n";
+    return load;
+}
+
+int preparePublished(const PublishedOptions &options, const RunSet &store, std::ostream &err,
+                     PublishedLoad *load, PublishedBeside *beside) {
+    *load = loadPublishedFiles(options, err);
+    if (!load->builtInFound)
+        err << "devicebench-cli: note: no built-in published results in "
+            << (resourceDir().empty() ? std::string("(unknown folder)")
+                                      : resourceDir() + "/published")
+            << " (set " << kResourcesVariable << " to the folder that holds published/)\n";
+    std::size_t rows = 0;
+    for (const PublishedSet &set : load->sets)
+        rows += set.rows.size();
+    if (options.baselineRow > static_cast<int>(rows)) {
+        err << "devicebench-cli: error: --published-baseline " << options.baselineRow << ": "
+            << rows << " published rows were read (choose 1-" << rows << ")\n";
+        return kExitUsage;
+    }
+    *beside = publishedBeside(load->sets, store, options.baselineRow - 1);
+    return kExitOk;
+}
+
+void printPublished(std::ostream &out, const PublishedLoad &load, const PublishedBeside &beside,
+                    const RunSet &store) {
+    out << "published results (stable mean seconds per epoch, as published; no per-epoch "
+           "data, so no interval):\n";
+    printTable(out, beside, store);
+    for (const PublishedSet &set : load.sets) {
+        out << "  " << set.source.shortName << ": " << set.source.title << " (" << set.file
+            << ")\n";
+        if (!set.source.note.empty())
+            out << "  " << set.source.shortName << ": " << set.source.note << "\n";
+    }
+    for (const PublishedSet &set : load.sets)
+        printLikeForLike(out, set, store);
+}
+
+OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSet &store,
+                                    std::ostream &out, std::ostream &err) {
+    if (!options.show || store.runCount() == 0)
+        return OrderedJson(nullptr);
+    PublishedLoad load = loadPublishedFiles(options, err);
+    if (!load.builtInFound)
+        return OrderedJson(nullptr); // a build or bundle without its data files: say nothing
+    const PublishedBeside beside = publishedBeside(load.sets, store);
+    printPublished(out, load, beside, store);
+    return publishedJson(load, beside, store);
+}
+
+OrderedJson publishedJson(const PublishedLoad &load, const PublishedBeside &beside,
+                          const RunSet &store) {
+    OrderedJson rows = OrderedJson::array();
+    for (const PublishedEntry &entry : beside.rows) {
+        const PublishedSet &set = load.sets[static_cast<std::size_t>(entry.setIndex)];
+        const PublishedRow &row = set.rows[static_cast<std::size_t>(entry.rowIndex)];
+        const PublishedSettings &s = set.settings;
+        OrderedJson runs = OrderedJson::array();
+        for (int index : likeForLikeRuns(set, store))
+            runs.push_back(store.run(index).number);
+        OrderedJson j;
+        j["file"] = set.file;
+        j["builtIn"] = set.builtIn;
+        j["source"] = {{"title", set.source.title},
+                       {"shortName", set.source.shortName},
+                       {"note", set.source.note},
+                       {"program", set.source.program},
+                       {"url", set.source.url}};
+        j["settings"] = {{"model", s.model},
+                         {"batchSize", s.batchSize},
+                         {"epochs", s.epochs},
+                         {"warmupEpochs", s.warmupEpochs},
+                         {"learningRate", s.learningRate},
+                         {"precision", shortName(s.precision)},
+                         {"imageSize", s.imageSize},
+                         {"trainImages", s.trainImages},
+                         {"testImages", s.testImages}};
+        j["label"] = entry.label;
+        j["device"] = row.device;
+        j["deviceKind"] = row.deviceKind;
+        j["where"] = row.where;
+        j["stableMeanSeconds"] = row.stableMeanSeconds;
+        j["epochSeconds"] =
+            row.epochSeconds.empty() ? OrderedJson(nullptr) : OrderedJson(row.epochSeconds);
+        j["speedUp"] =
+            std::isfinite(entry.speedUp) ? OrderedJson(entry.speedUp) : OrderedJson(nullptr);
+        j["isBaseline"] = entry.isBaseline;
+        j["match"] = matchName(entry.comparability.match);
+        j["note"] = entry.comparability.note;
+        j["likeForLikeRuns"] = std::move(runs);
+        rows.push_back(std::move(j));
+    }
+    return rows;
+}
+
+} // namespace devicebench::cli

@@ -1,0 +1,65 @@
+// SPDX-License-Identifier: MIT
+// The published results (the article's table, the user's own reference files: published.h)
+// beside the runs of `compare --published` and `run`: the options, the table and the
+// like-for-like line, and the "published" array of --json.
+#pragma once
+
+#include "cli_json.h"
+
+#include "devicebench/published.h"
+
+#include <CLI/CLI.hpp>
+
+#include <iosfwd>
+#include <string>
+
+namespace devicebench {
+class RunSet;
+}
+
+namespace devicebench::cli {
+
+struct PublishedOptions {
+    bool show = false;    // compare: --published; run: on unless --no-published
+    std::string extraDir; // --published-dir: one more folder of reference files
+    int baselineRow = 0;  // compare: --published-baseline N (1-based over all rows); 0: none
+};
+
+// compare's --published, --published-dir and --published-baseline.
+void addComparePublishedOptions(CLI::App &command, PublishedOptions &options);
+
+// run's --no-published and --published-dir (the block is shown by default).
+void addRunPublishedOptions(CLI::App &command, PublishedOptions &options);
+
+// The reference files of publishedFolders(options.extraDir); each that cannot be read is said on
+// `err` ("devicebench-cli: skipped <file>: <problem>") and left out.
+PublishedLoad loadPublishedFiles(const PublishedOptions &options, std::ostream &err);
+
+// Loads the reference files (loadPublishedFiles) and sets them beside the store's runs
+// (publishedBeside with options.baselineRow) into *load and *beside. A missing built-in file
+// is said on `err`. kExitOk, or kExitUsage when --published-baseline names no row.
+int preparePublished(const PublishedOptions &options, const RunSet &store, std::ostream &err,
+                     PublishedLoad *load, PublishedBeside *beside);
+
+// The published rows beside the store's runs: a table (run or row, stable mean, speed-up against
+// the baseline, the note: like for like, other program, other settings), each source's title and
+// note, and per set one line saying which runs can be compared with it like for like.
+// `beside` is publishedBeside(load.sets, store, baseline row).
+void printPublished(std::ostream &out, const PublishedLoad &load, const PublishedBeside &beside,
+                    const RunSet &store);
+
+// run's block after its summaries: loads the reference files and prints printPublished's
+// block, only when options.show, the store has a run and the built-in file was found. Returns
+// publishedJson's array, or null when nothing was shown.
+OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSet &store,
+                                    std::ostream &out, std::ostream &err);
+
+// One entry per published row: {"file", "builtIn", "source": {"title", "shortName", "note",
+// "program", "url"}, "settings": {...}, "label", "device", "deviceKind", "where",
+// "stableMeanSeconds", "epochSeconds" (null when none published), "speedUp" (null without a
+// baseline), "isBaseline", "match" ("like-for-like", "other-program", "other-settings",
+// "no-run"), "note", "likeForLikeRuns": [run numbers]}.
+OrderedJson publishedJson(const PublishedLoad &load, const PublishedBeside &beside,
+                          const RunSet &store);
+
+} // namespace devicebench::cli

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: MIT
+# DeviceBench's data files (engine/core resource_files.h): the published results
+# (resources/published/*.json) and the article's Python workload (resources/python/*.py). The
+# programs find them at <folder of the program>/../share/devicebench, so they are copied to
+# ${CMAKE_BINARY_DIR}/share/devicebench at build time (beside app/ in the build tree) and
+# installed to ${CMAKE_INSTALL_DATADIR}/devicebench (beside bin/); scripts/make-bundle.sh
+# copies the build tree's folder into the runner bundle. Included from the top-level
+# CMakeLists.txt after app/, in every build (also without the UI).
+#
+# The file lists are globbed at configure time (CONFIGURE_DEPENDS re-checks them at build
+# time); a folder that does not exist simply contributes nothing.
+set(DEVICEBENCH_DATA_BUILD_DIR ${CMAKE_BINARY_DIR}/share/devicebench)
+
+set(_devicebench_data_outputs)
+foreach(_kind published python)
+  if(_kind STREQUAL "published")
+    set(_pattern "*.json")
+  else()
+    set(_pattern "*.py")
+  endif()
+  file(GLOB _files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/resources/${_kind}/${_pattern})
+  foreach(_file IN LISTS _files)
+    get_filename_component(_name ${_file} NAME)
+    set(_out ${DEVICEBENCH_DATA_BUILD_DIR}/${_kind}/${_name})
+    add_custom_command(OUTPUT ${_out}
+      COMMAND ${CMAKE_COMMAND} -E copy_if_different ${_file} ${_out}
+      DEPENDS ${_file}
+      COMMENT "data file: share/devicebench/${_kind}/${_name}"
+      VERBATIM)
+    list(APPEND _devicebench_data_outputs ${_out})
+  endforeach()
+  if(_files)
+    install(FILES ${_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/devicebench/${_kind})
+  endif()
+endforeach()
+
+add_custom_target(devicebench_data_files ALL DEPENDS ${_devicebench_data_outputs})
+# Built with the CLI, so that a build of devicebench-cli alone can find its data files.
+add_dependencies(devicebench-cli devicebench_data_files)
+if(TARGET devicebench)
+  add_dependencies(devicebench devicebench_data_files)
+endif()
