@@ -80,8 +80,7 @@ TEST(RunSetRow, TheButtonSendsTheParsedListAndIsDisabledWhileRunning) {
                      });
     auto *check = panel.findChild<QCheckBox *>(QStringLiteral("interleaveCheck"));
     ASSERT_NE(check, nullptr);
-    EXPECT_FALSE(check->isChecked()) << "one after another by default";
-    check->setChecked(true);
+    EXPECT_TRUE(check->isChecked()) << "interleaved by default";
     panel.findChild<QLineEdit *>(QStringLiteral("runSetEdit"))
         ->setText(QStringLiteral("cpu:1, cpu:2"));
     auto *button = panel.findChild<QPushButton *>(QStringLiteral("runSetButton"));

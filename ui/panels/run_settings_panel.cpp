@@ -176,14 +176,14 @@ QLayout *RunSettingsPanel::buildRunSetRows() {
     listRow->addWidget(m_runSetButton);
     m_interleaveCheck = new QCheckBox(QStringLiteral("Interleave epochs"), this);
     m_interleaveCheck->setObjectName(QStringLiteral("interleaveCheck"));
-    // Off by default: in one process a 1-thread run beside a 2-thread one was measured 14-16 %
-    // slower than alone (docs/MEASURING.md, "Interleaved runs").
-    m_interleaveCheck->setChecked(false);
+    // On by default: each run trains in a process of its own, so interleaving costs the runs
+    // nothing and a drifting machine slows all of them alike (docs/MEASURING.md, "Interleaved
+    // runs").
+    m_interleaveCheck->setChecked(true);
     m_interleaveCheck->setToolTip(
         QStringLiteral("Run the set's epochs in alternation (run 1 epoch 1, run 2 epoch 1, ...), "
-                       "so that a change of the machine's speed touches every run alike; best "
-                       "for runs of one thread count (runs of different thread counts slow "
-                       "each other in one process); unticked: one run after another"));
+                       "each run in a process of its own, so that a change of the machine's "
+                       "speed touches every run alike; unticked: one run after another"));
     rows->addLayout(listRow);
     rows->addWidget(m_interleaveCheck);
     connect(m_runSetButton, &QPushButton::clicked, this, &RunSettingsPanel::requestRunSet);
