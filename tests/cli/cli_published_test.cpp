@@ -24,8 +24,8 @@ const fs::path kExamples = fs::path(DEVICEBENCH_REPO_DIR) / "docs" / "examples";
 const fs::path kArticleFile =
     fs::path(DEVICEBENCH_REPO_DIR) / "resources" / "published" / "article.json";
 constexpr const char *kNoneLine =
-    "none of your runs is the article's script at the article's settings: run `devicebench-cli "
-    "run --workload article-script` to get one";
+    "none of your runs is the article's script at the article's settings: its rows show where "
+    "your runs stand, not a like-for-like speed-up";
 
 // The CLI with an empty user data folder of its own, plus `env` words.
 devicebench::testing::ProgramResult runCli(const std::vector<std::string> &args,
