@@ -40,18 +40,6 @@ std::string joined(const std::vector<std::string> &fields, const char *separator
     return text;
 }
 
-// Width in terminal columns of UTF-8 text (counts code points; labels are mostly ASCII).
-std::size_t columns(const std::string &text) {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
-        return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U;
-    }));
-}
-
-std::string pad(const std::string &text, std::size_t width) {
-    const std::size_t w = columns(text);
-    return text + std::string(w < width ? width - w : 0, ' ');
-}
-
 // What can be refused before any record is read: --baseline outside 1..N, --png without the
 // full build. kExitOk or kExitUsage.
 int checkOptions(const CompareOptions &options, std::ostream &err) {

@@ -15,18 +15,6 @@
 namespace devicebench::cli {
 namespace {
 
-// Width in terminal columns of UTF-8 text (code points; labels are mostly ASCII).
-std::size_t columns(const std::string &text) {
-    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
-        return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U;
-    }));
-}
-
-std::string pad(const std::string &text, std::size_t width) {
-    const std::size_t w = columns(text);
-    return text + std::string(w < width ? width - w : 0, ' ');
-}
-
 std::string speedUpText(double ratio, bool isBaseline) {
     if (isBaseline)
         return "baseline";

@@ -8,6 +8,7 @@
 
 #include "devicebench/csv_export.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <filesystem>
@@ -167,6 +168,17 @@ std::string makeRecordFolder(const std::string &dir) {
     if (::access(dir.c_str(), W_OK) != 0)
         return "cannot write records into " + dir + ": the folder is not writable";
     return {};
+}
+
+std::size_t columns(const std::string &text) {
+    return static_cast<std::size_t>(std::count_if(text.begin(), text.end(), [](char ch) {
+        return (static_cast<unsigned char>(ch) & 0xC0U) != 0x80U;
+    }));
+}
+
+std::string pad(const std::string &text, std::size_t width) {
+    const std::size_t w = columns(text);
+    return text + std::string(w < width ? width - w : 0, ' ');
 }
 
 } // namespace devicebench::cli

@@ -17,6 +17,11 @@ namespace devicebench::cli {
 // `value` with `decimals` digits after the point ("–" when not finite).
 std::string fixed(double value, int decimals);
 
+// Width in terminal columns of UTF-8 text (code points; labels are mostly ASCII), and `text`
+// padded with spaces to `width` columns: the tables of compare and run.
+std::size_t columns(const std::string &text);
+std::string pad(const std::string &text, std::size_t width);
+
 // The model a run trains, for its first line: "<model> at <S> px" and, when known
 // (not 0), its trainable parameters and forward multiply-adds per image, e.g.
 // "resnet18 at 32 px (11,173,962 parameters, 555.4 M multiply-adds per image)".
