@@ -172,8 +172,6 @@ QLayout *RunSettingsPanel::buildRunSetRows() {
                        "separated by commas"));
     m_runSetButton = makeButton(this, QStringLiteral("Run set"), "runSetButton",
                                 QStringLiteral("Start every run of the list"));
-    listRow->addWidget(m_runSetEdit, 1);
-    listRow->addWidget(m_runSetButton);
     m_interleaveCheck = new QCheckBox(QStringLiteral("Interleave epochs"), this);
     m_interleaveCheck->setObjectName(QStringLiteral("interleaveCheck"));
     // On by default: each run trains in a process of its own, so interleaving costs the runs
@@ -184,8 +182,11 @@ QLayout *RunSettingsPanel::buildRunSetRows() {
         QStringLiteral("Run the set's epochs in alternation (run 1 epoch 1, run 2 epoch 1, ...), "
                        "each run in a process of its own, so that a change of the machine's "
                        "speed touches every run alike; unticked: one run after another"));
+    // One row, so that the settings' scroll area shows it whole at the window's first size.
+    listRow->addWidget(m_runSetEdit, 1);
+    listRow->addWidget(m_interleaveCheck);
+    listRow->addWidget(m_runSetButton);
     rows->addLayout(listRow);
-    rows->addWidget(m_interleaveCheck);
     connect(m_runSetButton, &QPushButton::clicked, this, &RunSettingsPanel::requestRunSet);
     connect(m_runSetEdit, &QLineEdit::returnPressed, this, [this] {
         if (m_runSetButton->isEnabled())
