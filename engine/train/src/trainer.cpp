@@ -107,6 +107,7 @@ public:
 private:
     void takeTurn();
     void passTurn();
+    void applyCudaSettings();
     std::string settingsProblem() const;
     std::string setUp(const DeviceProbe &probe);
     RunStarted describeRun() const;
@@ -146,6 +147,11 @@ void TrainingRun::takeTurn() {
     m_holdsTurn = true;
     if (m_device.threads > 0) // set up: the device is started
         at::set_num_threads(m_device.threads);
+    applyCudaSettings();
+}
+
+// The run's cuDNN benchmark mode and TF32 (process-wide in LibTorch), once its workload is made.
+void TrainingRun::applyCudaSettings() {
     if (m_workload && m_device.device.is_cuda()) {
         at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
         detail::applyTf32(m_config.tf32);
@@ -215,11 +221,7 @@ std::string TrainingRun::setUp(const DeviceProbe &probe) {
         m_model->parameters(), torch::optim::SGDOptions(m_config.learningRate));
     m_started = describeRun();
     m_imagesPerEpoch = m_strategy.describe(m_started); // a rank: its shards; a collective
-    if (device.is_cuda()) {
-        // Before onRunStarted, so the run's fingerprint (cudnnBenchmark, TF32) records them.
-        at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
-        detail::applyTf32(m_config.tf32);
-    }
+    applyCudaSettings(); // before onRunStarted: the fingerprint records them
     // The first canary, what every epoch's is held against (machine_drift.h).
     m_canary = std::make_unique<Canary>(m_started.device, m_device.threads);
     m_started.canary = m_canary->measure();
