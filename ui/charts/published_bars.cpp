@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "charts/published_bars.h"
 
+#include "charts/charts.h"
 #include "store/run_store.h"
+#include "theme/theme.h"
 
 #include "devicebench/published.h"
 #include "devicebench/run_types.h"
@@ -239,6 +241,24 @@ void PublishedLegendItem::paint(QPainter *painter, const QStyleOptionGraphicsIte
         x += metrics.horizontalAdvance(name) + 3.0 * gap;
     }
     painter->restore();
+}
+
+// SpeedChart's published part (charts.h).
+
+QColor SpeedChart::publishedInk() const {
+    return theme::colour(theme::Role::ChartText, theme::themeOf(*this));
+}
+
+int SpeedChart::publishedBarCount() const {
+    return static_cast<int>(m_values.size() - m_numbers.size());
+}
+
+QStringList SpeedChart::legendEntries() const { return m_publishedLegend->names(); }
+
+QBarSet *SpeedChart::publishedBarSet(int group) const {
+    const QList<QBarSet *> sets = m_series->barSets();
+    const qsizetype at = static_cast<qsizetype>(m_numbers.size()) + group;
+    return group >= 0 && at < sets.size() ? sets[at] : nullptr;
 }
 
 } // namespace devicebench

@@ -465,22 +465,6 @@ void appendPublished(SpeedBars &out, const PublishedBars &published) {
 
 } // namespace
 
-QColor SpeedChart::publishedInk() const {
-    return theme::colour(theme::Role::ChartText, theme::themeOf(*this));
-}
-
-int SpeedChart::publishedBarCount() const {
-    return static_cast<int>(m_values.size() - m_numbers.size());
-}
-
-QStringList SpeedChart::legendEntries() const { return m_publishedLegend->names(); }
-
-QBarSet *SpeedChart::publishedBarSet(int group) const {
-    const QList<QBarSet *> sets = m_series->barSets();
-    const qsizetype at = static_cast<qsizetype>(m_numbers.size()) + group;
-    return group >= 0 && at < sets.size() ? sets[at] : nullptr;
-}
-
 void SpeedChart::sync(const RunStore &store) {
     const QString errorColour = theme::colourName(theme::Role::ErrorText, theme::themeOf(*this));
     const PublishedBars published = publishedBars(store, shownRunCount(store), errorColour);
