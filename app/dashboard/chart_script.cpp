@@ -49,6 +49,38 @@ int runIdOf(const MainWindow &window, int number) {
     return 0;
 }
 
+// --hover-bar N: run #N's bar; pN: the N-th published row's, after the shown runs' bars.
+bool showBarHover(MainWindow &window, const QString &value) {
+    const RunStore &store = window.store();
+    if (value.startsWith(QLatin1Char('p'))) {
+        const int row = value.mid(1).toInt();
+        if (row < 1 || row > window.speedChart()->publishedBarCount()) {
+            std::fprintf(stderr, "devicebench: no published row %s in view\n", qPrintable(value));
+            return false;
+        }
+        int shown = 0;
+        for (const StoredRun &run : store.runs())
+            shown += store.isRunHidden(run.id) ? 0 : 1;
+        window.speedChart()->showHover(shown + row - 1);
+        return true;
+    }
+    const int id = runIdOf(window, value.toInt());
+    if (id == 0) {
+        std::fprintf(stderr, "devicebench: no run #%s in view\n", qPrintable(value));
+        return false;
+    }
+    int bar = 0;
+    for (const StoredRun &run : store.runs()) {
+        if (run.id == id) {
+            window.speedChart()->showHover(bar);
+            break;
+        }
+        if (!store.isRunHidden(run.id))
+            ++bar;
+    }
+    return true;
+}
+
 void settle() {
     for (int i = 0; i < 5; ++i) {
         QApplication::processEvents();
@@ -71,7 +103,10 @@ void addChartScriptOptions(QCommandLineParser &parser) {
          QStringLiteral("N")},
         {kHover, QStringLiteral("Show the hover label of run #N at step STEP."),
          QStringLiteral("N:STEP")},
-        {kHoverBar, QStringLiteral("Show the hover label of run #N's bar."), QStringLiteral("N")},
+        {kHoverBar,
+         QStringLiteral("Show the hover label of run #N's bar; pN: of the N-th published "
+                        "row's bar."),
+         QStringLiteral("N")},
         {kScreenshot,
          QStringLiteral("Once the runs are in view, save a picture of the window to FILE (PNG)."),
          QStringLiteral("FILE")},
@@ -156,18 +191,8 @@ bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
     if (parser.isSet(kHover) && parsePair(parser.value(kHover), &a, &b))
         if (const int id = idOf(QString::number(static_cast<int>(a))); id != 0)
             window.lossChart()->showHoverAtStep(id, static_cast<std::int64_t>(b));
-    if (parser.isSet(kHoverBar)) {
-        const int id = idOf(parser.value(kHoverBar));
-        int bar = 0;
-        for (const StoredRun &run : window.store().runs()) {
-            if (run.id == id) {
-                window.speedChart()->showHover(bar);
-                break;
-            }
-            if (!window.store().isRunHidden(run.id))
-                ++bar;
-        }
-    }
+    if (parser.isSet(kHoverBar))
+        ok = showBarHover(window, parser.value(kHoverBar)) && ok;
     settle();
     if (parser.isSet(kScreenshot)) {
         const QString path = parser.value(kScreenshot);

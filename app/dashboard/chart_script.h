@@ -10,8 +10,8 @@ namespace devicebench {
 class MainWindow;
 
 // Adds --smoothing W, --x-axis steps|epochs|time, --log-scale, --zoom A:B, --hide-run N,
-// --hover N:STEP, --hover-bar N, --view runs|sweep|scaling and --screenshot FILE to `parser`,
-// and the Sweep view's options (sweep_script.h).
+// --hover N:STEP, --hover-bar N (pN: a published row), --view runs|sweep|scaling and --screenshot
+// FILE to `parser`, and the Sweep view's options (sweep_script.h).
 void addChartScriptOptions(QCommandLineParser &parser);
 
 // Checks the values given; prints what is wrong on stderr and returns false.

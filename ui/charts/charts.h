@@ -211,6 +211,7 @@ private:
 };
 
 class ErrorBarItem;
+class PublishedLegendItem;
 
 // Bar chart of each run's stable mean seconds per epoch (epochs after warm-up, the store's
 // warm-up setting), with the 95% interval of the mean drawn as an error bar and the mean
@@ -224,7 +225,9 @@ class ErrorBarItem;
 // cross-hatched and a third line in red, "⚠ busy machine: epochs 4, 7 contended". Runs the store
 // marks hidden have no bar. Pointing at a bar shows a label with the run's stable mean,
 // interval, epochs and speed-up (hoverText(index) gives it). The title is the longest of three
-// that fits the chart's width (fittingTitle).
+// that fits the chart's width (fittingTitle). After the runs, while the store shows them
+// (RunStore::publishedShown), the published rows (published_bars.h): hatched, outlined bars in
+// the text colour, one legend entry per source program (the legend shows only those).
 class SpeedChart : public QChart {
     Q_OBJECT
 
@@ -245,6 +248,14 @@ public:
     // For tests: whether bar `index` is cross-hatched (the run has contended stable epochs).
     bool barCrossHatched(int index) const;
 
+    // For tests: the published rows drawn after the runs' bars (RunStore::publishedRows, in
+    // order; published_bars.h), and the bar set of published group `group` (one per source
+    // program, named by its legend entry); nullptr when there is none.
+    int publishedBarCount() const;
+    QBarSet *publishedBarSet(int group) const;
+    // The legend entries drawn (one per published bar set; the runs' bars have none).
+    QStringList legendEntries() const;
+
     // The hover text of bar `index` ("" when out of range); showHover() shows it at that bar
     // (what pointing at it does), hideHover() hides it, shownHover() is the text shown.
     QString hoverText(int index) const;
@@ -255,18 +266,22 @@ public:
 private:
     void colourBars(); // sets each bar's brush and border from its run's colour, if they differ
     void fitTitle();   // the title that fits the chart's width
+    QColor publishedInk() const; // the published bars' colour: the chart's text colour
     // New bar sets and categories from m_values, m_categories and the error bars.
     void rebuildBars(const QStringList &labels);
 
     QStringList m_categories;
     std::vector<double> m_values;
     std::vector<bool> m_flagged;
-    std::vector<bool> m_contended; // the run has contended stable epochs (a busy machine)
-    std::vector<int> m_numbers;    // run numbers, which give the bars' colours
-    QStringList m_hoverTexts;      // per bar
+    std::vector<bool> m_contended;      // the run has contended stable epochs (a busy machine)
+    std::vector<int> m_numbers;         // run numbers, which give the bars' colours
+    std::vector<int> m_publishedGroups; // per published bar (after the runs'): its bar set
+    QStringList m_publishedNames;       // the published bar sets' legend entries
+    QStringList m_hoverTexts;           // per bar
     ChartHoverLabel *m_hover = nullptr;
     QStackedBarSeries *m_series = nullptr;
     ErrorBarItem *m_errorBars = nullptr;
+    PublishedLegendItem *m_publishedLegend = nullptr;
     QBarCategoryAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
 };

@@ -3,6 +3,7 @@
 #include "charts/charts.h"
 
 #include "charts/chart_items.h"
+#include "charts/published_bars.h"
 #include "store/run_store.h"
 #include "theme/theme.h"
 
@@ -141,15 +142,22 @@ SpeedChart::SpeedChart(QGraphicsItem *parent)
     m_series->attachAxis(m_axisX);
     m_series->attachAxis(m_axisY);
     m_errorBars = new ErrorBarItem(this, m_series);
-    connect(this, &QChart::plotAreaChanged, this, [this] { m_errorBars->geometryChanged(); });
-    m_hover = new ChartHoverLabel(this);
-    connect(m_series, &QStackedBarSeries::hovered, this, [this](bool on, int, QBarSet *set) {
-        const qsizetype index = m_series->barSets().indexOf(set);
-        if (on && index >= 0)
-            showHover(static_cast<int>(index));
-        else
-            hideHover();
+    m_publishedLegend = new PublishedLegendItem(this);
+    connect(this, &QChart::plotAreaChanged, this, [this] {
+        m_errorBars->geometryChanged();
+        m_publishedLegend->geometryChanged();
     });
+    m_hover = new ChartHoverLabel(this);
+    connect(m_series, &QStackedBarSeries::hovered, this,
+            [this](bool on, int category, QBarSet *set) {
+                qsizetype index = m_series->barSets().indexOf(set);
+                if (index >= static_cast<qsizetype>(m_numbers.size()))
+                    index = category; // a published set holds several bars
+                if (on && index >= 0)
+                    showHover(static_cast<int>(index));
+                else
+                    hideHover();
+            });
 }
 
 void SpeedChart::fitTitle() {
@@ -177,7 +185,8 @@ void SpeedChart::showHover(int index) {
     }
     const auto at = static_cast<std::size_t>(index);
     const QPointF anchor = mapToPosition(QPointF(index, m_values[at]), m_series);
-    m_hover->show(m_hoverTexts[index], anchor, theme::runColour(m_numbers[at]));
+    m_hover->show(m_hoverTexts[index], anchor,
+                  at < m_numbers.size() ? theme::runColour(m_numbers[at]) : publishedInk());
 }
 
 void SpeedChart::hideHover() { m_hover->hide(); }
@@ -220,6 +229,9 @@ void SpeedChart::colourBars() {
         if (sets[i]->borderColor() != border)
             sets[i]->setBorderColor(border);
     }
+    // The published rows' sets, after the runs' (published_bars.h).
+    for (auto i = static_cast<qsizetype>(m_numbers.size()); i < sets.size(); ++i)
+        stylePublishedSet(sets[i], publishedInk());
 }
 
 std::vector<std::pair<double, double>> SpeedChart::errorBars() const {
@@ -410,9 +422,10 @@ QString compactCategory(const StoredRun &run, const std::vector<int> &busy, bool
     return QStringLiteral("#%1<br>").arg(run.number) + verdict;
 }
 
-SpeedBars speedBars(const RunStore &store, const QString &errorColour) {
+// `publishedBars`: the published rows drawn after the runs (they crowd the chart too).
+SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publishedBars) {
     SpeedBars out;
-    const bool compact = shownRunCount(store) > 3;
+    const bool compact = shownRunCount(store) + publishedBars > 3;
     const int baseline = store.baselineIndex();
     const int baselineNumber = baseline >= 0 ? store.run(baseline).number : 0;
     for (int index = 0; index < store.runCount(); ++index) {
@@ -439,15 +452,29 @@ SpeedBars speedBars(const RunStore &store, const QString &errorColour) {
     return out;
 }
 
+// The published rows after the runs: their categories, bars (the mean written above them, no
+// interval: none is published) and hover texts.
+void appendPublished(SpeedBars &out, const PublishedBars &published) {
+    out.categories.append(published.categories);
+    for (const double seconds : published.values) {
+        out.values.push_back(seconds);
+        out.bars.push_back({seconds, std::nan(""), std::nan("")});
+    }
+    out.hoverTexts.append(published.hoverTexts);
+}
+
 } // namespace
 
 void SpeedChart::sync(const RunStore &store) {
-    SpeedBars next =
-        speedBars(store, theme::colourName(theme::Role::ErrorText, theme::themeOf(*this)));
+    const QString errorColour = theme::colourName(theme::Role::ErrorText, theme::themeOf(*this));
+    const PublishedBars published = publishedBars(store, shownRunCount(store), errorColour);
+    SpeedBars next = speedBars(store, errorColour, static_cast<int>(published.values.size()));
+    appendPublished(next, published);
     m_hoverTexts = next.hoverTexts;
     m_errorBars->setBars(std::move(next.bars)); // repaints only when a bar changed
     if (next.categories == m_categories && next.values == m_values && next.flagged == m_flagged &&
-        next.contended == m_contended && next.numbers == m_numbers) {
+        next.contended == m_contended && next.numbers == m_numbers &&
+        published.group == m_publishedGroups && published.legendNames == m_publishedNames) {
         colourBars(); // only if a chart theme set since has recoloured them
         return;       // nothing new: keep the bars as they are
     }
@@ -456,6 +483,8 @@ void SpeedChart::sync(const RunStore &store) {
     m_flagged = next.flagged;
     m_contended = next.contended;
     m_numbers = next.numbers;
+    m_publishedGroups = published.group;
+    m_publishedNames = published.legendNames;
     rebuildBars(next.labels);
 }
 
@@ -463,6 +492,7 @@ void SpeedChart::rebuildBars(const QStringList &labels) {
     m_series->clear();
     m_axisX->clear();
     if (m_values.empty()) {
+        m_publishedLegend->setNames({});
         m_axisY->setRange(0.0, 1.0);
         return;
     }
@@ -471,14 +501,19 @@ void SpeedChart::rebuildBars(const QStringList &labels) {
     const std::vector<ErrorBarItem::Bar> &bars = m_errorBars->bars();
     double top = 0.0;
     for (std::size_t i = 0; i < m_values.size(); ++i) {
+        top = std::max(top, m_values[i]);
+        if (i >= m_numbers.size())
+            continue; // a published row: in addPublishedSets below
         auto *set = new QBarSet(labels[static_cast<qsizetype>(i)]);
         for (std::size_t j = 0; j < m_values.size(); ++j)
             set->append(j == i ? m_values[i] : 0.0);
         m_series->append(set);
-        top = std::max(top, m_values[i]);
         if (std::isfinite(bars[i].high))
             top = std::max(top, bars[i].high);
     }
+    addPublishedSets(m_series, m_values, static_cast<int>(m_numbers.size()), m_publishedGroups,
+                     m_publishedNames, publishedInk());
+    m_publishedLegend->setNames(m_publishedNames);
     colourBars();
     m_axisX->append(m_categories);
     setZeroBasedNiceAxis(m_axisY, top * 1.2);

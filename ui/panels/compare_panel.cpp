@@ -6,6 +6,10 @@
 #include "store/run_store.h"
 #include "theme/theme.h"
 
+#include "devicebench/published.h"
+#include "devicebench/resource_files.h"
+
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
 #include <QFileDialog>
@@ -23,6 +27,19 @@
 #include <QVBoxLayout>
 
 namespace devicebench {
+
+namespace {
+
+QString publishedToolTip() {
+    const std::string user = userDataDir();
+    return QStringLiteral("Draws the published results beside your runs, as hatched bars: the "
+                          "article's table, and your own reference files in %1. Never the "
+                          "baseline; the hover says whether a run is like for like.")
+        .arg(user.empty() ? QStringLiteral("$XDG_DATA_HOME/devicebench/published")
+                          : QString::fromStdString(user + "/published"));
+}
+
+} // namespace
 
 ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), m_store(store) {
     auto *outer = new QVBoxLayout(this);
@@ -46,6 +63,11 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
     form->addRow(QStringLiteral("Warm-up epochs"), m_warmupSpin);
     form->addRow(QStringLiteral("Baseline"), m_baselineCombo);
     layout->addLayout(form);
+    m_publishedCheck = new QCheckBox(QStringLiteral("Published results"), box);
+    m_publishedCheck->setObjectName(QStringLiteral("publishedCheck"));
+    m_publishedCheck->setChecked(m_store.publishedShown());
+    m_publishedCheck->setToolTip(publishedToolTip());
+    layout->addWidget(m_publishedCheck);
 
     m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), box);
     m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
@@ -74,6 +96,8 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
 
     connect(m_exportPngButton, &QPushButton::clicked, this, &ComparePanel::exportPngInteractive);
     connect(m_exportCsvButton, &QPushButton::clicked, this, &ComparePanel::exportCsvInteractive);
+    connect(m_publishedCheck, &QCheckBox::toggled, this,
+            [this](bool on) { m_store.setPublishedShown(on); });
     connect(m_warmupSpin, qOverload<int>(&QSpinBox::valueChanged), this,
             [this](int value) { m_store.setWarmupEpochs(value); });
     connect(m_baselineCombo, qOverload<int>(&QComboBox::currentIndexChanged), this,
@@ -81,6 +105,33 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
                 if (index >= 0)
                     m_store.setBaseline(m_baselineCombo->itemData(index).toInt());
             });
+}
+
+void ComparePanel::loadPublished(const QString &extraDir) {
+    PublishedLoad load = devicebench::loadPublished(publishedFolders(extraDir.toStdString()));
+    QStringList skipped;
+    for (const std::string &problem : load.problems) {
+        skipped.append(QStringLiteral("skipped ") + QString::fromStdString(problem));
+        qWarning("devicebench: published results: %s", qUtf8Printable(skipped.back()));
+    }
+    if (!skipped.isEmpty())
+        Q_EMIT statusMessage(
+            QStringLiteral("Published results: ") + skipped.join(QStringLiteral("; ")), true);
+    m_publishedCheck->setEnabled(load.builtInFound);
+    if (load.builtInFound) {
+        m_store.setPublished(std::move(load.sets));
+        m_publishedCheck->setToolTip(publishedToolTip());
+        return;
+    }
+    // A build or bundle without its data files: nothing to draw (as the CLI's run says nothing).
+    m_store.setPublished({});
+    const std::string dir = resourceDir();
+    m_publishedCheck->setToolTip(
+        QStringLiteral("No built-in published results: none found in %1 (set %2 to the folder "
+                       "that holds published/)")
+            .arg(dir.empty() ? QStringLiteral("(the program's folder could not be read)")
+                             : QString::fromStdString(dir + "/published"),
+                 QString::fromUtf8(kResourcesVariable)));
 }
 
 void ComparePanel::syncNotes() {

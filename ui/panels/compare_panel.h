@@ -2,8 +2,10 @@
 // The compare / export panel: the warm-up epochs left out of every run's stable mean, the
 // baseline of the speed-ups, "Export PNG…" and "Export CSV…", and under them, in the error
 // colour, what the machine's speed did to the comparison (machineSpeedNotes,
-// comparison_export.h). It edits the RunStore's comparison settings and writes exports; it
-// starts nothing.
+// comparison_export.h). A "Published results" check box (on by default) draws the published
+// results (the article's table and the user's own files, devicebench/published.h) beside the
+// runs in the bar chart and the exported PNG. It edits the RunStore's comparison settings and
+// writes exports; it starts nothing.
 #pragma once
 
 #include "charts/charts.h" // ChartOptions
@@ -11,6 +13,7 @@
 #include <QString>
 #include <QWidget>
 
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QPushButton;
@@ -21,7 +24,7 @@ namespace devicebench {
 class RunStore;
 
 // Object names (tests): compareWarmupSpin, baselineCombo, exportPngButton, exportCsvButton,
-// machineSpeedNotesLabel.
+// machineSpeedNotesLabel, publishedCheck.
 class ComparePanel : public QWidget {
     Q_OBJECT
 
@@ -42,6 +45,12 @@ public:
     void exportPngInteractive();
     void exportCsvInteractive();
 
+    // Reads the published results (loadPublished(publishedFolders(extraDir))) into the store.
+    // A file that cannot be read is skipped and named once, in statusMessage and the log; with
+    // no built-in file, the check box is disabled and its tooltip says where it looked.
+    void loadPublished(const QString &extraDir = QString());
+
+    QCheckBox *publishedCheck() const { return m_publishedCheck; }
     QSpinBox *warmupSpin() const { return m_warmupSpin; }
     QPushButton *exportPngButton() const { return m_exportPngButton; }
     QPushButton *exportCsvButton() const { return m_exportCsvButton; }
@@ -58,6 +67,7 @@ private:
     ChartOptions m_chartOptions;
     QSpinBox *m_warmupSpin = nullptr;
     QComboBox *m_baselineCombo = nullptr;
+    QCheckBox *m_publishedCheck = nullptr;
     QPushButton *m_exportPngButton = nullptr;
     QPushButton *m_exportCsvButton = nullptr;
     QLabel *m_notes = nullptr;

@@ -9,6 +9,7 @@
 #pragma once
 
 #include "devicebench/comparison.h"
+#include "devicebench/published.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/run_types.h"
@@ -154,6 +155,17 @@ public:
     // True when any run trained on synthetic data (accuracy is meaningless then).
     bool anySynthetic() const { return m_set.anySynthetic(); }
 
+    // ---- published results (devicebench/published.h): drawn beside the runs --------------
+    // The reference files' sets (the article's table, the user's own); none until set (the
+    // window loads them: ComparePanel::loadPublished). Shown by default.
+    void setPublished(std::vector<PublishedSet> sets);
+    const std::vector<PublishedSet> &publishedSets() const { return m_published; }
+    void setPublishedShown(bool shown);
+    bool publishedShown() const { return m_publishedShown; }
+    // Every published row against the runs' baseline (publishedBeside; a published row is
+    // never the baseline here); no rows when hidden or none are loaded.
+    PublishedBeside publishedRows() const;
+
     // "#<number> " + runLabel(record).
     static QString defaultLabel(int number, const RunRecord &record);
 
@@ -168,6 +180,8 @@ private:
     RunSet m_set;
     std::vector<StoredRun> m_runs;
     std::set<std::string> m_hidden; // runIds of hidden runs
+    std::vector<PublishedSet> m_published;
+    bool m_publishedShown = true;
 };
 
 } // namespace devicebench

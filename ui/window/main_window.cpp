@@ -115,6 +115,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     connect(m_settings, &RunSettingsPanel::archiveChosen, this,
             [this](const QString &file) { openFetchDialog(file); });
     connect(m_compare, &ComparePanel::statusMessage, this, &MainWindow::setStatus);
+    m_compare->loadPublished(); // the article's table beside the runs
     connect(m_library, &RunLibraryPanel::statusMessage, this, &MainWindow::setStatus);
 
     buildActions();

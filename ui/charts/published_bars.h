@@ -1,0 +1,83 @@
+// SPDX-License-Identifier: MIT
+// The published results (devicebench/published.h) as the bar chart draws them, after the runs'
+// bars: one bar per published row at its stable mean, one bar set (and one legend entry,
+// "published: the article's script", PublishedLegendItem) per source program, hatched and outlined
+// in the chart's text colour so that they never look like a run of the user's. The hover of a bar
+// says where the number comes from and how it stands against the runs in view (the CLI's wording,
+// app/cli/cli_published.cpp).
+#pragma once
+
+#include <QColor>
+#include <QGraphicsItem>
+#include <QString>
+#include <QStringList>
+
+#include <string>
+#include <vector>
+
+class QBarSet;
+class QChart;
+class QStackedBarSeries;
+
+namespace devicebench {
+
+class RunStore;
+struct PublishedSet;
+
+// The published rows the store shows (RunStore::publishedRows), in order, beside `runBars`
+// bars of runs: with more than three bars in all, their categories are compact.
+struct PublishedBars {
+    QStringList categories;     // rich text: device, where, speed-up and the match (compact:
+                                // the device and the speed-up)
+    std::vector<double> values; // the rows' stable means, seconds per epoch
+    std::vector<int> group;     // per bar: its bar set, an index into legendNames
+    QStringList legendNames;    // one per source program, in order of first appearance
+    QStringList hoverTexts;     // per bar
+};
+// `errorColour`: the "⚠ other settings" of a row whose settings are not the runs' baseline's.
+PublishedBars publishedBars(const RunStore &store, int runBars, const QString &errorColour);
+
+// "published: " + publishedProgramName(program): "published: the article's script".
+QString publishedLegendName(const std::string &program);
+
+// Which of the store's runs are like for like with `set`, in one line: "like for like with the
+// article (the article's script at the article's settings): #3", or "none of your runs is the
+// article's script at the article's settings: run `devicebench-cli run --workload
+// article-script` to get one".
+QString likeForLikeLine(const PublishedSet &set, const RunStore &store);
+
+// The published style: hatched (Qt::BDiagPattern) in `ink`, outlined in `ink`.
+void stylePublishedSet(QBarSet *set, const QColor &ink);
+bool hasPublishedStyle(const QBarSet *set);
+
+// Appends one bar set per published group to `series` (after the runs' sets): set g holds
+// values[c] in each category c >= `first` whose group[c - first] is g, 0 elsewhere, in the
+// published style.
+void addPublishedSets(QStackedBarSeries *series, const std::vector<double> &values, int first,
+                      const std::vector<int> &group, const QStringList &names, const QColor &ink);
+
+// The published sets' legend, which the chart draws itself in a strip along its bottom edge
+// (Qt's legend would list every run's bar set too, and its layout shows hidden markers
+// again): a hatched square and the name of each set, in the chart's text colour. A child item
+// of the chart, so the dashboard and the exported PNG both draw it.
+class PublishedLegendItem : public QGraphicsItem {
+public:
+    explicit PublishedLegendItem(QChart *chart);
+    // The entries; makes room for them under the axis (the chart's bottom margin), or gives
+    // it back when there are none.
+    void setNames(const QStringList &names);
+    QStringList names() const { return m_names; }
+    void geometryChanged();
+
+    QRectF boundingRect() const override;
+    void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
+
+private:
+    double stripHeight() const;
+
+    QChart *m_chart;
+    QStringList m_names;
+    int m_bottomMargin; // the chart's own, without the strip
+};
+
+} // namespace devicebench
