@@ -298,7 +298,8 @@ CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, Comman
     addComparePublishedOptions(*compare, options->published);
     setAction(*compare, chosen, [options, baselineOption, &context] {
         options->baselineGiven = baselineOption->count() > 0;
-        options->published.show = options->published.show || !options->published.extraDir.empty();
+        options->published.show = options->published.show || !options->published.extraDir.empty() ||
+                                  options->published.baselineGiven;
         return compareCommand(*options, context.out, context.err);
     });
     return compare;

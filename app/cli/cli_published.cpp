@@ -81,32 +81,11 @@ void printTable(std::ostream &out, const PublishedBeside &beside, const RunSet &
             << pad(row.speedUp, w[2]) << "  " << row.note << "\n";
 }
 
-std::string runNumbers(const std::vector<int> &indices, const RunSet &store) {
-    std::string text;
-    for (int index : indices)
-        text += (text.empty() ? "#" : ", #") + std::to_string(store.run(index).number);
-    return text;
-}
-
 // Which of the store's runs can be compared with `set` like for like, in one line.
 void printLikeForLike(std::ostream &out, const PublishedSet &set, const RunSet &store) {
-    const std::string program = publishedProgramName(set.source.program);
-    const std::string settings = "the " + set.source.shortName + "'s settings";
-    const std::vector<int> runs = likeForLikeRuns(set, store);
-    if (!runs.empty()) {
-        out << "like for like with the " << set.source.shortName << " (" << program << " at "
-            << settings << "): " << runNumbers(runs, store) << "\n";
-        return;
-    }
-    out << "none of your runs is " << program << " at " << settings;
-    // Only workloads `run --workload` takes are suggested; the rows of another program are
-    // there to show where a machine stands, not to be held against a run.
-    const std::string &p = set.source.program;
-    if (p == "faithful" || p == "tuned")
-        out << ": run `devicebench-cli run --workload " << p << "` to get one";
-    else
-        out << ": its rows show where your runs stand, not a like-for-like speed-up";
-    out << "\n";
+    const std::string line = likeForLikeLine(set, store);
+    if (!line.empty())
+        out << line << "\n";
 }
 
 } // namespace
@@ -118,11 +97,15 @@ void addComparePublishedOptions(CLI::App &command, PublishedOptions &options) {
                      "left out then");
     command.add_option("--published-dir", options.extraDir,
                        "Also read the reference files (*.json) of DIR (implies --published)");
-    command
-        .add_option("--published-baseline", options.baselineRow,
-                    "Speed-ups of the published table against its N-th published row, from 1 "
-                    "(default: the runs' baseline)")
-        ->check(CLI::PositiveNumber);
+    // Checked with the rows read (preparePublished), so that 0 gets the same message as 9.
+    command.add_option_function<int>(
+        "--published-baseline",
+        [&options](int row) {
+            options.baselineRow = row;
+            options.baselineGiven = true;
+        },
+        "Speed-ups of the published table against its N-th published row, from 1 (default: "
+        "the runs' baseline; implies --published)");
 }
 
 void addRunPublishedOptions(CLI::App &command, PublishedOptions &options) {
@@ -151,7 +134,8 @@ int preparePublished(const PublishedOptions &options, const RunSet &store, std::
     std::size_t rows = 0;
     for (const PublishedSet &set : load->sets)
         rows += set.rows.size();
-    if (options.baselineRow > static_cast<int>(rows)) {
+    if (options.baselineGiven &&
+        (options.baselineRow < 1 || options.baselineRow > static_cast<int>(rows))) {
         err << "devicebench-cli: error: --published-baseline " << options.baselineRow << ": "
             << rows << " published rows were read (choose 1-" << rows << ")\n";
         return kExitUsage;

@@ -20,9 +20,10 @@ class RunSet;
 namespace devicebench::cli {
 
 struct PublishedOptions {
-    bool show = false;    // compare: --published; run: on unless --no-published
-    std::string extraDir; // --published-dir: one more folder of reference files
-    int baselineRow = 0;  // compare: --published-baseline N (1-based over all rows); 0: none
+    bool show = false;          // compare: --published; run: on unless --no-published
+    std::string extraDir;       // --published-dir: one more folder of reference files
+    int baselineRow = 0;        // compare: --published-baseline N (1-based over all rows); 0: none
+    bool baselineGiven = false; // --published-baseline was given (0 and below are refused)
 };
 
 // compare's --published, --published-dir and --published-baseline.

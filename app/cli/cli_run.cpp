@@ -336,7 +336,9 @@ std::vector<RecordedRun> runInterleaved(const RunOptions &options,
     }
     out << "interleaved: the runs' epochs alternate (run 1 epoch 1, run 2 epoch 1, ...), each "
            "run in a process of its own\n";
-    const ChildProgram child{trainChildCommand("devicebench-cli"), "devicebench-cli train-child"};
+    // Each child logs at this process's level, on this process's stderr.
+    const ChildProgram child{trainChildCommand("devicebench-cli"), "devicebench-cli train-child",
+                             true};
     return runRecordedInterleaved(requests, downstream, stopRequested, &child);
 }
 

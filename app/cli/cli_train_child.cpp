@@ -5,6 +5,8 @@
 #include "devicebench/run_events.h"
 #include "devicebench/run_record.h"
 
+#include <spdlog/spdlog.h>
+
 #include <filesystem>
 #include <memory>
 #include <ostream>
@@ -41,7 +43,14 @@ void addTrainChildCommand(CLI::App &app, const CommandContext &context, CommandA
 std::vector<std::string> trainChildCommand(const std::string &programPath) {
     std::error_code error;
     const std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", error);
-    return {error ? programPath : self.string(), "train-child"};
+    // --log-level takes spdlog's names but "warn" for "warning" and no "critical".
+    const auto name = spdlog::level::to_string_view(spdlog::get_level());
+    std::string level(name.data(), name.size());
+    if (level == "warning")
+        level = "warn";
+    else if (level == "critical")
+        level = "error";
+    return {error ? programPath : self.string(), "--log-level", level, "train-child"};
 }
 
 } // namespace devicebench::cli

@@ -14,7 +14,7 @@ void addTrainChildCommand(CLI::App &app, const CommandContext &context, CommandA
                           std::atomic<bool> &stop);
 
 // The command line that runs a child of this program: its own executable (/proc/self/exe,
-// else `programPath`) and "train-child".
+// else `programPath`), this process's --log-level and "train-child".
 std::vector<std::string> trainChildCommand(const std::string &programPath);
 
 } // namespace devicebench::cli

@@ -120,6 +120,8 @@ def parse_args(argv):
     p.add_argument("--test-images", type=int, default=0)
     p.add_argument("--logdir")
     args = p.parse_args(argv)
+    if args.device is not None:
+        check_device_name(args.device)  # a bad command line, also for --check
     if args.check:
         return args
     for name in ("data_dir", "cache_dir"):
@@ -355,6 +357,8 @@ def build_cache(bin_dir, cache_dir, key):
 def ensure_cache(bin_dir, cache_dir):
     """cache_dir, holding a checked cifar-10-batches-py made from bin_dir (rebuilt when it is
     missing, of other data, truncated or corrupt). Returns (root, rebuilt)."""
+    if os.path.exists(bin_dir) and not os.path.isdir(bin_dir):
+        raise RuntimeError("the data folder %s is a file, not a folder" % bin_dir)
     if not os.path.isdir(bin_dir):
         raise RuntimeError("the data folder %s does not exist" % bin_dir)
     for name in TRAIN_FILES + [TEST_FILE]:
@@ -662,7 +666,9 @@ def main(argv):
         args = parse_args(argv)
     except ValueError as error:
         print(error, file=sys.stderr)
-        if "--check" in argv:
+        if "--check" in argv:  # still one line for the caller to read
+            emit({"python": platform.python_version(), "pythonExecutable": sys.executable,
+                  "missing": [], "problem": str(error)})
             return CHECK_UNUSABLE
         emit({"event": "ended", "status": "failed", "reason": str(error)})
         return 2

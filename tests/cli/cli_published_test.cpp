@@ -24,8 +24,8 @@ const fs::path kExamples = fs::path(DEVICEBENCH_REPO_DIR) / "docs" / "examples";
 const fs::path kArticleFile =
     fs::path(DEVICEBENCH_REPO_DIR) / "resources" / "published" / "article.json";
 constexpr const char *kNoneLine =
-    "none of your runs is the article's script at the article's settings: its rows show where "
-    "your runs stand, not a like-for-like speed-up";
+    "none of your runs is the article's script at the settings of article: its rows show where "
+    "your runs stand, not a like-for-like speed-up (each row's note says what differs)";
 
 // The CLI with an empty user data folder of its own, plus `env` words.
 devicebench::testing::ProgramResult runCli(const std::vector<std::string> &args,
@@ -96,7 +96,7 @@ TEST(ComparePublished, OnlyTheArticlesScriptAtTheArticlesBatchSizeIsLikeForLike)
                            (dir.path() / "b128.json").string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     EXPECT_TRUE(contains(r.out, "like for like with the article (the article's script at the "
-                                "article's settings): #1\n"))
+                                "settings of article): #1\n"))
         << r.out;
     EXPECT_TRUE(contains(r.out, "like for like\n")) << "the rows against the baseline #1\n"
                                                     << r.out;

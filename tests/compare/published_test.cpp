@@ -161,6 +161,21 @@ TEST(PublishedFile, ABadNumberIsRefusedWithTheValue) {
               "got 2");
 }
 
+TEST(PublishedFile, SecondsNoTableCanShowAreRefused) {
+    EXPECT_EQ(errorOf(articleWith("\"stableMeanSeconds\": 27.35", "\"stableMeanSeconds\": 1e308")),
+              "article.json: field 'rows[2].stableMeanSeconds' must be between 0.001 and 1000000 "
+              "seconds (got 1e+308)");
+    EXPECT_EQ(errorOf(articleWith("\"stableMeanSeconds\": 27.35", "\"stableMeanSeconds\": 1e-300")),
+              "article.json: field 'rows[2].stableMeanSeconds' must be between 0.001 and 1000000 "
+              "seconds (got 1e-300)");
+}
+
+TEST(PublishedFile, TextWithControlCharactersIsRefused) {
+    EXPECT_EQ(errorOf(articleWith("\"device\": \"Tesla T4\"", "\"device\": \"T4\\u001b[31m\"")),
+              "article.json: field 'rows[0].device' must not hold control characters (newlines, "
+              "escapes)");
+}
+
 TEST(PublishedFile, ANewerSchemaVersionIsRefusedSayingSo) {
     EXPECT_EQ(errorOf(articleWith("\"schemaVersion\": 1", "\"schemaVersion\": 2")),
               "article.json: field 'schemaVersion' is 2, newer than this version of DeviceBench "
@@ -264,6 +279,21 @@ TEST(PublishedComparability, FaithfulAndTunedRunsAreNeverLikeForLike) {
         EXPECT_EQ(c.note, std::string("other program: DeviceBench's ") + workload +
                               " workload, not the article's script");
     }
+}
+
+TEST(PublishedComparability, AnotherProgramsNoteAlsoNamesTheSettingsThatDiffer) {
+    RunRecord record = articleRecord("faithful");
+    record.config.trainImages = 5000;
+    record.started.trainImages = 5000;
+    record.started.stepsPerEpoch = 79;
+    const PublishedComparability c = comparePublished(article(), record);
+    EXPECT_EQ(c.match, PublishedMatch::OtherProgram);
+    EXPECT_EQ(c.note.rfind("other program: DeviceBench's faithful workload, not the article's "
+                           "script; other settings: ",
+                           0),
+              0U)
+        << c.note;
+    EXPECT_NE(c.note.find("5000"), std::string::npos) << c.note;
 }
 
 TEST(PublishedComparability, TheArticlesScriptAtTheArticlesSettingsIsLikeForLike) {

@@ -236,6 +236,8 @@ INSTANTIATE_TEST_SUITE_P(
         BadConfigCase{"NegativeLr", [](RunConfig &c) { c.learningRate = -0.1; }, "(got -0.1)"},
         BadConfigCase{"NanLr", [](RunConfig &c) { c.learningRate = std::nan(""); }, "(got nan)"},
         BadConfigCase{"InfLr", [](RunConfig &c) { c.learningRate = HUGE_VAL; }, "(got inf)"},
+        BadConfigCase{"LrBeyondFloat32", [](RunConfig &c) { c.learningRate = 1e308; },
+                      "the largest float32 (got 1e+308)"},
         BadConfigCase{"TooManyThreads", [](RunConfig &c) { c.threads = 1025; },
                       "threads must be between 1 and 1024"},
         BadConfigCase{"NegativeThreads", [](RunConfig &c) { c.threads = -1; }, "(got -1)"},

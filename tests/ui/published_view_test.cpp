@@ -166,7 +166,7 @@ TEST_F(PublishedView, APublishedBarsHoverNamesItsSourceAndSaysOtherProgramBeside
         QStringLiteral("other program: DeviceBench's faithful workload, not the article's script")))
         << hover.toStdString();
     EXPECT_TRUE(hover.contains(
-        QStringLiteral("none of your runs is the article's script at the article's settings")));
+        QStringLiteral("none of your runs is the article's script at the settings of article")));
     m_chart.showHover(1);
     EXPECT_EQ(m_chart.shownHover(), m_chart.hoverText(1));
     // The run's own hover says nothing of the published rows.

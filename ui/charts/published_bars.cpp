@@ -77,7 +77,8 @@ QString hoverText(const PublishedSet &set, const PublishedEntry &entry, const Ru
                          .arg(baselineName(store))
                          .arg(entry.speedUp, 0, 'f', 2));
     lines.append(wrapped(text(entry.comparability.note)));
-    lines.append(wrapped(likeForLikeLine(set, store)));
+    if (const QString line = likeForLikeLine(set, store); !line.isEmpty())
+        lines.append(wrapped(line));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -125,19 +126,7 @@ QString publishedLegendName(const std::string &program) {
 }
 
 QString likeForLikeLine(const PublishedSet &set, const RunStore &store) {
-    const QString program = text(publishedProgramName(set.source.program));
-    const QString settings = QStringLiteral("the %1's settings").arg(text(set.source.shortName));
-    QStringList runs;
-    for (int index : likeForLikeRuns(set, store.runSet()))
-        runs.append(QStringLiteral("#%1").arg(store.run(index).number));
-    if (!runs.isEmpty())
-        return QStringLiteral("like for like with the %1 (%2 at %3): %4")
-            .arg(text(set.source.shortName), program, settings, runs.join(QStringLiteral(", ")));
-    QString line = QStringLiteral("none of your runs is %1 at %2").arg(program, settings);
-    const std::string &p = set.source.program;
-    if (p == kArticleScriptWorkload || p == "faithful" || p == "tuned")
-        line += QStringLiteral(": run `devicebench-cli run --workload %1` to get one").arg(text(p));
-    return line;
+    return text(devicebench::likeForLikeLine(set, store.runSet()));
 }
 
 PublishedBars publishedBars(const RunStore &store, int runBars, const QString &errorColour) {

@@ -40,10 +40,8 @@ PublishedBars publishedBars(const RunStore &store, int runBars, const QString &e
 // "published: " + publishedProgramName(program): "published: the article's script".
 QString publishedLegendName(const std::string &program);
 
-// Which of the store's runs are like for like with `set`, in one line: "like for like with the
-// article (the article's script at the article's settings): #3", or "none of your runs is the
-// article's script at the article's settings: run `devicebench-cli run --workload
-// article-script` to get one".
+// Which of the store's runs are like for like with `set`, in one line (likeForLikeLine of
+// published.h, as the CLI says it).
 QString likeForLikeLine(const PublishedSet &set, const RunStore &store);
 
 // The published style: hatched (Qt::BDiagPattern) in `ink`, outlined in `ink`.

@@ -143,14 +143,16 @@ PublishedLoad loadPublished(const std::vector<PublishedFolder> &folders) {
 
 PublishedComparability comparePublished(const PublishedSet &set, const RunRecord &record) {
     const std::string &program = set.source.program;
+    const std::vector<std::string> differences =
+        settingDifferences(set.settings, set.source.shortName, record);
+    const std::string settings =
+        differences.empty() ? std::string() : "other settings: " + joined(differences);
     if (record.workload != program)
         return {PublishedMatch::OtherProgram,
                 "other program: " + publishedProgramName(record.workload) + ", not " +
-                    publishedProgramName(program)};
-    const std::vector<std::string> differences =
-        settingDifferences(set.settings, set.source.shortName, record);
+                    publishedProgramName(program) + (settings.empty() ? "" : "; " + settings)};
     if (!differences.empty())
-        return {PublishedMatch::OtherSettings, "other settings: " + joined(differences)};
+        return {PublishedMatch::OtherSettings, settings};
     return {PublishedMatch::LikeForLike, "like for like"};
 }
 
@@ -161,6 +163,22 @@ std::vector<int> likeForLikeRuns(const PublishedSet &set, const RunSet &store) {
             indices.push_back(i);
     }
     return indices;
+}
+
+std::string likeForLikeLine(const PublishedSet &set, const RunSet &store) {
+    if (store.runCount() == 0)
+        return {}; // nothing to hold against the rows
+    const std::string program = publishedProgramName(set.source.program);
+    const std::string settings = "the settings of " + set.source.shortName;
+    std::string runs;
+    for (int index : likeForLikeRuns(set, store))
+        runs += (runs.empty() ? "#" : ", #") + std::to_string(store.run(index).number);
+    if (!runs.empty())
+        return "like for like with the " + set.source.shortName + " (" + program + " at " +
+               settings + "): " + runs;
+    return "none of your runs is " + program + " at " + settings +
+           ": its rows show where your runs stand, not a like-for-like speed-up (each row's note "
+           "says what differs)";
 }
 
 PublishedBeside publishedBeside(const std::vector<PublishedSet> &sets, const RunSet &store,

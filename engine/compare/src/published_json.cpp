@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -50,7 +51,12 @@ public:
         const Json &v = field(parent, prefix, key);
         if (!v.is_string())
             fail(path(prefix, key), "must be a string");
-        return v.get<std::string>();
+        std::string text = v.get<std::string>();
+        // Shown in terminals and pictures: a shared file must not carry escape sequences.
+        if (std::any_of(text.begin(), text.end(),
+                        [](char c) { return static_cast<unsigned char>(c) < 0x20U || c == 0x7F; }))
+            fail(path(prefix, key), "must not hold control characters (newlines, escapes)");
+        return text;
     }
 
     // A whole number of at least `min`.
@@ -66,6 +72,15 @@ public:
         if (value < min)
             fail(path(prefix, key), "must be at least " + std::to_string(min) + " (got " +
                                         std::to_string(value) + ")");
+        return value;
+    }
+
+    // Seconds of an epoch: from a millisecond to a million seconds (11.6 days), what a table
+    // of epochs can hold and show.
+    double seconds(const Json &v, const std::string &field) const {
+        const double value = positive(v, field);
+        if (value < 1e-3 || value > 1e6)
+            fail(field, "must be between 0.001 and 1000000 seconds (got " + shown(value) + ")");
         return value;
     }
 
@@ -143,8 +158,7 @@ PublishedRow readRow(const Reader &r, const Json &j, const std::string &p, int e
     if (row.deviceKind != "cuda" && row.deviceKind != "cpu")
         r.fail(p + ".deviceKind", "must be cuda or cpu (got '" + row.deviceKind + "')");
     row.where = r.string(j, p, "where");
-    row.stableMeanSeconds =
-        r.positive(r.field(j, p, "stableMeanSeconds"), p + ".stableMeanSeconds");
+    row.stableMeanSeconds = r.seconds(r.field(j, p, "stableMeanSeconds"), p + ".stableMeanSeconds");
     if (!j.contains("epochSeconds") || j.at("epochSeconds").is_null())
         return row; // none published
     const Json &epochSeconds = j.at("epochSeconds");
@@ -155,7 +169,7 @@ PublishedRow readRow(const Reader &r, const Json &j, const std::string &p, int e
                                         "), got " + std::to_string(epochSeconds.size()));
     for (std::size_t i = 0; i < epochSeconds.size(); ++i)
         row.epochSeconds.push_back(
-            r.positive(epochSeconds[i], p + ".epochSeconds[" + std::to_string(i) + "]"));
+            r.seconds(epochSeconds[i], p + ".epochSeconds[" + std::to_string(i) + "]"));
     return row;
 }
 

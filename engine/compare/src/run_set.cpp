@@ -286,8 +286,10 @@ void RunSet::rederive() {
         }
         run.maxTestLossDiff =
             run.isBaseline ? kNaN : maxTestLossDifference(base.record, run.record);
-        run.machineSpeed = run.isBaseline ? MachineSpeedDifference{}
-                                          : machineSpeedDifference(base.record, run.record);
+        // Without a speed-up there is nothing for a machine of another speed to bias.
+        run.machineSpeed = run.isBaseline || std::isnan(run.speedUp.ratio)
+                               ? MachineSpeedDifference{}
+                               : machineSpeedDifference(base.record, run.record);
     }
 }
 

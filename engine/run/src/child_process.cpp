@@ -49,7 +49,8 @@ void resetSignals(posix_spawnattr_t *attr) {
 
 } // namespace
 
-ChildProcess::ChildProcess(const std::vector<std::string> &argv) {
+ChildProcess::ChildProcess(const std::vector<std::string> &argv, bool echoStderr)
+    : m_echoStderr(echoStderr) {
     if (argv.empty())
         throw std::invalid_argument("a child process needs a program");
     int in[2] = {-1, -1};
@@ -126,6 +127,10 @@ void ChildProcess::drainStderr() {
         if (n == 0 || (errno != EINTR && errno != EAGAIN))
             closeFd(&m_err);
         return;
+    }
+    if (m_echoStderr) { // best effort: a closed stderr loses the copy, not the tail
+        [[maybe_unused]] const ssize_t written =
+            ::write(STDERR_FILENO, chunk, static_cast<std::size_t>(n));
     }
     m_errBuffer.append(chunk, static_cast<std::size_t>(n));
     std::size_t newline = 0;

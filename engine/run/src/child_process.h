@@ -17,7 +17,8 @@ class ChildProcess {
 public:
     // Starts argv[0] (a path, or a name looked up in PATH) with `argv`. Throws
     // std::runtime_error "cannot start <argv[0]>: <OS error>" when it cannot.
-    explicit ChildProcess(const std::vector<std::string> &argv);
+    // `echoStderr`: what the child writes on stderr is also written to this process's stderr.
+    explicit ChildProcess(const std::vector<std::string> &argv, bool echoStderr = false);
     ~ChildProcess(); // ends the group if still running (terminate) and reaps it
     ChildProcess(const ChildProcess &) = delete;
     ChildProcess &operator=(const ChildProcess &) = delete;
@@ -52,6 +53,7 @@ private:
     std::string m_outBuffer;
     std::string m_errBuffer;
     std::deque<std::string> m_errLines;
+    bool m_echoStderr = false;
     bool m_exited = false;
     int m_status = 0;
 };

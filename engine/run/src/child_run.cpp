@@ -54,6 +54,11 @@ public:
             m_outcome.status =
                 stop.load() && m_problem.empty() ? RunStatus::Cancelled : RunStatus::Failed;
             m_outcome.reason = failure(exit);
+        } else if (m_outcome.status == RunStatus::Cancelled && !stop.load()) {
+            // Nobody here asked it to stop: a signal sent to the child itself did.
+            m_outcome.reason = "the child process was stopped by a signal sent to it, not from "
+                               "DeviceBench (" +
+                               m_outcome.reason + ")";
         }
         m_outcome.summary = summarize(m_outcome.epochs, m_config.warmupEpochs, m_imagesPerEpoch);
         m_observer.onRunEnded(m_outcome);
@@ -227,7 +232,7 @@ RunOutcome runChildTraining(const ChildProgram &program, const RunConfig &config
                             TurnGate *gate, ChildReport *report) {
     std::unique_ptr<detail::ChildProcess> child;
     try {
-        child = std::make_unique<detail::ChildProcess>(program.argv);
+        child = std::make_unique<detail::ChildProcess>(program.argv, program.echoStderr);
     } catch (const std::exception &e) {
         if (gate != nullptr)
             gate->leave();

@@ -31,6 +31,7 @@
 
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <sstream>
@@ -405,6 +406,11 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
     if (!std::isfinite(c.learningRate) || c.learningRate <= 0.0) {
         errors.push_back("learning rate must be a finite number above 0 (got " +
                          formatNumber(c.learningRate) + ")");
+    } else if (c.learningRate > static_cast<double>(std::numeric_limits<float>::max())) {
+        // The SGD step multiplies float32 tensors by it: LibTorch refuses it mid-run otherwise.
+        errors.push_back("learning rate must be at most " +
+                         formatNumber(static_cast<double>(std::numeric_limits<float>::max())) +
+                         ", the largest float32 (got " + formatNumber(c.learningRate) + ")");
     }
     if (c.warmupEpochs < 0) {
         errors.push_back("warm-up epochs must not be negative (got " +

@@ -141,6 +141,12 @@ PublishedComparability comparePublished(const PublishedSet &set, const RunRecord
 // The store's runs that are like for like with `set` (indices into store.runs()).
 std::vector<int> likeForLikeRuns(const PublishedSet &set, const RunSet &store);
 
+// Which of the store's runs are like for like with `set`, in one line, as the CLI and the
+// dashboard say it: "like for like with the article (the article's script at the settings of
+// article): #3", or "none of your runs is ...: its rows show where your runs stand, not a
+// like-for-like speed-up (each row's note says what differs)"; "" when the store is empty.
+std::string likeForLikeLine(const PublishedSet &set, const RunSet &store);
+
 // One published row beside the runs in view.
 struct PublishedEntry {
     int setIndex = 0;     // into the sets given to publishedBeside

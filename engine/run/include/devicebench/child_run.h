@@ -21,6 +21,7 @@ namespace devicebench {
 struct ChildProgram {
     std::vector<std::string> argv;
     std::string name;
+    bool echoStderr = false; // its stderr also goes to this process's stderr, as it comes
 };
 
 // What a child run told besides its events.
