@@ -7,6 +7,8 @@
 #include "store/run_store.h"
 #include "theme/theme.h"
 
+#include "record_builder.h"
+
 #include <gtest/gtest.h>
 
 #include <QBrush>
@@ -22,25 +24,8 @@ namespace {
 // record from before the load was measured.
 RunRecord runOf(const std::string &id, const std::vector<double> &seconds,
                 const std::vector<int> &contended, bool measured = true) {
-    RunRecord r;
-    r.runId = id;
-    r.status = "finished";
-    r.config.epochs = static_cast<int>(seconds.size());
-    r.config.warmupEpochs = 1;
-    r.started.device = "cpu";
-    r.started.deviceName = "CPU";
-    r.started.threads = 1;
-    r.started.trainImages = 128;
-    r.started.testImages = 64;
-    r.fingerprint.hostName = "host";
-    r.data = {"", "synthetic", 128, 64, ""};
-    for (std::size_t i = 0; i < seconds.size(); ++i) {
-        EpochResult e;
-        e.epoch = static_cast<int>(i) + 1;
-        e.seconds = seconds[i];
-        e.warmup = i == 0;
-        e.testAccuracy = 0.1;
-        e.imagesPerSecond = 192.0 / seconds[i];
+    RunRecord r = testing::finishedCpuRun(id, seconds);
+    for (EpochResult &e : r.epochs) {
         const bool busy = std::find(contended.begin(), contended.end(), e.epoch) != contended.end();
         e.load.measured = measured;
         e.load.contended = measured && busy;
@@ -48,7 +33,6 @@ RunRecord runOf(const std::string &id, const std::vector<double> &seconds,
         e.load.otherCpus = busy ? 0.7 : 0.0;
         e.load.stealFraction = 0.0;
         e.load.cpus = 1;
-        r.epochs.push_back(e);
     }
     return r;
 }

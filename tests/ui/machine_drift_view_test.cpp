@@ -15,6 +15,8 @@
 
 #include "devicebench/machine_drift.h"
 
+#include "record_builder.h"
+
 #include <gtest/gtest.h>
 
 #include <QBrush>
@@ -48,32 +50,16 @@ CanaryTime canaryOf(double seconds, double noise = 0.01) {
 // `canaries`: a record from before the canary. Four steps per epoch, losses from `lossBase`.
 RunRecord runOf(const std::string &id, const std::vector<double> &seconds, double first,
                 const std::vector<double> &canaries, double lossBase = 2.0) {
-    RunRecord r;
-    r.runId = id;
-    r.status = "finished";
-    r.config.epochs = static_cast<int>(seconds.size());
-    r.config.warmupEpochs = 1;
-    r.started.device = "cpu";
-    r.started.deviceName = "CPU";
-    r.started.threads = 1;
-    r.started.trainImages = 128;
-    r.started.testImages = 64;
+    RunRecord r = testing::finishedCpuRun(id, seconds);
     r.started.stepsPerEpoch = 4;
-    r.fingerprint.hostName = "host";
     r.fingerprint.cpuModel = "Test CPU";
-    r.data = {"", "synthetic", 128, 64, ""};
     if (!canaries.empty())
         r.started.canary = canaryOf(first);
     double clock = 0.0;
     for (std::size_t i = 0; i < seconds.size(); ++i) {
-        EpochResult e;
-        e.epoch = static_cast<int>(i) + 1;
-        e.seconds = seconds[i];
-        e.warmup = i == 0;
+        EpochResult &e = r.epochs[i];
         e.trainLoss = lossBase - 0.1 * e.epoch;
         e.testLoss = lossBase - 0.1 * e.epoch;
-        e.testAccuracy = 0.1;
-        e.imagesPerSecond = 192.0 / seconds[i];
         if (!canaries.empty()) {
             e.canary = canaryOf(canaries[i]);
             e.canaryChange = canaries[i] / first - 1.0;
@@ -83,7 +69,6 @@ RunRecord runOf(const std::string &id, const std::vector<double> &seconds, doubl
             clock += seconds[i] / 4.0;
             r.steps.push_back({e.epoch, (e.epoch - 1) * 4 + k, lossBase - 0.02 * k, clock});
         }
-        r.epochs.push_back(e);
     }
     return r;
 }

@@ -13,6 +13,8 @@
 #include "devicebench/resource_files.h"
 #include "devicebench/run_record.h"
 
+#include "record_builder.h"
+
 #include <QBarSet>
 #include <QCheckBox>
 #include <QDir>
@@ -54,27 +56,8 @@ private:
 
 // A finished run of DeviceBench's faithful workload: 4 epochs, the first warm-up.
 RunRecord faithfulRun(const std::string &id, double seconds) {
-    RunRecord r;
-    r.runId = id;
-    r.status = "finished";
-    r.config.epochs = 4;
-    r.config.warmupEpochs = 1;
-    r.started.device = "cpu";
-    r.started.deviceName = "CPU";
-    r.started.threads = 1;
-    r.started.trainImages = 128;
-    r.started.testImages = 64;
-    r.fingerprint.hostName = "host";
-    r.data = {"", "synthetic", 128, 64, ""};
-    for (int e = 1; e <= 4; ++e) {
-        EpochResult epoch;
-        epoch.epoch = e;
-        epoch.seconds = seconds + 0.01 * e;
-        epoch.warmup = e == 1;
-        epoch.testAccuracy = 0.1;
-        r.epochs.push_back(epoch);
-    }
-    return r;
+    return devicebench::testing::finishedCpuRun(
+        id, {seconds + 0.01, seconds + 0.02, seconds + 0.03, seconds + 0.04});
 }
 
 // The built-in folder is the checkout's resources/ (published/article.json); the user's
