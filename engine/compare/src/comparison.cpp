@@ -116,7 +116,8 @@ const std::vector<ComparisonRule> kComparisonRules = {
      [](RunRecord &r) { r.config.tf32 = r.config.tf32 == Tf32::On ? Tf32::Off : Tf32::On; }},
     // The record's text (a record from another tool may name a workload this version does not
     // know: it stays as text, and makes the runs not comparable).
-    {"workload", true, "workload", "how the same training is computed (faithful or tuned)",
+    {"workload", true, "workload",
+     "how the same training is computed (faithful, tuned, or the article's script)",
      [](const RunRecord &a, const RunRecord &b) { return a.workload != b.workload; },
      [](RunRecord &r) {
          r.config.workload =
@@ -153,9 +154,13 @@ const std::vector<ComparisonRule> kComparisonRules = {
     {"dataDir", true, nullptr,
      "where the files are; what they hold is compared as the data set (whole-file hash)", nullptr,
      [](RunRecord &r) { r.config.dataDir = r.data.path = "/elsewhere/cifar"; }},
+    {"python", true, nullptr,
+     "the interpreter that runs the article's script; its torch is in the fingerprint, its "
+     "program is the workload",
+     nullptr, [](RunRecord &r) { r.config.python = "/opt/other/bin/python3"; }},
 };
 
-constexpr std::size_t kRunConfigFieldCount = 19;
+constexpr std::size_t kRunConfigFieldCount = 20;
 static_assert(aggregateFieldCount<RunConfig>() == kRunConfigFieldCount,
               "RunConfig gained or lost a field: give it a row in kComparisonRules (compared, "
               "or irrelevant to timing and why), then update kRunConfigFieldCount");

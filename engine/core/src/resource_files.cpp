@@ -48,4 +48,16 @@ std::string userDataDir() {
     return userDataDirFor(std::getenv("XDG_DATA_HOME"), std::getenv("HOME"));
 }
 
+std::string userCacheDirFor(const char *xdgCacheHome, const char *home) {
+    if (isSet(xdgCacheHome))
+        return (std::filesystem::path(xdgCacheHome) / "devicebench").string();
+    if (isSet(home))
+        return (std::filesystem::path(home) / ".cache" / "devicebench").string();
+    return {};
+}
+
+std::string userCacheDir() {
+    return userCacheDirFor(std::getenv("XDG_CACHE_HOME"), std::getenv("HOME"));
+}
+
 } // namespace devicebench

@@ -23,7 +23,15 @@ const char *toString(RunStatus status) {
 }
 
 const char *toString(Workload workload) {
-    return workload == Workload::Tuned ? "tuned" : "faithful";
+    switch (workload) {
+    case Workload::Tuned:
+        return "tuned";
+    case Workload::ArticleScript:
+        return "article-script";
+    case Workload::Faithful:
+        break;
+    }
+    return "faithful";
 }
 
 bool parseWorkload(const std::string &text, Workload *workload) {
@@ -33,6 +41,10 @@ bool parseWorkload(const std::string &text, Workload *workload) {
     }
     if (text == "tuned") {
         *workload = Workload::Tuned;
+        return true;
+    }
+    if (text == "article-script") {
+        *workload = Workload::ArticleScript;
         return true;
     }
     return false;

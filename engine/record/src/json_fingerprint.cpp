@@ -113,6 +113,30 @@ private:
     std::string m_path;
 };
 
+json pythonJson(const PythonRuntime &py) {
+    return {{"python", py.python},
+            {"executable", py.executable},
+            {"torch", py.torch},
+            {"torchvision", py.torchvision},
+            {"cuda", py.cuda},
+            {"cudnn", py.cudnn},
+            {"tensorboard", py.tensorboard},
+            {"note", py.note}};
+}
+
+PythonRuntime pythonFromJson(const FieldReader &r) {
+    PythonRuntime py;
+    py.python = r.string("python");
+    py.executable = r.string("executable");
+    py.torch = r.string("torch");
+    py.torchvision = r.string("torchvision");
+    py.cuda = r.string("cuda");
+    py.cudnn = r.string("cudnn");
+    py.tensorboard = r.boolean("tensorboard");
+    py.note = r.string("note");
+    return py;
+}
+
 } // namespace
 
 nlohmann::json toJson(const Fingerprint &fp) {
@@ -147,6 +171,8 @@ nlohmann::json toJson(const Fingerprint &fp) {
     j["tf32Matmul"] = fp.tf32Matmul ? json(*fp.tf32Matmul) : json(nullptr);
     j["tf32Cudnn"] = fp.tf32Cudnn ? json(*fp.tf32Cudnn) : json(nullptr);
     j["appVersion"] = fp.appVersion;
+    if (fp.python)
+        j["python"] = pythonJson(*fp.python);
     return j;
 }
 
@@ -186,6 +212,9 @@ Fingerprint fingerprintFromJson(const nlohmann::json &j, const std::string &wher
     fp.tf32Matmul = r.optionalBoolean("tf32Matmul");
     fp.tf32Cudnn = r.optionalBoolean("tf32Cudnn");
     fp.appVersion = r.string("appVersion");
+    // Article-script runs only (absent in the engine's runs and older records).
+    if (const auto it = j.find("python"); it != j.end() && !it->is_null())
+        fp.python = pythonFromJson(FieldReader(*it, where, r.fieldPath("python")));
     return fp;
 }
 

@@ -68,12 +68,30 @@ std::vector<StepLoss> readSteps(const FieldReader &r, const Json &j) {
     return out;
 }
 
+// The article script's program object (docs/article-workload.md, "Event lines").
+PythonRuntime readPython(const FieldReader &r, const Json &program) {
+    PythonRuntime py;
+    py.python = r.string(program, "python", "program");
+    py.executable = r.string(program, "pythonExecutable", "program");
+    py.torch = r.string(program, "torch", "program");
+    py.torchvision = r.string(program, "torchvision", "program");
+    py.cuda = r.string(program, "cuda", "program");
+    py.cudnn = r.string(program, "cudnn", "program");
+    py.tensorboard = r.boolean(program, "tensorboard", "program");
+    py.note = r.string(program, "programNote", "program");
+    return py;
+}
+
 void readStarted(const FieldReader &r, const Json &j, const RunConfig &config, RunEvent *event) {
     event->started = detail::readStartedPart(r, r.object(j, "started", ""), config);
     if (j.contains("fingerprint"))
         event->fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), r.source());
-    if (j.contains("program"))
-        event->program = r.object(j, "program", "").dump();
+    if (!j.contains("program"))
+        return;
+    const Json &program = r.object(j, "program", "");
+    event->program = program.dump();
+    if (program.contains("torch"))
+        event->python = readPython(r, program);
 }
 
 } // namespace

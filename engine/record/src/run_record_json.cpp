@@ -51,6 +51,8 @@ OrderedJson configJson(const RunConfig &c) {
     detail::writeModelConfig(j, c);
     j["phases"] = c.phases;
     j["tf32"] = toString(c.tf32);
+    if (c.workload == Workload::ArticleScript)
+        j["python"] = c.python; // the interpreter asked for ("" = python3)
     return j;
 }
 
@@ -114,6 +116,9 @@ RunConfig readConfig(const FieldReader &r, const Json &j) {
         if (!parseTf32(text, &c.tf32))
             r.fail(p + ".tf32", "must be default, on or off (got '" + text + "')");
     }
+    // The article script's interpreter: article-script records only.
+    if (j.contains("python"))
+        c.python = r.string(j, "python", p);
     return c;
 }
 

@@ -59,8 +59,6 @@ using detail::formatNumber;
 using detail::RunStop;
 using detail::synchronize;
 
-constexpr int kMaxThreads = 1024;
-
 // A run as one process alone: the epochs of epochs.h, nothing added.
 class SingleProcess final : public detail::RunStrategy {
 public:
@@ -195,6 +193,9 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
 
 // "invalid settings: <problem>; <problem>..." or "".
 std::string TrainingRun::settingsProblem() const {
+    if (m_config.workload == Workload::ArticleScript) // runArticleScript, in a Python process
+        return "invalid settings: the article's script runs as a child Python process "
+               "(runRecorded), not in the engine's training loop";
     auto errors = validateRunConfig(m_config);
     for (std::string &e : m_strategy.validate(m_config))
         errors.push_back(std::move(e));
@@ -391,72 +392,6 @@ RunOutcome TrainingRun::end(RunOutcome outcome, int warmupEpochs) {
 }
 
 } // namespace
-
-std::vector<std::string> validateRunConfig(const RunConfig &c) {
-    std::vector<std::string> errors;
-    if (c.device.empty()) {
-        errors.push_back("device must not be empty (use cpu, cuda or cuda:N)");
-    }
-    if (c.epochs < 1) {
-        errors.push_back("epochs must be at least 1 (got " + std::to_string(c.epochs) + ")");
-    }
-    if (c.batchSize < 1) {
-        errors.push_back("batch size must be at least 1 (got " + std::to_string(c.batchSize) + ")");
-    }
-    if (!std::isfinite(c.learningRate) || c.learningRate <= 0.0) {
-        errors.push_back("learning rate must be a finite number above 0 (got " +
-                         formatNumber(c.learningRate) + ")");
-    } else if (c.learningRate > static_cast<double>(std::numeric_limits<float>::max())) {
-        // The SGD step multiplies float32 tensors by it: LibTorch refuses it mid-run otherwise.
-        errors.push_back("learning rate must be at most " +
-                         formatNumber(static_cast<double>(std::numeric_limits<float>::max())) +
-                         ", the largest float32 (got " + formatNumber(c.learningRate) + ")");
-    }
-    if (c.warmupEpochs < 0) {
-        errors.push_back("warm-up epochs must not be negative (got " +
-                         std::to_string(c.warmupEpochs) + ")");
-    } else if (c.epochs >= 1 && c.warmupEpochs >= c.epochs) {
-        errors.push_back("warm-up epochs (" + std::to_string(c.warmupEpochs) +
-                         ") must be fewer than epochs (" + std::to_string(c.epochs) +
-                         "), or no epoch is left for the stable mean");
-    }
-    if (c.threads < 0 || c.threads > kMaxThreads) {
-        errors.push_back("threads must be between 1 and 1024, or 0 for all cores (got " +
-                         std::to_string(c.threads) + ")");
-    }
-    if (c.trainImages < 0 || c.trainImages > kCifarTrainImages) {
-        errors.push_back("training images must be between 1 and 50000, or 0 for all (got " +
-                         std::to_string(c.trainImages) + ")");
-    }
-    if (c.testImages < 0 || c.testImages > kCifarTestImages) {
-        errors.push_back("test images must be between 1 and 10000, or 0 for all (got " +
-                         std::to_string(c.testImages) + ")");
-    }
-    const std::int64_t trainSet = c.trainImages > 0 ? c.trainImages : kCifarTrainImages;
-    if (c.batchSize > trainSet) {
-        errors.push_back("batch size (" + std::to_string(c.batchSize) +
-                         ") is larger than the training set (" + std::to_string(trainSet) +
-                         " images)");
-    }
-    if (c.lossFetchInterval < 1) {
-        errors.push_back("loss fetch interval must be at least 1 step (got " +
-                         std::to_string(c.lossFetchInterval) + ")");
-    }
-    if (!isKnownModel(c.model)) {
-        errors.push_back("model '" + c.model +
-                         "' is not known (use small-cnn, resnet18 or vit-tiny)");
-    }
-    if (!isSupportedImageSize(c.imageSize)) {
-        errors.push_back("image size must be 32, 64 or 128 pixels (got " +
-                         std::to_string(c.imageSize) + ")");
-    }
-    if (!c.synthetic && c.dataDir.empty()) {
-        errors.push_back("no data folder given (set one, or choose synthetic data)");
-    }
-    if (std::string problem = precisionProblem(c.precision, c.device); !problem.empty())
-        errors.push_back(std::move(problem));
-    return errors;
-}
 
 RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                        const std::atomic<bool> &stopRequested) {

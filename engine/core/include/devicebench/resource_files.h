@@ -35,4 +35,12 @@ std::string userDataDir();
 // userDataDir()'s rule for given values of XDG_DATA_HOME and HOME (nullptr: unset).
 std::string userDataDirFor(const char *xdgDataHome, const char *home);
 
+// The user's DeviceBench cache folder (made data that can be made again, such as the article
+// script's copy of CIFAR-10): $XDG_CACHE_HOME/devicebench, else $HOME/.cache/devicebench; ""
+// when neither is set.
+std::string userCacheDir();
+
+// userCacheDir()'s rule for given values of XDG_CACHE_HOME and HOME (nullptr: unset).
+std::string userCacheDirFor(const char *xdgCacheHome, const char *home);
+
 } // namespace devicebench

@@ -54,12 +54,16 @@ bool isSupportedImageSize(int pixels);
 //    host memory and are copied non-blocking.
 // Every difference between the two is one method of the workload strategy
 // (engine/train/src/workload.h), so the training loop itself is one code path.
-enum class Workload { Faithful, Tuned };
+//  - ArticleScript: the article's own Python script, the program that timed the published
+//    rows (torchvision CIFAR10 with per-image ToTensor, a DataLoader without workers, a
+//    SummaryWriter), run by DeviceBench in a child Python process (article_script.h). Only
+//    small-cnn at 32 px in float32; step losses every 100 steps, as the script logs them.
+enum class Workload { Faithful, Tuned, ArticleScript };
 
-// "faithful" or "tuned".
+// "faithful", "tuned" or "article-script".
 const char *toString(Workload workload);
 
-// Parses "faithful" / "tuned"; false for anything else.
+// Parses "faithful" / "tuned" / "article-script"; false for anything else.
 bool parseWorkload(const std::string &text, Workload *workload);
 
 // The arithmetic of a run (docs/MEASURING.md, "Precision"). Float32 is the article's and the
@@ -118,6 +122,9 @@ struct RunConfig {
     bool phases = false;
     Precision precision = Precision::Float32; // the arithmetic (float16: CUDA only)
     Tf32 tf32 = Tf32::Default;                // CUDA: TF32 for float32 products and convolutions
+    // ArticleScript only: the Python that runs the script, a path or a name looked up in PATH;
+    // "" = python3. It needs torch and torchvision (checked before the run: article_script.h).
+    std::string python;
 };
 
 // Where one epoch's time went, in seconds, when RunConfig::phases is on. One clock

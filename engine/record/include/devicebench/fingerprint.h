@@ -19,6 +19,19 @@ struct GpuInfo {
     std::int64_t memoryBytes = 0; // total device memory
 };
 
+// The Python that trained an article-script run, as its program reported it (the "started"
+// event's "program" object, docs/article-workload.md).
+struct PythonRuntime {
+    std::string python;       // Python version, e.g. "3.11.2"
+    std::string executable;   // the interpreter's path (sys.executable)
+    std::string torch;        // torch.__version__, e.g. "2.11.0+cu130"
+    std::string torchvision;  // torchvision.__version__
+    std::string cuda;         // torch.version.cuda; "" for a torch without CUDA
+    std::string cudnn;        // torch.backends.cudnn.version(); "" without CUDA
+    bool tensorboard = false; // the script's SummaryWriter wrote events (else a stand-in took them)
+    std::string note;         // the program's note ("" when none)
+};
+
 struct Fingerprint {
     std::string hostName;  // gethostname()
     std::string os;        // PRETTY_NAME of /etc/os-release + kernel release (uname -r)
@@ -47,6 +60,11 @@ struct Fingerprint {
     std::optional<bool> tf32Matmul;
     std::optional<bool> tf32Cudnn;
     std::string appVersion; // DeviceBench version (version.h)
+    // Set for a run of the article's script: the Python that trained it. Then the LibTorch
+    // fields above describe that torch (libtorchVersion "", intraOpThreads torch's threads,
+    // cudaRuntimeVersion/cudnnVersion its CUDA), the machine fields the machine. Unset for the
+    // engine's own runs and in older records.
+    std::optional<PythonRuntime> python;
 };
 
 // Collects the fingerprint of this process and machine (link engine_device). Never throws:

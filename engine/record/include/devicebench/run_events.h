@@ -27,10 +27,13 @@ struct RunEvent {
     RunStarted started;                     // Started
     std::optional<Fingerprint> fingerprint; // Started, when the child sent one
     std::string program;                    // Started: the child's "program" object as JSON text
-    std::vector<StepLoss> steps;            // Steps
-    EpochResult epoch;                      // Epoch
-    RunStatus status = RunStatus::Failed;   // Ended
-    std::string reason;                     // Ended
+    // Started: the Python of that program object, when it is article_workload.py's (its keys
+    // python, pythonExecutable, torch, torchvision, cuda, cudnn, tensorboard, programNote).
+    std::optional<PythonRuntime> python;
+    std::vector<StepLoss> steps;          // Steps
+    EpochResult epoch;                    // Epoch
+    RunStatus status = RunStatus::Failed; // Ended
+    std::string reason;                   // Ended
 };
 
 std::string startedEventLine(const RunStarted &started, const Fingerprint *fingerprint);
