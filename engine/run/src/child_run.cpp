@@ -84,6 +84,8 @@ private:
             if (m_report != nullptr) {
                 m_report->fingerprint = event.fingerprint;
                 m_report->program = event.program;
+                m_report->python = event.python;
+                m_report->threads = event.started.threads;
             }
             m_imagesPerEpoch =
                 static_cast<double>(event.started.trainImages + event.started.testImages);

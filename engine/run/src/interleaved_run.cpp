@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/interleaved_run.h"
 
+#include "devicebench/article_script.h"
+
 #include "devicebench/epoch_turns.h"
 #include "devicebench/run_events.h"
 
@@ -14,7 +16,7 @@ namespace devicebench {
 namespace {
 
 // The training of one seat: in this process, or in a child process of its own whose
-// fingerprint the record takes.
+// fingerprint the record takes. The article's script is always a child (a Python process).
 struct SeatTraining {
     TrainFunction train;
     FingerprintSource fingerprint; // empty: this process's
@@ -22,26 +24,34 @@ struct SeatTraining {
 
 SeatTraining seatTraining(EpochTurns &turns, int seat, const ChildProgram *child,
                           const std::shared_ptr<ChildReport> &report) {
+    FingerprintSource childFingerprint = [report] {
+        if (report->python) // the article's script: this machine with the script's torch
+            return articleScriptFingerprint(collectFingerprint(), *report);
+        return report->fingerprint ? *report->fingerprint : collectFingerprint();
+    };
     if (child == nullptr) {
-        return {[&turns, seat](const RunConfig &config, TrainingObserver &o,
-                               const std::atomic<bool> &stop) {
+        return {[&turns, seat, report](const RunConfig &config, TrainingObserver &o,
+                                       const std::atomic<bool> &stop) {
+                    if (config.workload == Workload::ArticleScript) {
+                        SeatGate gate(turns, seat);
+                        return runArticleScript(config, o, stop, &gate, report.get());
+                    }
                     return runTrainingInTurns(config, o, stop, turns, seat);
                 },
-                {}};
+                childFingerprint};
     }
     TrainFunction train = [&turns, seat, child, report](const RunConfig &config,
                                                         TrainingObserver &o,
                                                         const std::atomic<bool> &stop) {
+        SeatGate gate(turns, seat);
+        if (config.workload == Workload::ArticleScript)
+            return runArticleScript(config, o, stop, &gate, report.get());
         ChildProgram program = *child;
         program.argv.insert(program.argv.end(),
                             {"--config-json", runConfigJson(config), "--turns"});
-        SeatGate gate(turns, seat);
         return runChildTraining(program, config, o, stop, &gate, report.get());
     };
-    FingerprintSource fingerprint = [report] {
-        return report->fingerprint ? *report->fingerprint : collectFingerprint();
-    };
-    return {std::move(train), std::move(fingerprint)};
+    return {std::move(train), std::move(childFingerprint)};
 }
 
 } // namespace

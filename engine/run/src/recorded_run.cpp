@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/recorded_run.h"
 
+#include "devicebench/article_script.h"
+
 #include "devicebench/devices.h"
 #include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
@@ -78,10 +80,27 @@ RunOutcome trainGuarded(const TrainFunction &train, const RunConfig &config,
     return outcome;
 }
 
+// The article's script trains in a child Python process; the record takes this machine's
+// fingerprint with the script's torch in it.
+void useArticleScript(TrainFunction *train, FingerprintSource *fingerprint) {
+    auto report = std::make_shared<ChildReport>();
+    *train = [report](const RunConfig &config, TrainingObserver &observer,
+                      const std::atomic<bool> &stop) {
+        return runArticleScript(config, observer, stop, nullptr, report.get());
+    };
+    *fingerprint = [report] { return articleScriptFingerprint(collectFingerprint(), *report); };
+}
+
 } // namespace
 
 std::vector<std::string> checkRunRequest(const RunRequest &request) {
     std::vector<std::string> problems = validateRunConfig(request.config);
+    if (problems.empty() && request.config.workload == Workload::ArticleScript) {
+        const std::string python =
+            checkArticleScriptPython(articleScriptPython(request.config), request.config.device);
+        if (!python.empty())
+            problems.push_back(python);
+    }
     if (!request.tensorBoardFolder.empty()) {
         std::error_code ec;
         std::filesystem::create_directories(request.tensorBoardFolder, ec);
@@ -98,8 +117,12 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 }
 
 RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
-                        const std::atomic<bool> &stopRequested, const TrainFunction &train,
-                        const FingerprintSource &fingerprint) {
+                        const std::atomic<bool> &stopRequested, const TrainFunction &givenTrain,
+                        const FingerprintSource &givenFingerprint) {
+    TrainFunction train = givenTrain;
+    FingerprintSource fingerprint = givenFingerprint;
+    if (!train && request.config.workload == Workload::ArticleScript)
+        useArticleScript(&train, &fingerprint);
     // TF32 acts on CUDA devices only: a CPU run records it as left alone, so that it stays
     // comparable with every other CPU run.
     RunConfig config = request.config;

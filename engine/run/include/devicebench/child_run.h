@@ -28,6 +28,8 @@ struct ChildProgram {
 struct ChildReport {
     std::optional<Fingerprint> fingerprint; // its "started" event's, when it sent one
     std::string program;                    // its "started" event's "program" object (JSON)
+    std::optional<PythonRuntime> python;    // that program's Python (the article's script)
+    int threads = 0;                        // its "started" event's intra-op threads
 };
 
 // Runs `program` as a child in a process group of its own and tells `observer` its events,

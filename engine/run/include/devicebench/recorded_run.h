@@ -36,7 +36,8 @@ struct RecordedRun {
 };
 
 // The engine's messages for a request that must not run, one per problem (validateRunConfig's,
-// trainer.h; and "TensorBoard log folder F cannot be created", after trying to create it).
+// trainer.h; for the article's script, what its Python lacks, by checkArticleScriptPython: a
+// few seconds; and "TensorBoard log folder F cannot be created", after trying to create it).
 // Empty: the request may run.
 std::vector<std::string> checkRunRequest(const RunRequest &request);
 
@@ -51,7 +52,8 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 // without ending the run, the record is ended with the returned outcome. Precondition: the
 // request passed checkRunRequest.
 // `fingerprint` (empty: collectFingerprint) is where the record's fingerprint comes from; a
-// child run's is its child's.
+// child run's is its child's. An article-script request with no `train` runs the script
+// (runArticleScript, article_script.h), its fingerprint naming the script's Python.
 RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
                         const std::atomic<bool> &stopRequested, const TrainFunction &train = {},
                         const FingerprintSource &fingerprint = {});
