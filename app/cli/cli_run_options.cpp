@@ -58,9 +58,15 @@ void declareTrainingOptions(CLI::App &run, RunArguments &args) {
         ->default_val(0);
     run.add_option("--workload", args.workload,
                    "faithful: the article's computation; tuned: the same training computed the "
-                   "fastest way measured (channels-last, no per-step allocation, ...)")
-        ->check(CLI::IsMember({"faithful", "tuned"}))
+                   "fastest way measured (channels-last, no per-step allocation, ...); "
+                   "article-script: the article's own Python script, run by --python (the only "
+                   "runs comparable with the article's published rows)")
+        ->check(CLI::IsMember({"faithful", "tuned", "article-script"}))
         ->default_str("faithful");
+    run.add_option("--python", c.python,
+                   "article-script: the Python that runs the script (needs torch and "
+                   "torchvision; checked before any run)")
+        ->default_str("python3");
     run.add_option("--precision", args.precision,
                    "fp32: the article's arithmetic; bf16: mixed precision (autocast to "
                    "bfloat16), CPU and CUDA; fp16: mixed precision with loss scaling, CUDA only")
@@ -184,6 +190,12 @@ int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &con
         context.err << "devicebench-cli: error: --global-batch-size, --backend and --timeout are "
                        "for a rank of a data-parallel job (WORLD_SIZE and RANK set: use `launch`, "
                        "torchrun or Slurm)\n";
+        return kExitUsage;
+    }
+    if (environment.present && options.base.workload == Workload::ArticleScript) {
+        context.err << "devicebench-cli: error: --workload article-script runs the article's "
+                       "script in one process; a rank of a data-parallel job trains the engine's "
+                       "workloads only\n";
         return kExitUsage;
     }
     if (environment.present && options.interleave) {

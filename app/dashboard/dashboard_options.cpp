@@ -37,7 +37,8 @@ void addRunSettingsOptions(QCommandLineParser &parser) {
          QStringLiteral("Use only the first N training images (0 = all)."), valueName},
         {QStringLiteral("test-images"),
          QStringLiteral("Use only the first N test images (0 = all)."), valueName},
-        {QStringLiteral("workload"), QStringLiteral("faithful or tuned."), QStringLiteral("NAME")},
+        {QStringLiteral("workload"), QStringLiteral("faithful, tuned or article-script."),
+         QStringLiteral("NAME")},
         {QStringLiteral("precision"),
          QStringLiteral("fp32, bf16 (mixed precision) or fp16 (mixed precision with loss scaling, "
                         "CUDA only)."),
@@ -156,7 +157,8 @@ bool readRunSettings(const QCommandLineParser &parser, RunSettingsOptions *setti
     if (parser.isSet(QStringLiteral("workload"))) {
         Workload workload{};
         if (!parseWorkload(parser.value(QStringLiteral("workload")).toStdString(), &workload)) {
-            std::fprintf(stderr, "devicebench: --workload: '%s' is not faithful or tuned\n",
+            std::fprintf(stderr,
+                         "devicebench: --workload: '%s' is not faithful, tuned or article-script\n",
                          qPrintable(parser.value(QStringLiteral("workload"))));
             return false;
         }
