@@ -2,6 +2,8 @@
 // Published results (published.h) and where DeviceBench's data files are (resource_files.h):
 // the reader's errors, the built-in file through the locator, user files, and the rule that a
 // published row is like for like only with the article's script at the article's settings.
+#include "record_builder.h"
+
 #include "devicebench/published.h"
 #include "devicebench/resource_files.h"
 #include "devicebench/run_set.h"
@@ -77,29 +79,9 @@ private:
     std::string m_old;
 };
 
-// A finished run record at the article's settings: 10 epochs (2 warm-up), batch 64, lr 0.01,
-// fp32, 32 px, all 50,000 + 10,000 images; `workload` as given.
 RunRecord articleRecord(const std::string &workload, double seconds = 20.0) {
-    RunRecord r;
-    r.runId = "run-" + workload + "-" + std::to_string(seconds);
-    r.workload = workload;
-    r.config.epochs = 10;
-    r.config.warmupEpochs = 2;
-    r.started.device = "cpu";
-    r.started.trainImages = 50000;
-    r.started.testImages = 10000;
-    r.started.stepsPerEpoch = 782;
-    for (int n = 1; n <= 10; ++n) {
-        EpochResult e;
-        e.epoch = n;
-        e.seconds = seconds;
-        e.testLoss = 1.5;
-        e.testAccuracy = 0.4;
-        e.warmup = n <= 2;
-        r.epochs.push_back(e);
-    }
-    r.status = "finished";
-    return r;
+    return testing::articleSettingsRun("run-" + workload + "-" + std::to_string(seconds), workload,
+                                       seconds);
 }
 
 PublishedSet article() { return parsePublished(articleText(), kSourceFile.string()); }

@@ -38,4 +38,32 @@ inline RunRecord finishedCpuRun(const std::string &id, const std::vector<double>
     return r;
 }
 
+// A finished CPU run record at the article's settings: 10 epochs (2 warm-up) of `seconds`,
+// batch 64, lr 0.01, fp32, 32 px, all 50,000 + 10,000 images; `workload` as given (the
+// record's text: "faithful", "article-script", ...).
+inline RunRecord articleSettingsRun(const std::string &id, const std::string &workload,
+                                    double seconds) {
+    RunRecord r;
+    r.runId = id;
+    r.workload = workload;
+    parseWorkload(workload, &r.config.workload);
+    r.config.epochs = 10;
+    r.config.warmupEpochs = 2;
+    r.started.device = "cpu";
+    r.started.trainImages = 50000;
+    r.started.testImages = 10000;
+    r.started.stepsPerEpoch = 782;
+    for (int n = 1; n <= 10; ++n) {
+        EpochResult e;
+        e.epoch = n;
+        e.seconds = seconds;
+        e.testLoss = 1.5;
+        e.testAccuracy = 0.4;
+        e.warmup = n <= 2;
+        r.epochs.push_back(e);
+    }
+    r.status = "finished";
+    return r;
+}
+
 } // namespace devicebench::testing
