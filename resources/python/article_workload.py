@@ -6,11 +6,14 @@ DeviceBench runs this program in a child Python process. It trains exactly what 
 script (shared/reference/article_script.py) times, epoch for epoch, and reports on stdout one
 JSON event line per line (started, steps, epoch, ended; docs/article-workload.md). Everything
 else it says goes to stderr. What differs from the published script is marked CHANGED.
+With --turns (interleaved runs) it waits for a line "take" on stdin before its set-up and
+before each epoch, and hands the turn back with a "pass" line after its set-up and each epoch
+but the last; the end of stdin counts as a stop.
 
 usage:
   article_workload.py --data-dir BIN_DIR --cache-dir DIR --device cpu|cuda|cuda:N --threads N
       --epochs N --batch-size N --lr X --seed N --warmup-epochs N
-      [--train-images N] [--test-images N] [--logdir DIR]
+      [--train-images N] [--test-images N] [--logdir DIR] [--turns]
   article_workload.py --check [--device D]
 
 Python 3.9+, the standard library, torch and torchvision (with its numpy); tensorboard when it
@@ -23,6 +26,7 @@ import math
 import os
 import pickle
 import platform
+import select
 import shutil
 import signal
 import sys
@@ -96,6 +100,56 @@ def _finite(value):
 
 
 # ----------------------------------------------------------------------------------------------
+# Turns (--turns): the parent of interleaved runs hands the turn from child to child
+
+
+class Turns:
+    """The child's side of the parent's turns (docs/child-runs.md). take() waits for a line
+    "take" on stdin (other lines are ignored); hand_back() writes the "pass" line. Without
+    --turns both do nothing. Waiting polls stdin in short slices, so a signal is seen within
+    a slice: in set-up the handler ends the program itself; in training it sets
+    Stop.requested, which take() turns into Cancelled. The end of stdin (the parent closed
+    it) is a stop too."""
+    POLL_SECONDS = 0.05
+
+    def __init__(self, enabled):
+        self.enabled = enabled
+        self.pending = b""  # bytes read after the last whole line
+
+    def take(self, before):
+        """Returns once the turn is ours; `before` names what it is for ("the set-up",
+        "epoch 3") in the reason of a stop."""
+        if not self.enabled:
+            return
+        while not self._next_line_is_take(before):
+            pass
+
+    def hand_back(self):
+        if self.enabled:
+            emit({"event": "pass"})
+
+    def _next_line_is_take(self, before):
+        while b"\n" not in self.pending:
+            if Stop.requested:
+                raise Cancelled("stopped by %s before %s" % (Stop.requested, before))
+            self.pending += self._read_some(before)
+        line, self.pending = self.pending.split(b"\n", 1)
+        return line.strip() == b"take"
+
+    def _read_some(self, before):
+        """What stdin holds now (b"" when nothing arrived within a slice)."""
+        try:
+            ready, _, _ = select.select([0], [], [], self.POLL_SECONDS)
+            data = os.read(0, 4096) if ready else None
+        except OSError as error:
+            raise Cancelled("cannot read stdin before %s (%s): taken as a stop"
+                            % (before, error))
+        if data == b"":
+            raise Cancelled("the parent closed stdin before %s" % before)
+        return data or b""
+
+
+# ----------------------------------------------------------------------------------------------
 # The command line
 
 
@@ -119,6 +173,7 @@ def parse_args(argv):
     p.add_argument("--train-images", type=int, default=0)
     p.add_argument("--test-images", type=int, default=0)
     p.add_argument("--logdir")
+    p.add_argument("--turns", action="store_true")  # interleaved runs: wait for "take" lines
     args = p.parse_args(argv)
     if args.device is not None:
         check_device_name(args.device)  # a bad command line, also for --check
@@ -496,6 +551,7 @@ def run_epochs(torch, s):
     train_total_step = 0
     test_total_step = 0
     for i in range(s.args.epochs):
+        s.turns.take("epoch %d" % (i + 1))  # CHANGED: --turns waits here, outside the epoch
         started_unix = time.time()  # CHANGED: reported as the epoch's startedUnixSeconds
         start_time = time.time()
         print(f"-----------第{i + 1}轮训练开始-----------")  # CHANGED: to stderr
@@ -566,15 +622,18 @@ def report_epoch(s, epoch, seconds, started_unix, loss_sum, loss_images, correct
     if not math.isfinite(test_loss):
         raise Diverged("test loss became %s in epoch %d; lower the learning rate"
                        % (test_loss, epoch))
+    if epoch < s.args.epochs:  # after the last epoch the "ended" line ends the turn
+        s.turns.hand_back()
 
 
 class Setup:
     """What the loop needs, made before epoch 1."""
 
 
-def set_up(torch, torchvision, args):
+def set_up(torch, torchvision, args, turns):
     s = Setup()
     s.args = args
+    s.turns = turns
     if args.threads > 0:
         torch.set_num_threads(args.threads)  # CHANGED: intra-op threads from the command line
     # 1. 创建设备 (CHANGED: from the command line; the first CUDA init timed on its own)
@@ -625,12 +684,15 @@ def run(args):
     """Sets up, trains, and ends with one "ended" line whatever happens."""
     s = None
     args.device = args.device or "cpu"
+    turns = Turns(args.turns)
     try:
         check_device_name(args.device)
+        turns.take("the set-up")  # --turns: nothing is imported or made before the first turn
         torch, torchvision = import_for_run()
-        s = set_up(torch, torchvision, args)
+        s = set_up(torch, torchvision, args, turns)
         if Stop.requested:
             raise Cancelled("stopped by %s before training began" % Stop.requested)
+        turns.hand_back()  # the set-up's turn ends after the "started" line
         run_epochs(torch, s)
         status, reason, code = "finished", "", 0
     except Cancelled as stop:

@@ -10,11 +10,13 @@ run from the repository root: /usr/bin/python3 -m unittest tests/python/article_
 """
 import json
 import os
+import queue
 import shutil
 import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import unittest
 
@@ -24,6 +26,7 @@ PYTHON = os.environ.get("DEVICEBENCH_TEST_PYTHON", "/usr/bin/python3")
 TRAIN_PER_FILE = 40  # 5 files: 200 training images
 TEST_RECORDS = 100
 BATCH = 2  # 100 steps per epoch: one step loss per epoch at the script's 100-step interval
+SET_UP_SECONDS = 120  # at most, for importing torch on a busy machine
 
 
 def interpreter_problem():
@@ -60,6 +63,66 @@ def write_binary_cifar(folder, train_per_file=TRAIN_PER_FILE, test_records=TEST_
 
 def parse_events(stdout):
     return [json.loads(line) for line in stdout.splitlines()]
+
+
+class TurnChild:
+    """The program run with --turns, driven as DeviceBench's parent does: "take" lines on its
+    stdin, its event lines read by a thread into a queue (None at the end of its stdout), so
+    that a test can wait for a line with a timeout or check that none comes."""
+
+    def __init__(self, args):
+        self.process = subprocess.Popen(args, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                        stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        self.lines = queue.Queue()
+        self.reader = threading.Thread(target=self._read, daemon=True)
+        self.reader.start()
+
+    def _read(self):
+        for line in self.process.stdout:
+            self.lines.put(json.loads(line))
+        self.lines.put(None)
+
+    def send(self, text):
+        self.process.stdin.write(text + "\n")
+        self.process.stdin.flush()
+
+    def take(self):
+        """Hands the child a turn; returns the turn's lines, up to "pass" or "ended"."""
+        self.send("take")
+        return self.turn_lines()
+
+    def turn_lines(self, timeout=SET_UP_SECONDS):
+        lines = []
+        while not lines or lines[-1]["event"] not in ("pass", "ended"):
+            line = self.lines.get(timeout=timeout)
+            if line is None:
+                break
+            lines.append(line)
+        return lines
+
+    def quiet_for(self, seconds):
+        """True when the child writes no line for `seconds`."""
+        try:
+            self.lines.get(timeout=seconds)
+            return False
+        except queue.Empty:
+            return True
+
+    def close(self):
+        """Closes stdin (a stop for a waiting child), waits for the child (killed after 30 s)
+        and for the reader to see the end of stdout, then closes stdout."""
+        try:
+            self.process.stdin.close()
+        except OSError:  # a child already gone: the pipe is broken
+            pass
+        try:
+            self.process.wait(timeout=30)
+        finally:
+            if self.process.poll() is None:
+                self.process.kill()
+                self.process.wait()
+        self.reader.join(timeout=30)
+        self.process.stdout.close()
 
 
 @unittest.skipIf(PROBLEM, PROBLEM)
@@ -219,6 +282,97 @@ class ArticleWorkloadTest(unittest.TestCase):
                                         + ["--lr", "1e30"])
         self.assertEqual(events[-1]["status"], "diverged", done.stderr)
         self.assertIn("step", events[-1]["reason"])
+
+    # --- turns (--turns): interleaved runs
+
+    def turn_child(self, epochs=2):
+        args = self.command(self.cache_dir("shared"), epochs=epochs,
+                            extra=["--train-images", "10", "--test-images", "6", "--turns"])
+        child = TurnChild(args)
+        self.addCleanup(child.close)
+        return child
+
+    def kinds(self, lines):
+        return [e["event"] for e in lines]
+
+    def test_turns_nothing_happens_before_the_first_take_and_other_lines_are_ignored(self):
+        child = self.turn_child()
+        self.assertTrue(child.quiet_for(1.0))
+        child.send("hello")
+        self.assertTrue(child.quiet_for(0.5))
+        self.assertEqual(self.kinds(child.take()), ["started", "pass"])
+
+    def test_turns_one_turn_per_take_the_last_ended_by_the_ended_line(self):
+        child = self.turn_child(epochs=3)
+        self.assertEqual(self.kinds(child.take()), ["started", "pass"])
+        self.assertEqual(self.kinds(child.take()), ["epoch", "pass"])
+        self.assertTrue(child.quiet_for(0.3))  # the turn is over: no epoch 2 without a take
+        self.assertEqual(self.kinds(child.take()), ["epoch", "pass"])
+        last = child.take()
+        self.assertEqual(self.kinds(last), ["epoch", "ended"])
+        self.assertEqual(last[0]["epoch"]["epoch"], 3)
+        self.assertEqual(last[-1]["status"], "finished")
+        self.assertIsNone(child.lines.get(timeout=30))  # nothing after "ended"
+        child.process.wait(timeout=30)
+        self.assertEqual(child.process.returncode, 0)
+
+    def test_turns_the_wait_between_takes_is_outside_every_epochs_seconds(self):
+        child = self.turn_child(epochs=2)
+        child.take()
+        epochs = []
+        for _ in range(2):
+            self.assertTrue(child.quiet_for(1.5))
+            took = time.time()
+            epochs.append(child.take()[0]["epoch"])
+            self.assertGreaterEqual(epochs[-1]["startedUnixSeconds"], took - 0.05)
+        for epoch in epochs:  # 5 steps and 3 test batches: far below the 1.5 s waits
+            self.assertLess(epoch["seconds"], 1.0)
+
+    def test_turns_stdin_closed_before_the_set_up_ends_cancelled_at_once(self):
+        child = self.turn_child()
+        began = time.monotonic()
+        child.process.stdin.close()
+        lines = child.turn_lines(timeout=30)
+        self.assertEqual(self.kinds(lines), ["ended"])  # no set-up first
+        self.assertEqual(lines[-1]["status"], "cancelled")
+        self.assertIn("stdin", lines[-1]["reason"])
+        self.assertLess(time.monotonic() - began, 5.0)  # far below importing torch
+
+    def test_turns_stdin_closed_between_epochs_ends_cancelled_naming_stdin(self):
+        child = self.turn_child(epochs=3)
+        child.take()
+        self.assertEqual(self.kinds(child.take()), ["epoch", "pass"])
+        child.process.stdin.close()
+        lines = child.turn_lines(timeout=30)
+        self.assertEqual(self.kinds(lines), ["ended"])
+        self.assertEqual(lines[-1]["status"], "cancelled")
+        self.assertIn("stdin", lines[-1]["reason"])
+        self.assertIn("epoch 2", lines[-1]["reason"])
+        child.process.wait(timeout=30)
+        self.assertEqual(child.process.returncode, 0)
+
+    def sigterm_while_waiting(self, child):
+        """SIGTERM to a child waiting for its turn: (its lines, seconds until "ended")."""
+        sent = time.monotonic()
+        child.process.send_signal(signal.SIGTERM)
+        lines = child.turn_lines(timeout=30)
+        return lines, time.monotonic() - sent
+
+    def test_turns_sigterm_while_waiting_ends_cancelled_within_a_second(self):
+        before_set_up = self.turn_child()
+        time.sleep(0.5)  # the signal handlers are installed
+        lines, waited = self.sigterm_while_waiting(before_set_up)
+        self.assertLess(waited, 1.0)
+        self.assertEqual(self.kinds(lines), ["ended"])
+        self.assertEqual(lines[-1]["status"], "cancelled")
+        between_epochs = self.turn_child()
+        between_epochs.take()
+        lines, waited = self.sigterm_while_waiting(between_epochs)
+        self.assertLess(waited, 1.0)
+        self.assertEqual(self.kinds(lines), ["ended"])
+        self.assertEqual(lines[-1]["status"], "cancelled")
+        self.assertIn("SIGTERM", lines[-1]["reason"])
+        self.assertIn("epoch 1", lines[-1]["reason"])
 
     # --- the cache
 
