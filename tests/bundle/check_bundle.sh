@@ -100,5 +100,30 @@ grep -q "article: Tesla T4 (Kaggle notebook)" <<<"$out" &&
   ok "compare --published: the article's rows, read from the bundle" ||
   fail "compare --published: no article rows from $bundle/share/devicebench"
 
+# 5. The article's script runs with the box's own PyTorch (the launcher's Python, no --python):
+#    a 1-epoch article-script run on small files of CIFAR-10's binary layout.
+"$python" - "$work/bin" <<'PY'
+import os, sys
+folder = sys.argv[1]
+os.makedirs(folder)
+for name, count in [("data_batch_%d.bin" % i, 16) for i in range(1, 6)] + [("test_batch.bin", 16)]:
+    with open(os.path.join(folder, name), "wb") as f:
+        for i in range(count):
+            f.write(bytes([i % 10]) + bytes((i + j) % 256 for j in range(3072)))
+PY
+set +e
+out=$(runner "$bundle/bin/devicebench-runner" run --workload article-script --device cpu \
+  --data-dir "$work/bin" --epochs 1 --batch-size 8 --threads 1 --record "$work/script.json" 2>&1)
+rc=$?
+set -e
+echo "$out" | sed 's/^/  | /'
+if [ "$rc" != 0 ]; then fail "run --workload article-script: exit $rc"; else
+  want=$("$python" -c 'import torch; print(torch.__version__)')
+  got=$("$python" -c 'import json, sys; r = json.load(open(sys.argv[1])); print(r["workload"], r["fingerprint"]["python"]["torch"], len(r["epochs"]))' "$work/script.json" 2>&1)
+  [ "$got" = "article-script $want 1" ] &&
+    ok "run --workload article-script: 1 epoch with the box's torch $want" ||
+    fail "run --workload article-script: record says '$got', expected 'article-script $want 1'"
+fi
+
 if [ "$failures" -gt 0 ]; then echo "$failures check(s) failed"; exit 1; fi
 echo "bundle check: all pass"

@@ -9,6 +9,7 @@
 #include "cifar_files.h"
 
 #include "devicebench/article_script.h"
+#include "devicebench/interleaved_run.h"
 #include "devicebench/recorded_run.h"
 #include "devicebench/resource_files.h"
 #include "devicebench/run_record.h"
@@ -116,6 +117,36 @@ TEST_F(ArticleScript, RecordedRunHoldsTheScriptsEpochsStepLossesAndPython) {
     EXPECT_EQ(back.fingerprint.python->torch, r.fingerprint.python->torch);
     EXPECT_EQ(back.config.workload, Workload::ArticleScript);
     EXPECT_EQ(back.config.python, testPython());
+}
+
+TEST_F(ArticleScript, InterleavedWithAnEngineRunTheEpochsAlternate) {
+    SKIP_WITHOUT_TORCH();
+    m_config.epochs = 2;
+    RunRequest script;
+    script.config = m_config;
+    RunRequest engine;
+    engine.config.synthetic = true;
+    engine.config.trainImages = 256;
+    engine.config.testImages = 64;
+    engine.config.epochs = 2;
+    engine.config.warmupEpochs = 1;
+    engine.config.threads = 1;
+    std::atomic<bool> stop{false};
+    const std::vector<RecordedRun> runs = runRecordedInterleaved({script, engine}, {}, stop);
+    ASSERT_EQ(runs.size(), 2u);
+    ASSERT_EQ(runs[0].outcome.status, RunStatus::Finished) << runs[0].outcome.reason;
+    ASSERT_EQ(runs[1].outcome.status, RunStatus::Finished) << runs[1].outcome.reason;
+    EXPECT_EQ(runs[0].record.workload, "article-script");
+    ASSERT_TRUE(runs[0].record.fingerprint.python.has_value());
+    EXPECT_FALSE(runs[1].record.fingerprint.python.has_value());
+    // Turns: script epoch 1, engine epoch 1, script epoch 2, engine epoch 2.
+    const auto &a = runs[0].record.epochs;
+    const auto &b = runs[1].record.epochs;
+    ASSERT_EQ(a.size(), 2u);
+    ASSERT_EQ(b.size(), 2u);
+    EXPECT_LT(a[0].startedUnixSeconds, b[0].startedUnixSeconds);
+    EXPECT_LT(b[0].startedUnixSeconds, a[1].startedUnixSeconds);
+    EXPECT_LT(a[1].startedUnixSeconds, b[1].startedUnixSeconds);
 }
 
 TEST_F(ArticleScript, StopEndsTheChildCancelledWithinASecondKeepingFinishedEpochs) {
@@ -235,6 +266,7 @@ TEST(ArticleScriptProgram, PassesTheRunsSettingsAndCountsThreadsZeroAsTheEngineD
     std::filesystem::create_directories(resources.path() / "python");
     std::ofstream(resources.path() / kArticleScriptResource) << "# stand-in\n";
     setenv(kResourcesVariable, resources.path().c_str(), 1);
+    unsetenv(kArticleScriptPythonVariable);
     RunConfig c;
     c.workload = Workload::ArticleScript;
     c.dataDir = "/data/bin";
@@ -254,6 +286,17 @@ TEST(ArticleScriptProgram, PassesTheRunsSettingsAndCountsThreadsZeroAsTheEngineD
     EXPECT_NE(value("--threads"), "0");
     EXPECT_EQ(value("--epochs"), "10");
     EXPECT_EQ(program.argv.back(), "--turns");
+}
+
+TEST(ArticleScriptProgram, TheBundlesPythonIsTheDefaultAndAGivenPythonWins) {
+    RunConfig c;
+    setenv(kArticleScriptPythonVariable, "/box/bin/python3", 1);
+    EXPECT_EQ(articleScriptPython(c), "/box/bin/python3");
+    c.python = "/mine/python";
+    EXPECT_EQ(articleScriptPython(c), "/mine/python");
+    unsetenv(kArticleScriptPythonVariable);
+    c.python.clear();
+    EXPECT_EQ(articleScriptPython(c), "python3");
 }
 
 TEST(UserCacheDir, FollowsXdgCacheHomeThenHome) {

@@ -12,6 +12,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstdio>
 #include <filesystem>
 #include <mutex>
@@ -84,7 +85,10 @@ std::string checkLineProblem(const std::string &line, const std::string &python)
 } // namespace
 
 std::string articleScriptPython(const RunConfig &config) {
-    return config.python.empty() ? std::string("python3") : config.python;
+    if (!config.python.empty())
+        return config.python;
+    const char *launcher = std::getenv(kArticleScriptPythonVariable);
+    return launcher != nullptr && *launcher != '\0' ? launcher : "python3";
 }
 
 std::string checkArticleScriptPython(const std::string &python, const std::string &device) {

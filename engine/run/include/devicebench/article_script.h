@@ -18,7 +18,11 @@ namespace devicebench {
 // The program's place among the built-in data files (resource_files.h).
 inline constexpr const char *kArticleScriptResource = "python/article_workload.py";
 
-// The Python an article-script run uses: config.python, "python3" when that is "".
+// Set by the runner bundle's launcher to the Python whose PyTorch it runs on.
+inline constexpr const char *kArticleScriptPythonVariable = "DEVICEBENCH_PYTHON";
+
+// The Python an article-script run uses: config.python; when that is "", $DEVICEBENCH_PYTHON
+// when set, else "python3".
 std::string articleScriptPython(const RunConfig &config);
 
 // Asks `python` (a path or a name in PATH) whether it can run the script on `device` ("cpu",
