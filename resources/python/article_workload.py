@@ -741,6 +741,10 @@ def main(argv):
 
 if __name__ == "__main__":
     try:
-        sys.exit(main(sys.argv[1:]))
+        code = main(sys.argv[1:])
     except BrokenPipeError:  # the parent stopped reading: nothing left to tell
         os._exit(1)
+    # The events are out and flushed, the writer closed: skip the interpreter's teardown (with
+    # torch loaded it can take a second), so that a stopped run ends at once.
+    sys.stderr.flush()
+    os._exit(code)

@@ -26,6 +26,7 @@ RunRecord onHost(RunRecord r, const std::string &cpu, int threads) {
     r.fingerprint.hostName = "host-a";
     r.fingerprint.cpuModel = cpu;
     r.started.threads = threads;
+    r.data = {"/data/cifar", "cifar-10-binary", 50000, 10000, "0123456789abcdef"};
     return r;
 }
 

@@ -272,7 +272,10 @@ class ArticleWorkloadTest(unittest.TestCase):
             lines, waited = self.stop_and_read(child)
         finally:
             self.finish(child)
-        self.assertLess(waited, 1.0)
+        # Python runs the handler once the C extension being imported returns: on a busy
+        # machine that can take over a second. DeviceBench bounds the stop itself (SIGKILL a
+        # second after SIGTERM: engine ChildRun and ArticleScript tests).
+        self.assertLess(waited, 2.5)
         self.assertEqual(lines[-1]["event"], "ended")
         self.assertEqual(lines[-1]["status"], "cancelled")
         self.assertEqual([e for e in lines if e["event"] == "epoch"], [])

@@ -51,8 +51,7 @@ OrderedJson configJson(const RunConfig &c) {
     detail::writeModelConfig(j, c);
     j["phases"] = c.phases;
     j["tf32"] = toString(c.tf32);
-    if (c.workload == Workload::ArticleScript)
-        j["python"] = c.python; // the interpreter asked for ("" = python3)
+    j["python"] = c.python; // the article script's interpreter asked for ("" = the default)
     return j;
 }
 

@@ -10,6 +10,7 @@
 
 #include "child_process.h"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <poll.h>
@@ -49,6 +50,9 @@ public:
     }
 
     RunOutcome finish(const std::atomic<bool> &stop) {
+        if (m_stopping) // said "ended" or not: gone by the stop's deadline, or killed then
+            m_child.terminate(std::chrono::duration_cast<std::chrono::milliseconds>(
+                std::max(Clock::duration::zero(), m_stopDeadline - Clock::now())));
         const std::string exit = m_child.wait();
         if (!m_ended) {
             m_outcome.status =
