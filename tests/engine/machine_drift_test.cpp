@@ -531,8 +531,31 @@ TEST(InterleavedRuns, AStopRequestCancelsEveryRun) {
     std::atomic<bool> stop{true};
     const std::vector<RecordedRun> runs = runRecordedInterleaved(twoRequests(), {}, stop);
     ASSERT_EQ(runs.size(), 2U);
-    for (const RecordedRun &run : runs)
+    for (const RecordedRun &run : runs) {
         EXPECT_EQ(run.outcome.status, RunStatus::Cancelled) << run.outcome.reason;
+        EXPECT_NE(run.outcome.reason.find("before its set-up"), std::string::npos)
+            << run.outcome.reason;
+    }
+}
+
+TEST(InterleavedRuns, ARunStoppedWhileWaitingForItsTurnSaysSoNotDuringAnEpoch) {
+    // Stop once the first run's epoch 1 is over: the second is waiting to begin its epoch 1.
+    struct StopAfterFirstEpoch : RecordObserver {
+        explicit StopAfterFirstEpoch(std::atomic<bool> &stop) : m_stop(stop) {}
+        void onEpochFinished(const EpochResult & /*epoch*/) override { m_stop = true; }
+        void onRunEnded(const RunOutcome & /*outcome*/) override {}
+        std::atomic<bool> &m_stop;
+    };
+    std::atomic<bool> stop{false};
+    StopAfterFirstEpoch stopper(stop);
+    const std::vector<RecordedRun> runs =
+        runRecordedInterleaved(twoRequests(), {&stopper, nullptr}, stop);
+    ASSERT_EQ(runs.size(), 2U);
+    EXPECT_EQ(runs[1].outcome.status, RunStatus::Cancelled);
+    EXPECT_TRUE(runs[1].record.epochs.empty());
+    EXPECT_NE(runs[1].outcome.reason.find("before epoch 1, while waiting for its turn"),
+              std::string::npos)
+        << runs[1].outcome.reason;
 }
 
 TEST(InterleavedRuns, ObserversOfAnotherCountThanTheRunsAreRefused) {

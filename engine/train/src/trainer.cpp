@@ -168,6 +168,9 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
     RunOutcome outcome;
     try {
         takeTurn();
+        if (m_gate != nullptr && m_stopRequested.load()) // stopped while it waited: no set-up
+            throw RunStop{RunStatus::Cancelled,
+                          "stopped by the user before its set-up, while waiting for its turn"};
         if (std::string problem = settingsProblem(); !problem.empty()) {
             outcome.reason = std::move(problem);
             return end(std::move(outcome), 0);
@@ -179,6 +182,10 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
         for (int epoch = 1; epoch <= m_config.epochs; ++epoch) {
             passTurn();
             takeTurn();
+            if (m_gate != nullptr && m_stopRequested.load()) // stopped while it waited
+                throw RunStop{RunStatus::Cancelled, "stopped by the user before epoch " +
+                                                        std::to_string(epoch) +
+                                                        ", while waiting for its turn"};
             outcome.epochs.push_back(runEpoch(epoch));
             tellEpoch(outcome.epochs.back());
         }
