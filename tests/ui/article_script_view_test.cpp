@@ -342,3 +342,11 @@ TEST(ProgramRatioLine, NoScriptRunMeansNoLine) {
     EXPECT_TRUE(panel.programRatiosLabel()->isHidden());
     EXPECT_TRUE(panel.programRatiosLabel()->text().isEmpty());
 }
+
+TEST(ReproduceArticle, TheButtonIsDisabledWhileARunIsGoing) {
+    RunSettingsPanel panel;
+    panel.setRunState(false, QString());
+    EXPECT_TRUE(panel.reproduceButton()->isEnabled());
+    panel.setRunState(true, QString());
+    EXPECT_FALSE(panel.reproduceButton()->isEnabled());
+}
