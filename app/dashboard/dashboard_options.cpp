@@ -39,6 +39,10 @@ void addRunSettingsOptions(QCommandLineParser &parser) {
          QStringLiteral("Use only the first N test images (0 = all)."), valueName},
         {QStringLiteral("workload"), QStringLiteral("faithful, tuned or article-script."),
          QStringLiteral("NAME")},
+        {QStringLiteral("python"),
+         QStringLiteral("The Python that runs the article's script (article-script runs and "
+                        "--reproduce; default python3); it needs torch and torchvision."),
+         QStringLiteral("PATH")},
         {QStringLiteral("precision"),
          QStringLiteral("fp32, bf16 (mixed precision) or fp16 (mixed precision with loss scaling, "
                         "CUDA only)."),
@@ -60,6 +64,13 @@ void addSessionOptions(QCommandLineParser &parser) {
                         "\"Interleave epochs\" does: their epochs in alternation (run 1 epoch 1, "
                         "run 2 epoch 1, ...), so that a change of the machine's speed touches "
                         "every run alike.")},
+        {QStringLiteral("reproduce"),
+         QStringLiteral("\"Reproduce the article\" when the window opens: on the CPU and each GPU "
+                        "that passed the probe, the article's script and DeviceBench's faithful "
+                        "workload at the published settings, as one interleaved run set, with "
+                        "the published results shown. --epochs, --warmup-epochs, "
+                        "--train-images and --test-images replace the published settings (the "
+                        "runs are then not like for like).")},
         {QStringLiteral("export-png"),
          QStringLiteral("After the scripted runs, export the comparison PNG to FILE."),
          QStringLiteral("FILE")},
@@ -164,6 +175,8 @@ bool readRunSettings(const QCommandLineParser &parser, RunSettingsOptions *setti
         }
         settings->workload = workload;
     }
+    if (parser.isSet(QStringLiteral("python")))
+        settings->python = parser.value(QStringLiteral("python")).toStdString();
     return readPrecisionSettings(parser, settings);
 }
 
@@ -180,6 +193,7 @@ void readSession(const QCommandLineParser &parser, DashboardOptions *options) {
     options->fetchDir = parser.value(QStringLiteral("fetch-dir"));
     options->screenshot = parser.isSet(QStringLiteral("screenshot"));
     options->interleave = parser.isSet(QStringLiteral("interleave"));
+    options->reproduce = parser.isSet(QStringLiteral("reproduce"));
 }
 
 } // namespace
@@ -233,9 +247,20 @@ RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &se
         config.warmupEpochs = std::max(0, std::min(kDefaultWarmupEpochs, config.epochs - 1));
     if (settings.workload)
         config.workload = *settings.workload;
+    if (settings.python)
+        config.python = *settings.python;
     config.precision = settings.precision.value_or(config.precision);
     config.tf32 = settings.tf32.value_or(config.tf32);
     return config;
+}
+
+ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings) {
+    ReproductionOverrides overrides;
+    overrides.epochs = settings.epochs;
+    overrides.warmupEpochs = settings.warmupEpochs;
+    overrides.trainImages = settings.trainImages;
+    overrides.testImages = settings.testImages;
+    return overrides;
 }
 
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script) {

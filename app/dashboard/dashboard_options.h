@@ -6,6 +6,7 @@
 #include "script_options.h"
 
 #include "devicebench/run_types.h"
+#include "window/main_window.h" // ReproductionOverrides
 
 #include <QString>
 #include <QStringList>
@@ -27,6 +28,7 @@ struct RunSettingsOptions {
     std::optional<int> trainImages;
     std::optional<int> testImages;
     std::optional<Workload> workload;
+    std::optional<std::string> python; // --python: the article's script's Python
     std::optional<Precision> precision;
     std::optional<Tf32> tf32;
 };
@@ -37,6 +39,7 @@ struct DashboardOptions {
     RunSettingsOptions settings;
     std::deque<ScriptedRun> script; // the --run specs, in order
     bool interleave = false;        // --interleave: the script as one interleaved run set
+    bool reproduce = false;         // --reproduce: "Reproduce the article" when the window opens
     QString logLevel;
     QString theme;     // as given; empty: the saved one
     bool quit = false; // a scripted session: no saved settings, exports exactly its runs
@@ -61,6 +64,10 @@ std::optional<DashboardOptions> readDashboardOptions(const QCommandLineParser &p
 // --warmup-epochs gets the article's 2 warm-up epochs, but never all of them.
 RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &settings,
                                   const QCommandLineParser &parser);
+
+// The command line's --epochs, --warmup-epochs, --train-images and --test-images, which replace
+// the published settings of --reproduce's runs.
+ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings);
 
 // The command line's settings checked with the engine's validateRunConfig for every scripted
 // run, before the window's spin boxes clamp them (--epochs 0 would become 1): a script gets the

@@ -193,6 +193,8 @@ int main(int argc, char *argv[]) {
                                          {options->exportPng, options->exportCsv, options->quit},
                                          openStartupItems(*options, parser, window),
                                          options->interleave);
+    if (options->reproduce)
+        session.reproduceFirst(devicebench::reproductionOverrides(options->settings));
     session.begin(options->screenshot);
     const int rc = QApplication::exec();
     if (!options->quit) {

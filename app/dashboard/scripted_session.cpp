@@ -36,7 +36,16 @@ void ScriptedSession::begin(bool screenshot) {
         QTimer::singleShot(300, this, &ScriptedSession::startNext); // once laid out
 }
 
+void ScriptedSession::reproduceFirst(const ReproductionOverrides &overrides) {
+    m_reproduce = overrides;
+    m_scripted = true;
+}
+
 void ScriptedSession::startNext() {
+    if (m_reproduce && !m_stopSignalled) {
+        startReproduction();
+        return;
+    }
     if (m_script.empty() || m_stopSignalled) {
         finish();
         return;
@@ -61,6 +70,13 @@ void ScriptedSession::startRunSet() {
     m_script.clear();
     m_asked = "interleaved run set";
     m_window.startRunSet(items, true); // each run's threads are its own, the window's unchanged
+}
+
+void ScriptedSession::startReproduction() {
+    const ReproductionOverrides overrides = *m_reproduce;
+    m_reproduce.reset();
+    m_asked = "reproduction of the article";
+    m_window.reproduceArticle(overrides); // refused: runRefused; else the set's runAccepted
 }
 
 // The chart script (zoom, hover, screenshot), the exports, then maybe quit.
@@ -110,6 +126,7 @@ void ScriptedSession::onRunRefused(const QStringList &reasons) {
     m_asked.clear();
     m_exitCode = 1;
     m_script.clear();
+    m_reproduce.reset();
     QTimer::singleShot(0, this, &ScriptedSession::startNext);
 }
 
@@ -118,6 +135,7 @@ void ScriptedSession::onStopSignal(int signalNumber) {
         return;
     m_stopSignalled = true;
     m_script.clear();
+    m_reproduce.reset();
     const bool exports = !m_finish.exportPng.isEmpty() || !m_finish.exportCsv.isEmpty();
     std::fprintf(stderr, "devicebench: %s: %s%s\n", signalNumber == SIGINT ? "SIGINT" : "SIGTERM",
                  m_window.isRunning() ? "stopping the run after its current step" : "quitting",

@@ -10,12 +10,14 @@
 #include "stop_signals.h"
 
 #include "devicebench/run_types.h"
+#include "window/main_window.h" // ReproductionOverrides
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
 #include <deque>
+#include <optional>
 #include <string>
 
 class QCommandLineParser;
@@ -44,6 +46,10 @@ public:
                     std::deque<ScriptedRun> script, Finish finish, int exitCode,
                     bool interleave = false);
 
+    // --reproduce: "Reproduce the article" (MainWindow::reproduceArticle with `overrides`)
+    // first, as one interleaved run set, then the --run list; call before begin().
+    void reproduceFirst(const ReproductionOverrides &overrides);
+
     // Starts the first run now, or (with no runs) finishes once the window is laid out when
     // the session quits or takes a screenshot; an interactive session waits for the user.
     void begin(bool screenshot);
@@ -55,6 +61,7 @@ public:
 private:
     void startNext();
     void startRunSet(); // every run left, as one interleaved run set
+    void startReproduction();
     void finish();
     void onRunEnded(const RunOutcome &outcome);
     void onRunRefused(const QStringList &reasons);
@@ -69,6 +76,7 @@ private:
     bool m_scripted; // there were runs to start
     bool m_interleave;
     bool m_stopSignalled = false;
+    std::optional<ReproductionOverrides> m_reproduce; // --reproduce, not asked for yet
     std::string m_asked; // "run on cpu", "interleaved run set": asked for, not accepted; or ""
     StopSignals m_stopSignals;
 };

@@ -6,6 +6,7 @@
 #include "theme/theme.h"
 
 #include "devicebench/published.h"
+#include "devicebench/reproduction.h"
 #include "devicebench/run_types.h"
 
 #include <QBarSet>
@@ -79,6 +80,8 @@ QString hoverText(const PublishedSet &set, const PublishedEntry &entry, const Ru
     lines.append(wrapped(text(entry.comparability.note)));
     if (const QString line = likeForLikeLine(set, store); !line.isEmpty())
         lines.append(wrapped(line));
+    for (const QString &ratio : programRatioLines(store))
+        lines.append(wrapped(ratio));
     return lines.join(QLatin1Char('\n'));
 }
 
@@ -129,8 +132,16 @@ QString likeForLikeLine(const PublishedSet &set, const RunStore &store) {
     return text(devicebench::likeForLikeLine(set, store.runSet()));
 }
 
+QStringList programRatioLines(const RunStore &store) {
+    QStringList lines;
+    for (const ProgramRatio &ratio : programRatios(store.runSet()))
+        lines.append(text(ratio.line));
+    return lines;
+}
+
 PublishedBars publishedBars(const RunStore &store, int runBars, const QString &errorColour) {
     PublishedBars out;
+    out.ratioLines = programRatioLines(store);
     const PublishedBeside beside = store.publishedRows();
     const std::vector<PublishedSet> &sets = store.publishedSets();
     const bool compact = runBars + static_cast<int>(beside.rows.size()) > 3;
@@ -181,19 +192,32 @@ PublishedLegendItem::PublishedLegendItem(QChart *chart)
     setZValue(100.0);
 }
 
+double PublishedLegendItem::lineHeight() const { return QFontMetricsF(m_chart->font()).height(); }
+
 double PublishedLegendItem::stripHeight() const {
-    return QFontMetricsF(m_chart->font()).height() + 8.0;
+    const auto lines = static_cast<double>((m_names.isEmpty() ? 0 : 1) + m_lines.size());
+    return lines > 0.0 ? lines * lineHeight() + 8.0 : 0.0;
+}
+
+void PublishedLegendItem::fitMargin() {
+    QMargins margins = m_chart->margins();
+    margins.setBottom(m_bottomMargin + static_cast<int>(std::ceil(stripHeight())));
+    m_chart->setMargins(margins);
+    geometryChanged();
 }
 
 void PublishedLegendItem::setNames(const QStringList &names) {
     if (names == m_names)
         return;
     m_names = names;
-    QMargins margins = m_chart->margins();
-    margins.setBottom(m_bottomMargin +
-                      (names.isEmpty() ? 0 : static_cast<int>(std::ceil(stripHeight()))));
-    m_chart->setMargins(margins);
-    geometryChanged();
+    fitMargin();
+}
+
+void PublishedLegendItem::setLines(const QStringList &lines) {
+    if (lines == m_lines)
+        return;
+    m_lines = lines;
+    fitMargin();
 }
 
 void PublishedLegendItem::geometryChanged() {
@@ -205,10 +229,27 @@ QRectF PublishedLegendItem::boundingRect() const { return m_chart->rect(); }
 
 void PublishedLegendItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
                                 QWidget * /*widget*/) {
-    if (m_names.isEmpty())
+    if (m_names.isEmpty() && m_lines.isEmpty())
         return;
     painter->save();
     painter->setFont(m_chart->font());
+    const QColor ink = m_chart->titleBrush().color();
+    const QRectF chart = m_chart->rect();
+    double y = chart.bottom() - stripHeight() + 4.0;
+    if (!m_names.isEmpty()) {
+        paintEntries(painter, y);
+        y += lineHeight();
+    }
+    painter->setPen(ink);
+    for (const QString &line : m_lines) {
+        painter->drawText(QRectF(chart.left(), y, chart.width(), lineHeight()), Qt::AlignCenter,
+                          line);
+        y += lineHeight();
+    }
+    painter->restore();
+}
+
+void PublishedLegendItem::paintEntries(QPainter *painter, double y) const {
     const QFontMetricsF metrics(m_chart->font());
     const QColor ink = m_chart->titleBrush().color();
     const double box = metrics.height() * 0.8;
@@ -216,9 +257,7 @@ void PublishedLegendItem::paint(QPainter *painter, const QStyleOptionGraphicsIte
     double width = 0.0;
     for (const QString &name : m_names)
         width += box + gap + metrics.horizontalAdvance(name) + 3.0 * gap;
-    const QRectF chart = m_chart->rect();
-    double x = chart.center().x() - (width - 3.0 * gap) / 2.0;
-    const double y = chart.bottom() - stripHeight() + (stripHeight() - metrics.height()) / 2.0;
+    double x = m_chart->rect().center().x() - (width - 3.0 * gap) / 2.0;
     QPen pen(ink);
     pen.setWidthF(1.5);
     for (const QString &name : m_names) {
@@ -229,7 +268,6 @@ void PublishedLegendItem::paint(QPainter *painter, const QStyleOptionGraphicsIte
         painter->drawText(QPointF(x, y + metrics.ascent()), name);
         x += metrics.horizontalAdvance(name) + 3.0 * gap;
     }
-    painter->restore();
 }
 
 // SpeedChart's published part (charts.h).

@@ -33,6 +33,7 @@ struct PublishedBars {
     std::vector<int> group;     // per bar: its bar set, an index into legendNames
     QStringList legendNames;    // one per source program, in order of first appearance
     QStringList hoverTexts;     // per bar
+    QStringList ratioLines;     // programRatioLines(store), under the legend entries
 };
 // `errorColour`: the "⚠ other settings" of a row whose settings are not the runs' baseline's.
 PublishedBars publishedBars(const RunStore &store, int runBars, const QString &errorColour);
@@ -43,6 +44,14 @@ QString publishedLegendName(const std::string &program);
 // Which of the store's runs are like for like with `set`, in one line (likeForLikeLine of
 // published.h, as the CLI says it).
 QString likeForLikeLine(const PublishedSet &set, const RunStore &store);
+
+// What the article's script and the faithful workload of the same settings on the same
+// machine say about each other: each line of programRatios(store.runSet()) (engine
+// reproduction.h), "DeviceBench's faithful workload: 0.79 x the article's script on CPU x2 @
+// host (...) (#2 against #1)"; empty when no such pair of runs is in view. Drawn in the
+// chart's footer (so in the exported PNG too), in the published bars' hover and in the compare
+// panel.
+QStringList programRatioLines(const RunStore &store);
 
 // The published style: hatched (Qt::BDiagPattern) in `ink`, outlined in `ink`.
 void stylePublishedSet(QBarSet *set, const QColor &ink);
@@ -56,8 +65,9 @@ void addPublishedSets(QStackedBarSeries *series, const std::vector<double> &valu
 
 // The published sets' legend, which the chart draws itself in a strip along its bottom edge
 // (Qt's legend would list every run's bar set too, and its layout shows hidden markers
-// again): a hatched square and the name of each set, in the chart's text colour. A child item
-// of the chart, so the dashboard and the exported PNG both draw it.
+// again): a hatched square and the name of each set, in the chart's text colour, and under
+// them the two programs' ratio lines (programRatioLines), one a line. A child item of the
+// chart, so the dashboard and the exported PNG both draw it.
 class PublishedLegendItem : public QGraphicsItem {
 public:
     explicit PublishedLegendItem(QChart *chart);
@@ -65,16 +75,23 @@ public:
     // it back when there are none.
     void setNames(const QStringList &names);
     QStringList names() const { return m_names; }
+    // The ratio lines under the entries; makes room for them as setNames does.
+    void setLines(const QStringList &lines);
+    QStringList lines() const { return m_lines; }
     void geometryChanged();
 
     QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:
-    double stripHeight() const;
+    double lineHeight() const;
+    double stripHeight() const; // the entries' line (when any) and the ratio lines
+    void fitMargin();           // the chart's bottom margin holds the strip
+    void paintEntries(QPainter *painter, double y) const; // the hatched squares and names
 
     QChart *m_chart;
     QStringList m_names;
+    QStringList m_lines;
     int m_bottomMargin; // the chart's own, without the strip
 };
 

@@ -471,6 +471,8 @@ void SpeedChart::sync(const RunStore &store) {
     SpeedBars next = speedBars(store, errorColour, static_cast<int>(published.values.size()));
     appendPublished(next, published);
     m_hoverTexts = next.hoverTexts;
+    // The two programs' ratio under the legend entries (published_bars.h), while bars show.
+    m_publishedLegend->setLines(next.values.empty() ? QStringList() : published.ratioLines);
     m_errorBars->setBars(std::move(next.bars)); // repaints only when a bar changed
     if (next.categories == m_categories && next.values == m_values && next.flagged == m_flagged &&
         next.contended == m_contended && next.numbers == m_numbers &&

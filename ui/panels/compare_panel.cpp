@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/compare_panel.h"
 
+#include "charts/published_bars.h"
 #include "export/comparison_export.h"
 #include "panels/run_settings_panel.h" // makeSpin
 #include "store/run_store.h"
@@ -68,6 +69,16 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
     m_publishedCheck->setChecked(m_store.publishedShown());
     m_publishedCheck->setToolTip(publishedToolTip());
     layout->addWidget(m_publishedCheck);
+    m_ratios = new QLabel(box);
+    m_ratios->setObjectName(QStringLiteral("programRatiosLabel"));
+    m_ratios->setWordWrap(true);
+    m_ratios->setTextFormat(Qt::PlainText);
+    m_ratios->setToolTip(
+        QStringLiteral("An article's-script run and a faithful run of the same settings on the "
+                       "same device: the faithful run's stable mean over the script's, the "
+                       "share of the script's time DeviceBench's engine takes"));
+    m_ratios->setVisible(false);
+    layout->addWidget(m_ratios);
 
     m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), box);
     m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
@@ -148,6 +159,11 @@ void ComparePanel::syncNotes() {
     if (m_notes->text() != text)
         m_notes->setText(text);
     m_notes->setVisible(!notes.isEmpty());
+    const QStringList ratios = programRatioLines(m_store);
+    const QString ratioText = ratios.join(QLatin1Char('\n'));
+    if (m_ratios->text() != ratioText)
+        m_ratios->setText(ratioText);
+    m_ratios->setVisible(!ratios.isEmpty());
 }
 
 void ComparePanel::syncRuns() {

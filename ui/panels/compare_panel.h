@@ -5,7 +5,9 @@
 // comparison_export.h). A "Published results" check box (on by default) draws the published
 // results (the article's table and the user's own files, devicebench/published.h) beside the
 // runs in the bar chart and the exported PNG. It edits the RunStore's comparison settings and
-// writes exports; it starts nothing.
+// writes exports; it starts nothing. Under the check box, the two programs' ratio
+// (programRatioLines, published_bars.h: "DeviceBench's faithful workload: 0.79 x the article's
+// script on ..."), hidden when no script run has a faithful partner in view.
 #pragma once
 
 #include "charts/charts.h" // ChartOptions
@@ -24,7 +26,7 @@ namespace devicebench {
 class RunStore;
 
 // Object names (tests): compareWarmupSpin, baselineCombo, exportPngButton, exportCsvButton,
-// machineSpeedNotesLabel, publishedCheck.
+// machineSpeedNotesLabel, publishedCheck, programRatiosLabel.
 class ComparePanel : public QWidget {
     Q_OBJECT
 
@@ -56,12 +58,14 @@ public:
     QPushButton *exportCsvButton() const { return m_exportCsvButton; }
     // The machine speed notes (hidden when there are none).
     QLabel *machineSpeedNotesLabel() const { return m_notes; }
+    // The two programs' ratio lines (hidden when there are none).
+    QLabel *programRatiosLabel() const { return m_ratios; }
 
 Q_SIGNALS:
     void statusMessage(QString text, bool error);
 
 private:
-    void syncNotes(); // the machine speed notes from the store
+    void syncNotes(); // the machine speed notes and the programs' ratios from the store
 
     RunStore &m_store;
     ChartOptions m_chartOptions;
@@ -71,6 +75,7 @@ private:
     QPushButton *m_exportPngButton = nullptr;
     QPushButton *m_exportCsvButton = nullptr;
     QLabel *m_notes = nullptr;
+    QLabel *m_ratios = nullptr;
 };
 
 } // namespace devicebench

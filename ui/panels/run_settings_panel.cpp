@@ -40,7 +40,6 @@ const QString kThreads = QStringLiteral("run/threads");
 const QString kSeed = QStringLiteral("run/seed");
 const QString kTrainImages = QStringLiteral("run/trainImages");
 const QString kTestImages = QStringLiteral("run/testImages");
-const QString kWorkload = QStringLiteral("run/workload");
 const QString kTensorBoardDir = QStringLiteral("run/tensorBoardDir");
 const QString kPhases = QStringLiteral("run/phases");
 const QString kRunSet = QStringLiteral("run/runSet");
@@ -56,55 +55,7 @@ void restoreSpin(const QSettings &settings, const QString &key, QSpinBox *spin) 
         spin->setValue(value);
 }
 
-QPushButton *makeButton(QWidget *parent, const QString &text, const char *name,
-                        const QString &tip = QString()) {
-    auto *button = new QPushButton(text, parent);
-    button->setObjectName(QString::fromUtf8(name));
-    if (!tip.isEmpty())
-        button->setToolTip(tip);
-    return button;
-}
-
 } // namespace
-
-bool parseRunSetItem(const QString &text, RunSetItem *item) {
-    const QStringList parts = text.trimmed().split(QLatin1Char(':'));
-    const QString device = parts.value(0);
-    if (device == QLatin1String("cpu")) {
-        item->device = "cpu";
-        item->threads = 0;
-        if (parts.size() == 2) {
-            bool ok = false;
-            item->threads = parts[1].toInt(&ok);
-            return ok && item->threads >= 1;
-        }
-        return parts.size() == 1;
-    }
-    if ((device == QLatin1String("cuda") || device == QLatin1String("gpu")) && parts.size() == 1) {
-        item->device = "cuda";
-        item->threads = 0;
-        return true;
-    }
-    return false;
-}
-
-bool parseRunSet(const QString &text, std::vector<RunSetItem> *items, QString *error) {
-    items->clear();
-    if (text.trimmed().isEmpty()) {
-        *error = QStringLiteral("run set: list the runs, e.g. cpu:1, cpu:2, cuda");
-        return false;
-    }
-    for (const QString &part : text.split(QLatin1Char(','))) {
-        RunSetItem item;
-        if (!parseRunSetItem(part, &item)) {
-            *error =
-                QStringLiteral("run set: '%1' is not cpu, cpu:THREADS or cuda").arg(part.trimmed());
-            return false;
-        }
-        items->push_back(item);
-    }
-    return true;
-}
 
 QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int value,
                    const QString &tip) {
@@ -117,23 +68,32 @@ QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int valu
     return spin;
 }
 
+QPushButton *makeSettingsButton(QWidget *parent, const QString &text, const char *name,
+                                const QString &tip) {
+    auto *button = new QPushButton(text, parent);
+    button->setObjectName(QString::fromUtf8(name));
+    if (!tip.isEmpty())
+        button->setToolTip(tip);
+    return button;
+}
+
 RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(buildDataBox());
     layout->addWidget(buildTrainingBox());
 
-    m_runCpuButton = makeButton(this, QStringLiteral("Run on CPU"), "runCpuButton",
-                                QStringLiteral("Train on the CPU"));
-    m_runGpuButton = makeButton(this, QStringLiteral("Run on GPU"), "runGpuButton");
+    m_runCpuButton = makeSettingsButton(this, QStringLiteral("Run on CPU"), "runCpuButton",
+                                        QStringLiteral("Train on the CPU"));
+    m_runGpuButton = makeSettingsButton(this, QStringLiteral("Run on GPU"), "runGpuButton");
     m_gpuTip = QStringLiteral("Train on the first CUDA device");
-    m_stopButton =
-        makeButton(this, QStringLiteral("Stop"), "stopButton",
-                   QStringLiteral("End the run within one step; its finished epochs are kept"));
-    m_diagnosticsButton =
-        makeButton(this, QStringLiteral("Diagnostics…"), "diagnosticsButton",
-                   QStringLiteral("This machine's fingerprint and every device with its probe "
-                                  "result"));
+    m_stopButton = makeSettingsButton(
+        this, QStringLiteral("Stop"), "stopButton",
+        QStringLiteral("End the run within one step; its finished epochs are kept"));
+    m_diagnosticsButton = makeSettingsButton(
+        this, QStringLiteral("Diagnostics…"), "diagnosticsButton",
+        QStringLiteral("This machine's fingerprint and every device with its probe "
+                       "result"));
     auto *runRow = new QHBoxLayout;
     runRow->addWidget(m_runCpuButton);
     runRow->addWidget(m_runGpuButton);
@@ -161,53 +121,6 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     setRunState(false, QStringLiteral("Checking the GPU (the device probe is running)…"));
 }
 
-QLayout *RunSettingsPanel::buildRunSetRows() {
-    auto *rows = new QVBoxLayout;
-    auto *listRow = new QHBoxLayout;
-    m_runSetEdit = new QLineEdit(this);
-    m_runSetEdit->setObjectName(QStringLiteral("runSetEdit"));
-    m_runSetEdit->setPlaceholderText(QStringLiteral("cpu:1, cpu:2, cuda"));
-    m_runSetEdit->setToolTip(
-        QStringLiteral("Several runs with these settings, each on cpu, cpu:THREADS or cuda, "
-                       "separated by commas"));
-    m_runSetButton = makeButton(this, QStringLiteral("Run set"), "runSetButton",
-                                QStringLiteral("Start every run of the list"));
-    m_interleaveCheck = new QCheckBox(QStringLiteral("Interleave epochs"), this);
-    m_interleaveCheck->setObjectName(QStringLiteral("interleaveCheck"));
-    // On by default: each run trains in a process of its own, so interleaving costs the runs
-    // nothing and a drifting machine slows all of them alike (docs/MEASURING.md, "Interleaved
-    // runs").
-    m_interleaveCheck->setChecked(true);
-    m_interleaveCheck->setToolTip(
-        QStringLiteral("Run the set's epochs in alternation (run 1 epoch 1, run 2 epoch 1, ...), "
-                       "each run in a process of its own, so that a change of the machine's "
-                       "speed touches every run alike; unticked: one run after another"));
-    // One row, so that the settings' scroll area shows it whole at the window's first size.
-    listRow->addWidget(m_runSetEdit, 1);
-    listRow->addWidget(m_interleaveCheck);
-    listRow->addWidget(m_runSetButton);
-    rows->addLayout(listRow);
-    connect(m_runSetButton, &QPushButton::clicked, this, &RunSettingsPanel::requestRunSet);
-    connect(m_runSetEdit, &QLineEdit::returnPressed, this, [this] {
-        if (m_runSetButton->isEnabled())
-            requestRunSet();
-    });
-    return rows;
-}
-
-void RunSettingsPanel::requestRunSet() {
-    std::vector<RunSetItem> items;
-    QString error;
-    if (!parseRunSet(m_runSetEdit->text(), &items, &error)) {
-        showProblems({error});
-        return;
-    }
-    Q_EMIT runSetRequested(items, m_interleaveCheck->isChecked());
-}
-
-QString RunSettingsPanel::runSetText() const { return m_runSetEdit->text().trimmed(); }
-bool RunSettingsPanel::interleave() const { return m_interleaveCheck->isChecked(); }
-
 QWidget *RunSettingsPanel::buildDataBox() {
     auto *box = new QGroupBox(QStringLiteral("Data"), this);
     auto *layout = new QVBoxLayout(box);
@@ -234,7 +147,7 @@ QLayout *RunSettingsPanel::buildDataDirRow(QWidget *box) {
     m_dataDirEdit->setToolTip(QString::fromStdString(dataDirHelp()));
     if (const auto dir = findDefaultDataDir())
         m_dataDirEdit->setText(QString::fromStdString(*dir));
-    m_browseButton = makeButton(box, QStringLiteral("Browse…"), "browseButton");
+    m_browseButton = makeSettingsButton(box, QStringLiteral("Browse…"), "browseButton");
     dirRow->addWidget(m_dataDirEdit, 1);
     dirRow->addWidget(m_browseButton);
     connect(m_browseButton, &QPushButton::clicked, this, [this] {
@@ -246,12 +159,13 @@ QLayout *RunSettingsPanel::buildDataDirRow(QWidget *box) {
 
 QLayout *RunSettingsPanel::buildFetchRow(QWidget *box) {
     auto *fetchRow = new QHBoxLayout;
-    auto *getData = makeButton(box, QStringLiteral("Get CIFAR-10…"), "getDataButton",
-                               QStringLiteral("Download the CIFAR-10 binary archive (170 MB), "
-                                              "check it and unpack it"));
+    auto *getData =
+        makeSettingsButton(box, QStringLiteral("Get CIFAR-10…"), "getDataButton",
+                           QStringLiteral("Download the CIFAR-10 binary archive (170 MB), "
+                                          "check it and unpack it"));
     auto *openArchive =
-        makeButton(box, QStringLiteral("Open archive…"), "openArchiveButton",
-                   QStringLiteral("Unpack a cifar-10-binary.tar.gz already downloaded"));
+        makeSettingsButton(box, QStringLiteral("Open archive…"), "openArchiveButton",
+                           QStringLiteral("Unpack a cifar-10-binary.tar.gz already downloaded"));
     fetchRow->addWidget(getData);
     fetchRow->addWidget(openArchive);
     fetchRow->addStretch(1);
@@ -274,7 +188,8 @@ QLayout *RunSettingsPanel::buildTensorBoardRow(QWidget *box) {
     m_tensorBoardEdit->setToolTip(
         QStringLiteral("Each run writes a TensorBoard event file in a folder of its own here, "
                        "flushed after every epoch. View with: tensorboard --logdir FOLDER"));
-    auto *tensorBoardBrowse = makeButton(box, QStringLiteral("Browse…"), "tensorBoardBrowseButton");
+    auto *tensorBoardBrowse =
+        makeSettingsButton(box, QStringLiteral("Browse…"), "tensorBoardBrowseButton");
     tensorBoardRow->addWidget(m_tensorBoardEdit, 1);
     tensorBoardRow->addWidget(tensorBoardBrowse);
     connect(tensorBoardBrowse, &QPushButton::clicked, this,
@@ -319,17 +234,6 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     m_testImagesSpin = makeSpin(box, "testImagesSpin", 0, 10000, 0,
                                 QStringLiteral("Use only the first N test images"));
     m_testImagesSpin->setSpecialValueText(QStringLiteral("all (10,000)"));
-    m_workloadCombo = new QComboBox(box);
-    m_workloadCombo->setObjectName(QStringLiteral("workloadCombo"));
-    m_workloadCombo->addItem(QStringLiteral("faithful (the article's)"),
-                             QString::fromUtf8(toString(Workload::Faithful)));
-    m_workloadCombo->addItem(QStringLiteral("tuned (fastest measured)"),
-                             QString::fromUtf8(toString(Workload::Tuned)));
-    m_workloadCombo->setToolTip(
-        QStringLiteral("faithful: the article's computation. tuned: the same training, same "
-                       "results within float tolerance, computed the fastest way measured "
-                       "(channels-last, no per-step allocation, ...). Runs of different "
-                       "workloads are flagged as not comparable."));
     form->addRow(QStringLiteral("Epochs"), m_epochsSpin);
     form->addRow(QStringLiteral("Batch size"), m_batchSizeSpin);
     form->addRow(QStringLiteral("Learning rate"), m_learningRateSpin);
@@ -338,7 +242,7 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     form->addRow(QStringLiteral("Seed"), m_seedSpin);
     form->addRow(QStringLiteral("Training images"), m_trainImagesSpin);
     form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
-    form->addRow(QStringLiteral("Workload"), m_workloadCombo);
+    m_workload.addRows(box, form);
     m_model.addRows(box, form);
     m_precision.addRows(box, form);
     // Where the time goes: a phase-timed run is another kind of measurement.
@@ -365,7 +269,7 @@ RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
     config.synthetic = m_syntheticCheck->isChecked();
     config.trainImages = m_trainImagesSpin->value();
     config.testImages = m_testImagesSpin->value();
-    parseWorkload(m_workloadCombo->currentData().toString().toStdString(), &config.workload);
+    m_workload.apply(&config);
     m_model.apply(&config);
     m_precision.apply(&config);
     config.phases = m_phasesCheck->isChecked();
@@ -382,8 +286,7 @@ void RunSettingsPanel::setRunConfig(const RunConfig &config) {
     m_dataDirEdit->setText(QString::fromStdString(config.dataDir));
     m_syntheticCheck->setChecked(config.synthetic);
     m_trainImagesSpin->setValue(clampToInt(config.trainImages));
-    m_workloadCombo->setCurrentIndex(
-        m_workloadCombo->findData(QString::fromUtf8(toString(config.workload))));
+    m_workload.show(config);
     m_testImagesSpin->setValue(clampToInt(config.testImages));
     m_model.show(config);
     m_precision.show(config);
@@ -414,6 +317,7 @@ void RunSettingsPanel::setRunState(bool running, const QString &gpuReason) {
     m_runGpuButton->setToolTip(gpuReason.isEmpty() ? m_gpuTip : gpuReason);
     m_stopButton->setEnabled(running);
     m_runSetButton->setEnabled(!running);
+    m_reproduceButton->setEnabled(!running);
 }
 
 void RunSettingsPanel::saveSettings(QSettings &settings) const {
@@ -428,7 +332,7 @@ void RunSettingsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(kSeed, m_seedSpin->value());
     settings.setValue(kTrainImages, m_trainImagesSpin->value());
     settings.setValue(kTestImages, m_testImagesSpin->value());
-    settings.setValue(kWorkload, QString::fromUtf8(toString(config.workload)));
+    m_workload.save(settings);
     settings.setValue(kTensorBoardDir, tensorBoardDir());
     m_model.save(settings);
     m_precision.save(settings);
@@ -458,9 +362,7 @@ void RunSettingsPanel::restoreSettings(const QSettings &settings) {
     if (ok && std::isfinite(learningRate) && learningRate >= m_learningRateSpin->minimum() &&
         learningRate <= m_learningRateSpin->maximum())
         m_learningRateSpin->setValue(learningRate);
-    const int workload = m_workloadCombo->findData(settings.value(kWorkload).toString());
-    if (workload >= 0)
-        m_workloadCombo->setCurrentIndex(workload);
+    m_workload.restore(settings);
     m_model.restore(settings);
     m_precision.restore(settings);
     if (settings.contains(kPhases))

@@ -10,6 +10,7 @@
 #include "devicebench/run_types.h"
 #include "panels/model_settings.h"
 #include "panels/precision_settings.h"
+#include "panels/workload_settings.h"
 
 #include <QString>
 #include <QStringList>
@@ -46,10 +47,10 @@ bool parseRunSet(const QString &text, std::vector<RunSetItem> *items, QString *e
 // Object names (tests): dataDirEdit, browseButton, getDataButton, openArchiveButton,
 // syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
 // learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
-// workloadCombo, modelCombo, imageSizeCombo (model_settings.h), precisionCombo, tf32Combo
-// (precision_settings.h), phasesCheck (RunConfig::phases),
-// runCpuButton, runGpuButton, stopButton, diagnosticsButton, runSetEdit, interleaveCheck,
-// runSetButton, validationLabel.
+// workloadCombo, pythonEdit (workload_settings.h), modelCombo, imageSizeCombo (model_settings.h),
+// precisionCombo, tf32Combo (precision_settings.h), phasesCheck (RunConfig::phases), runCpuButton,
+// runGpuButton, stopButton, diagnosticsButton, runSetEdit, interleaveCheck, runSetButton,
+// reproduceButton, validationLabel.
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
 
@@ -68,8 +69,9 @@ public:
     // Shows the messages under the run buttons; an empty list hides them.
     void showProblems(const QStringList &problems);
 
-    // Buttons follow the run state: Run on CPU and Run set when idle, Run on GPU when idle and
-    // `gpuReason` is empty (the reason is its tooltip otherwise), Stop while running.
+    // Buttons follow the run state: Run on CPU, Run set and Reproduce the article when idle, Run on
+    // GPU when idle and `gpuReason` is empty (the reason is its tooltip otherwise), Stop while
+    // running.
     void setRunState(bool running, const QString &gpuReason);
     // The GPU button's tooltip while it is usable (default "Train on the first CUDA device").
     void setGpuToolTip(const QString &tip);
@@ -77,6 +79,9 @@ public:
     // The run set as typed, and whether "Interleave epochs" is ticked (default: ticked).
     QString runSetText() const;
     bool interleave() const;
+    // The Python field as typed, trimmed ("" = python3), whatever the workload: the article's
+    // script runs of "Reproduce the article" use it.
+    QString python() const;
 
     // The run settings under the QSettings keys run/* (see main_window.h, saveSettings), the
     // run set's under run/runSet and run/interleave.
@@ -90,12 +95,15 @@ public:
     QPushButton *stopButton() const { return m_stopButton; }
     QPushButton *diagnosticsButton() const { return m_diagnosticsButton; }
     QPushButton *runSetButton() const { return m_runSetButton; }
+    QPushButton *reproduceButton() const { return m_reproduceButton; }
 
 Q_SIGNALS:
     void runRequested(QString device); // "cpu" or "cuda"
     // "Run set" with a list that parses (a bad one shows its message and emits nothing).
     void runSetRequested(std::vector<devicebench::RunSetItem> items, bool interleave);
     void stopRequested();
+    // "Reproduce the article" (the window builds the runs: main_window.h, reproduceArticle).
+    void reproduceRequested();
     void diagnosticsRequested();
     void getDataRequested();                 // "Get CIFAR-10…"
     void archiveChosen(QString archivePath); // "Open archive…", after choosing a file
@@ -107,8 +115,9 @@ private:
     QLayout *buildTensorBoardRow(QWidget *box);               // the log folder and Browse…
     void chooseFolder(QLineEdit *edit, const QString &title); // a folder dialog into `edit`
     QWidget *buildTrainingBox();
-    QLayout *buildRunSetRows(); // the list, "Run set" and "Interleave epochs"
-    void requestRunSet();       // parses the list: runSetRequested or its message
+    QLayout *buildRunSetRows();   // the list, "Run set" and "Interleave epochs"
+    void requestRunSet();         // parses the list: runSetRequested or its message
+    QLayout *buildReproduceRow(); // "Reproduce the article"
 
     QLineEdit *m_dataDirEdit = nullptr;
     QPushButton *m_browseButton = nullptr;
@@ -122,7 +131,7 @@ private:
     QSpinBox *m_seedSpin = nullptr;
     QSpinBox *m_trainImagesSpin = nullptr;
     QSpinBox *m_testImagesSpin = nullptr;
-    QComboBox *m_workloadCombo = nullptr;
+    WorkloadSettings m_workload;        // the Workload and Python rows
     ModelSettings m_model;              // the Model and Image size rows
     PrecisionSettings m_precision;      // the Precision and TF32 rows
     QCheckBox *m_phasesCheck = nullptr; // "Time each phase (slower)"
@@ -133,6 +142,7 @@ private:
     QLineEdit *m_runSetEdit = nullptr;
     QCheckBox *m_interleaveCheck = nullptr;
     QPushButton *m_runSetButton = nullptr;
+    QPushButton *m_reproduceButton = nullptr;
     QLabel *m_validationLabel = nullptr;
     QString m_gpuTip; // the GPU button's tooltip when usable (with its shortcut)
 };
@@ -140,5 +150,8 @@ private:
 // A spin box with an object name, range, value, tooltip and group separators.
 QSpinBox *makeSpin(QWidget *parent, const char *name, int min, int max, int value,
                    const QString &tip);
+// A push button with an object name and, when `tip` is not empty, a tooltip.
+QPushButton *makeSettingsButton(QWidget *parent, const QString &text, const char *name,
+                                const QString &tip = QString());
 
 } // namespace devicebench

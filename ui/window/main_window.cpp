@@ -103,6 +103,8 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     connect(m_settings, &RunSettingsPanel::runRequested, this,
             [this](const QString &device) { startRun(device.toStdString()); });
     connect(m_settings, &RunSettingsPanel::runSetRequested, this, &MainWindow::startRunSet);
+    connect(m_settings, &RunSettingsPanel::reproduceRequested, this,
+            [this] { reproduceArticle(); });
     connect(m_settings, &RunSettingsPanel::stopRequested, this, [this] {
         if (!isRunning())
             return;
@@ -330,11 +332,7 @@ void MainWindow::showRunEnd(int jobId, const RunOutcome &outcome) {
     }
 }
 
-void MainWindow::onRunRejected(const QStringList &reasons) {
-    m_settings->showProblems(reasons);
-    setStatus(QStringLiteral("Not started: %1").arg(reasons.join(QStringLiteral("; "))), true);
-    Q_EMIT runRefused(reasons);
-}
+void MainWindow::onRunRejected(const QStringList &reasons) { refuse(reasons); }
 
 void MainWindow::onTensorBoardFailed(int jobId, const QString &message) {
     // Shown under the run buttons, where the end-of-run status does not overwrite it.

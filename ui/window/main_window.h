@@ -24,6 +24,7 @@
 
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,29 @@ class RunStore;
 class ScalingPanel;
 class SpeedChart;
 class SweepPanel;
+struct PublishedSet;
+
+// Settings of "Reproduce the article" that replace the published ones, for quick checks (the
+// dashboard's --epochs, --warmup-epochs, --train-images, --test-images): the runs are then not
+// like for like with the published rows, and the comparability notes say so.
+struct ReproductionOverrides {
+    std::optional<int> epochs;
+    std::optional<int> warmupEpochs; // unset with `epochs`: the published 2, but not all epochs
+    std::optional<int> trainImages;
+    std::optional<int> testImages;
+};
+
+// The devices "Reproduce the article" runs on: "cpu", then each CUDA device of `devices` that
+// passed the probe ("cuda:0", ...).
+std::vector<std::string> reproductionDevices(const std::vector<DeviceInfo> &devices);
+
+// The requests of "Reproduce the article": reproductionRuns(set, base.config, devices)
+// (engine reproduction.h: on each device the article's script, then the faithful workload, at
+// the published settings, with base's data folder, Python, seed and threads), each with base's
+// records and TensorBoard folders, and `overrides` on top.
+std::vector<RunRequest> reproductionRequests(const PublishedSet &set, const RunRequest &base,
+                                             const std::vector<std::string> &devices,
+                                             const ReproductionOverrides &overrides = {});
 
 // Object names of the widgets tests look up with findChild<>(): those of the panels (see
 // their headers) and statusLabel. Actions (menus, with keyboard shortcuts): runCpuAction
@@ -79,6 +103,14 @@ public:
     // item's device, its threads when it names them, the runs and TensorBoard folders) and
     // `interleave`; true ("request sent"). False, emitting runRefused, when a run is going.
     bool startRunSet(const std::vector<RunSetItem> &items, bool interleave);
+    // "Reproduce the article" (reproduceButton): with the store's article set (articleSet of
+    // its published sets) emits startRunSetRequested(reproductionRequests(..., the panel's
+    // settings with its Python, reproductionDevices(the last probe's), overrides), true) and
+    // ticks "Published results"; true ("request sent"). While the first device probe runs it
+    // waits for its result and then sends the set. Without the article set, or while a run is
+    // going, emits runRefused with the message (shown under the run buttons) and returns false.
+    bool reproduceArticle(const ReproductionOverrides &overrides = {});
+
     // True from onRunAccepted until the onRunEnded of the last run going (of a run set: every
     // run of it).
     bool isRunning() const { return !m_going.empty(); }
@@ -215,6 +247,10 @@ private:
     bool refuseWhileRunning();   // true (after saying why, runRefused) when a run is going
     QString runSetText() const;  // "Run set: 3 runs interleaved" while one goes; else empty
     QString runningWhat() const; // "run #2" or "the run set", for the stop messages
+    void refuse(const QStringList &reasons); // shown and status, then runRefused
+    // The set of "Reproduce the article" on the probed devices (main_window_reproduce.cpp).
+    void sendReproduction(const PublishedSet &set, const ReproductionOverrides &overrides);
+    void sendPendingReproduction(); // once the probe has answered
 
     RunStore *m_store;
     RunSettingsPanel *m_settings = nullptr;
@@ -231,6 +267,8 @@ private:
     std::vector<DeviceInfo> m_devices; // the last probe's result
     Fingerprint m_fingerprint;
     bool m_haveSurvey = false;
+    // "Reproduce the article" asked for before the first probe answered.
+    std::optional<ReproductionOverrides> m_pendingReproduction;
 
     // Progress of a run that is going (status bar).
     struct RunProgress {

@@ -49,6 +49,7 @@ void MainWindow::onDevicesProbed(const std::vector<DeviceInfo> &devices,
         m_diagnostics->showSurvey(devices, fingerprint);
     m_sweep->setDevices(devices); // the GPUs that passed the probe, for the sweep's grid
     updateButtons();
+    sendPendingReproduction(); // "Reproduce the article" waited for the devices
 }
 
 void MainWindow::onProbeFailed(const QString &reason) {
@@ -59,6 +60,7 @@ void MainWindow::onProbeFailed(const QString &reason) {
         m_diagnostics->showProbeFailed(reason);
     setStatus(QStringLiteral("The device probe did not run: ") + reason, true);
     updateButtons();
+    sendPendingReproduction(); // on the CPU alone
 }
 
 void MainWindow::showDiagnostics() {

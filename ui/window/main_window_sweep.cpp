@@ -58,6 +58,8 @@ void MainWindow::syncSweepButtons() {
     if (m_sweep->isRunning()) { // likewise, no run during a sweep
         m_settings->runCpuButton()->setEnabled(false);
         m_settings->runGpuButton()->setEnabled(false);
+        m_settings->runSetButton()->setEnabled(false);
+        m_settings->reproduceButton()->setEnabled(false);
     }
 }
 
