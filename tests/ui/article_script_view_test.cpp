@@ -123,6 +123,7 @@ protected:
 TEST(WorkloadSetting, TheArticlesScriptAndItsPythonGoIntoTheRunConfig) {
     RunSettingsPanel panel;
     EXPECT_FALSE(pythonEdit(panel)->isEnabled()) << "faithful by default: no Python";
+    EXPECT_TRUE(pythonEdit(panel)->isHidden()) << "its row shows for the script only";
     EXPECT_EQ(pythonEdit(panel)->placeholderText(), QStringLiteral("python3"));
     EXPECT_TRUE(pythonEdit(panel)->toolTip().contains(QStringLiteral("torchvision")));
     pythonEdit(panel)->setText(QStringLiteral(" /opt/venv/bin/python "));
@@ -130,6 +131,7 @@ TEST(WorkloadSetting, TheArticlesScriptAndItsPythonGoIntoTheRunConfig) {
 
     chooseWorkload(panel, Workload::ArticleScript);
     EXPECT_TRUE(pythonEdit(panel)->isEnabled());
+    EXPECT_FALSE(pythonEdit(panel)->isHidden());
     const RunConfig config = panel.runConfig("cpu");
     EXPECT_EQ(config.workload, Workload::ArticleScript);
     EXPECT_EQ(config.python, "/opt/venv/bin/python");
@@ -137,6 +139,7 @@ TEST(WorkloadSetting, TheArticlesScriptAndItsPythonGoIntoTheRunConfig) {
 
     chooseWorkload(panel, Workload::Tuned);
     EXPECT_FALSE(pythonEdit(panel)->isEnabled());
+    EXPECT_TRUE(pythonEdit(panel)->isHidden());
     EXPECT_EQ(panel.runConfig("cpu").python, "");
     EXPECT_EQ(panel.python(), QStringLiteral("/opt/venv/bin/python")) << "kept as typed";
 }

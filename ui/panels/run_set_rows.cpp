@@ -76,7 +76,6 @@ QLayout *RunSettingsPanel::buildRunSetRows() {
     listRow->addWidget(m_interleaveCheck);
     listRow->addWidget(m_runSetButton);
     rows->addLayout(listRow);
-    rows->addLayout(buildReproduceRow());
     connect(m_runSetButton, &QPushButton::clicked, this, &RunSettingsPanel::requestRunSet);
     connect(m_runSetEdit, &QLineEdit::returnPressed, this, [this] {
         if (m_runSetButton->isEnabled())
@@ -95,9 +94,9 @@ void RunSettingsPanel::requestRunSet() {
     Q_EMIT runSetRequested(items, m_interleaveCheck->isChecked());
 }
 
-// Under the run set: it is one, of the article's runs (main_window.h, reproduceArticle).
-QLayout *RunSettingsPanel::buildReproduceRow() {
-    auto *row = new QHBoxLayout;
+// Beside Stop, in view on a short screen: a run set of the article's runs (main_window.h,
+// reproduceArticle).
+QPushButton *RunSettingsPanel::buildReproduceButton() {
     m_reproduceButton = makeSettingsButton(
         this, QStringLiteral("Reproduce the article"), "reproduceButton",
         QStringLiteral("One interleaved run set at the article's published settings (10 "
@@ -105,10 +104,8 @@ QLayout *RunSettingsPanel::buildReproduceRow() {
                        "that passed the probe, the article's script and then DeviceBench's "
                        "faithful workload. Uses this panel's data folder, Python, seed and CPU "
                        "threads, and shows the published results beside the runs."));
-    row->addWidget(m_reproduceButton);
-    row->addStretch(1);
     connect(m_reproduceButton, &QPushButton::clicked, this, &RunSettingsPanel::reproduceRequested);
-    return row;
+    return m_reproduceButton;
 }
 
 QString RunSettingsPanel::python() const { return m_workload.python(); }

@@ -100,6 +100,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     layout->addLayout(runRow);
     auto *stopRow = new QHBoxLayout;
     stopRow->addWidget(m_stopButton, 1);
+    stopRow->addWidget(buildReproduceButton());
     stopRow->addWidget(m_diagnosticsButton);
     layout->addLayout(stopRow);
     layout->addLayout(buildRunSetRows());

@@ -115,9 +115,9 @@ private:
     QLayout *buildTensorBoardRow(QWidget *box);               // the log folder and Browse…
     void chooseFolder(QLineEdit *edit, const QString &title); // a folder dialog into `edit`
     QWidget *buildTrainingBox();
-    QLayout *buildRunSetRows();   // the list, "Run set" and "Interleave epochs"
-    void requestRunSet();         // parses the list: runSetRequested or its message
-    QLayout *buildReproduceRow(); // "Reproduce the article"
+    QLayout *buildRunSetRows();          // the list, "Run set" and "Interleave epochs"
+    void requestRunSet();                // parses the list: runSetRequested or its message
+    QPushButton *buildReproduceButton(); // "Reproduce the article", beside Stop
 
     QLineEdit *m_dataDirEdit = nullptr;
     QPushButton *m_browseButton = nullptr;

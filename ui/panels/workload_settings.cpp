@@ -45,6 +45,7 @@ void WorkloadSettings::addRows(QWidget *parent, QFormLayout *form) {
                        "is refused with the reason when they are missing."));
     form->addRow(QStringLiteral("Workload"), m_workload);
     form->addRow(QStringLiteral("Python"), m_python);
+    m_form = form;
     QObject::connect(m_workload, qOverload<int>(&QComboBox::currentIndexChanged), m_python,
                      [this] { syncPython(); });
     syncPython();
@@ -56,7 +57,12 @@ Workload WorkloadSettings::workload() const {
     return workload;
 }
 
-void WorkloadSettings::syncPython() { m_python->setEnabled(workload() == Workload::ArticleScript); }
+// The Python row shows only for the script, so that the settings stay short otherwise.
+void WorkloadSettings::syncPython() {
+    const bool script = workload() == Workload::ArticleScript;
+    m_python->setEnabled(script);
+    m_form->setRowVisible(m_python, script);
+}
 
 QString WorkloadSettings::python() const { return m_python->text().trimmed(); }
 

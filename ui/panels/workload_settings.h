@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The run settings panel's program rows: "Workload" (faithful, the article's computation;
 // tuned; the article's script, run in a child Python process: engine article_script.h) and
-// "Python" (the Python that runs the script, enabled only when it is chosen), feeding
+// "Python" (the Python that runs the script, shown only when it is chosen), feeding
 // RunConfig::workload and RunConfig::python, and their QSettings keys run/workload and
 // run/python. Whether that Python can run the script is the engine's to say, when a run is
 // asked for (checkRunRequest), never on a change of the settings: it takes seconds.
@@ -40,10 +40,11 @@ public:
 
 private:
     Workload workload() const;
-    void syncPython(); // the field enabled only for the script
+    void syncPython(); // the Python row shown and enabled only for the script
 
     QComboBox *m_workload = nullptr;
     QLineEdit *m_python = nullptr;
+    QFormLayout *m_form = nullptr; // the rows' form
 };
 
 } // namespace devicebench

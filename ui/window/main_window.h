@@ -292,6 +292,7 @@ private:
     QAction *m_runCpuAction = nullptr;
     QAction *m_runGpuAction = nullptr;
     QAction *m_stopAction = nullptr;
+    QAction *m_reproduceAction = nullptr; // Run menu: the settings' "Reproduce the article"
     QAction *m_exportPngAction = nullptr;
     QAction *m_exportCsvAction = nullptr;
 };

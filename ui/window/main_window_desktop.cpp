@@ -87,6 +87,9 @@ void MainWindow::buildActions() {
         makeAction(QStringLiteral("&Stop"), "stopAction", QKeySequence(Qt::CTRL | Qt::Key_Period));
     QAction *diagnosticsAction =
         makeAction(QStringLiteral("&Diagnostics…"), "diagnosticsAction", QKeySequence());
+    // Also in the menu: on a short screen the button sits below the settings' fold.
+    m_reproduceAction =
+        makeAction(QStringLiteral("Reproduce the &article"), "reproduceAction", QKeySequence());
 
     QPushButton *importButton = m_library->importButton();
     QPushButton *exportPngButton = m_compare->exportPngButton();
@@ -101,6 +104,8 @@ void MainWindow::buildActions() {
     connect(m_runCpuAction, &QAction::triggered, runCpuButton, &QPushButton::click);
     connect(m_runGpuAction, &QAction::triggered, runGpuButton, &QPushButton::click);
     connect(m_stopAction, &QAction::triggered, stopButton, &QPushButton::click);
+    connect(m_reproduceAction, &QAction::triggered, m_settings->reproduceButton(),
+            &QPushButton::click);
     connect(diagnosticsAction, &QAction::triggered, this, &MainWindow::showDiagnostics);
 
     QMenu *fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
@@ -113,6 +118,8 @@ void MainWindow::buildActions() {
     runMenu->addAction(m_runCpuAction);
     runMenu->addAction(m_runGpuAction);
     runMenu->addAction(m_stopAction);
+    runMenu->addSeparator();
+    runMenu->addAction(m_reproduceAction);
     QMenu *toolsMenu = menuBar()->addMenu(QStringLiteral("&Tools"));
     toolsMenu->addAction(diagnosticsAction);
 
@@ -149,6 +156,7 @@ void MainWindow::syncActions() {
     m_runCpuAction->setEnabled(m_settings->runCpuButton()->isEnabled());
     m_runGpuAction->setEnabled(m_settings->runGpuButton()->isEnabled());
     m_stopAction->setEnabled(m_settings->stopButton()->isEnabled());
+    m_reproduceAction->setEnabled(m_settings->reproduceButton()->isEnabled());
     m_exportPngAction->setEnabled(m_compare->exportPngButton()->isEnabled());
     m_exportCsvAction->setEnabled(m_compare->exportCsvButton()->isEnabled());
 }
