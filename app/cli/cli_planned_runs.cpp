@@ -430,6 +430,8 @@ int runPlanned(const RunOptions &options, const std::vector<RunConfig> &runs,
     int exitCode = runAll(options, runs, done, out, err, stopRequested);
     if (runs.size() > 1)
         printComparison(out, runs, done.results);
+    if (options.baselineRun > 0)
+        done.store.setBaseline(options.baselineRun); // the store's id is the run's number
     PublishedShown shown;
     const OrderedJson published =
         printPublishedAfterRuns(options.published, done.store, out, err, &shown);

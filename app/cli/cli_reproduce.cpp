@@ -75,6 +75,7 @@ RunOptions runOptionsOf(const ReproduceOptions &options, const std::vector<std::
     run.json = options.json;
     run.interleave = true;
     run.published = PublishedOptions{true, "", 0};
+    run.baselineRun = 1; // the first device's script run
     return run;
 }
 

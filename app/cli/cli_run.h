@@ -39,6 +39,9 @@ struct RunOptions {
     bool interleave = false;
     // The published results after the summaries (cli_published.h); --no-published: off.
     PublishedOptions published{true, "", 0};
+    // The run number (from 1) that is the baseline of the published table; 0: the slowest run.
+    // reproduce: the first run, the article's script, which the rows are like for like with.
+    int baselineRun = 0;
 };
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the

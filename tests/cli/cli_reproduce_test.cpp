@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -41,20 +42,16 @@ std::string testPython() {
     return fromEnv != nullptr && *fromEnv != '\0' ? fromEnv : DEVICEBENCH_TEST_PYTHON;
 }
 
-// A folder of its own: synthetic files in the CIFAR-10 binary layout (5 x 40 training and 40
-// test records), the user's data and cache folders, and the CLI run with the source tree's
-// resources (the article's reference file and script).
+// A folder of its own (the user's data and cache folders), a synthetic data set in the CIFAR-10
+// binary layout shared by the tests (whole batch files: the data check wants them), and the CLI
+// run with the source tree's resources (the article's reference file and script).
 class Reproduce : public ::testing::Test {
 protected:
-    void SetUp() override {
-        fs::create_directories(m_data);
-        for (int b = 1; b <= 5; ++b)
-            devicebench::testing::writeBatchFile(m_data /
-                                                     ("data_batch_" + std::to_string(b) + ".bin"),
-                                                 40, devicebench::testing::cyclicLabel);
-        devicebench::testing::writeBatchFile(m_data / "test_batch.bin", 40,
-                                             devicebench::testing::cyclicLabel);
+    static void SetUpTestSuite() {
+        s_data = std::make_unique<TempDir>("devicebench-reproduce-data");
+        devicebench::testing::writeDataset(s_data->path());
     }
+    static void TearDownTestSuite() { s_data.reset(); }
 
     devicebench::testing::ProgramResult runCli(const std::vector<std::string> &args,
                                                const std::string &resources = kResources) const {
@@ -66,10 +63,13 @@ protected:
                                                 setup);
     }
 
+    static std::unique_ptr<TempDir> s_data;
     TempDir m_dir{"devicebench-reproduce"};
-    fs::path m_data = m_dir.path() / "bin";
+    fs::path m_data = s_data->path();
     fs::path m_records = m_dir.path() / "records";
 };
+
+std::unique_ptr<TempDir> Reproduce::s_data;
 
 TEST_F(Reproduce, APythonWithoutTorchIsRefusedBeforeAnyRunNamingIt) {
     for (const std::string python : {"/bin/false", "/nonexistent/python3"}) {
@@ -99,7 +99,8 @@ TEST_F(Reproduce, NoDataFolderIsExitCodeThreeBeforeAnyRun) {
 }
 
 // One real, tiny reproduction on the CPU: the script, then the faithful workload, at the
-// article's settings but for 2 epochs, interleaved.
+// article's settings but for 2 epochs of 200 + 40 images, interleaved; the script run is the
+// baseline of the table, so the rows say "other settings" (not "other program").
 TEST_F(Reproduce, RunsTheScriptThenTheFaithfulWorkloadAtThePublishedSettingsAndTheirRatio) {
     const auto probe = devicebench::testing::runProgram(
         "/bin/sh", {"-c", shellQuote(testPython()) + " -c 'import torch, torchvision'"},
@@ -125,7 +126,8 @@ TEST_F(Reproduce, RunsTheScriptThenTheFaithfulWorkloadAtThePublishedSettingsAndT
         EXPECT_EQ(config["epochs"], 2) << "--epochs overrides the published 10";
         EXPECT_EQ(config["warmupEpochs"], 1) << "the 2 warm-up epochs, at most epochs - 1";
         EXPECT_EQ(config["threads"], 1);
-        EXPECT_EQ(run["started"]["trainImages"], 200) << "all the images of the folder";
+        EXPECT_EQ(config["trainImages"], 200) << "--train-images";
+        EXPECT_EQ(run["started"]["testImages"], 40) << "--test-images";
         EXPECT_EQ(run["epochs"].size(), 2U);
         EXPECT_FALSE(run["recordFile"].is_null()) << "--out-dir";
     }
