@@ -108,9 +108,11 @@ TEST_F(Reproduce, RunsTheScriptThenTheFaithfulWorkloadAtThePublishedSettingsAndT
     if (probe.exitCode != 0)
         GTEST_SKIP() << testPython() << " lacks torch or torchvision: " << probe.err;
     const fs::path csv = m_dir.path() / "r.csv";
-    const auto r = runCli({"reproduce", "--device", "cpu", "--python", testPython(), "--data-dir",
-                           m_data.string(), "--epochs", "2", "--threads", "1", "--out-dir",
-                           m_records.string(), "--csv", csv.string(), "--json"});
+    const auto r =
+        runCli({"reproduce",  "--device",         "cpu",      "--python",   testPython(),
+                "--data-dir", m_data.string(),    "--epochs", "2",          "--train-images",
+                "200",        "--test-images",    "40",       "--threads",  "1",
+                "--out-dir",  m_records.string(), "--csv",    csv.string(), "--json"});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const auto document = nlohmann::json::parse(r.out);
     EXPECT_EQ(document["command"], "reproduce");
