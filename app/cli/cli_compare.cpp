@@ -336,18 +336,24 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     std::vector<ControlPair> pairs;
     if (store.runCount() > 0)
         pairs = printRuns(out, store);
-    if (options.published.show)
+    if (options.published.show) {
         printPublished(out, published, beside, store);
+        printProgramRatios(out, store);
+    }
 
     std::vector<std::string> written;
+    const bool rows = options.published.show; // the published rows in the summary CSV, PNG
     if (store.runCount() > 0 &&
-        !writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))
+        !writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written,
+                              rows ? &beside : nullptr, rows ? &published.sets : nullptr))
         exitCode = kExitRunFailed;
     if (options.json) {
         OrderedJson document =
             compareJson(store, pairs, exitCode, std::move(skipped), OrderedJson(written));
-        if (options.published.show)
+        if (options.published.show) {
             document["published"] = publishedJson(published, beside, store);
+            document["programRatios"] = programRatiosJson(store);
+        }
         stdOut << dumpJson(document) << std::flush;
     }
     return exitCode;

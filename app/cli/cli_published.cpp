@@ -4,6 +4,7 @@
 #include "cli_command.h"
 #include "cli_support.h"
 
+#include "devicebench/reproduction.h"
 #include "devicebench/resource_files.h"
 #include "devicebench/run_set.h"
 
@@ -160,7 +161,7 @@ void printPublished(std::ostream &out, const PublishedLoad &load, const Publishe
 }
 
 OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSet &store,
-                                    std::ostream &out, std::ostream &err) {
+                                    std::ostream &out, std::ostream &err, PublishedShown *shown) {
     if (!options.show || store.runCount() == 0)
         return OrderedJson(nullptr);
     PublishedLoad load = loadPublishedFiles(options, err);
@@ -168,7 +169,27 @@ OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSe
         return OrderedJson(nullptr); // a build or bundle without its data files: say nothing
     const PublishedBeside beside = publishedBeside(load.sets, store);
     printPublished(out, load, beside, store);
+    if (shown != nullptr)
+        *shown = PublishedShown{true, load.sets, beside};
     return publishedJson(load, beside, store);
+}
+
+void printProgramRatios(std::ostream &out, const RunSet &store) {
+    for (const ProgramRatio &ratio : programRatios(store))
+        out << ratio.line << "\n";
+}
+
+OrderedJson programRatiosJson(const RunSet &store) {
+    OrderedJson ratios = OrderedJson::array();
+    for (const ProgramRatio &ratio : programRatios(store)) {
+        OrderedJson j;
+        j["scriptRun"] = store.run(ratio.scriptIndex).number;
+        j["faithfulRun"] = store.run(ratio.faithfulIndex).number;
+        j["ratio"] = ratio.ratio;
+        j["line"] = ratio.line;
+        ratios.push_back(std::move(j));
+    }
+    return ratios;
 }
 
 OrderedJson publishedJson(const PublishedLoad &load, const PublishedBeside &beside,

@@ -12,6 +12,7 @@
 
 #include <iosfwd>
 #include <string>
+#include <vector>
 
 namespace devicebench {
 class RunSet;
@@ -49,11 +50,28 @@ int preparePublished(const PublishedOptions &options, const RunSet &store, std::
 void printPublished(std::ostream &out, const PublishedLoad &load, const PublishedBeside &beside,
                     const RunSet &store);
 
+// What printPublishedAfterRuns showed, for the exports (the CSV's published rows, the PNG).
+struct PublishedShown {
+    bool shown = false;
+    std::vector<PublishedSet> sets;
+    PublishedBeside beside; // publishedBeside(sets, store)
+};
+
 // run's block after its summaries: loads the reference files and prints printPublished's
 // block, only when options.show, the store has a run and the built-in file was found. Returns
-// publishedJson's array, or null when nothing was shown.
+// publishedJson's array, or null when nothing was shown; what was shown goes to *shown (when
+// not null).
 OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSet &store,
-                                    std::ostream &out, std::ostream &err);
+                                    std::ostream &out, std::ostream &err,
+                                    PublishedShown *shown = nullptr);
+
+// One line per article-script run of the store and its faithful partner that differ only in
+// the program (programRatios, reproduction.h): "DeviceBench's faithful workload: 0.79 x the
+// article's script on ..."; nothing when there is none.
+void printProgramRatios(std::ostream &out, const RunSet &store);
+
+// --json's "programRatios": [{"scriptRun", "faithfulRun" (run numbers), "ratio", "line"}].
+OrderedJson programRatiosJson(const RunSet &store);
 
 // One entry per published row: {"file", "builtIn", "source": {"title", "shortName", "note",
 // "program", "url"}, "settings": {...}, "label", "device", "deviceKind", "where",

@@ -1,176 +1,20 @@
 // SPDX-License-Identifier: MIT
+// `devicebench-cli run`: its options into checked runs, which cli_planned_runs.h runs.
 #include "cli_run.h"
-#include "cli_json.h"
-#include "cli_phases.h"
+#include "cli_planned_runs.h"
 #include "cli_support.h"
-#include "cli_train_child.h"
 
-#include "devicebench/contention.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
-#include "devicebench/interleaved_run.h"
-#include "devicebench/machine_drift.h"
-#include "devicebench/machine_speed.h"
-#include "devicebench/recorded_run.h"
-#include "devicebench/run_record.h"
-#include "devicebench/run_set.h"
-#include "devicebench/summary.h"
 #include "devicebench/trainer.h"
-#include "devicebench/version.h"
 
-#include <algorithm>
-#include <cmath>
-#include <cstdio>
-#include <filesystem>
-#include <iomanip>
-#include <memory>
 #include <ostream>
-#include <sstream>
-#include <unistd.h>
+#include <stdexcept>
 
 namespace devicebench::cli {
-namespace {
 
-constexpr const char *kSyntheticNote = "SYNTHETIC DATA: times are real, accuracy is meaningless";
-
-std::string threadsText(int threads) {
-    return std::to_string(threads) + (threads == 1 ? " thread" : " threads");
-}
-
-// Behind the run's recorder: prints the run's events as they come, and puts the record it is
-// told of, with the recorder's step times, into the run set for the CSV/PNG export. Interleaved
-// runs' lines start with the run's number ("#2 epoch 3/10 ...").
-class ConsoleObserver : public RecordObserver {
-public:
-    ConsoleObserver(std::ostream &out, std::ostream &err, RunSet &store, int runId,
-                    const RunConfig &config, bool interleaved)
-        : m_out(out), m_err(err), m_store(store), m_runId(runId), m_config(config),
-          m_prefix(interleaved ? "#" + std::to_string(runId) + " " : std::string()),
-          m_progress(isatty(fileno(stderr)) != 0) {}
-
-    void onRecordStarted(const RunRecord &record) override { m_store.addRun(m_runId, record); }
-    void onRecordEnded(const RunRecord &record) override { m_final = record; }
-
-    void onRunStarted(const RunStarted &info) override {
-        m_info = info;
-        m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads)
-              << ", "
-              << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
-                               info.multiplyAddsPerImage)
-              << ", batch size " << m_config.batchSize << ", learning rate "
-              << m_config.learningRate << ", " << m_config.epochs
-              << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
-              << m_config.warmupEpochs << " warm-up), seed " << m_config.seed << ", workload "
-              << toString(m_config.workload) << ", precision " << shortName(m_config.precision)
-              << (m_config.tf32 != Tf32::Default ? ", TF32 " + std::string(toString(m_config.tf32))
-                                                 : std::string())
-              << (m_config.phases ? ", phase-timed" : "") << "\n"
-              << "data: " << info.dataDescription << " (" << info.trainImages << " training, "
-              << info.testImages << " test images, " << info.stepsPerEpoch << " steps per epoch)\n";
-        if (!info.precisionNote.empty())
-            m_out << "precision: " << info.precisionNote << "\n";
-        m_out.flush();
-    }
-
-    void onStepLosses(const std::vector<StepLoss> &losses) override {
-        m_store.appendSteps(m_runId, losses); // with the recorder's seconds
-        if (m_progress && !losses.empty() && m_info.stepsPerEpoch > 0) {
-            const auto &last = losses.back();
-            const std::int64_t inEpoch = last.step - (last.epoch - 1) * m_info.stepsPerEpoch;
-            m_err << "\r  " << m_prefix << "epoch " << last.epoch << " step " << inEpoch << "/"
-                  << m_info.stepsPerEpoch << " loss " << fixed(last.loss, 4) << "   " << std::flush;
-        }
-    }
-
-    void onEpochFinished(const EpochResult &e) override {
-        m_store.addEpoch(m_runId, e);
-        if (m_progress) {
-            m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
-        }
-        m_out << m_prefix << "epoch " << std::setw(2) << e.epoch << "/" << m_config.epochs << "  "
-              << fixed(e.seconds, 3) << " s  train loss " << fixed(e.trainLoss, 4) << "  test loss "
-              << fixed(e.testLoss, 4) << "  test accuracy " << fixed(100.0 * e.testAccuracy, 2)
-              << "%  " << fixed(e.imagesPerSecond, 0) << " images/s"
-              << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
-              << (e.load.contended ? "  [CONTENDED: " + describeLoad(e.load, m_info.threads) + "]"
-                                   : std::string())
-              << (e.speedChanged
-                      ? "  [MACHINE SPEED CHANGED: " + describeCanaryChange(e.canaryChange) + "]"
-                      : std::string())
-              << epochPhasesText(e)
-              << (e.skippedSteps > 0
-                      ? "  [loss scaler skipped " + std::to_string(e.skippedSteps) + " steps]"
-                      : std::string())
-              << "\n";
-        m_out.flush();
-    }
-
-    void onRunEnded(const RunOutcome &outcome) override {
-        if (m_progress) {
-            m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
-        }
-        if (m_store.hasRun(m_runId)) {
-            m_store.endRun(m_runId, outcome);
-            m_store.replaceRecord(m_runId, m_final); // as written, final
-        }
-    }
-
-private:
-    std::ostream &m_out;
-    std::ostream &m_err;
-    RunSet &m_store;
-    RunRecord m_final; // onRecordEnded's
-    int m_runId;
-    RunConfig m_config;
-    std::string m_prefix;
-    RunStarted m_info;
-    bool m_progress;
-};
-
-void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig &config,
-                  const std::string &label, bool synthetic) {
-    const Summary &s = outcome.summary;
-    out << "summary of run " << label << " (" << toString(outcome.status) << ")"
-        << (synthetic ? "  [synthetic data]" : "") << ":\n";
-    out << "  epoch seconds:";
-    for (double v : s.epochSeconds) {
-        out << " " << fixed(v, 3);
-    }
-    out << "\n";
-    if (s.epochSeconds.empty()) {
-        out << "  no finished epoch\n";
-        return;
-    }
-    out << "  mean of all epochs: " << fixed(s.meanAll, 3) << " s\n";
-    if (s.hasStable) {
-        out << "  stable mean (epochs " << config.warmupEpochs + 1 << "-" << s.epochSeconds.size()
-            << ", after " << config.warmupEpochs << " warm-up): " << fixed(s.stableMean, 3)
-            << " s\n";
-        // Undefined for a single stable epoch: "n/a", never 0.
-        out << "  median " << fixed(s.median, 3) << " s, standard deviation "
-            << (s.stableCount >= 2 ? fixed(s.stddev, 3) + " s" : std::string("n/a")) << ", "
-            << fixed(s.imagesPerSecond, 0) << " images/s\n";
-    } else {
-        out << "  stable mean: none (all " << s.epochSeconds.size()
-            << " finished epochs are warm-up)\n";
-    }
-    out << "  final test accuracy " << fixed(100.0 * outcome.epochs.back().testAccuracy, 2) << "%"
-        << (synthetic ? " (meaningless on synthetic data)" : "") << "\n";
-    if (const std::string warning = contentionWarning(outcome.epochs, config.warmupEpochs);
-        !warning.empty())
-        out << "  WARNING: " << warning << "\n";
-    if (const std::string drift = driftSummary(outcome.epochs, config.warmupEpochs); !drift.empty())
-        out << (speedChangedStableEpochs(outcome.epochs, config.warmupEpochs).empty()
-                    ? "  "
-                    : "  WARNING: ")
-            << drift << "\n";
-    printWhereTheTimeGoes(out, outcome, config);
-}
-
-// What can be refused before anything else: --png without the full build, no data folder, an
-// empty --device or --threads, a precision a device cannot run, a data folder that is not CIFAR-10,
-// a --csv or --png folder that cannot be written. kExitOk, kExitUsage or kExitNoData.
-int checkOptions(RunOptions &options, std::ostream &err) {
+// The checks in the order a mistake costs least: settings first, the data folder, the outputs.
+int checkRunOptions(RunOptions &options, std::ostream &err) {
     RunConfig &base = options.base;
     if (!options.pngPath.empty() && !kPngAvailable) {
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
@@ -217,6 +61,22 @@ int checkOptions(RunOptions &options, std::ostream &err) {
     return kExitOk;
 }
 
+bool checkRunConfig(RunConfig *config, std::ostream &err) {
+    auto errors = validateRunConfig(*config);
+    if (!config->device.empty()) { // an empty one is already named by validateRunConfig
+        try {
+            config->device = resolveDevice(config->device);
+        } catch (const std::invalid_argument &e) {
+            errors.emplace_back(e.what());
+        }
+    }
+    for (const auto &message : errors)
+        err << "devicebench-cli: error: " << message << "\n";
+    return errors.empty();
+}
+
+namespace {
+
 // Every (device, threads) combination, each checked before the first run starts: nothing runs
 // on a bad setting. Empty, with the problems on `err`, when one is refused.
 std::vector<RunConfig> expandRuns(const RunOptions &options, std::ostream &err) {
@@ -226,274 +86,24 @@ std::vector<RunConfig> expandRuns(const RunOptions &options, std::ostream &err) 
             RunConfig c = options.base;
             c.device = device;
             c.threads = threads;
-            auto errors = validateRunConfig(c);
-            if (!device.empty()) { // an empty one is already named by validateRunConfig
-                try {
-                    c.device = resolveDevice(device);
-                } catch (const std::invalid_argument &e) {
-                    errors.emplace_back(e.what());
-                }
-            }
-            if (!errors.empty()) {
-                for (const auto &message : errors) {
-                    err << "devicebench-cli: error: " << message << "\n";
-                }
+            if (!checkRunConfig(&c, err))
                 return {};
-            }
             runs.push_back(c);
         }
     }
     return runs;
 }
 
-// --record (one run, a writable folder), --out-dir and --logdir (created when missing), before
-// the first run. kExitOk, kExitUsage or kExitRunFailed.
-int prepareRecordFolders(const RunOptions &options, std::size_t runCount, std::ostream &err) {
-    if (!options.recordPath.empty() && runCount > 1) {
-        err << "devicebench-cli: error: --record FILE holds one run, but this command makes "
-            << runCount << " runs; use --out-dir DIR for one record per run\n";
-        return kExitUsage;
-    }
-    if (!options.recordPath.empty()) {
-        // Refuse before training rather than lose the record at the end.
-        const auto folder = std::filesystem::path(options.recordPath).parent_path();
-        const auto checked = folder.empty() ? std::filesystem::path(".") : folder;
-        std::error_code ec;
-        if (!std::filesystem::is_directory(checked, ec)) {
-            err << "devicebench-cli: error: cannot write run record " << options.recordPath
-                << ": folder '" << folder.string() << "' does not exist\n";
-            return kExitUsage;
-        }
-        if (::access(checked.c_str(), W_OK) != 0) {
-            err << "devicebench-cli: error: cannot write run record " << options.recordPath
-                << ": folder '" << checked.string() << "' is not writable\n";
-            return kExitUsage;
-        }
-    }
-    if (!options.outDir.empty()) {
-        if (const std::string problem = makeRecordFolder(options.outDir); !problem.empty()) {
-            err << "devicebench-cli: error: " << problem << "\n";
-            return kExitRunFailed;
-        }
-    }
-    if (!options.logDir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(options.logDir, ec);
-        if (ec || !std::filesystem::is_directory(options.logDir) ||
-            ::access(options.logDir.c_str(), W_OK) != 0) {
-            err << "devicebench-cli: error: cannot use the TensorBoard folder " << options.logDir
-                << ": " << (ec ? ec.message() : std::string("not a writable folder")) << "\n";
-            return kExitUsage;
-        }
-    }
-    return kExitOk;
-}
-
-void printHeader(std::ostream &out, const RunConfig &base, std::size_t runCount) {
-    out << "DeviceBench " << kVersion << ": " << describeModel(base.model, base.imageSize, 0, 0)
-        << " on CIFAR-10, " << runCount << (runCount == 1 ? " run" : " runs") << "\n";
-    if (base.synthetic) {
-        out << kSyntheticNote << "\n";
-    }
-    if (base.phases)
-        out << kPhasesNote << "\n";
-}
-
-// Trains runs[i] (run number i + 1) as a recorded run (recorded_run.h, as the dashboard's):
-// the recorder (in memory when no file is asked for; its record is the run in the comparison,
-// the JSON output and the file alike), then TensorBoard (--logdir), then the console, which
-// puts the run into `store`.
-RunRequest requestOf(const RunOptions &options, const RunConfig &config) {
-    RunRequest request;
-    request.config = config;
-    request.recordFile = options.recordPath;
-    request.recordsFolder = options.outDir;
-    request.tensorBoardFolder = options.logDir;
-    return request;
-}
-
-RecordedRun runOne(const RunOptions &options, const std::vector<RunConfig> &runs, std::size_t i,
-                   RunSet &store, std::ostream &out, std::ostream &err,
-                   const std::atomic<bool> &stopRequested) {
-    ConsoleObserver observer(out, err, store, static_cast<int>(i) + 1, runs[i], false);
-    return runRecorded(requestOf(options, runs[i]), &observer, stopRequested);
-}
-
-// All of `runs` at once, their epochs in alternation (--interleave; interleaved_run.h), each
-// with its console observer as runOne's.
-std::vector<RecordedRun> runInterleaved(const RunOptions &options,
-                                        const std::vector<RunConfig> &runs, RunSet &store,
-                                        std::ostream &out, std::ostream &err,
-                                        const std::atomic<bool> &stopRequested) {
-    std::vector<std::unique_ptr<ConsoleObserver>> observers;
-    std::vector<RecordObserver *> downstream;
-    std::vector<RunRequest> requests;
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        observers.push_back(std::make_unique<ConsoleObserver>(
-            out, err, store, static_cast<int>(i) + 1, runs[i], true));
-        downstream.push_back(observers.back().get());
-        requests.push_back(requestOf(options, runs[i]));
-    }
-    out << "interleaved: the runs' epochs alternate (run 1 epoch 1, run 2 epoch 1, ...), each "
-           "run in a process of its own\n";
-    // Each child logs at this process's level, on this process's stderr.
-    const ChildProgram child{trainChildCommand("devicebench-cli"), "devicebench-cli train-child",
-                             true};
-    return runRecordedInterleaved(requests, downstream, stopRequested, &child);
-}
-
-// The files a run wrote ("wrote ..." on `out`) or could not write (on `err`). False when one
-// could not be written.
-bool reportRunFiles(const RecordedRun &run, std::ostream &out, std::ostream &err) {
-    bool ok = true;
-    if (!run.recordPath.empty()) {
-        if (run.recordError.empty()) {
-            out << "wrote record " << run.recordPath << "\n";
-        } else {
-            err << "devicebench-cli: error: " << run.recordError << "\n";
-            ok = false;
-        }
-    }
-    if (!run.eventError.empty()) {
-        err << "devicebench-cli: error: " << run.eventError << "\n";
-        ok = false;
-    } else if (!run.eventFile.empty()) {
-        out << "wrote TensorBoard events " << run.eventFile << "\n";
-    }
-    return ok;
-}
-
-// A run's entry in `run --json`'s "runs".
-OrderedJson runJson(const RecordedRun &run, const std::string &label, const RunConfig &config) {
-    OrderedJson json = recordJson(run.record);
-    json["label"] = label;
-    json["summary"] = summaryJson(run.outcome.summary);
-    json["contendedStableEpochs"] = contendedStableEpochs(run.outcome.epochs, config.warmupEpochs);
-    json["speedChangedStableEpochs"] =
-        speedChangedStableEpochs(run.outcome.epochs, config.warmupEpochs);
-    json["canaryDrift"] = stableCanaryDrift(run.outcome.epochs, config.warmupEpochs);
-    json["recordFile"] =
-        run.recordPath.empty() ? OrderedJson(nullptr) : OrderedJson(run.recordPath);
-    json["tensorboardFile"] =
-        run.eventFile.empty() ? OrderedJson(nullptr) : OrderedJson(run.eventFile);
-    return json;
-}
-
-// The comparison of several runs: each one's stable mean and its speed-up against the slowest,
-// marked "biased" when the machine was not the same speed during the two (machine_speed.h).
-void printComparison(std::ostream &out, const std::vector<RunConfig> &runs,
-                     const std::vector<RecordedRun> &results) {
-    double slowest = 0.0;
-    std::size_t slowestAt = 0;
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        const Summary &s = results[i].outcome.summary;
-        if (s.hasStable && s.stableMean > slowest) {
-            slowest = s.stableMean;
-            slowestAt = i;
-        }
-    }
-    std::vector<std::string> warnings;
-    out << "comparison (stable mean seconds per epoch; speed-up against the slowest run):\n";
-    for (std::size_t i = 0; i < results.size(); ++i) {
-        const auto &s = results[i].outcome.summary;
-        out << "  #" << i + 1 << " " << runs[i].device << ", "
-            << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": ";
-        const MachineSpeedDifference machine =
-            i == slowestAt ? MachineSpeedDifference{}
-                           : machineSpeedDifference(results[slowestAt].record, results[i].record);
-        if (s.hasStable) {
-            out << fixed(s.stableMean, 3) << " s  " << fixed(slowest / s.stableMean, 2) << "x"
-                << (machine.biased ? "  (biased: see the warning below)" : "") << "\n";
-        } else {
-            out << "no stable epochs\n";
-        }
-        const std::string warning = machineSpeedWarning(machine, "run #" + std::to_string(i + 1),
-                                                        "run #" + std::to_string(slowestAt + 1));
-        if (!warning.empty())
-            warnings.push_back(warning);
-    }
-    for (const std::string &warning : warnings)
-        out << "  WARNING: " << warning << "\n";
-}
-
-// The exit code a run's end gives (kExitOk when it finished), said on `err` when it did not.
-int reportRunEnd(const RunOutcome &outcome, const std::string &label, std::ostream &err) {
-    if (outcome.status == RunStatus::Cancelled) {
-        err << "devicebench-cli: run " << label << " cancelled: " << outcome.reason << "\n";
-        return kExitCancelled;
-    }
-    if (outcome.status != RunStatus::Finished) {
-        err << "devicebench-cli: run " << label << " " << toString(outcome.status) << ": "
-            << outcome.reason << "\n";
-        return kExitRunFailed;
-    }
-    return kExitOk;
-}
-
 } // namespace
 
 int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
                const std::atomic<bool> &stopRequested) {
-    // With --json, stdout carries the JSON document only; the text goes to a terminal.
-    std::ostringstream dropped;
-    std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
-    std::ostream &out = options.json ? text : stdOut;
-    if (const int code = checkOptions(options, err); code != kExitOk)
+    if (const int code = checkRunOptions(options, err); code != kExitOk)
         return code;
     const std::vector<RunConfig> runs = expandRuns(options, err);
     if (runs.empty())
         return kExitUsage;
-    if (const int code = prepareRecordFolders(options, runs.size(), err); code != kExitOk)
-        return code;
-
-    printHeader(out, options.base, runs.size());
-    RunSet store;
-    std::vector<RecordedRun> results;
-    OrderedJson jsonRuns = OrderedJson::array();
-    int exitCode = kExitOk;
-    const bool interleaved = options.interleave && runs.size() > 1;
-    if (options.interleave && !interleaved)
-        err << "devicebench-cli: note: --interleave has a single run to interleave; it runs "
-               "alone\n";
-    const std::vector<RecordedRun> together =
-        interleaved ? runInterleaved(options, runs, store, out, err, stopRequested)
-                    : std::vector<RecordedRun>();
-    for (std::size_t i = 0; i < runs.size(); ++i) {
-        const RecordedRun run =
-            interleaved ? together[i] : runOne(options, runs, i, store, out, err, stopRequested);
-        const std::string label = "#" + std::to_string(i + 1) + " " + runs[i].device;
-        printSummary(out, run.outcome, runs[i], label, options.base.synthetic);
-        results.push_back(run);
-        if (!reportRunFiles(run, out, err))
-            exitCode = kExitRunFailed;
-        if (options.json)
-            jsonRuns.push_back(runJson(run, label, runs[i]));
-        if (const int code = reportRunEnd(run.outcome, label, err); code != kExitOk) {
-            exitCode = code;
-            if (code == kExitCancelled && !interleaved) // interleaved: every run has ended
-                break;
-        }
-    }
-    if (runs.size() > 1)
-        printComparison(out, runs, results);
-    const OrderedJson published = printPublishedAfterRuns(options.published, store, out, err);
-
-    std::vector<std::string> written;
-    if (!writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written))
-        exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
-    if (options.json) {
-        OrderedJson document;
-        document["command"] = "run";
-        document["version"] = kVersion;
-        document["exitCode"] = exitCode;
-        document["synthetic"] = options.base.synthetic;
-        document["runs"] = std::move(jsonRuns);
-        document["files"] = OrderedJson(written);
-        if (!published.is_null())
-            document["published"] = published;
-        stdOut << dumpJson(document) << std::flush;
-    }
-    return exitCode;
+    return runPlanned(options, runs, "run", "", stdOut, err, stopRequested);
 }
 
 } // namespace devicebench::cli

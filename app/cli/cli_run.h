@@ -39,12 +39,25 @@ struct RunOptions {
     bool interleave = false;
     // The published results after the summaries (cli_published.h); --no-published: off.
     PublishedOptions published{true, "", 0};
+    // The run number (from 1) that is the baseline of the published table; 0: the slowest run.
+    // reproduce: the first run, the article's script, which the rows are like for like with.
+    int baselineRun = 0;
 };
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the
 // article's summary to `out`; errors and progress go to `err`. Returns an ExitCode.
 int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
                const std::atomic<bool> &stopRequested);
+
+// What can be refused before anything else, for `run` and `reproduce`: --png without the full
+// build, a precision a device cannot run, no data folder (the default one is looked for and set
+// into options.base.dataDir), an empty --device or --threads, a data folder that is not
+// CIFAR-10, a --csv or --png folder that cannot be written. kExitOk, kExitUsage or kExitNoData.
+int checkRunOptions(RunOptions &options, std::ostream &err);
+
+// One planned run's settings as the engine checks them (validateRunConfig), and its device
+// resolved ("cuda" -> "cuda:0"). False, with each problem on `err`, when it cannot run.
+bool checkRunConfig(RunConfig *config, std::ostream &err);
 
 // Adds the `run` subcommand, its options and its action (the runs here, or this process's rank
 // of a data-parallel job when WORLD_SIZE and RANK are set) to `app`. Defined in

@@ -52,12 +52,14 @@ std::string describeModel(const std::string &model, int imageSize, std::int64_t 
     return text;
 }
 
-bool writePng(const RunSet &runs, const std::string &path, std::string *error) {
+bool writePng(const RunSet &runs, const std::string &path, std::string *error,
+              const std::vector<PublishedSet> *published) {
 #ifdef DEVICEBENCH_HAVE_PNG
-    return writeComparisonPng(runs, path, error);
+    return writeComparisonPng(runs, path, error, published);
 #else
     static_cast<void>(runs);
     static_cast<void>(path);
+    static_cast<void>(published);
     if (error != nullptr)
         *error = kPngNeedsFullBuild;
     return false;
@@ -66,11 +68,12 @@ bool writePng(const RunSet &runs, const std::string &path, std::string *error) {
 
 bool writeComparisonFiles(const RunSet &runs, const std::string &csvPath,
                           const std::string &pngPath, std::ostream &out, std::ostream &err,
-                          std::vector<std::string> *written) {
+                          std::vector<std::string> *written, const PublishedBeside *beside,
+                          const std::vector<PublishedSet> *sets) {
     bool ok = true;
     if (!csvPath.empty()) {
         try {
-            writeComparisonCsv(runs, csvPath);
+            writeComparisonCsv(runs, csvPath, beside, sets);
             out << "wrote " << csvPath << " and " << summaryCsvPath(csvPath) << "\n";
             written->push_back(csvPath);
             written->push_back(summaryCsvPath(csvPath));
@@ -81,7 +84,7 @@ bool writeComparisonFiles(const RunSet &runs, const std::string &csvPath,
     }
     if (!pngPath.empty()) {
         std::string error;
-        if (writePng(runs, pngPath, &error)) {
+        if (writePng(runs, pngPath, &error, sets)) {
             out << "wrote " << pngPath << "\n";
             written->push_back(pngPath);
         } else {

@@ -9,6 +9,8 @@
 
 namespace devicebench {
 class RunSet;
+struct PublishedBeside;
+struct PublishedSet;
 struct SweepCellRecord;
 } // namespace devicebench
 
@@ -40,15 +42,20 @@ inline constexpr const char *kPngNeedsFullBuild =
     "--png needs the full build (DEVICEBENCH_BUILD_UI=ON): this devicebench-cli was built "
     "without Qt; write the CSV with --csv, or draw the picture with a full build's "
     "`devicebench-cli compare RECORD... --png FILE` from the run records";
-bool writePng(const RunSet &runs, const std::string &path, std::string *error);
+// `published` (may be null): the published sets, drawn as hatched bars beside the runs.
+bool writePng(const RunSet &runs, const std::string &path, std::string *error,
+              const std::vector<PublishedSet> *published = nullptr);
 
-// The outputs of `run` and `compare`: the per-epoch CSV with its summary beside it (csvPath)
-// and the picture (pngPath) of `runs`, each where its path is not empty; "wrote ..." on `out`,
-// "devicebench-cli: error: ..." on `err`. The paths written go to *written. False when one
-// could not be written.
+// The outputs of `run`, `reproduce` and `compare`: the per-epoch CSV with its summary beside it
+// (csvPath) and the picture (pngPath) of `runs`, each where its path is not empty; "wrote ..."
+// on `out`, "devicebench-cli: error: ..." on `err`. The paths written go to *written. False
+// when one could not be written. With `sets` (the published rows shown, `beside` as shown), the
+// summary holds the published rows (summaryCsv, csv_export.h) and the picture their bars.
 bool writeComparisonFiles(const RunSet &runs, const std::string &csvPath,
                           const std::string &pngPath, std::ostream &out, std::ostream &err,
-                          std::vector<std::string> *written);
+                          std::vector<std::string> *written,
+                          const PublishedBeside *beside = nullptr,
+                          const std::vector<PublishedSet> *sets = nullptr);
 
 // The sweep picture (sweep --png): writeSweepPng() of the full build (ui/sweep_png.h); without
 // it, false with `*error` = kPngNeedsFullBuild, as writePng.

@@ -113,13 +113,23 @@ int runDashboard(const std::vector<std::string> &args, const Home &home) {
     return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
-// The data rows of a summary CSV (one per run).
+// The runs' rows of a summary CSV (one per run; the published rows, status "published", that
+// follow them when "Published results" is on are not runs).
 int summaryRows(const fs::path &csv) {
     std::ifstream in(csv);
     std::string line;
     int rows = -1; // the header
     while (std::getline(in, line))
-        rows += line.empty() ? 0 : 1;
+        rows += line.empty() || line.find(",published,") != std::string::npos ? 0 : 1;
+    return rows;
+}
+
+// The published rows of a summary CSV.
+int publishedRows(const fs::path &csv) {
+    std::ifstream in(csv);
+    int rows = 0;
+    for (std::string line; std::getline(in, line);)
+        rows += line.find(",published,") != std::string::npos ? 1 : 0;
     return rows;
 }
 
@@ -165,6 +175,7 @@ TEST(DashboardScript, ExportsExactlyTheImportedRunsAndLeavesTheSavedRunsUntouche
                            home),
               0);
     EXPECT_EQ(summaryRows(home.dir.path() / "s2-summary.csv"), 2);
+    EXPECT_EQ(publishedRows(home.dir.path() / "s2-summary.csv"), 4) << "the article's rows";
     EXPECT_EQ(namesIn(home.savedRuns()), saved);
 }
 

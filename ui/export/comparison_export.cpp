@@ -228,7 +228,11 @@ bool exportComparisonPng(const RunStore &store, const QString &path, QString *er
 
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error) {
     try {
-        writeComparisonCsv(store.runSet(), path.toStdString());
+        // With "Published results" on, the summary holds the rows drawn beside the runs.
+        const bool published = store.publishedShown() && !store.publishedSets().empty();
+        const PublishedBeside beside = store.publishedRows();
+        writeComparisonCsv(store.runSet(), path.toStdString(), published ? &beside : nullptr,
+                           published ? &store.publishedSets() : nullptr);
     } catch (const ExportError &e) {
         if (error != nullptr)
             *error = QString::fromStdString(e.what());

@@ -32,10 +32,13 @@ std::unique_ptr<QApplication> makeOffscreenApplication() {
 
 } // namespace
 
-bool writeComparisonPng(const RunSet &runs, const std::string &path, std::string *error) {
+bool writeComparisonPng(const RunSet &runs, const std::string &path, std::string *error,
+                        const std::vector<PublishedSet> *published) {
     const std::unique_ptr<QApplication> app = makeOffscreenApplication(); // for this call only
     RunStore store;
     store.assign(runs);
+    if (published != nullptr)
+        store.setPublished(*published);
     QString message;
     if (exportComparisonPng(store, QString::fromStdString(path), &message))
         return true;

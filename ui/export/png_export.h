@@ -6,16 +6,20 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace devicebench {
 
 class RunSet;
+struct PublishedSet;
 
 // Draws `runs` as the dashboard's "Export PNG" does (loss chart, stable-mean bars, caption;
 // kExportWidth x kExportHeight pixels) and writes it to `path` atomically. When the process has
 // no QApplication, makes one on the offscreen platform for the call (Qt's own notices are
 // dropped; critical messages still reach stderr); call it from the main thread. Returns false
-// with `*error` (when not null) naming the path and the reason on failure.
-bool writeComparisonPng(const RunSet &runs, const std::string &path, std::string *error);
+// with `*error` (when not null) naming the path and the reason on failure. `published` (may be
+// null): the published sets, drawn beside the runs as the dashboard draws them (hatched bars).
+bool writeComparisonPng(const RunSet &runs, const std::string &path, std::string *error,
+                        const std::vector<PublishedSet> *published = nullptr);
 
 } // namespace devicebench

@@ -9,6 +9,7 @@
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/phase_summary.h"
+#include "devicebench/published.h"
 #include "devicebench/run_set.h"
 
 #include <array>
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <map>
 #include <vector>
 
 namespace devicebench {
@@ -319,6 +321,54 @@ const CsvColumns<RunRow> kSummaryColumns =
          }},
     };
 
+// ---- the published rows of the summary CSV ---------------------------------------------------
+
+// The columns after summaryCsv's when the published rows are in the file.
+const char *const kPublishedColumns[] = {"origin", "published_note", "published_source"};
+
+// `line` (a csvHeader or csvRow line, ending in "\n") with `cells` added at its end.
+std::string withCells(std::string line, const std::vector<std::string> &cells) {
+    line.pop_back();
+    for (const std::string &cell : cells)
+        line += "," + csvField(cell);
+    return line + "\n";
+}
+
+// A published row's line: the cells it has, by column name, the other columns empty.
+std::string publishedLine(const PublishedSet &set, const PublishedEntry &entry,
+                          const std::string &baseline) {
+    const PublishedRow &row = set.rows[static_cast<std::size_t>(entry.rowIndex)];
+    const PublishedSettings &s = set.settings;
+    const std::map<std::string, std::string> cells{
+        {"run", entry.label},
+        {"device", row.device},
+        {"status", "published"},
+        {"epochs", std::to_string(s.epochs)},
+        {"warmup_epochs", std::to_string(s.warmupEpochs)},
+        {"stable_mean_s", number(entry.seconds, 4)},
+        {"speedup", number(entry.speedUp, 4)},
+        {"baseline", baseline},
+        {"comparable", flag(entry.comparability.likeForLike())},
+        {"model", s.model},
+        {"image_size", std::to_string(s.imageSize)},
+        {"precision", shortName(s.precision)},
+    };
+    std::string text;
+    for (std::size_t i = 0; i < kSummaryColumns.size(); ++i) {
+        const auto it = cells.find(kSummaryColumns[i].name);
+        text += (i == 0 ? "" : ",") + csvField(it == cells.end() ? std::string() : it->second);
+    }
+    return withCells(text + "\n", {"published", entry.comparability.note, set.source.title});
+}
+
+// What the published rows' speed-ups are against: the chosen row, else the runs' baseline.
+std::string publishedBaseline(const PublishedBeside &beside, const RunSet &runs) {
+    if (beside.baselineRow >= 0)
+        return beside.rows[static_cast<std::size_t>(beside.baselineRow)].label;
+    const int index = runs.baselineIndex();
+    return index >= 0 ? runs.run(index).label : std::string();
+}
+
 } // namespace
 
 std::string csvNumber(double value, int decimals) {
@@ -413,6 +463,30 @@ std::string summaryCsv(const RunSet &runs) {
     return csv;
 }
 
+std::string summaryCsv(const RunSet &runs, const PublishedBeside *beside,
+                       const std::vector<PublishedSet> *sets) {
+    if (sets == nullptr)
+        return summaryCsv(runs);
+    const PublishedBeside computed =
+        beside == nullptr ? publishedBeside(*sets, runs) : PublishedBeside{};
+    const PublishedBeside &rows = beside == nullptr ? computed : *beside;
+    // The runs' lines as summaryCsv writes them, each with its origin and two empty cells.
+    std::string csv;
+    const std::string plain = summaryCsv(runs);
+    std::size_t start = 0;
+    for (std::size_t end = plain.find('\n'); end != std::string::npos;
+         start = end + 1, end = plain.find('\n', start)) {
+        const std::string line = plain.substr(start, end - start + 1);
+        csv += start == 0
+                   ? withCells(line, {std::begin(kPublishedColumns), std::end(kPublishedColumns)})
+                   : withCells(line, {"run", "", ""});
+    }
+    const std::string baseline = publishedBaseline(rows, runs);
+    for (const PublishedEntry &entry : rows.rows)
+        csv += publishedLine((*sets)[static_cast<std::size_t>(entry.setIndex)], entry, baseline);
+    return csv;
+}
+
 std::string summaryCsvPath(const std::string &csvPath) {
     std::string base = csvPath;
     if (base.size() >= 4) {
@@ -441,6 +515,12 @@ void writeExportFile(const std::string &path, const std::string &bytes) {
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath) {
     writeExportFile(csvPath, epochCsv(runs));
     writeExportFile(summaryCsvPath(csvPath), summaryCsv(runs));
+}
+
+void writeComparisonCsv(const RunSet &runs, const std::string &csvPath,
+                        const PublishedBeside *beside, const std::vector<PublishedSet> *sets) {
+    writeExportFile(csvPath, epochCsv(runs));
+    writeExportFile(summaryCsvPath(csvPath), summaryCsv(runs, beside, sets));
 }
 
 } // namespace devicebench

@@ -6,10 +6,13 @@
 
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 namespace devicebench {
 
 class RunSet;
+struct PublishedBeside;
+struct PublishedSet;
 
 // A file of the comparison could not be written; what() names the path and the OS error,
 // e.g. "Cannot write /x/y.csv: No such file or directory".
@@ -40,6 +43,18 @@ inline constexpr int kEpochCsvColumnCount = 36;
 std::string summaryCsv(const RunSet &runs);
 inline constexpr int kSummaryCsvColumnCount = 62;
 
+// The summary CSV with the published rows (published.h) after the runs: summaryCsv's columns,
+// then three more at the end, "origin" ("run" or "published"), "published_note" (like for like,
+// other program ..., other settings ...) and "published_source" (the source's title), so that a
+// reader of the first kSummaryCsvColumnCount columns reads it as before. A published row fills
+// run (its label), device, status "published", epochs, warmup_epochs, stable_mean_s, speedup
+// (against `baseline`: a chosen published row, else the runs' baseline), baseline, comparable
+// (1: like for like), model, image_size and precision; its other cells are empty. `beside` is
+// publishedBeside(*sets, runs, ...); null: publishedBeside(*sets, runs). `sets` null: summaryCsv.
+std::string summaryCsv(const RunSet &runs, const PublishedBeside *beside,
+                       const std::vector<PublishedSet> *sets);
+inline constexpr int kSummaryCsvPublishedColumnCount = kSummaryCsvColumnCount + 3;
+
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).
 std::string summaryCsvPath(const std::string &csvPath);
@@ -52,5 +67,9 @@ void writeExportFile(const std::string &path, const std::string &bytes);
 // Writes epochCsv() to `csvPath`, then summaryCsv() to summaryCsvPath(csvPath). Throws
 // ExportError as writeExportFile; when the per-epoch file fails the summary is not written.
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath);
+
+// The same with the published rows in the summary (summaryCsv with `beside` and `sets`).
+void writeComparisonCsv(const RunSet &runs, const std::string &csvPath,
+                        const PublishedBeside *beside, const std::vector<PublishedSet> *sets);
 
 } // namespace devicebench
