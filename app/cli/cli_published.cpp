@@ -110,11 +110,14 @@ void addComparePublishedOptions(CLI::App &command, PublishedOptions &options) {
 }
 
 void addRunPublishedOptions(CLI::App &command, PublishedOptions &options) {
-    command.add_flag_callback(
+    CLI::Option *hide = command.add_flag_callback(
         "--no-published", [&options] { options.show = false; },
         "Do not show the published results (the article's table) after the runs");
-    command.add_option("--published-dir", options.extraDir,
-                       "Also read the reference files (*.json) of DIR for the published table");
+    // Refused together: a folder given to be read and a table not shown contradict each other.
+    command
+        .add_option("--published-dir", options.extraDir,
+                    "Also read the reference files (*.json) of DIR for the published table")
+        ->excludes(hide);
 }
 
 PublishedLoad loadPublishedFiles(const PublishedOptions &options, std::ostream &err) {

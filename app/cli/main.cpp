@@ -104,6 +104,9 @@ int main(int argc, char **argv) {
     spdlog::set_level(spdlog::level::from_str(logLevel));
     std::signal(SIGINT, onStopSignal);
     std::signal(SIGTERM, onStopSignal);
+    // A reader that went away (`| head`) stops the runs as Ctrl-C does, so that their records
+    // end "cancelled" rather than stay "running" behind a process the signal killed.
+    std::signal(SIGPIPE, onStopSignal);
     if (launch->parsed())
         std::signal(SIGHUP, onStopSignal); // a closed terminal stops the job as Ctrl-C does
     return chosen();

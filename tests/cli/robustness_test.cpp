@@ -492,6 +492,29 @@ TEST(CliRobustness, SigtermFinishesTheStepWritesACancelledRecordAndExits130) {
     EXPECT_LT(rec.epochs.size(), 5U);
 }
 
+TEST(CliRobustness, AReaderThatGoesAwayStopsTheRunsWithACancelledRecordNotAKilledProcess) {
+    TempDir dir;
+    const fs::path record = dir.path() / "piped.json";
+    // `head -n 1` leaves after the first line; the run's next line meets a closed pipe.
+    const std::string command =
+        shellQuote(DEVICEBENCH_CLI) +
+        " run --synthetic --epochs 20 --warmup-epochs 0 --train-images 1000 --test-images 100 "
+        "--threads 1 --no-published --record " +
+        shellQuote(record.string()) + " 2>/dev/null </dev/null | head -n 1 >/dev/null";
+    ASSERT_EQ(std::system(command.c_str()), 0);
+    const auto rec = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(rec.status, "cancelled") << "a SIGPIPE that killed the run leaves it \"running\"";
+    EXPECT_LT(rec.epochs.size(), 20U);
+}
+
+TEST(CliRobustness, NoPublishedWithAPublishedFolderIsRefusedNamingBoth) {
+    const Result r = runCli(
+        {"run", "--synthetic", "--epochs", "1", "--no-published", "--published-dir", "/tmp"});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_NE(r.err.find("--published-dir"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("--no-published"), std::string::npos) << r.err;
+}
+
 // ---- compare: imported records ---------------------------------------------------------------
 
 namespace {
