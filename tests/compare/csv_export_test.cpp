@@ -7,6 +7,8 @@
 #include "devicebench/csv_export.h"
 #include "devicebench/run_set.h"
 
+#include "csv_lines.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -26,33 +28,8 @@ using devicebench::testing::TempDir;
 namespace devicebench {
 namespace {
 
-std::vector<std::string> splitLines(const std::string &text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
-
-// Splits one CSV line (RFC 4180, no embedded line breaks here).
-std::vector<std::string> fieldsOf(const std::string &line) {
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char ch = line[i];
-        if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-            fields.back() += '"';
-            ++i;
-        } else if (ch == '"') {
-            quoted = !quoted;
-        } else if (ch == ',' && !quoted) {
-            fields.emplace_back();
-        } else {
-            fields.back() += ch;
-        }
-    }
-    return fields;
-}
+using testing::fieldsOf;
+using testing::splitLines;
 
 RunRecord recordOf(const std::string &host, const std::vector<double> &seconds, int batch = 64) {
     RunRecord r;

@@ -8,6 +8,8 @@
 #include "devicebench/published.h"
 #include "devicebench/run_set.h"
 
+#include "csv_lines.h"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -18,33 +20,8 @@
 namespace devicebench {
 namespace {
 
-std::vector<std::string> splitLines(const std::string &text) {
-    std::vector<std::string> lines;
-    std::istringstream in(text);
-    for (std::string line; std::getline(in, line);)
-        lines.push_back(line);
-    return lines;
-}
-
-// Splits one CSV line (RFC 4180, no embedded line breaks here).
-std::vector<std::string> fieldsOf(const std::string &line) {
-    std::vector<std::string> fields(1);
-    bool quoted = false;
-    for (std::size_t i = 0; i < line.size(); ++i) {
-        const char ch = line[i];
-        if (quoted && ch == '"' && i + 1 < line.size() && line[i + 1] == '"') {
-            fields.back() += '"';
-            ++i;
-        } else if (ch == '"') {
-            quoted = !quoted;
-        } else if (ch == ',' && !quoted) {
-            fields.emplace_back();
-        } else {
-            fields.back() += ch;
-        }
-    }
-    return fields;
-}
+using testing::fieldsOf;
+using testing::splitLines;
 
 // The article's set with two rows; its title starts like a spreadsheet formula.
 std::vector<PublishedSet> articleSets() {
