@@ -63,7 +63,10 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
 
 bool checkRunConfig(RunConfig *config, std::ostream &err) {
     auto errors = validateRunConfig(*config);
-    if (!config->device.empty()) { // an empty one is already named by validateRunConfig
+    // The article's script trains on its Python's torch, not on this LibTorch: whether that
+    // torch has the device is its --check's to say (checkRunRequest, before any run).
+    const bool onPythonsTorch = config->workload == Workload::ArticleScript;
+    if (!config->device.empty() && !onPythonsTorch) { // an empty one: validateRunConfig's
         try {
             config->device = resolveDevice(config->device);
         } catch (const std::invalid_argument &e) {

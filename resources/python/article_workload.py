@@ -71,6 +71,12 @@ class Stop:
     cleanup = []
 
 
+def stopped_during(epoch):
+    """The reason of a stop inside an epoch, worded as DeviceBench's engine words it (its Stop
+    is this SIGTERM; a Ctrl-C, SIGINT), with the signal named."""
+    return "stopped by the user during epoch %d (%s)" % (epoch, Stop.requested)
+
+
 def _on_signal(signum, _frame):
     Stop.requested = signal.Signals(signum).name
     if Stop.phase == "check":
@@ -384,11 +390,35 @@ def cache_is_valid(folder, key):
         return False
 
 
+def remove_abandoned_builds(cache_dir):
+    """Removes the half-made caches of programs that were killed while building one (their
+    folder names ".building-<pid>-..." a process that is gone); those of running ones stay."""
+    for name in os.listdir(cache_dir):
+        parts = name.split("-")
+        if not name.startswith(".building-"):
+            continue
+        pid = int(parts[1]) if len(parts) > 2 and parts[1].isdigit() else 0
+        if pid > 0 and _process_exists(pid):
+            continue
+        shutil.rmtree(os.path.join(cache_dir, name), ignore_errors=True)
+
+
+def _process_exists(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # another user's: running
+        return True
+    return True
+
+
 def build_cache(bin_dir, cache_dir, key):
     """Writes the Python version into a temporary folder beside the cache and renames it into
     place, so a run never sees half a cache; the manifest is written last."""
     os.makedirs(cache_dir, exist_ok=True)
-    work = tempfile.mkdtemp(prefix=".building-", dir=cache_dir)
+    remove_abandoned_builds(cache_dir)
+    work = tempfile.mkdtemp(prefix=".building-%d-" % os.getpid(), dir=cache_dir)
     Stop.cleanup.append(work)
     try:
         fresh = os.path.join(work, CACHE_FOLDER)
@@ -558,7 +588,7 @@ def run_epochs(torch, s):
         loss_sum = 0  # CHANGED: the epoch's summed step losses (a tensor on the device)
         for data in train_loader:
             if Stop.requested:  # CHANGED: SIGTERM/SIGINT end the run between steps
-                raise Cancelled("stopped by %s in epoch %d" % (Stop.requested, i + 1))
+                raise Cancelled(stopped_during(i + 1))
             imgs, targets = data
             imgs = imgs.to(device)
             targets = targets.to(device)
@@ -584,7 +614,7 @@ def run_epochs(torch, s):
             correct = 0  # CHANGED: correct predictions, for testAccuracy
             for data in test_loader:
                 if Stop.requested:  # CHANGED: as in training
-                    raise Cancelled("stopped by %s in epoch %d" % (Stop.requested, i + 1))
+                    raise Cancelled(stopped_during(i + 1))
                 img, target = data
                 img = img.to(device)
                 target = target.to(device)

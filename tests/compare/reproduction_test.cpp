@@ -57,8 +57,9 @@ TEST(ReproductionRuns, EachDeviceGetsTheScriptThenTheFaithfulWorkloadAtThePublis
         EXPECT_EQ(c.trainImages, 0);
         EXPECT_FALSE(c.synthetic);
         EXPECT_EQ(c.dataDir, "/data/bin");
-        EXPECT_EQ(c.python, "/venv/bin/python");
     }
+    EXPECT_EQ(runs[0].python, "/venv/bin/python");
+    EXPECT_EQ(runs[1].python, "") << "the engine's run records no Python";
 }
 
 TEST(ArticleSet, IsTheSetWhoseProgramIsTheScript) {
@@ -97,15 +98,19 @@ TEST(ProgramRatios, AnotherMachineThreadCountSettingOrProgramGivesNoRatio) {
         programRatios(storeOf({script, otherCpu, otherThreads, otherBatch, tuned})).empty());
 }
 
-TEST(ProgramRatios, TheLatestFaithfulPartnerIsTaken) {
+TEST(ProgramRatios, EachScriptRunIsPairedWithItsNearestTwinAndEachTwinOnce) {
+    // A reproduction on one CPU twice: script, faithful, script, faithful.
     const RunSet store =
-        storeOf({onHost(testing::articleSettingsRun("s", "article-script", 20.0), "EPYC", 2),
+        storeOf({onHost(testing::articleSettingsRun("s1", "article-script", 20.0), "EPYC", 2),
                  onHost(testing::articleSettingsRun("f1", "faithful", 18.0), "EPYC", 2),
+                 onHost(testing::articleSettingsRun("s2", "article-script", 20.0), "EPYC", 2),
                  onHost(testing::articleSettingsRun("f2", "faithful", 15.0), "EPYC", 2)});
     const std::vector<ProgramRatio> ratios = programRatios(store);
-    ASSERT_EQ(ratios.size(), 1u);
-    EXPECT_EQ(ratios[0].faithfulIndex, 2);
-    EXPECT_DOUBLE_EQ(ratios[0].ratio, 0.75);
+    ASSERT_EQ(ratios.size(), 2u);
+    EXPECT_EQ(ratios[0].faithfulIndex, 1);
+    EXPECT_DOUBLE_EQ(ratios[0].ratio, 0.9);
+    EXPECT_EQ(ratios[1].faithfulIndex, 3);
+    EXPECT_DOUBLE_EQ(ratios[1].ratio, 0.75);
 }
 
 } // namespace

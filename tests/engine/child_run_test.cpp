@@ -145,6 +145,45 @@ TEST(ChildRun, ALineThatIsNotAnEventFailsTheRunNamingTheLine) {
     EXPECT_NE(outcome.reason.find("Using device: cpu"), std::string::npos) << outcome.reason;
 }
 
+// Events that parse but that no run can make: the record would be one its own readers refuse.
+class ChildRunImpossible : public ::testing::TestWithParam<std::pair<const char *, std::string>> {};
+
+TEST_P(ChildRunImpossible, FailsTheRunNamingWhatIsWrong) {
+    TempDir dir("devicebench-child");
+    const ChildProgram child = script(dir, "impossible.sh", GetParam().second + "sleep 30\n");
+    Log log;
+    const std::atomic<bool> stop{false};
+    const RunOutcome outcome = runChildTraining(child, configOf(), log, stop);
+    EXPECT_EQ(outcome.status, RunStatus::Failed);
+    EXPECT_NE(outcome.reason.find("an event no run can make"), std::string::npos) << outcome.reason;
+    EXPECT_NE(outcome.reason.find(GetParam().first), std::string::npos) << outcome.reason;
+}
+
+EpochResult withSeconds(EpochResult e, double seconds) {
+    e.seconds = seconds;
+    return e;
+}
+
+EpochResult withAccuracy(EpochResult e, double accuracy) {
+    e.testAccuracy = accuracy;
+    return e;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Events, ChildRunImpossible,
+    ::testing::Values(
+        std::make_pair("before the started event", echo(epochEventLine(epochOf(1)))),
+        std::make_pair("epoch 3 where epoch 2", echo(startedEventLine(startedOf(), nullptr)) +
+                                                    echo(epochEventLine(epochOf(1))) +
+                                                    echo(epochEventLine(epochOf(3)))),
+        std::make_pair("took no time", echo(startedEventLine(startedOf(), nullptr)) +
+                                           echo(epochEventLine(withSeconds(epochOf(1), -3.0)))),
+        std::make_pair("outside 0-1", echo(startedEventLine(startedOf(), nullptr)) +
+                                          echo(epochEventLine(withAccuracy(epochOf(1), 5.0)))),
+        std::make_pair("finished after 1 of", echo(startedEventLine(startedOf(), nullptr)) +
+                                                  echo(epochEventLine(epochOf(1))) +
+                                                  echo(endedEventLine(RunStatus::Finished, "")))));
+
 TEST(ChildRun, StopEndsAChildThatIgnoresSigtermWithinASecondAndAHalf) {
     TempDir dir("devicebench-child");
     const ChildProgram child =

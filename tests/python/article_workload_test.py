@@ -391,6 +391,19 @@ class ArticleWorkloadTest(unittest.TestCase):
         self.assertEqual(os.stat(folder).st_ino, inode)
         self.assertEqual(sorted(os.listdir(cache)), ["cifar-10-batches-py"])  # no leftovers
 
+    def test_a_build_killed_halfway_is_removed_by_the_next_build_and_a_running_one_kept(self):
+        cache = self.cache_dir("abandoned")
+        os.makedirs(cache, exist_ok=True)
+        gone = subprocess.Popen(["true"])
+        gone.wait()  # a pid that has exited
+        abandoned = os.path.join(cache, ".building-%d-x1" % gone.pid)
+        running = os.path.join(cache, ".building-%d-x2" % os.getpid())
+        for folder in (abandoned, running):
+            os.makedirs(os.path.join(folder, "cifar-10-batches-py"))
+        self.run_training(cache_name="abandoned", epochs=1)
+        self.assertFalse(os.path.exists(abandoned))
+        self.assertTrue(os.path.exists(running))
+
     def test_a_corrupted_cache_file_is_rebuilt(self):
         cache = self.cache_dir("corrupt")
         first = self.run_training(cache_name="corrupt", epochs=1)

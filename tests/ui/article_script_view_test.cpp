@@ -216,13 +216,19 @@ TEST_F(ArticleScriptView, ReproduceAsksForTheScriptThenFaithfulOnEachDeviceAtThe
         EXPECT_EQ(c.testImages, 0);
         EXPECT_FALSE(c.synthetic);
         EXPECT_EQ(c.dataDir, "/data/cifar-10-batches-bin");
-        EXPECT_EQ(c.python, "/opt/torch/bin/python");
+        // The script runs get the Python; the engine's runs none.
+        EXPECT_EQ(c.python, i % 2 == 0 ? "/opt/torch/bin/python" : "");
         EXPECT_EQ(c.threads, 2);
         EXPECT_EQ(c.seed, 7u);
         EXPECT_EQ(runs[i].recordsFolder, window.runsFolder().toStdString());
     }
     EXPECT_TRUE(published->isChecked()) << "the result reads as the article's table";
     EXPECT_TRUE(window.store().publishedShown());
+    // Its first run, the script on the first device, is the baseline (as in `reproduce`).
+    window.onRunSetAccepted(41, 4, true);
+    EXPECT_EQ(window.store().baselineSetting(), 41);
+    window.onRunSetAccepted(45, 2, true); // a later run set of the user's own
+    EXPECT_EQ(window.store().baselineSetting(), 41) << "only the reproduction sets it";
 }
 
 TEST_F(ArticleScriptView, ReproduceWaitsForTheFirstProbeAndRunsOnTheCpuWhenItFails) {

@@ -183,9 +183,12 @@ bool MainWindow::startRunSet(const std::vector<RunSetItem> &items, bool interlea
     return true;
 }
 
-void MainWindow::onRunSetAccepted(int /*firstJobId*/, int runs, bool interleaved) {
+void MainWindow::onRunSetAccepted(int firstJobId, int runs, bool interleaved) {
     m_setRuns = runs;
     m_setInterleaved = interleaved;
+    if (m_reproductionSent)
+        m_store->setBaseline(firstJobId); // the script run, as `reproduce` makes it
+    m_reproductionSent = false;
 }
 
 void MainWindow::onRunAccepted(int jobId, const RunRequest &request) {
@@ -332,7 +335,10 @@ void MainWindow::showRunEnd(int jobId, const RunOutcome &outcome) {
     }
 }
 
-void MainWindow::onRunRejected(const QStringList &reasons) { refuse(reasons); }
+void MainWindow::onRunRejected(const QStringList &reasons) {
+    m_reproductionSent = false; // a refused reproduction sets no baseline later
+    refuse(reasons);
+}
 
 void MainWindow::onTensorBoardFailed(int jobId, const QString &message) {
     // Shown under the run buttons, where the end-of-run status does not overwrite it.

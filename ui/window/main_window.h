@@ -269,6 +269,10 @@ private:
     bool m_haveSurvey = false;
     // "Reproduce the article" asked for before the first probe answered.
     std::optional<ReproductionOverrides> m_pendingReproduction;
+    // The next run set accepted is the reproduction's (until it is accepted or refused): its
+    // first run, the first device's script run, becomes the baseline, so that the published
+    // rows compare like for like with it.
+    bool m_reproductionSent = false;
 
     // Progress of a run that is going (status bar).
     struct RunProgress {

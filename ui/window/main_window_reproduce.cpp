@@ -96,6 +96,7 @@ void MainWindow::sendReproduction(const PublishedSet &set, const ReproductionOve
                              "faithful workload on %1, interleaved…")
                   .arg(names.join(QStringLiteral(", "))),
               false);
+    m_reproductionSent = true;
     Q_EMIT startRunSetRequested(reproductionRequests(set, base, devices, overrides), true);
 }
 

@@ -7,6 +7,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 
 namespace devicebench {
 namespace {
@@ -40,6 +41,25 @@ std::string ratioLine(const RunEntry &script, const RunEntry &faithful, double r
 bool hasStableMean(const RunEntry &entry) {
     return entry.summary.hasStable && std::isfinite(entry.summary.stableMean) &&
            entry.summary.stableMean > 0.0;
+}
+
+// The faithful run not yet paired that differs from runs[script] only in the program and sits
+// nearest to it in the set (the one after it on a tie: a reproduction runs the script, then
+// its twin); -1 when there is none.
+int nearestTwin(const std::vector<RunEntry> &runs, int script, const std::vector<bool> &paired) {
+    int best = -1;
+    for (int f = 0; f < static_cast<int>(runs.size()); ++f) {
+        const RunEntry &faithful = runs[static_cast<std::size_t>(f)];
+        if (paired[static_cast<std::size_t>(f)] || faithful.record.workload != "faithful" ||
+            !hasStableMean(faithful) ||
+            !onlyProgramDiffers(runs[static_cast<std::size_t>(script)].record, faithful.record))
+            continue;
+        const int distance = std::abs(f - script);
+        if (best < 0 || distance < std::abs(best - script) ||
+            (distance == std::abs(best - script) && f > best))
+            best = f;
+    }
+    return best;
 }
 
 } // namespace
@@ -76,6 +96,7 @@ std::vector<RunConfig> reproductionRuns(const PublishedSet &set, const RunConfig
         runs.push_back(config);
         config.workload = Workload::Faithful;
         runs.push_back(config);
+        runs.back().python.clear(); // the engine's run: no Python
     }
     return runs;
 }
@@ -83,23 +104,22 @@ std::vector<RunConfig> reproductionRuns(const PublishedSet &set, const RunConfig
 std::vector<ProgramRatio> programRatios(const RunSet &store) {
     std::vector<ProgramRatio> ratios;
     const std::vector<RunEntry> &runs = store.runs();
+    std::vector<bool> paired(runs.size(), false); // each faithful run is one script run's twin
     for (int s = 0; s < store.runCount(); ++s) {
         const RunEntry &script = runs[static_cast<std::size_t>(s)];
         if (script.record.workload != kArticleScriptWorkload || !hasStableMean(script))
             continue;
-        for (int f = store.runCount() - 1; f >= 0; --f) { // the latest partner
-            const RunEntry &faithful = runs[static_cast<std::size_t>(f)];
-            if (faithful.record.workload != "faithful" || !hasStableMean(faithful) ||
-                !onlyProgramDiffers(script.record, faithful.record))
-                continue;
-            ProgramRatio ratio;
-            ratio.scriptIndex = s;
-            ratio.faithfulIndex = f;
-            ratio.ratio = faithful.summary.stableMean / script.summary.stableMean;
-            ratio.line = ratioLine(script, faithful, ratio.ratio);
-            ratios.push_back(ratio);
-            break;
-        }
+        const int f = nearestTwin(runs, s, paired);
+        if (f < 0)
+            continue;
+        paired[static_cast<std::size_t>(f)] = true;
+        const RunEntry &faithful = runs[static_cast<std::size_t>(f)];
+        ProgramRatio ratio;
+        ratio.scriptIndex = s;
+        ratio.faithfulIndex = f;
+        ratio.ratio = faithful.summary.stableMean / script.summary.stableMean;
+        ratio.line = ratioLine(script, faithful, ratio.ratio);
+        ratios.push_back(ratio);
     }
     return ratios;
 }

@@ -70,7 +70,7 @@ private:
 };
 
 // The --check line's "problem" ("" when usable), or why the line cannot be read.
-std::string checkLineProblem(const std::string &line, const std::string &python) {
+std::string checkLineProblem(const std::string &line) {
     try {
         const nlohmann::json j = nlohmann::json::parse(line);
         const auto problem = j.find("problem");
@@ -78,8 +78,8 @@ std::string checkLineProblem(const std::string &line, const std::string &python)
             return problem->get<std::string>();
     } catch (const nlohmann::json::exception &) {
     }
-    return "Python " + python + " answered the article script's check with a line it does " +
-           "not read: " + line.substr(0, 200);
+    return "it answered the article script's check with a line DeviceBench does not read: " +
+           line.substr(0, 200);
 }
 
 } // namespace
@@ -121,7 +121,7 @@ std::string checkArticleScriptPython(const std::string &python, const std::strin
         return "Python " + python + " did not run the article script's check (" +
                (exit.empty() ? std::string("no answer") : exit) + ")" +
                (tail.empty() ? std::string() : ": " + tail);
-    const std::string problem = checkLineProblem(line, python);
+    const std::string problem = checkLineProblem(line);
     return problem.empty() ? std::string() : "Python " + python + ": " + problem;
 }
 

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <poll.h>
 #include <stdexcept>
@@ -79,12 +80,19 @@ private:
                                   "child run (" + m_program.name + "): event line " +
                                       std::to_string(m_lines));
         } catch (const std::exception &e) {
-            m_problem = e.what();
+            m_problem = "wrote a line that is not an event: " + std::string(e.what());
+            m_child.signalGroup(SIGKILL);
+            return false;
+        }
+        if (const std::string wrong = impossible(event); !wrong.empty()) {
+            m_problem = "wrote an event no run can make (event line " + std::to_string(m_lines) +
+                        "): " + wrong;
             m_child.signalGroup(SIGKILL);
             return false;
         }
         switch (event.kind) {
         case RunEventKind::Started:
+            m_started = true;
             if (m_report != nullptr) {
                 m_report->fingerprint = event.fingerprint;
                 m_report->program = event.program;
@@ -113,6 +121,33 @@ private:
         return false;
     }
 
+    // What makes an event impossible here, so that the record is one its readers accept
+    // (checkRunRecord's rules): "" when it may come.
+    std::string impossible(const RunEvent &event) const {
+        const bool early = !m_started && event.kind != RunEventKind::Ended;
+        if (early && event.kind != RunEventKind::Started)
+            return "it came before the started event";
+        if (event.kind == RunEventKind::Started && m_started)
+            return "a second started event";
+        if (event.kind == RunEventKind::Epoch) {
+            const EpochResult &e = event.epoch;
+            const int expected = static_cast<int>(m_outcome.epochs.size()) + 1;
+            if (e.epoch != expected || e.epoch > m_config.epochs)
+                return "epoch " + std::to_string(e.epoch) + " where epoch " +
+                       std::to_string(expected) + " of " + std::to_string(m_config.epochs) +
+                       " was due";
+            if (!(e.seconds > 0.0) || !std::isfinite(e.seconds))
+                return "epoch " + std::to_string(e.epoch) + " took no time or no finite time";
+            if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0))
+                return "epoch " + std::to_string(e.epoch) + " has a test accuracy outside 0-1";
+        }
+        if (event.kind == RunEventKind::Ended && event.status == RunStatus::Finished &&
+            static_cast<int>(m_outcome.epochs.size()) != m_config.epochs)
+            return "finished after " + std::to_string(m_outcome.epochs.size()) + " of " +
+                   std::to_string(m_config.epochs) + " epochs";
+        return {};
+    }
+
     // SIGTERM to the child's group at the first stop, SIGKILL when it is still there a second
     // later.
     void stopChild() {
@@ -128,7 +163,7 @@ private:
     std::string failure(const std::string &exit) const {
         std::string reason = "the child run (" + m_program.name + ") ";
         if (!m_problem.empty())
-            reason += "wrote a line that is not an event: " + m_problem;
+            reason += m_problem;
         else if (m_stopping)
             reason = "stopped";
         else
@@ -147,6 +182,7 @@ private:
     RunOutcome m_outcome;
     double m_imagesPerEpoch = 0.0;
     int m_lines = 0;
+    bool m_started = false;
     bool m_ended = false;
     bool m_stopping = false;
     Clock::time_point m_stopDeadline{};

@@ -20,7 +20,8 @@ const PublishedSet *articleSet(const std::vector<PublishedSet> &sets);
 // The runs that reproduce `set` here: for each of `devices` ("cpu", "cuda:0", ...), the
 // article's script, then DeviceBench's faithful workload, at the set's settings (model, batch
 // size, epochs, warm-up, learning rate, precision, image size, all images) on real data, with
-// `base`'s data folder, Python, seed and threads. In that order, to be run interleaved.
+// `base`'s data folder, seed and threads (and its Python for the script runs). In that order,
+// to be run interleaved.
 std::vector<RunConfig> reproductionRuns(const PublishedSet &set, const RunConfig &base,
                                         const std::vector<std::string> &devices);
 
@@ -28,7 +29,7 @@ std::vector<RunConfig> reproductionRuns(const PublishedSet &set, const RunConfig
 // settings (workloadDifferences names only "workload"), host, CPU model, device and threads.
 struct ProgramRatio {
     int scriptIndex = -1;   // into RunSet::runs()
-    int faithfulIndex = -1; // the latest such faithful run
+    int faithfulIndex = -1; // the nearest such faithful run in the set, each paired once
     // faithful stable mean / script stable mean: below 1, DeviceBench's engine takes that
     // share of the script's time for the same training.
     double ratio = 0.0;
@@ -37,7 +38,8 @@ struct ProgramRatio {
     std::string line;
 };
 
-// Every article-script run of `store` with a stable mean and such a faithful partner with one.
+// Every article-script run of `store` with a stable mean and such a faithful partner with one;
+// each faithful run is the partner of one script run at most.
 std::vector<ProgramRatio> programRatios(const RunSet &store);
 
 } // namespace devicebench
