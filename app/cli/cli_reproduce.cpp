@@ -149,7 +149,7 @@ CLI::App *addReproduceCommand(CLI::App &app, const CommandContext &context, Comm
         ->add_option("--python", c.python,
                      "The Python that runs the article's script (needs torch and torchvision; "
                      "checked before any run)")
-        ->default_str("python3");
+        ->default_str("$DEVICEBENCH_PYTHON, else python3");
     command->add_option("--threads", c.threads, "CPU threads; 0 = all cores")->default_val(0);
     command->add_option("--seed", c.seed, "Seed of the initial weights (0 or more)")
         ->check(CLI::NonNegativeNumber)

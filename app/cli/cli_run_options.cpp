@@ -66,7 +66,7 @@ void declareTrainingOptions(CLI::App &run, RunArguments &args) {
     run.add_option("--python", c.python,
                    "article-script: the Python that runs the script (needs torch and "
                    "torchvision; checked before any run)")
-        ->default_str("python3");
+        ->default_str("$DEVICEBENCH_PYTHON, else python3");
     run.add_option("--precision", args.precision,
                    "fp32: the article's arithmetic; bf16: mixed precision (autocast to "
                    "bfloat16), CPU and CUDA; fp16: mixed precision with loss scaling, CUDA only")
