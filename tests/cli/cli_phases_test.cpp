@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `devicebench-cli run --phases` (issue 13, "where the time goes"), as a user runs it: the
+// `devicebench-cli run --phases` ("where the time goes"), as a user runs it: the
 // note, each epoch's split, the summary's breakdown, and the phases in the CSV and the record.
 #include "cifar_files.h"
 #include "process_support.h"
