@@ -123,7 +123,8 @@ struct RunConfig {
     Precision precision = Precision::Float32; // the arithmetic (float16: CUDA only)
     Tf32 tf32 = Tf32::Default;                // CUDA: TF32 for float32 products and convolutions
     // ArticleScript only: the Python that runs the script, a path or a name looked up in PATH;
-    // "" = python3. It needs torch and torchvision (checked before the run: article_script.h).
+    // "" = the default ($DEVICEBENCH_PYTHON, else python3: articleScriptPython). It needs torch
+    // and torchvision (checked before the run: article_script.h).
     std::string python;
 };
 
