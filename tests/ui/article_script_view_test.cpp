@@ -7,6 +7,7 @@
 #include "charts/published_bars.h"
 #include "panels/compare_panel.h"
 #include "panels/run_settings_panel.h"
+#include "scoped_variable.h"
 #include "store/run_store.h"
 #include "test_support.h"
 #include "window/main_window.h"
@@ -36,27 +37,7 @@ using namespace devicebench;
 
 namespace {
 
-// Sets an environment variable for the test's lifetime, then puts the old value back.
-class ScopedVariable {
-public:
-    ScopedVariable(const char *name, const QString &value) : m_name(name) {
-        if (qEnvironmentVariableIsSet(name))
-            m_old = qgetenv(name);
-        qputenv(name, value.toUtf8());
-    }
-    ~ScopedVariable() {
-        if (m_old)
-            qputenv(m_name, *m_old);
-        else
-            qunsetenv(m_name);
-    }
-    ScopedVariable(const ScopedVariable &) = delete;
-    ScopedVariable &operator=(const ScopedVariable &) = delete;
-
-private:
-    const char *m_name;
-    std::optional<QByteArray> m_old;
-};
+using test::ScopedVariable;
 
 void chooseWorkload(QWidget &parent, Workload workload) {
     auto *combo = parent.findChild<QComboBox *>(QStringLiteral("workloadCombo"));

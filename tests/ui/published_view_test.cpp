@@ -14,6 +14,7 @@
 #include "devicebench/run_record.h"
 
 #include "record_builder.h"
+#include "scoped_variable.h"
 
 #include <QBarSet>
 #include <QCheckBox>
@@ -32,27 +33,7 @@ using namespace devicebench;
 
 namespace {
 
-// Sets an environment variable for the test's lifetime, then puts the old value back.
-class ScopedVariable {
-public:
-    ScopedVariable(const char *name, const QString &value) : m_name(name) {
-        if (qEnvironmentVariableIsSet(name))
-            m_old = qgetenv(name);
-        qputenv(name, value.toUtf8());
-    }
-    ~ScopedVariable() {
-        if (m_old)
-            qputenv(m_name, *m_old);
-        else
-            qunsetenv(m_name);
-    }
-    ScopedVariable(const ScopedVariable &) = delete;
-    ScopedVariable &operator=(const ScopedVariable &) = delete;
-
-private:
-    const char *m_name;
-    std::optional<QByteArray> m_old;
-};
+using test::ScopedVariable;
 
 // A finished run of DeviceBench's faithful workload: 4 epochs, the first warm-up.
 RunRecord faithfulRun(const std::string &id, double seconds) {
