@@ -29,22 +29,14 @@ SeatTraining seatTraining(EpochTurns &turns, int seat, const ChildProgram *child
             return articleScriptFingerprint(collectFingerprint(), *report);
         return report->fingerprint ? *report->fingerprint : collectFingerprint();
     };
-    if (child == nullptr) {
-        return {[&turns, seat, report](const RunConfig &config, TrainingObserver &o,
-                                       const std::atomic<bool> &stop) {
-                    if (config.workload == Workload::ArticleScript) {
-                        SeatGate gate(turns, seat);
-                        return runArticleScript(config, o, stop, &gate, report.get());
-                    }
-                    return runTrainingInTurns(config, o, stop, turns, seat);
-                },
-                childFingerprint};
-    }
     TrainFunction train = [&turns, seat, child, report](const RunConfig &config,
                                                         TrainingObserver &o,
                                                         const std::atomic<bool> &stop) {
+        const bool script = config.workload == Workload::ArticleScript;
+        if (!script && child == nullptr)
+            return runTrainingInTurns(config, o, stop, turns, seat);
         SeatGate gate(turns, seat);
-        if (config.workload == Workload::ArticleScript)
+        if (script)
             return runArticleScript(config, o, stop, &gate, report.get());
         ChildProgram program = *child;
         program.argv.insert(program.argv.end(),
