@@ -5,6 +5,7 @@
 #include "devicebench/run_record.h"
 
 #include "json_canary.h"
+#include "json_system.h"
 #include "json_distributed.h"
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
@@ -232,6 +233,7 @@ OrderedJson epochJson(const EpochResult &e) {
     if (!std::isnan(e.startedUnixSeconds)) // absent: older records
         o["startedUnixSeconds"] = e.startedUnixSeconds;
     detail::writeEpochCanary(o, e);
+    detail::writeEpochSystem(o, e.system); // absent: not sampled (older records)
     return o;
 }
 
@@ -337,6 +339,7 @@ EpochResult readEpoch(const FieldReader &r, const Json &o, const std::string &p)
             r.fail(p + ".startedUnixSeconds", "must be 0 or more");
     }
     detail::readEpochCanary(r, o, p, e);
+    e.system = detail::readEpochSystem(r, o, p);
     return e;
 }
 
@@ -384,6 +387,7 @@ std::string toJson(const RunRecord &record) {
     for (const auto &s : record.steps)
         steps.push_back(stepJson(s));
     j["steps"] = std::move(steps);
+    detail::writeSampling(j, record.sampling, record.samples); // absent: not sampled
     // Host names and paths need not be UTF-8: replace what is not, rather than fail a run.
     return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
 }
@@ -415,6 +419,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
     record.epochs = readArray<EpochResult>(r, j, "epochs", readEpoch);
     record.steps = readArray<TimedStepLoss>(r, j, "steps", readStep);
+    detail::readSampling(r, j, &record.sampling, &record.samples);
     checkRunRecord(record, source);
     return record;
 }

@@ -66,6 +66,14 @@ void RunRecorder::onEpochFinished(const EpochResult &epoch) {
     }
 }
 
+void RunRecorder::onSystemSamples(const std::vector<SystemSample> &samples) {
+    m_record.samples.insert(m_record.samples.end(), samples.begin(), samples.end());
+    if (m_next != nullptr)
+        m_next->onSystemSamples(samples);
+}
+
+double RunRecorder::secondsSinceStart() const { return steadySeconds() - m_startSeconds; }
+
 void RunRecorder::onRunEnded(const RunOutcome &outcome) {
     if (m_record.started.device.empty()) {
         // Ended before it started (e.g. the data could not be read): still say on what.

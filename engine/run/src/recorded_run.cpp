@@ -39,6 +39,9 @@ public:
     void onEpochFinished(const EpochResult &epoch) override {
         each([&](TrainingObserver &o) { o.onEpochFinished(epoch); });
     }
+    void onSystemSamples(const std::vector<SystemSample> &samples) override {
+        each([&](TrainingObserver &o) { o.onSystemSamples(samples); });
+    }
     void onRunEnded(const RunOutcome &outcome) override {
         each([&](TrainingObserver &o) { o.onRunEnded(outcome); });
     }

@@ -4,6 +4,8 @@
 // (LibTorch uses the identifier `slots`, which Qt defines as a macro).
 #pragma once
 
+#include "devicebench/system_metrics.h"
+
 #include <cstdint>
 #include <limits>
 #include <string>
@@ -235,6 +237,9 @@ struct EpochResult {
     // judgeSpeedChange() (machine_drift.h): |canaryChange| beyond the canaries' noise plus
     // kCanaryMargin, so the epoch ran on a machine of another speed than the run began on.
     bool speedChanged = false;
+    // What the machine did during the epoch (system_metrics.h): means and peaks of the sampled
+    // quantities and the energy; system.sampled false: not sampled (older records).
+    EpochSystem system{};
 };
 
 // One process of a data-parallel job: where it ran and its shard of the data.
@@ -378,6 +383,9 @@ public:
     // (RunConfig::lossFetchInterval) and at the end of each epoch.
     virtual void onStepLosses(const std::vector<StepLoss> & /*losses*/) {}
     virtual void onEpochFinished(const EpochResult & /*epoch*/) {}
+    // Readings of the machine taken since the last call (system_metrics.h), in time order: the
+    // system sampler's, handed on by runRecorded on the run's thread with the step losses.
+    virtual void onSystemSamples(const std::vector<SystemSample> & /*samples*/) {}
     virtual void onRunEnded(const RunOutcome &outcome) = 0;
 };
 

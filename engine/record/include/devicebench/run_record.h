@@ -80,6 +80,10 @@ struct RunRecord {
     DataIdentity data;
     std::vector<EpochResult> epochs;
     std::vector<TimedStepLoss> steps;
+    // The machine's readings during the run (system_metrics.h), in time order, and how they
+    // were taken; sampling.sampled false and no samples: not sampled (older records).
+    SamplingInfo sampling;
+    std::vector<SystemSample> samples;
     // "running" (still going, or the process died: the finished epochs are all there),
     // "finished", "cancelled", "diverged" or "failed".
     std::string status = "running";
@@ -167,7 +171,13 @@ public:
     void onRunStarted(const RunStarted &info) override;
     void onStepLosses(const std::vector<StepLoss> &losses) override;
     void onEpochFinished(const EpochResult &epoch) override;
+    // Appended to the record's samples (written with the next epoch) and handed on.
+    void onSystemSamples(const std::vector<SystemSample> &samples) override;
     void onRunEnded(const RunOutcome &outcome) override;
+    // How the run is sampled (period, the sources' notes); kept in the record from now on.
+    void setSampling(const SamplingInfo &sampling) { m_record.sampling = sampling; }
+    // Seconds since this recorder was made (steady clock): the clock of steps and samples.
+    double secondsSinceStart() const;
     const RunRecord &record() const { return m_record; }
     // The last write's error ("" when the last write succeeded, or none was made yet).
     const std::string &writeError() const { return m_writeError; }

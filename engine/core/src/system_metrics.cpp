@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+#include "devicebench/system_metrics.h"
+
+#include "devicebench/run_energy.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace devicebench {
+
+const char *toString(EnergyMethod method) {
+    switch (method) {
+    case EnergyMethod::NvmlEnergyCounter:
+        return "nvml-energy-counter";
+    case EnergyMethod::NvmlPowerIntegral:
+        return "nvml-power-integral";
+    case EnergyMethod::Rapl:
+        return "rapl";
+    case EnergyMethod::None:
+        break;
+    }
+    return "none";
+}
+
+bool parseEnergyMethod(const std::string &text, EnergyMethod *method) {
+    for (EnergyMethod m : {EnergyMethod::None, EnergyMethod::NvmlEnergyCounter,
+                           EnergyMethod::NvmlPowerIntegral, EnergyMethod::Rapl}) {
+        if (text == toString(m)) {
+            *method = m;
+            return true;
+        }
+    }
+    return false;
+}
+
+double epochJoules(const EpochSystem &system) {
+    double joules = 0.0;
+    bool any = false;
+    for (const EnergyReading *r : {&system.gpuEnergy, &system.cpuEnergy}) {
+        if (r->measured()) {
+            joules += r->joules;
+            any = true;
+        }
+    }
+    return any ? joules : kNotSampled;
+}
+
+std::string energyMethods(const EpochSystem &system) {
+    std::string methods;
+    for (const EnergyReading *r : {&system.gpuEnergy, &system.cpuEnergy}) {
+        if (r->measured())
+            methods += (methods.empty() ? "" : " + ") + std::string(toString(r->method));
+    }
+    return methods.empty() ? "none" : methods;
+}
+
+EnergySummary summarizeEnergy(const std::vector<EpochResult> &epochs, int warmupEpochs) {
+    EnergySummary s;
+    double total = 0.0;
+    for (const EpochResult &e : epochs) {
+        const double joules = epochJoules(e.system);
+        if (e.epoch <= warmupEpochs || !(joules == joules))
+            continue;
+        total += joules;
+        ++s.epochs;
+        s.methods = energyMethods(e.system);
+    }
+    if (s.epochs > 0) {
+        s.totalJoules = total;
+        s.meanJoules = total / s.epochs;
+    }
+    return s;
+}
+
+std::string energyNotMeasuredReason(const std::vector<EpochResult> &epochs) {
+    for (const EpochResult &e : epochs) {
+        if (epochJoules(e.system) == epochJoules(e.system))
+            return {};
+    }
+    if (epochs.empty() || !epochs.back().system.sampled)
+        return {};
+    std::string reason;
+    for (const EnergyReading *r : {&epochs.back().system.cpuEnergy, &epochs.back().system.gpuEnergy}) {
+        if (!r->note.empty() && r->note != kNotTheRunsDevice)
+            reason += (reason.empty() ? "" : "; ") + r->note;
+    }
+    return reason;
+}
+
+namespace {
+
+// Joules with the precision the counters and the spread of epochs allow: three significant
+// digits, in J below 10 kJ, kJ below 10 MJ, MJ above.
+std::string joulesText(double joules) {
+    char text[32];
+    if (std::fabs(joules) < 1e4)
+        std::snprintf(text, sizeof text, "%.3g J", joules);
+    else if (std::fabs(joules) < 1e7)
+        std::snprintf(text, sizeof text, "%.3g kJ", joules / 1e3);
+    else
+        std::snprintf(text, sizeof text, "%.3g MJ", joules / 1e6);
+    return text;
+}
+
+} // namespace
+
+std::string energyLine(const std::vector<EpochResult> &epochs, int warmupEpochs,
+                       const SamplingInfo &sampling) {
+    if (!sampling.sampled)
+        return "energy: not sampled";
+    const EnergySummary s = summarizeEnergy(epochs, warmupEpochs);
+    if (s.epochs > 0)
+        return "energy: " + joulesText(s.meanJoules) + " per stable epoch (" +
+               std::to_string(s.epochs) + (s.epochs == 1 ? " epoch, " : " epochs, ") +
+               joulesText(s.totalJoules) + "; " + s.methods + ")";
+    const std::string reason = energyNotMeasuredReason(epochs);
+    if (!reason.empty())
+        return "energy: not measured: " + reason;
+    return epochs.empty() ? "energy: not measured: no epoch finished"
+                          : "energy: not measured in a stable epoch";
+}
+
+} // namespace devicebench
