@@ -180,14 +180,14 @@ void readSampling(const FieldReader &r, const nlohmann::json &record, SamplingIn
                           std::to_string(values.size()) + " against " +
                           std::to_string(samples->size()) + ")");
         for (std::size_t i = 0; i < values.size(); ++i) {
-            const std::string field = p + "[" + std::to_string(i) + "]";
+            const std::string where = p + "[" + std::to_string(i) + "]";
             if (!values[i].is_null() && !values[i].is_number())
-                r.fail(field, "must be a number or null");
+                r.fail(where, "must be a number or null");
             const double v = values[i].is_null() ? kNotSampled : values[i].get<double>();
-            checkReading(r, v, fraction, field);
+            checkReading(r, v, fraction, where);
             // Times and energy counters only grow (wrap-arounds are undone when sampled).
             if (timeOrCounter && i > 0 && v < (*samples)[i - 1].*field)
-                r.fail(field, "must not be below the reading before it");
+                r.fail(where, "must not be below the reading before it");
             (*samples)[i].*field = v;
         }
     };
