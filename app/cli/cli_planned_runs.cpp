@@ -7,6 +7,7 @@
 #include "cli_support.h"
 #include "cli_train_child.h"
 
+#include "devicebench/run_energy.h"
 #include "devicebench/contention.h"
 #include "devicebench/devices.h"
 #include "devicebench/interleaved_run.h"
@@ -129,7 +130,7 @@ private:
 };
 
 void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig &config,
-                  const std::string &label, bool synthetic) {
+                  const SamplingInfo &sampling, const std::string &label, bool synthetic) {
     const Summary &s = outcome.summary;
     out << "summary of run " << label << " (" << toString(outcome.status) << ")"
         << (synthetic ? "  [synthetic data]" : "") << ":\n";
@@ -165,6 +166,9 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
                     ? "  "
                     : "  WARNING: ")
             << drift << "\n";
+    // What the machine did, and the energy: the sampler's readings of the stable epochs.
+    out << "  " << systemLine(outcome.epochs, config.warmupEpochs) << "\n";
+    out << "  " << energyLine(outcome.epochs, config.warmupEpochs, sampling) << "\n";
     printWhereTheTimeGoes(out, outcome, config);
 }
 
@@ -394,7 +398,8 @@ int runAll(const RunOptions &options, const std::vector<RunConfig> &runs, RunRes
                                     ? together[i]
                                     : runOne(options, runs, i, done.store, out, err, stopRequested);
         const std::string label = "#" + std::to_string(i + 1) + " " + runs[i].device;
-        printSummary(out, run.outcome, runs[i], label, options.base.synthetic);
+        printSummary(out, run.outcome, runs[i], run.record.sampling, label,
+                     options.base.synthetic);
         done.results.push_back(run);
         if (!reportRunFiles(run, out, err))
             exitCode = kExitRunFailed;

@@ -3,6 +3,7 @@
 
 #include "devicebench/run_energy.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 
@@ -118,6 +119,69 @@ std::string energyLine(const std::vector<EpochResult> &epochs, int warmupEpochs,
         return "energy: not measured: " + reason;
     return epochs.empty() ? "energy: not measured: no epoch finished"
                           : "energy: not measured in a stable epoch";
+}
+
+namespace {
+
+// The mean of the stable epochs' means and the peak of their peaks of one quantity.
+SampledStat stableStat(const std::vector<EpochResult> &epochs, int warmupEpochs,
+                       SampledStat EpochSystem::*quantity) {
+    SampledStat stat;
+    double sum = 0.0;
+    int count = 0;
+    for (const EpochResult &e : epochs) {
+        const SampledStat &s = e.system.*quantity;
+        if (e.epoch <= warmupEpochs || !e.system.sampled || !s.known())
+            continue;
+        sum += s.mean;
+        stat.peak = count == 0 ? s.peak : std::max(stat.peak, s.peak);
+        ++count;
+    }
+    if (count > 0)
+        stat.mean = sum / count;
+    return stat;
+}
+
+std::string number(const char *format, double value) {
+    char text[48];
+    std::snprintf(text, sizeof text, format, value);
+    return text;
+}
+
+} // namespace
+
+std::string bytesText(double bytes) {
+    if (bytes >= 1024.0 * 1024.0 * 1024.0)
+        return number("%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
+    return number("%.0f MiB", bytes / (1024.0 * 1024.0));
+}
+
+std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs) {
+    const SampledStat process = stableStat(epochs, warmupEpochs, &EpochSystem::processCores);
+    const SampledStat machine = stableStat(epochs, warmupEpochs, &EpochSystem::machineCores);
+    const SampledStat rss = stableStat(epochs, warmupEpochs, &EpochSystem::rssBytes);
+    const SampledStat gpu = stableStat(epochs, warmupEpochs, &EpochSystem::gpuUtilization);
+    const SampledStat gpuMemory = stableStat(epochs, warmupEpochs, &EpochSystem::gpuMemoryBytes);
+    const SampledStat power = stableStat(epochs, warmupEpochs, &EpochSystem::gpuPowerWatts);
+    if (!process.known() && !machine.known() && !rss.known())
+        return "system: not sampled";
+    std::string line = "system:";
+    if (process.known())
+        line += " the run's processes kept " + number("%.2f", process.mean) + " cores busy";
+    if (machine.known())
+        line += std::string(process.known() ? ", the machine " : " the machine kept ") +
+                number("%.2f", machine.mean) + (process.known() ? "" : " cores busy");
+    if (rss.known())
+        line += "; peak memory " + bytesText(rss.peak);
+    if (gpu.known())
+        line += "; GPU " + number("%.0f", 100.0 * gpu.mean) + " % busy";
+    if (gpuMemory.known())
+        line += std::string(gpu.known() ? ", peak " : "; GPU memory peak ") +
+                bytesText(gpuMemory.peak);
+    if (power.known())
+        line += std::string(gpu.known() || gpuMemory.known() ? ", " : "; GPU ") +
+                number("%.0f W", power.mean);
+    return line;
 }
 
 } // namespace devicebench

@@ -2,6 +2,7 @@
 // Collecting the machine fingerprint (fingerprint.h): the host, the CPU and its quota, the
 // libraries loaded, LibTorch's settings and the CUDA driver's devices.
 #include "devicebench/fingerprint.h"
+#include "devicebench/gpu_bus.h"
 
 #include "fingerprint_internal.h"
 
@@ -221,6 +222,7 @@ using CuDeviceGet = int (*)(int *, int);
 using CuDeviceGetName = int (*)(char *, int, int);
 using CuDeviceGetAttribute = int (*)(int *, int, int);
 using CuDeviceTotalMem = int (*)(std::size_t *, int);
+using CuDeviceGetPciBusId = int (*)(char *, int, int);
 constexpr int kCudaSuccess = 0;
 constexpr int kAttributeComputeMajor = 75; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kAttributeComputeMinor = 76; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
@@ -233,9 +235,14 @@ template <typename Function> Function lookUp(void *library, const char *name) {
     return function;
 }
 
-void readCudaDriver(Fingerprint &fp) {
-    // Loaded once and never unloaded: the driver starts threads at cuInit.
+// Loaded once and never unloaded: the driver starts threads at cuInit.
+void *cudaDriver() {
     static void *const library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    return library;
+}
+
+void readCudaDriver(Fingerprint &fp) {
+    void *const library = cudaDriver();
     if (library == nullptr) {
         return; // no NVIDIA driver: normal on CPU-only machines
     }
@@ -291,6 +298,22 @@ template <typename Step> void guarded(Step step) {
 }
 
 } // namespace
+
+std::string cudaPciBusId(int cudaIndex) {
+    void *const library = cudaDriver();
+    if (library == nullptr)
+        return {};
+    const auto init = lookUp<CuInit>(library, "cuInit");
+    const auto getDevice = lookUp<CuDeviceGet>(library, "cuDeviceGet");
+    const auto busId = lookUp<CuDeviceGetPciBusId>(library, "cuDeviceGetPCIBusId");
+    int device = 0;
+    char text[32] = {};
+    if (init == nullptr || getDevice == nullptr || busId == nullptr || init(0) != kCudaSuccess ||
+        getDevice(&device, cudaIndex) != kCudaSuccess ||
+        busId(text, static_cast<int>(sizeof(text)) - 1, device) != kCudaSuccess)
+        return {};
+    return text;
+}
 
 Fingerprint collectFingerprint() {
     Fingerprint fp;

@@ -40,6 +40,8 @@ public:
     std::string wait();
     // The last lines the child wrote on stderr (at most 8), joined with "\n".
     std::string stderrTail() const;
+    // The child's process id (also its process group's).
+    pid_t pid() const { return m_pid; }
 
 private:
     bool fillStdout(const std::atomic<bool> &stop, bool *stopped);

@@ -280,6 +280,8 @@ RunOutcome runChildTraining(const ChildProgram &program, const RunConfig &config
             gate->leave();
         return cannotStart(e.what(), observer);
     }
+    if (report != nullptr)
+        report->pid = static_cast<int>(child->pid());
     ChildSession session(*child, program, config, observer, report);
     bool more = true;
     while (more) {

@@ -69,7 +69,8 @@ std::vector<RecordedRun> runRecordedInterleaved(const std::vector<RunRequest> &r
             RecordedRun &result = results[static_cast<std::size_t>(seat)];
             try {
                 result = runRecorded(requests[static_cast<std::size_t>(seat)], observer,
-                                     stopRequested, training.train, training.fingerprint);
+                                     stopRequested, training.train, training.fingerprint,
+                                     [report] { return report->pid.load(); });
             } catch (const std::exception &e) {
                 result.outcome.reason = std::string("the run stopped with an error: ") + e.what();
             } catch (...) {

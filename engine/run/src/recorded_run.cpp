@@ -3,6 +3,8 @@
 
 #include "devicebench/article_script.h"
 
+#include "sampling_observer.h"
+
 #include "devicebench/devices.h"
 #include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
@@ -85,8 +87,10 @@ RunOutcome trainGuarded(const TrainFunction &train, const RunConfig &config,
 
 // The article's script trains in a child Python process; the record takes this machine's
 // fingerprint with the script's torch in it.
-void useArticleScript(TrainFunction *train, FingerprintSource *fingerprint) {
+void useArticleScript(TrainFunction *train, FingerprintSource *fingerprint,
+                      std::function<int()> *process) {
     auto report = std::make_shared<ChildReport>();
+    *process = [report] { return report->pid.load(); };
     *train = [report](const RunConfig &config, TrainingObserver &observer,
                       const std::atomic<bool> &stop) {
         return runArticleScript(config, observer, stop, nullptr, report.get());
@@ -121,11 +125,13 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 
 RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
                         const std::atomic<bool> &stopRequested, const TrainFunction &givenTrain,
-                        const FingerprintSource &givenFingerprint) {
+                        const FingerprintSource &givenFingerprint,
+                        const std::function<int()> &trainingProcess) {
     TrainFunction train = givenTrain;
     FingerprintSource fingerprint = givenFingerprint;
+    std::function<int()> process = trainingProcess;
     if (!train && request.config.workload == Workload::ArticleScript)
-        useArticleScript(&train, &fingerprint);
+        useArticleScript(&train, &fingerprint, &process);
     // TF32 acts on CUDA devices only: a CPU run records it as left alone, so that it stays
     // comparable with every other CPU run.
     RunConfig config = request.config;
@@ -141,10 +147,21 @@ RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
     result.recordPath = recordPathOf(request, runId);
     RunRecorder recorder(config, result.recordPath, &fanOut, runId,
                          fingerprint ? fingerprint : FingerprintSource(collectFingerprint));
-    result.outcome = trainGuarded(train, config, recorder, stopRequested);
+    const SamplerOptions options = detail::samplerOptionsFor(config, recorder, process);
+    std::unique_ptr<SystemSampler> sampler;
+    std::unique_ptr<detail::SamplingObserver> sampling;
+    if (options.periodSeconds > 0.0) { // 0: not sampled (the sampler's own cost measured)
+        sampler = std::make_unique<SystemSampler>(options);
+        sampler->start();
+        sampling = std::make_unique<detail::SamplingObserver>(*sampler, recorder);
+    }
+    TrainingObserver &first = sampling ? static_cast<TrainingObserver &>(*sampling) : recorder;
+    result.outcome = trainGuarded(train, config, first, stopRequested);
     if (recorder.record().status == "running") // the train function threw or never ended
-        recorder.onRunEnded(result.outcome);
+        first.onRunEnded(result.outcome);
     result.record = recorder.record();
+    if (result.outcome.epochs.size() == result.record.epochs.size())
+        result.outcome.epochs = result.record.epochs; // with each epoch's system readings
     result.recordError = recorder.writeError();
     if (board) {
         result.eventFile = board->filePath();

@@ -7,6 +7,7 @@
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
 #include "json_phases.h"
+#include "json_system.h"
 
 #include <algorithm>
 #include <array>
@@ -186,6 +187,7 @@ std::string toJson(const SweepCellRecord &record) {
     j["peakMethod"] = record.peakMethod;
     j["fractionOfPeak"] = numberOrNull(record.fractionOfPeak);
     j["fingerprint"] = OrderedJson(toJson(record.fingerprint));
+    detail::writeEpochSystem(j, record.system); // absent: not sampled (older records)
     return j.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
@@ -239,6 +241,7 @@ SweepCellRecord readSweepCellRecord(const std::string &jsonText, const std::stri
     record.peakMethod = r.string(j, "peakMethod", "");
     record.fractionOfPeak = r.numberOrNull(j, "fractionOfPeak", "");
     record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
+    record.system = detail::readEpochSystem(r, j, "");
     return record;
 }
 

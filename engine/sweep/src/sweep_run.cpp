@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: MIT
 // runSweep: the grid's cells in turn, each a step run with its record, resumable.
 #include "devicebench/fingerprint.h"
+#include "devicebench/gpu_bus.h"
 #include "devicebench/run_record.h"
 #include "devicebench/sweep.h"
+#include "devicebench/system_sampler.h"
 
 #include "record_time.h"
 
@@ -160,7 +162,28 @@ bool SweepRun::runCell(const SweepCell &cell, SweepOutcome &outcome) {
     }
     const auto start = Clock::now();
     SweepCellRecord record = newRecord(cell);
-    record.result = runStepBench(stepBenchConfig(m_spec, cell), m_stopRequested);
+    const StepBenchConfig config = stepBenchConfig(m_spec, cell);
+    // The machine over the whole cell (set-up included): its CPU, memory, GPU and energy.
+    const auto elapsed = [start] {
+        return std::chrono::duration<double>(Clock::now() - start).count();
+    };
+    const int gpu = cudaDeviceIndex(config.run.device);
+    SamplerOptions sampling =
+        samplerOptionsFor(config.run.device, gpu >= 0 ? cudaPciBusId(gpu) : std::string());
+    sampling.clock = elapsed;
+    std::optional<SystemSampler> sampler;
+    double from = 0.0;
+    if (sampling.periodSeconds > 0.0) {
+        sampler.emplace(sampling);
+        sampler->start(); // its first reading: the energy counters' base
+        from = elapsed();
+    }
+    record.result = runStepBench(config, m_stopRequested);
+    if (sampler) {
+        const double to = elapsed();
+        sampler->readNow(); // a reading after the cell's end
+        record.system = sampler->epoch(from, to);
+    }
     if (record.result.status == RunStatus::Cancelled) {
         return false;
     }

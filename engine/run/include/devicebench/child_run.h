@@ -30,6 +30,9 @@ struct ChildReport {
     std::string program;                    // its "started" event's "program" object (JSON)
     std::optional<PythonRuntime> python;    // that program's Python (the article's script)
     int threads = 0;                        // its "started" event's intra-op threads
+    // The child's process id once it started (0 before): whose CPU and memory the system
+    // sampler reads. Set on the run's thread, read on the sampler's.
+    std::atomic<int> pid{0};
 };
 
 // Runs `program` as a child in a process group of its own and tells `observer` its events,

@@ -54,8 +54,12 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 // `fingerprint` (empty: collectFingerprint) is where the record's fingerprint comes from; a
 // child run's is its child's. An article-script request with no `train` runs the script
 // (runArticleScript, article_script.h), its fingerprint naming the script's Python.
+// A system sampler (system_sampler.h) reads the machine during the run: the record gets its
+// samples and each epoch its EpochSystem; `trainingProcess` (empty: this process) gives the pid
+// of the process that trains (a child run's, once started), whose tree the sampler reads.
 RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
                         const std::atomic<bool> &stopRequested, const TrainFunction &train = {},
-                        const FingerprintSource &fingerprint = {});
+                        const FingerprintSource &fingerprint = {},
+                        const std::function<int()> &trainingProcess = {});
 
 } // namespace devicebench

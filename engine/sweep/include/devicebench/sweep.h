@@ -84,6 +84,9 @@ struct SweepCellRecord {
     std::string peakMethod;
     double fractionOfPeak = 0.0;
     Fingerprint fingerprint; // host, CPU, GPU, library versions
+    // What the machine did over the whole cell (set-up, warm-up and timed steps), read by the
+    // system sampler (system_sampler.h); sampled false in records written before it.
+    EpochSystem system{};
 };
 
 // JSON text of a record, and back. readSweepCellRecord throws RecordError naming the source,

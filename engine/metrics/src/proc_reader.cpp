@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+#include "proc_reader.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <limits>
+#include <sstream>
+#include <vector>
+
+namespace devicebench::detail {
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+std::string pidFolder(const std::string &procRoot, int pid) {
+    return procRoot + "/" + (pid == 0 ? std::string("self") : std::to_string(pid));
+}
+
+// The pids listed in <folder>/task/*/children (the children of every thread of the process).
+std::vector<int> childrenOf(const std::string &folder) {
+    std::vector<int> children;
+    std::error_code ec;
+    for (std::filesystem::directory_iterator it(folder + "/task", ec), end; !ec && it != end;
+         it.increment(ec)) {
+        std::istringstream list(readSmallFile(it->path().string() + "/children"));
+        for (int pid = 0; list >> pid;)
+            children.push_back(pid);
+    }
+    return children;
+}
+
+} // namespace
+
+std::string readSmallFile(const std::string &path, int *error) {
+    std::FILE *file = std::fopen(path.c_str(), "rb");
+    if (file == nullptr) {
+        if (error != nullptr)
+            *error = errno;
+        return {};
+    }
+    std::string text;
+    char buffer[4096];
+    std::size_t n = 0;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file)) > 0 && text.size() < (1u << 20))
+        text.append(buffer, n);
+    const bool failed = std::ferror(file) != 0;
+    if (error != nullptr)
+        *error = failed ? (errno != 0 ? errno : EIO) : 0;
+    std::fclose(file);
+    return failed ? std::string() : text;
+}
+
+double parseStatCpuTicks(const std::string &statText) {
+    const std::size_t close = statText.rfind(')');
+    if (close == std::string::npos)
+        return kNaN;
+    // After "pid (comm)": state is field 3, utime field 14, stime field 15.
+    std::istringstream fields(statText.substr(close + 1));
+    std::string field;
+    double utime = kNaN, stime = kNaN;
+    for (int index = 3; index <= 15 && fields >> field; ++index) {
+        char *end = nullptr;
+        if (index == 14)
+            utime = std::strtod(field.c_str(), &end);
+        else if (index == 15)
+            stime = std::strtod(field.c_str(), &end);
+        else
+            continue;
+        if (end == field.c_str() || *end != '\0')
+            return kNaN;
+    }
+    return utime + stime;
+}
+
+double parseVmRssBytes(const std::string &statusText) {
+    std::istringstream lines(statusText);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind("VmRSS:", 0) != 0)
+            continue;
+        std::istringstream fields(line.substr(6));
+        double kib = 0.0;
+        std::string unit;
+        if (fields >> kib >> unit && unit == "kB" && kib >= 0.0)
+            return kib * 1024.0;
+        return kNaN;
+    }
+    return kNaN;
+}
+
+ProcessTree readProcessTree(const std::string &procRoot, int root, double ticksPerSecond) {
+    ProcessTree tree;
+    std::vector<int> pending{root};
+    while (!pending.empty() && tree.cpuSeconds.size() < 4096) {
+        const int pid = pending.back();
+        pending.pop_back();
+        const std::string folder = pidFolder(procRoot, pid);
+        const double ticks = parseStatCpuTicks(readSmallFile(folder + "/stat"));
+        if (std::isnan(ticks)) {
+            if (pid == root)
+                return tree; // the run's process is gone: nothing to say
+            continue;        // a descendant that ended while we looked
+        }
+        tree.cpuSeconds[pid] = ticks / ticksPerSecond;
+        const double rss = parseVmRssBytes(readSmallFile(folder + "/status"));
+        if (!std::isnan(rss))
+            tree.rssBytes += rss;
+        for (int child : childrenOf(folder))
+            if (tree.cpuSeconds.count(child) == 0)
+                pending.push_back(child);
+    }
+    tree.valid = true;
+    return tree;
+}
+
+double busyCores(const ProcessTree &before, const ProcessTree &now, double wallSeconds) {
+    if (!before.valid || !now.valid || !(wallSeconds > 0.0))
+        return kNaN;
+    double seconds = 0.0;
+    for (const auto &[pid, cpu] : now.cpuSeconds) {
+        const auto earlier = before.cpuSeconds.find(pid);
+        seconds += earlier == before.cpuSeconds.end() ? cpu : std::max(0.0, cpu - earlier->second);
+    }
+    return seconds / wallSeconds;
+}
+
+} // namespace devicebench::detail

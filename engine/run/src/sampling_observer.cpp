@@ -1,0 +1,81 @@
+// SPDX-License-Identifier: MIT
+#include "sampling_observer.h"
+
+#include "devicebench/gpu_bus.h"
+
+#include <chrono>
+#include <cmath>
+#include <utility>
+
+namespace devicebench::detail {
+namespace {
+
+double unixNow() {
+    return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch())
+        .count();
+}
+
+} // namespace
+
+SamplerOptions samplerOptionsFor(const RunConfig &config, const RunRecorder &recorder,
+                                 std::function<int()> process) {
+    const int index = cudaDeviceIndex(config.device);
+    SamplerOptions options =
+        devicebench::samplerOptionsFor(config.device, index >= 0 ? cudaPciBusId(index) : "");
+    options.process = std::move(process);
+    options.clock = [&recorder] { return recorder.secondsSinceStart(); };
+    return options;
+}
+
+SamplingObserver::SamplingObserver(SystemSampler &sampler, RunRecorder &recorder)
+    : m_sampler(sampler), m_recorder(recorder),
+      m_unixAtZero(unixNow() - recorder.secondsSinceStart()) {
+    m_recorder.setSampling(m_sampler.info());
+}
+
+void SamplingObserver::handOnSamples() {
+    std::vector<SystemSample> samples = m_sampler.takeNew();
+    if (!samples.empty())
+        m_recorder.onSystemSamples(samples);
+}
+
+void SamplingObserver::onRunStarted(const RunStarted &info) {
+    m_recorder.setSampling(m_sampler.info()); // the GPU's notes, now that the sources are open
+    handOnSamples();
+    m_recorder.onRunStarted(info);
+}
+
+void SamplingObserver::onStepLosses(const std::vector<StepLoss> &losses) {
+    m_recorder.onStepLosses(losses);
+    handOnSamples();
+}
+
+void SamplingObserver::onEpochFinished(const EpochResult &epoch) {
+    // The epoch's own seconds on the recorder's clock: from when it began (system clock), else
+    // back from now (then the canary's time after the epoch shifts the window a little).
+    m_sampler.readNow(); // a reading after the epoch's end, outside every epoch's clock
+    const double end = std::isnan(epoch.startedUnixSeconds)
+                           ? m_recorder.secondsSinceStart()
+                           : epoch.startedUnixSeconds - m_unixAtZero + epoch.seconds;
+    EpochResult sampled = epoch;
+    sampled.system = m_sampler.epoch(end - epoch.seconds, end);
+    m_epochs[epoch.epoch] = sampled.system;
+    m_recorder.setSampling(m_sampler.info());
+    handOnSamples();
+    m_recorder.onEpochFinished(sampled);
+}
+
+void SamplingObserver::onRunEnded(const RunOutcome &outcome) {
+    m_sampler.stop();
+    handOnSamples();
+    m_recorder.setSampling(m_sampler.info());
+    RunOutcome sampled = outcome; // the outcome's epochs are what the record keeps
+    for (EpochResult &e : sampled.epochs) {
+        const auto it = m_epochs.find(e.epoch);
+        if (it != m_epochs.end())
+            e.system = it->second;
+    }
+    m_recorder.onRunEnded(sampled);
+}
+
+} // namespace devicebench::detail

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: MIT
+// An epoch's readings out of a run's samples (summarizeEpoch), and the sampler's thread on this
+// machine's /proc with a fake powercap tree.
+#include "devicebench/system_sampler.h"
+#include "devicebench/run_energy.h"
+
+#include "temp_tree.h"
+
+#include <gtest/gtest.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <csignal>
+#include <thread>
+
+namespace devicebench {
+namespace {
+
+SystemSample reading(double seconds, double cores, double rss, double cpuJoules,
+                     double gpuJoules = kNotSampled) {
+    SystemSample s;
+    s.seconds = seconds;
+    s.processCores = cores;
+    s.rssBytes = rss;
+    s.cpuJoules = cpuJoules;
+    s.gpuJoules = gpuJoules;
+    return s;
+}
+
+EnergySources raplOnly() {
+    EnergySources sources;
+    sources.cpu = {EnergyMethod::Rapl, kNotSampled, "package-0"};
+    sources.gpu = {EnergyMethod::None, kNotSampled, "no NVIDIA driver"};
+    return sources;
+}
+
+TEST(SummarizeEpoch, MeansAndPeaksAreOverTheReadingsInsideTheEpoch) {
+    const std::vector<SystemSample> samples = {
+        reading(0.0, 9.0, 900, 0), reading(1.0, 1.0, 100, 10), reading(2.0, 2.0, 300, 20),
+        reading(3.0, 3.0, 200, 30), reading(4.0, 9.0, 900, 40)};
+    const EpochSystem e = summarizeEpoch(samples, 0.5, 3.5, raplOnly());
+    EXPECT_TRUE(e.sampled);
+    EXPECT_EQ(e.samples, 3);
+    EXPECT_DOUBLE_EQ(e.processCores.mean, 2.0);
+    EXPECT_DOUBLE_EQ(e.processCores.peak, 3.0);
+    EXPECT_DOUBLE_EQ(e.rssBytes.mean, 200.0);
+    EXPECT_DOUBLE_EQ(e.rssBytes.peak, 300.0);
+    EXPECT_FALSE(e.gpuUtilization.known()); // never read
+}
+
+TEST(SummarizeEpoch, EnergyIsTheCounterInterpolatedAtBothEnds) {
+    // 10 J a second: from 0.5 s to 3.5 s is 30 J, though no reading falls on either end.
+    const std::vector<SystemSample> samples = {reading(0.0, 1, 1, 0), reading(1.0, 1, 1, 10),
+                                               reading(2.0, 1, 1, 20), reading(4.0, 1, 1, 40)};
+    const EpochSystem e = summarizeEpoch(samples, 0.5, 3.5, raplOnly());
+    EXPECT_EQ(e.cpuEnergy.method, EnergyMethod::Rapl);
+    EXPECT_NEAR(e.cpuEnergy.joules, 30.0, 1e-9);
+    EXPECT_EQ(e.cpuEnergy.note, "package-0");
+    EXPECT_EQ(e.gpuEnergy.method, EnergyMethod::None);
+    EXPECT_EQ(e.gpuEnergy.note, "no NVIDIA driver");
+    EXPECT_NEAR(epochJoules(e), 30.0, 1e-9);
+    EXPECT_EQ(energyMethods(e), "rapl");
+}
+
+TEST(SummarizeEpoch, AnEpochWithoutAReadingAfterItsEndHasNoEnergy) {
+    const std::vector<SystemSample> samples = {reading(0.0, 1, 1, 0), reading(1.0, 1, 1, 10)};
+    const EpochSystem e = summarizeEpoch(samples, 0.5, 1.5, raplOnly());
+    EXPECT_EQ(e.cpuEnergy.method, EnergyMethod::None);
+    EXPECT_TRUE(std::isnan(e.cpuEnergy.joules));
+    EXPECT_EQ(e.cpuEnergy.note, "no counter reading on both sides of the epoch");
+    EXPECT_TRUE(std::isnan(epochJoules(e)));
+    EXPECT_EQ(energyMethods(e), "none");
+}
+
+TEST(SummarizeEpoch, AnEpochShorterThanThePeriodTakesTheNearestReading) {
+    const std::vector<SystemSample> samples = {reading(0.0, 1.0, 100, 0),
+                                               reading(1.0, 4.0, 400, 10)};
+    const EpochSystem e = summarizeEpoch(samples, 0.7, 0.9, raplOnly());
+    EXPECT_EQ(e.samples, 0);
+    EXPECT_DOUBLE_EQ(e.processCores.mean, 4.0);
+    EXPECT_NEAR(e.cpuEnergy.joules, 2.0, 1e-9);
+}
+
+TEST(SummarizeEpoch, GpuAndCpuEnergyAddUp) {
+    EnergySources sources = raplOnly();
+    sources.gpu = {EnergyMethod::NvmlEnergyCounter, kNotSampled, "NVIDIA H200"};
+    const std::vector<SystemSample> samples = {reading(0.0, 1, 1, 0, 0),
+                                               reading(2.0, 1, 1, 100, 600)};
+    const EpochSystem e = summarizeEpoch(samples, 0.0, 2.0, sources);
+    EXPECT_NEAR(e.gpuEnergy.joules, 600.0, 1e-9);
+    EXPECT_NEAR(epochJoules(e), 700.0, 1e-9);
+    EXPECT_EQ(energyMethods(e), "nvml-energy-counter + rapl");
+}
+
+// Sampler options for this machine's /proc, a fake powercap tree and no NVIDIA driver.
+SamplerOptions fastOptions(const TempTree &powercap) {
+    SamplerOptions options;
+    options.periodSeconds = 0.05;
+    options.powercapRoot = powercap.path();
+    options.nvmlLibrary = "/nonexistent/libnvidia-ml.so.1";
+    return options;
+}
+
+void spin(std::chrono::milliseconds duration) {
+    const auto end = std::chrono::steady_clock::now() + duration;
+    volatile double x = 0.0;
+    while (std::chrono::steady_clock::now() < end)
+        x = x + 1.0;
+}
+
+TEST(SystemSampler, ReadsThisProcessAtItsPeriodWithoutTheTrainingThreadAsking) {
+    TempTree powercap;
+    powercap.write("intel-rapl:0/name", "package-0\n");
+    powercap.write("intel-rapl:0/energy_uj", "1000\n");
+    powercap.write("intel-rapl:0/max_energy_range_uj", "100000000\n");
+    SystemSampler sampler(fastOptions(powercap));
+    sampler.start();
+    spin(std::chrono::milliseconds(600));
+    sampler.stop();
+    const std::vector<SystemSample> samples = sampler.takeNew();
+    ASSERT_GE(samples.size(), 6u); // 0.6 s at 20 Hz, even on a busy machine
+    for (std::size_t i = 1; i < samples.size(); ++i) {
+        EXPECT_GE(samples[i].seconds, samples[i - 1].seconds);
+        EXPECT_GE(samples[i].processCores, 0.0);
+        EXPECT_GT(samples[i].rssBytes, 1e6); // a test binary is more than a megabyte
+        EXPECT_GE(samples[i].machineCores, 0.0);
+        EXPECT_DOUBLE_EQ(samples[i].cpuJoules, 0.0); // the fake counter never moved
+        EXPECT_TRUE(std::isnan(samples[i].gpuUtilization));
+    }
+    EXPECT_TRUE(std::isnan(samples[0].processCores)); // the base of the rates
+    EXPECT_TRUE(sampler.takeNew().empty());           // each reading is handed on once
+    const EpochSystem e = sampler.epoch(samples[1].seconds, samples.back().seconds);
+    EXPECT_EQ(e.cpuEnergy.method, EnergyMethod::Rapl);
+    EXPECT_DOUBLE_EQ(e.cpuEnergy.joules, 0.0);
+    EXPECT_EQ(e.gpuEnergy.note, "no NVIDIA driver");
+    // The spinning thread kept about one core busy; a loaded machine gives it less.
+    EXPECT_GT(e.processCores.mean, 0.2);
+}
+
+TEST(SystemSampler, FollowsTheProcessItIsGiven) {
+    TempTree powercap;
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        spin(std::chrono::milliseconds(3000));
+        _exit(0);
+    }
+    SamplerOptions options = fastOptions(powercap);
+    options.process = [child] { return static_cast<int>(child); };
+    SystemSampler sampler(options);
+    sampler.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(600)); // this process idles
+    sampler.readNow();
+    const EpochSystem e = sampler.epoch(0.1, 0.6);
+    sampler.stop();
+    kill(child, SIGKILL);
+    waitpid(child, nullptr, 0);
+    EXPECT_GT(e.processCores.mean, 0.2); // the spinning child's, not this idle process's
+    const SamplingInfo info = sampler.info();
+    EXPECT_TRUE(info.sampled);
+    EXPECT_DOUBLE_EQ(info.periodSeconds, 0.05);
+}
+
+TEST(SystemSampler, WithoutPowercapTheEnergyNoteSaysWhy) {
+    SamplerOptions options;
+    options.periodSeconds = 0.05;
+    options.powercapRoot = "/nonexistent/powercap";
+    options.nvmlLibrary = "/nonexistent/libnvidia-ml.so.1";
+    SystemSampler sampler(options);
+    sampler.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(150));
+    sampler.readNow();
+    const EpochSystem e = sampler.epoch(0.0, 0.1);
+    sampler.stop();
+    EXPECT_EQ(e.cpuEnergy.method, EnergyMethod::None);
+    EXPECT_EQ(e.cpuEnergy.note, "no RAPL counters (/nonexistent/powercap absent)");
+    EXPECT_EQ(e.gpuEnergy.note, "no NVIDIA driver");
+    EpochResult epoch;
+    epoch.epoch = 3;
+    epoch.system = e;
+    EXPECT_EQ(energyNotMeasuredReason({epoch}),
+              "no RAPL counters (/nonexistent/powercap absent); no NVIDIA driver");
+}
+
+} // namespace
+} // namespace devicebench
