@@ -50,7 +50,8 @@ using nvmlShutdown_t = nvmlReturn_t (*)();
 using nvmlErrorString_t = const char *(*)(nvmlReturn_t result);
 using nvmlDeviceGetCount_v2_t = nvmlReturn_t (*)(unsigned int *deviceCount);
 using nvmlDeviceGetHandleByIndex_v2_t = nvmlReturn_t (*)(unsigned int index, nvmlDevice_t *device);
-// pciBusId: "domain:bus:device.function", e.g. "00000000:3B:00.0".
+// pciBusId: hexadecimal "domain:bus:device.function" ("00000000:3B:00.0"; CUDA's "0000:3b:00.0"
+// reads too), "domain:bus:device" or "bus:device.function".
 using nvmlDeviceGetHandleByPciBusId_v2_t = nvmlReturn_t (*)(const char *pciBusId,
                                                             nvmlDevice_t *device);
 using nvmlDeviceGetName_t = nvmlReturn_t (*)(nvmlDevice_t device, char *name, unsigned int length);

@@ -31,7 +31,8 @@ public:
     // `index`. nullptr when any step fails, with *why a short reason, e.g. "no NVIDIA driver
     // (libnvidia-ml.so.1 not found)", "libnvidia-ml.so.1 has no nvmlInit_v2", "nvmlInit_v2
     // failed: Driver Not Loaded", "NVML finds no GPU with index 3 (2 GPUs)". The functions of
-    // the quantities are optional: one that is missing is only not read.
+    // the quantities are optional: one that is missing is only not read. NVML numbers GPUs in
+    // PCI order and ignores CUDA_VISIBLE_DEVICES, so a CUDA device is best found by its bus id.
     static std::unique_ptr<NvmlGpu> open(const std::string &library, int index,
                                          const std::string &pciBusId, std::string *why);
     ~NvmlGpu(); // nvmlShutdown, dlclose
