@@ -188,3 +188,117 @@ TEST(SystemSampler, WithoutPowercapTheEnergyNoteSaysWhy) {
 
 } // namespace
 } // namespace devicebench
+
+namespace devicebench {
+namespace {
+
+// A sampler of GPU 0 through the stand-in NVML library `library`, fast.
+std::vector<SystemSample> sampleGpu(const char *library, EpochSystem *epoch,
+                                    SamplingInfo *info) {
+    SamplerOptions options;
+    options.periodSeconds = 0.02;
+    options.powercapRoot = "/nonexistent/powercap";
+    options.nvmlLibrary = library;
+    options.gpu = true;
+    options.gpuIndex = 0;
+    SystemSampler sampler(options);
+    sampler.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    sampler.readNow();
+    const std::vector<SystemSample> samples = sampler.takeNew();
+    *epoch = sampler.epoch(samples.front().seconds, samples.back().seconds);
+    sampler.stop();
+    *info = sampler.info();
+    return samples;
+}
+
+TEST(SystemSamplerGpu, ReadsTheGpuAndItsEnergyCounter) {
+    EpochSystem epoch;
+    SamplingInfo info;
+    const std::vector<SystemSample> samples = sampleGpu(DEVICEBENCH_FAKE_NVML, &epoch, &info);
+    ASSERT_GE(samples.size(), 3u);
+    for (std::size_t i = 0; i < samples.size(); ++i) {
+        EXPECT_GE(samples[i].gpuUtilization, 0.40); // 40 % and up
+        EXPECT_GE(samples[i].gpuMemoryBytes, 1024.0 * 1024.0 * 1024.0);
+        EXPECT_GE(samples[i].gpuPowerWatts, 150.0);
+    }
+    // The counter's 2.5 J per call, from 0 at the first reading.
+    EXPECT_DOUBLE_EQ(samples[0].gpuJoules, 0.0);
+    EXPECT_NEAR(samples[1].gpuJoules, 2.5, 1e-9);
+    EXPECT_EQ(epoch.gpuEnergy.method, EnergyMethod::NvmlEnergyCounter);
+    EXPECT_NEAR(epoch.gpuEnergy.joules, 2.5 * static_cast<double>(samples.size() - 1), 1e-6);
+    EXPECT_EQ(epoch.gpuEnergy.note, "Fake GPU 0");
+    EXPECT_TRUE(epoch.gpuUtilization.known());
+    EXPECT_TRUE(info.notes.empty()) << info.notes.front();
+}
+
+TEST(SystemSamplerGpu, WithoutAnEnergyCounterPowerIsIntegratedAndTheRecordSaysSo) {
+    EpochSystem epoch;
+    SamplingInfo info;
+    const std::vector<SystemSample> samples =
+        sampleGpu(DEVICEBENCH_FAKE_NVML_NO_ENERGY, &epoch, &info);
+    ASSERT_GE(samples.size(), 3u);
+    double joules = 0.0; // trapezoids of the readings' power over their times
+    for (std::size_t i = 1; i < samples.size(); ++i)
+        joules += (samples[i - 1].gpuPowerWatts + samples[i].gpuPowerWatts) / 2.0 *
+                  (samples[i].seconds - samples[i - 1].seconds);
+    EXPECT_EQ(epoch.gpuEnergy.method, EnergyMethod::NvmlPowerIntegral);
+    EXPECT_NEAR(epoch.gpuEnergy.joules, joules, 1e-6);
+    EXPECT_GT(epoch.gpuEnergy.joules, 0.0);
+    bool said = false;
+    for (const std::string &note : info.notes)
+        said = said || note.find("power readings are integrated") != std::string::npos;
+    EXPECT_TRUE(said);
+}
+
+TEST(SystemSamplerGpu, AFailingCallEndsThatQuantityNotTheSampling) {
+    setenv("FAKE_NVML_FAIL", "nvmlDeviceGetPowerUsage", 1);
+    EpochSystem epoch;
+    SamplingInfo info;
+    const std::vector<SystemSample> samples = sampleGpu(DEVICEBENCH_FAKE_NVML, &epoch, &info);
+    unsetenv("FAKE_NVML_FAIL");
+    ASSERT_GE(samples.size(), 3u);
+    for (const SystemSample &s : samples) {
+        EXPECT_TRUE(std::isnan(s.gpuPowerWatts));
+        EXPECT_GE(s.gpuUtilization, 0.40); // the other quantities go on
+        EXPECT_GE(s.rssBytes, 1e6);
+    }
+    EXPECT_EQ(epoch.gpuEnergy.method, EnergyMethod::NvmlEnergyCounter);
+    int powerNotes = 0;
+    for (const std::string &note : info.notes)
+        powerNotes += note.rfind("gpu power:", 0) == 0 ? 1 : 0;
+    EXPECT_EQ(powerNotes, 1);
+}
+
+TEST(SystemSamplerGpu, NoDriverIsANoteAndNoGpuReadings) {
+    EpochSystem epoch;
+    SamplingInfo info;
+    const std::vector<SystemSample> samples =
+        sampleGpu("/nonexistent/libnvidia-ml.so.1", &epoch, &info);
+    ASSERT_FALSE(samples.empty());
+    EXPECT_TRUE(std::isnan(samples.back().gpuUtilization));
+    EXPECT_EQ(epoch.gpuEnergy.method, EnergyMethod::None);
+    EXPECT_NE(epoch.gpuEnergy.note.find("no NVIDIA driver"), std::string::npos)
+        << epoch.gpuEnergy.note;
+    ASSERT_FALSE(info.notes.empty());
+    EXPECT_EQ(info.notes.front().rfind("gpu: no NVIDIA driver", 0), 0u) << info.notes.front();
+}
+
+TEST(SamplerOptions, TheDeviceChoosesTheGpuAndTheEnvironmentThePeriod) {
+    EXPECT_FALSE(samplerOptionsFor("cpu", "").gpu);
+    const SamplerOptions cuda = samplerOptionsFor("cuda:2", "0000:3B:00.0");
+    EXPECT_TRUE(cuda.gpu);
+    EXPECT_EQ(cuda.gpuIndex, 2);
+    EXPECT_EQ(cuda.gpuPciBusId, "0000:3B:00.0");
+    EXPECT_EQ(cudaDeviceIndex("cuda"), 0);
+    EXPECT_EQ(cudaDeviceIndex("cuda:x"), -1);
+    EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.5);
+    setenv("DEVICEBENCH_SAMPLING_PERIOD", "0", 1);
+    EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.0);
+    setenv("DEVICEBENCH_SAMPLING_PERIOD", "fast", 1);
+    EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.5);
+    unsetenv("DEVICEBENCH_SAMPLING_PERIOD");
+}
+
+} // namespace
+} // namespace devicebench

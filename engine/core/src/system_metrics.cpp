@@ -142,9 +142,10 @@ SampledStat stableStat(const std::vector<EpochResult> &epochs, int warmupEpochs,
     return stat;
 }
 
-std::string number(const char *format, double value) {
+// `value` with `decimals` digits after the point, then `unit` ("" for none).
+std::string number(double value, int decimals, const char *unit = "") {
     char text[48];
-    std::snprintf(text, sizeof text, format, value);
+    std::snprintf(text, sizeof text, "%.*f%s", decimals, value, unit);
     return text;
 }
 
@@ -152,8 +153,8 @@ std::string number(const char *format, double value) {
 
 std::string bytesText(double bytes) {
     if (bytes >= 1024.0 * 1024.0 * 1024.0)
-        return number("%.2f GiB", bytes / (1024.0 * 1024.0 * 1024.0));
-    return number("%.0f MiB", bytes / (1024.0 * 1024.0));
+        return number(bytes / (1024.0 * 1024.0 * 1024.0), 2, " GiB");
+    return number(bytes / (1024.0 * 1024.0), 0, " MiB");
 }
 
 std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs) {
@@ -167,20 +168,20 @@ std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs)
         return "system: not sampled";
     std::string line = "system:";
     if (process.known())
-        line += " the run's processes kept " + number("%.2f", process.mean) + " cores busy";
+        line += " the run's processes kept " + number(process.mean, 2) + " cores busy";
     if (machine.known())
         line += std::string(process.known() ? ", the machine " : " the machine kept ") +
-                number("%.2f", machine.mean) + (process.known() ? "" : " cores busy");
+                number(machine.mean, 2) + (process.known() ? "" : " cores busy");
     if (rss.known())
         line += "; peak memory " + bytesText(rss.peak);
     if (gpu.known())
-        line += "; GPU " + number("%.0f", 100.0 * gpu.mean) + " % busy";
+        line += "; GPU " + number(100.0 * gpu.mean, 0) + " % busy";
     if (gpuMemory.known())
         line += std::string(gpu.known() ? ", peak " : "; GPU memory peak ") +
                 bytesText(gpuMemory.peak);
     if (power.known())
         line += std::string(gpu.known() || gpuMemory.known() ? ", " : "; GPU ") +
-                number("%.0f W", power.mean);
+                number(power.mean, 0, " W");
     return line;
 }
 
