@@ -22,7 +22,11 @@
 #   8. the canary, from the timing records of step 3: per program its median seconds and noise,
 #      the largest change against each run's first canary, the epochs flagged "machine speed
 #      changed", and the time between two epochs (the canary, the record's write) against the
-#      epoch's, in OUT/canary.md.
+#      epoch's, in OUT/canary.md;
+#   9. what the machine did in the tuned runs of step 3 (their records' system readings): per
+#      stable epoch the GPU's utilisation, power and memory (NVML), its energy as recorded
+#      (energy counter, or power integrated) beside mean power x seconds, and the CPU packages'
+#      energy (RAPL), in OUT/energy.md.
 # With --device cpu it runs the same steps on the CPU, shortened (512 + 128 images, 2 epochs,
 # 1 round), so a CPU-only machine (CI) checks the logic; the control is then cpu against cpu.
 #
@@ -332,4 +336,52 @@ for program in ("faithful", "tuned"):
     print(f"| {program} | {1e3 * statistics.median(seconds):.3f} "
           f"| {100 * statistics.median(noise):.1f} | {100 * max(change, default=0):.1f} "
           f"| {flagged} of {len(seconds)} | {gap:.1f} | {ratio:.2f} |")
+EOF
+
+# 9. what the machine did in the tuned timing runs of step 3 (the system sampler's readings in
+# their records): per stable epoch, the GPU's mean utilisation and power, its energy as the
+# record measured it (NVML's energy counter, or its power integrated where the GPU has none),
+# and the same energy from the power readings alone (mean power x the epoch's seconds), side by
+# side, with the CPU packages' energy (RAPL) where readable. On cpu (CI), or a box without the
+# NVIDIA driver, the rows say why nothing was measured.
+log "## 9. NVML readings on $device (the tuned runs' records)"
+"$python" - "$out" "$rounds" <<'EOF' | tee "$out/energy.md" | tee -a "$out/gpu-check.log"
+import json, statistics, sys
+out, rounds = sys.argv[1], int(sys.argv[2])
+print("| run | epoch | GPU busy % | GPU power W | GPU memory GiB | energy J (method) "
+      "| mean power x seconds J | CPU packages J | process cores |")
+print("| --- | --- | --- | --- | --- | --- | --- | --- | --- |")
+def stat(system, key):
+    value = system.get(key)
+    return value["mean"] if value else None
+def fmt(value, scale=1.0, digits=1):
+    return "-" if value is None else f"{value * scale:.{digits}f}"
+counter, integral = [], []
+for r in range(1, rounds + 1):
+    rec = json.load(open(f"{out}/runs/tuned-{r}.json"))
+    notes = "; ".join(rec.get("sampling", {}).get("notes", [])) or "-"
+    for e in rec["epochs"]:
+        if e["warmup"]:
+            continue
+        system = e.get("system")
+        if system is None:
+            print(f"| tuned-{r} | {e['epoch']} | not sampled | | | | | | |")
+            continue
+        gpu, cpu = system["energy"]["gpu"], system["energy"]["cpu"]
+        power = stat(system, "gpuPowerWatts")
+        from_power = None if power is None else power * e["seconds"]
+        energy = (f"{gpu['joules']:.0f} ({gpu['method']})" if gpu["joules"] is not None
+                  else f"none: {gpu['note']}")
+        cpu_energy = f"{cpu['joules']:.0f}" if cpu["joules"] is not None else f"none: {cpu['note']}"
+        if gpu["joules"] is not None and from_power is not None:
+            counter.append(gpu["joules"])
+            integral.append(from_power)
+        print(f"| tuned-{r} | {e['epoch']} | {fmt(stat(system, 'gpuUtilization'), 100, 0)} "
+              f"| {fmt(power)} | {fmt(stat(system, 'gpuMemoryBytes'), 1 / 2**30, 2)} | {energy} "
+              f"| {fmt(from_power, 1, 0)} | {cpu_energy} | {fmt(stat(system, 'processCores'), 1, 2)} |")
+    print(f"\nsampling notes (tuned-{r}): {notes}")
+if counter:
+    print(f"\nstable epochs: median energy {statistics.median(counter):.0f} J as recorded, "
+          f"{statistics.median(integral):.0f} J from mean power x seconds "
+          f"(ratio {statistics.median(integral) / statistics.median(counter):.3f})")
 EOF

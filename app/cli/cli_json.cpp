@@ -4,6 +4,7 @@
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
+#include "devicebench/run_energy.h"
 #include "devicebench/run_set.h"
 
 #include "devicebench/version.h"
@@ -26,6 +27,19 @@ OrderedJson summaryJson(const Summary &s) {
     j["cv"] = s.cv;
     j["ciLow"] = s.ciLow;
     j["ciHigh"] = s.ciHigh;
+    return j;
+}
+
+OrderedJson energyJson(const RunRecord &record, int warmupEpochs) {
+    const EnergySummary energy = summarizeEnergy(record.epochs, warmupEpochs);
+    OrderedJson j;
+    j["sampled"] = record.sampling.sampled;
+    j["joulesPerStableEpoch"] = energy.meanJoules; // NaN (null): not measured
+    j["stableEpochs"] = energy.epochs;
+    j["totalJoules"] = energy.totalJoules;
+    j["methods"] = energy.methods;
+    j["notMeasured"] = energyNotMeasuredReason(record.epochs);
+    j["line"] = energyLine(record.epochs, warmupEpochs, record.sampling);
     return j;
 }
 
@@ -61,6 +75,8 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
                              {"change", run.machineSpeed.change},
                              {"biased", run.machineSpeed.biased}};
         j["achievedGflops"] = achievedGflops(run.record, run.summary); // NaN: null
+        j["energy"] = energyJson(run.record, run.warmupEpochs);
+        j["system"] = systemLine(run.record.epochs, run.warmupEpochs);
         j["config"] = record["config"];
         j["started"] = record["started"];
         runs.push_back(std::move(j));

@@ -28,6 +28,11 @@ using OrderedJson = nlohmann::ordered_json;
 // every stable statistic without a stable epoch.
 OrderedJson summaryJson(const Summary &summary);
 
+// A run's energy over its stable epochs (run_energy.h): {"sampled", "joulesPerStableEpoch",
+// "stableEpochs", "totalJoules", "methods", "notMeasured": why not ("" when measured), "line":
+// the summary's energy line}; joules null when not measured.
+OrderedJson energyJson(const RunRecord &record, int warmupEpochs);
+
 // The run record's JSON (docs/run-record.md) as an object.
 OrderedJson recordJson(const RunRecord &record);
 
@@ -35,7 +40,8 @@ OrderedJson recordJson(const RunRecord &record);
 //   {"command": "compare", "version", "exitCode", "baseline": <number of the baseline run>,
 //    "runs": [{"number", "label", "file", "runId", "status", "reason", "comparable",
 //              "differences": [field names], "isBaseline", "speedUp": {"ratio", "low", "high"},
-//              "warmupEpochs", "summary": summaryJson, "config": <record config>,
+//              "warmupEpochs", "summary": summaryJson, "energy": energyJson,
+//              "system": <the summary's system line>, "config": <record config>,
 //              "started": <record started>}],
 //    "control": [{"a": number, "b": number, "maxTestLossDiff", "warning": bool}],
 //    "skipped": [{"file", "reason"}], "files": [written paths]}

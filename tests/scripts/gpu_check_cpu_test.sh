@@ -61,4 +61,9 @@ grep -q "^| fp32 | [0-9.]* | 1.000 | [0-9.]* % | 0 | finished |" "$out/precision
   fail "precision.md has no fp32 row: $(cat "$out/precision.md")"
 grep -q "^| bf16 | [0-9.]* | [0-9.]* | [0-9.]* % | 0 | finished | bf16 " "$out/precision.md" ||
   fail "precision.md has no bf16 row with its note: $(cat "$out/precision.md")"
-echo "OK: gpu-check.sh --device cpu wrote summary.md, summary.csv, epochs.csv, precision.md and every run record"
+# 9. the tuned run's system readings: one row per stable epoch (1 round, 2 epochs, 1 warm-up),
+# and on the CPU no GPU energy, with the reason.
+[ -s "$out/energy.md" ] || fail "energy.md not written"
+grep -q "^| tuned-1 | 2 | - | - | - | none: " "$out/energy.md" ||
+  fail "energy.md has no row for the tuned run's stable epoch: $(cat "$out/energy.md")"
+echo "OK: gpu-check.sh --device cpu wrote summary.md, summary.csv, epochs.csv, precision.md, energy.md and every run record"
