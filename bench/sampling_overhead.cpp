@@ -93,7 +93,7 @@ int main(int argc, char **argv) {
         }
     }
     std::vector<double> ratios;
-    for (int r = 0; r < rounds; ++r)
+    for (std::size_t r = 0; r < settings[0].stableMeans.size(); ++r)
         ratios.push_back(settings[0].stableMeans[r] / settings[1].stableMeans[r]);
     std::printf("sampling overhead: %d rounds, rotating order; %d epochs (%d warm-up) of %lld + "
                 "%lld %s images at %d thread(s); sampler period %s s\n",
