@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli_json.h"
+#include "cli_cost.h"
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
@@ -61,6 +62,7 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
                              {"change", run.machineSpeed.change},
                              {"biased", run.machineSpeed.biased}};
         j["achievedGflops"] = achievedGflops(run.record, run.summary); // NaN: null
+        j["cost"] = costJson(run.cost);
         j["config"] = record["config"];
         j["started"] = record["started"];
         runs.push_back(std::move(j));
