@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: MIT
 # DeviceBench's data files (engine/core resource_files.h): the published results
-# (resources/published/*.json) and the article's Python workload (resources/python/*.py). The
-# programs find them at <folder of the program>/../share/devicebench, so they are copied to
-# ${CMAKE_BINARY_DIR}/share/devicebench at build time (beside app/ in the build tree) and
-# installed to ${CMAKE_INSTALL_DATADIR}/devicebench (beside bin/); scripts/make-bundle.sh
-# copies the build tree's folder into the runner bundle. Included from the top-level
-# CMakeLists.txt after app/, in every build (also without the UI).
+# (resources/published/*.json), the example prices (resources/prices/*.json) and the article's
+# Python workload (resources/python/*.py). The programs find them at <folder of the
+# program>/../share/devicebench, so they are copied to ${CMAKE_BINARY_DIR}/share/devicebench at
+# build time (beside app/ in the build tree) and installed to
+# ${CMAKE_INSTALL_DATADIR}/devicebench (beside bin/); scripts/make-bundle.sh copies the build
+# tree's folder into the runner bundle. Included from the top-level CMakeLists.txt after app/,
+# in every build (also without the UI).
 #
 # The file lists are globbed at configure time (CONFIGURE_DEPENDS re-checks them at build
 # time); a folder that does not exist simply contributes nothing.
 set(DEVICEBENCH_DATA_BUILD_DIR ${CMAKE_BINARY_DIR}/share/devicebench)
 
 set(_devicebench_data_outputs)
-foreach(_kind published python)
-  if(_kind STREQUAL "published")
+foreach(_kind published prices python)
+  if(_kind STREQUAL "published" OR _kind STREQUAL "prices")
     set(_pattern "*.json")
   else()
     set(_pattern "*.py")

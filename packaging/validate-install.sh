@@ -20,7 +20,7 @@ for f in bin/devicebench bin/devicebench-cli \
          "share/icons/hicolor/scalable/apps/$id.svg" \
          "share/metainfo/$id.metainfo.xml" \
          share/man/man1/devicebench.1 share/man/man1/devicebench-cli.1 \
-         share/devicebench/published/article.json; do
+         share/devicebench/published/article.json share/devicebench/prices/prices.json; do
   [ -s "$root/$f" ] || fail "not installed (or empty): /usr/$f"
 done
 

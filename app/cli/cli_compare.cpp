@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `devicebench-cli compare RECORD...` (cli_compare.h).
 #include "cli_compare.h"
+#include "cli_cost.h"
 #include "cli_json.h"
 #include "cli_phases.h"
 #include "cli_support.h"
@@ -264,6 +265,7 @@ std::vector<ControlPair> printRuns(std::ostream &out, const RunSet &store) {
     printHeader(out, store);
     printTable(out, store, baseline);
     printThroughput(out, store);
+    printCosts(out, store);
     printPhaseSplits(out, store); // phase-timed runs
     printCaveats(out, store, baseline);
     std::vector<ControlPair> pairs = store.controlPairs();
@@ -296,6 +298,7 @@ CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, Comman
                       "Print one JSON document on stdout: {\"runs\": [...], \"control\": [...], "
                       "...}; the table goes to stderr when it is a terminal");
     addComparePublishedOptions(*compare, options->published);
+    addCostOptions(*compare, options->cost);
     setAction(*compare, chosen, [options, baselineOption, &context] {
         options->baselineGiven = baselineOption->count() > 0;
         options->published.show = options->published.show || !options->published.extraDir.empty() ||
@@ -313,8 +316,12 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     if (const int code = checkOptions(options, err); code != kExitOk)
         return code;
 
+    CostSettings prices;
+    if (const int code = prepareCost(options.cost, err, &prices); code != kExitOk)
+        return code;
     RunSet store;
     store.setWarmupEpochs(options.warmupEpochs);
+    store.setCostSettings(prices);
     OrderedJson skipped = OrderedJson::array();
     const int baselineId = loadRecords(options, store, err, skipped);
     int exitCode = skipped.empty() ? kExitOk : kExitRunFailed;

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli_command.h"
+#include "cli_cost.h"
 #include "cli_published.h"
 
 #include <iosfwd>
@@ -21,6 +22,7 @@ struct CompareOptions {
     int warmupEpochs = -1;      // warm-up epochs for every run; -1 = each run's own
     bool json = false;          // as RunOptions::json
     PublishedOptions published; // --published: the published results beside the runs
+    CostOptions cost;           // --price-per-hour, --price-per-kwh, --prices
 };
 
 // Adds the `compare` subcommand, its options and its action to `app`.

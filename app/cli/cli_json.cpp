@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "cli_json.h"
+#include "cli_cost.h"
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
@@ -77,6 +78,7 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
         j["achievedGflops"] = achievedGflops(run.record, run.summary); // NaN: null
         j["energy"] = energyJson(run.record, run.warmupEpochs);
         j["system"] = systemLine(run.record.epochs, run.warmupEpochs);
+        j["cost"] = costJson(run.cost);
         j["config"] = record["config"];
         j["started"] = record["started"];
         runs.push_back(std::move(j));

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The planned runs of `run` and `reproduce` (cli_planned_runs.h).
 #include "cli_planned_runs.h"
+#include "cli_cost.h"
 #include "cli_json.h"
 #include "cli_phases.h"
 #include "cli_published.h"
@@ -381,6 +382,15 @@ struct RunResults {
     OrderedJson json = OrderedJson::array();
 };
 
+// Each run's "cost" (costJson) into its entry of --json's "runs"; entry i is run number i + 1,
+// the store's id of it.
+void addCosts(OrderedJson &runs, const RunSet &store) {
+    for (std::size_t i = 0; i < runs.size(); ++i) {
+        if (const RunEntry *run = store.findRun(static_cast<int>(i) + 1))
+            runs[i]["cost"] = costJson(run->cost);
+    }
+}
+
 // Runs every planned run (interleaved, or one after another until one is cancelled), printing
 // each one's summary and files. Returns the exit code the runs give.
 int runAll(const RunOptions &options, const std::vector<RunConfig> &runs, RunResults &done,
@@ -427,14 +437,19 @@ int runPlanned(const RunOptions &options, const std::vector<RunConfig> &runs,
         return code;
     if (!checkRequests(options, runs, err))
         return kExitUsage;
+    CostSettings prices;
+    if (const int code = prepareCost(options.cost, err, &prices); code != kExitOk)
+        return code;
 
     printHeader(out, options.base, runs.size());
     if (!intro.empty())
         out << intro << "\n";
     RunResults done;
+    done.store.setCostSettings(prices);
     int exitCode = runAll(options, runs, done, out, err, stopRequested);
     if (runs.size() > 1)
         printComparison(out, runs, done.results);
+    printCosts(out, done.store);
     if (options.baselineRun > 0)
         done.store.setBaseline(options.baselineRun); // the store's id is the run's number
     PublishedShown shown;
@@ -453,6 +468,7 @@ int runPlanned(const RunOptions &options, const std::vector<RunConfig> &runs,
         document["version"] = kVersion;
         document["exitCode"] = exitCode;
         document["synthetic"] = options.base.synthetic;
+        addCosts(done.json, done.store);
         document["runs"] = std::move(done.json);
         document["files"] = OrderedJson(written);
         if (!published.is_null())

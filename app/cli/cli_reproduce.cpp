@@ -76,6 +76,7 @@ RunOptions runOptionsOf(const ReproduceOptions &options, const std::vector<std::
     run.interleave = true;
     run.published = PublishedOptions{true, "", 0};
     run.baselineRun = 1; // the first device's script run
+    run.cost = options.cost;
     return run;
 }
 
@@ -174,6 +175,7 @@ CLI::App *addReproduceCommand(CLI::App &app, const CommandContext &context, Comm
         ->add_option("--test-images", options->testImages,
                      "A quick look: only the first N test images (other settings)")
         ->check(CLI::NonNegativeNumber);
+    addCostOptions(*command, options->cost);
     setAction(*command, chosen, [command, options, devices, &context] {
         if (command->count("--device") > 0) {
             std::vector<std::string> items;

@@ -6,6 +6,7 @@
 #pragma once
 
 #include "cli_command.h"
+#include "cli_cost.h"
 
 #include "devicebench/published.h"
 #include "devicebench/run_types.h"
@@ -29,6 +30,7 @@ struct ReproduceOptions {
     int epochs = 0;
     std::int64_t trainImages = 0;
     std::int64_t testImages = 0;
+    CostOptions cost; // --price-per-hour, --price-per-kwh, --prices, as `run`
 };
 
 // The runs reproducing `set` on `devices`: reproductionRuns(set, options.base, devices), each

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cli_command.h"
+#include "cli_cost.h"
 #include "cli_published.h"
 
 #include "devicebench/run_types.h"
@@ -39,6 +40,8 @@ struct RunOptions {
     bool interleave = false;
     // The published results after the summaries (cli_published.h); --no-published: off.
     PublishedOptions published{true, "", 0};
+    // What the runs cost (cli_cost.h): --price-per-hour, --price-per-kwh, --prices.
+    CostOptions cost;
     // The run number (from 1) that is the baseline of the published table; 0: the slowest run.
     // reproduce: the first run, the article's script, which the rows are like for like with.
     int baselineRun = 0;

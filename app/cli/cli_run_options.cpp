@@ -137,6 +137,7 @@ void declareOutputOptions(CLI::App &run, RunOptions &options) {
                  "Print one JSON document on stdout at the end: {\"runs\": [...], ...}; the "
                  "text goes to stderr when it is a terminal");
     addRunPublishedOptions(run, options.published);
+    addCostOptions(run, options.cost);
 }
 
 // Every option of `run`, in --help's order, into `args`.

@@ -418,7 +418,9 @@ TEST(SummaryCsv, HeaderIsTheDocumentedColumnsInOrder) {
               "phase_forward_fraction,phase_loss_fraction,phase_backward_fraction,"
               "phase_optimizer_fraction,phase_test_fraction,precision,precision_native,"
               "precision_note,tf32,canary_drift,speed_changed_stable_epochs,"
-              "machine_speed_vs_baseline,machine_speed_biased");
+              "machine_speed_vs_baseline,machine_speed_biased,cost_basis,price_per_hour,"
+              "price_per_kwh,currency,cost_per_epoch,cost_per_10_epochs,images_per_money,"
+              "price_source,cost_note");
     EXPECT_EQ(fieldsOf(header).size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
 }
 

@@ -25,6 +25,7 @@ void StoredRun::update(const RunEntry &entry) {
     differences = entry.differences;
     maxTestLossDiff = entry.maxTestLossDiff;
     machineSpeed = entry.machineSpeed;
+    cost = entry.cost;
 }
 
 RunStore::RunStore(QObject *parent) : QObject(parent) {}
@@ -120,6 +121,11 @@ void RunStore::assign(const RunSet &runs) {
 void RunStore::setWarmupEpochs(int warmupEpochs) {
     if (m_set.setWarmupEpochs(warmupEpochs))
         sync();
+}
+
+void RunStore::setCostSettings(CostSettings settings) {
+    m_set.setCostSettings(std::move(settings));
+    sync();
 }
 
 void RunStore::setBaseline(int id) {

@@ -51,6 +51,7 @@ struct StoredRun {
     std::vector<std::string> differences; // empty = comparable with the baseline
     double maxTestLossDiff = 0.0;
     MachineSpeedDifference machineSpeed; // the machine's speed against during the baseline
+    RunCost cost;                        // what it costs under the store's prices (cost.h)
 
     bool comparable() const { return differences.empty(); }
     // True when epoch `epoch` (from 1) is warm-up under the store's current setting.
@@ -122,6 +123,11 @@ public:
     int baselineSetting() const { return m_set.baselineSetting(); }
     // Index of the baseline in effect; -1 when the store is empty.
     int baselineIndex() const { return m_set.baselineIndex(); }
+
+    // The prices each run's cost is worked out with (RunSet::setCostSettings); re-derives every
+    // run's cost and emits changed(), so that the charts and the Compare box follow an edit.
+    void setCostSettings(CostSettings settings);
+    const CostSettings &costSettings() const { return m_set.costSettings(); }
 
     // ---- shown and hidden runs (a view setting: exports and the comparison keep every run) -
     // Hides or shows run `id` in the charts; remembered by the record's runId, so that it holds

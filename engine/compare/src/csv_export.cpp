@@ -7,6 +7,7 @@
 #include "devicebench/atomic_file.h"
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
+#include "devicebench/cost.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/phase_summary.h"
 #include "devicebench/published.h"
@@ -230,6 +231,53 @@ std::string phaseFractionCell(const RunRow &x, std::size_t phase) {
     return std::isfinite(fraction) ? number(fraction, 4) : std::string(kUndefined);
 }
 
+// What the run costs (cost.h), added with the prices: at the end, so that readers of the columns
+// before keep them. Money cells are "n/a" without a figure (RunCost::reason in cost_note).
+CsvColumns<RunRow> costColumns() {
+    const auto money = [](double value) {
+        return std::isfinite(value) ? number(value, 8) : std::string(kUndefined);
+    };
+    return {
+        {"cost_basis", [](const RunRow &x) { return toString(x.run.cost.basis); }},
+        {"price_per_hour",
+         [](const RunRow &x) {
+             const RunPrice &p = x.run.cost.price;
+             return p.found ? number(p.perHour, 6) : std::string();
+         }},
+        {"price_per_kwh",
+         [](const RunRow &x) {
+             return x.run.cost.basis == CostBasis::Energy ? number(x.run.cost.perKwh, 6)
+                                                          : std::string();
+         }},
+        {"currency", [](const RunRow &x) { return x.run.cost.currency; }},
+        {"cost_per_epoch", [money](const RunRow &x) { return money(x.run.cost.perEpoch); }},
+        {"cost_per_10_epochs", [money](const RunRow &x) { return money(x.run.cost.perRun); }},
+        {"images_per_money",
+         [](const RunRow &x) {
+             const RunCost &c = x.run.cost;
+             return std::isfinite(c.imagesPerMoney) ? number(c.imagesPerMoney, 1)
+                                                    : imagesPerMoneyText(c);
+         }},
+        {"price_source",
+         [](const RunRow &x) {
+             const RunPrice &p = x.run.cost.price;
+             if (!p.found)
+                 return std::string();
+             std::string text = p.match;
+             if (!p.source.empty())
+                 text += "; " + p.source;
+             if (!p.date.empty())
+                 text += "; " + p.date;
+             return text;
+         }},
+        {"cost_note",
+         [](const RunRow &x) {
+             const RunCost &c = x.run.cost;
+             return c.basis == CostBasis::None ? c.reason : costBasisText(c);
+         }},
+    };
+}
+
 const CsvColumns<RunRow> kSummaryColumns =
     CsvColumns<RunRow>{
         {"run", [](const RunRow &x) { return x.run.label; }},
@@ -319,7 +367,8 @@ const CsvColumns<RunRow> kSummaryColumns =
          [](const RunRow &x) {
              return x.run.machineSpeed.compared ? flag(x.run.machineSpeed.biased) : "";
          }},
-    };
+    } +
+    costColumns();
 
 // ---- the published rows of the summary CSV ---------------------------------------------------
 

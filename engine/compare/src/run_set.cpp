@@ -221,6 +221,11 @@ RunEntry *RunSet::find(int id) {
     return index < 0 ? nullptr : &m_runs[static_cast<std::size_t>(index)];
 }
 
+void RunSet::setCostSettings(CostSettings settings) {
+    m_cost = std::move(settings);
+    rederive();
+}
+
 std::vector<ControlPair> RunSet::controlPairs() const {
     std::vector<ControlPair> pairs;
     for (std::size_t a = 0; a < m_runs.size(); ++a) {
@@ -254,6 +259,7 @@ void RunSet::rederive() {
         const double imagesPerEpoch =
             static_cast<double>(r.started.trainImages + r.started.testImages);
         run.summary = summarize(r.epochs, run.warmupEpochs, imagesPerEpoch);
+        run.cost = costOfRun(r, run.summary, run.warmupEpochs, m_cost);
     }
     // 2. The baseline: the chosen run, else the slowest run with a stable mean, else the first.
     int baseline = m_baselineId != 0 ? indexOf(m_baselineId) : -1;

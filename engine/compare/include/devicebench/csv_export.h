@@ -39,9 +39,10 @@ std::string epochCsv(const RunSet &runs);
 inline constexpr int kEpochCsvColumnCount = 36;
 
 // The summary CSV: a header line, then one line per run (statistics, speed-up against the
-// baseline, fingerprint, model, phase split). Columns: docs/run-record.md.
+// baseline, fingerprint, model, phase split, and at the end what the run costs under the set's
+// prices: cost.h). Columns: docs/run-record.md.
 std::string summaryCsv(const RunSet &runs);
-inline constexpr int kSummaryCsvColumnCount = 62;
+inline constexpr int kSummaryCsvColumnCount = 71;
 
 // The summary CSV with the published rows (published.h) after the runs: summaryCsv's columns,
 // then three more at the end, "origin" ("run" or "published"), "published_note" (like for like,

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "devicebench/comparison.h"
+#include "devicebench/cost.h"
 #include "devicebench/machine_speed.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
@@ -52,6 +53,7 @@ struct RunEntry {
     // The machine's speed during this run against during the baseline (machine_speed.h); not
     // compared for the baseline itself.
     MachineSpeedDifference machineSpeed;
+    RunCost cost; // costOfRun under the set's prices (setCostSettings)
 
     bool comparable() const { return differences.empty(); }
     // True when epoch `epoch` (from 1) is warm-up under the set's current setting.
@@ -120,6 +122,11 @@ public:
     // Index of the baseline in effect; -1 when the set is empty.
     int baselineIndex() const;
 
+    // The prices every run's cost is worked out with (cost.h); none by default, so that each
+    // run's cost says "no price for ...". Always re-derives.
+    void setCostSettings(CostSettings settings);
+    const CostSettings &costSettings() const { return m_cost; }
+
     // ---- access -----------------------------------------------------------------------------
     int runCount() const { return static_cast<int>(m_runs.size()); }
     // Throws std::out_of_range unless 0 <= index < runCount().
@@ -144,6 +151,7 @@ private:
     void rederive(); // summaries, baseline, speed-ups, differences
 
     std::vector<RunEntry> m_runs;
+    CostSettings m_cost;
     int m_warmupOverride = -1;
     int m_baselineId = 0;
     int m_nextNumber = 1;
