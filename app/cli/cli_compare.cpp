@@ -274,7 +274,7 @@ void printGroups(std::ostream &out, const RunSet &store, const RunGroups &groups
         out << " ";
         for (std::size_t c = 0; c + 1 < row.size(); ++c)
             out << " " << pad(row[c], width[c]) << " ";
-        out << row.back() << "\n";
+        out << " " << row.back() << "\n";
     }
 }
 
