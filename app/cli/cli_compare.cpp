@@ -10,6 +10,7 @@
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/machine_speed.h"
+#include "devicebench/run_groups.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/version.h"
@@ -119,9 +120,11 @@ int checkLoaded(const CompareOptions &options, const RunSet &store, std::ostream
     return kExitOk;
 }
 
-void printHeader(std::ostream &out, const RunSet &store) {
+void printHeader(std::ostream &out, const RunSet &store, const RunGroups &groups) {
+    const std::size_t groupCount = groups.groups.size();
     out << "DeviceBench " << kVersion << ": " << store.runCount()
-        << (store.runCount() == 1 ? " run" : " runs")
+        << (store.runCount() == 1 ? " run" : " runs") << " in " << groupCount
+        << (groupCount == 1 ? " group" : " groups")
         << " (stable mean = mean seconds per epoch after warm-up; 95% interval, Student t on "
            "the log of the times)\n";
     if (store.anySynthetic())
@@ -234,40 +237,120 @@ void printCaveats(std::ostream &out, const RunSet &store, const RunEntry &baseli
     }
 }
 
-// The control lines: the largest test-loss difference of each comparable pair.
-void printControl(std::ostream &out, const RunSet &store, const std::vector<ControlPair> &pairs) {
-    out << "control (comparable runs, same seed: test losses should agree up to float "
-           "rounding):\n";
-    for (const ControlPair &pair : pairs) {
-        const RunEntry &a = store.run(pair.indexA);
-        const RunEntry &b = store.run(pair.indexB);
-        out << "  " << (pair.warning ? "WARNING " : "") << "#" << a.number << " vs #" << b.number
-            << ": max test-loss difference ";
-        if (std::isfinite(pair.maxTestLossDiff)) {
-            std::ostringstream v;
-            v << std::setprecision(3) << pair.maxTestLossDiff;
-            out << v.str();
-        } else {
-            out << "– (no epoch in common)";
-        }
-        if (pair.warning)
-            out << " (above " << kTestLossWarning << ": the runs did not compute the same thing)";
-        out << "\n";
-    }
-    if (pairs.empty())
-        out << "  no two runs are comparable\n";
+// A speed-up and its interval: "1.82x [1.45, 2.29]", "1.82x" without one, "–" without a ratio.
+std::string speedUpText(const SpeedUp &s) {
+    if (!std::isfinite(s.ratio))
+        return "–";
+    const std::string i = interval(s.low, s.high, 2);
+    return fixed(s.ratio, 2) + "x" + (i.empty() ? "" : " " + i);
 }
 
-// The runs' comparison: header, table, throughput, phase splits, caveats and control lines.
-// Returns the control pairs.
-std::vector<ControlPair> printRuns(std::ostream &out, const RunSet &store) {
+// The groups table: one row per group of repeated runs (run_groups.h), columns sized to their
+// contents.
+void printGroups(std::ostream &out, const RunSet &store, const RunGroups &groups) {
+    const RunGroup &baseline = groups.groups[static_cast<std::size_t>(groups.baseline)];
+    out << "groups (runs of one configuration on one machine: mean of their stable means, its "
+           "95% interval over the runs with the epochs' spread, or one run's own; min-max of "
+           "the runs):\n";
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"group", "label", "runs", "n", "mean", "95% interval", "min-max",
+                    "speed-up vs group " + std::to_string(baseline.number), "comparable"});
+    for (const RunGroup &g : groups.groups) {
+        const GroupStats &s = g.stats;
+        const std::string ci = interval(s.ciLow, s.ciHigh, 3);
+        rows.push_back(
+            {std::to_string(g.number), g.label, runNumbersText(store, g.runs),
+             "n = " + std::to_string(s.n), s.n > 0 ? fixed(s.mean, 3) + " s" : "no stable epochs",
+             ci.empty() ? "" : ci + " s",
+             s.n > 0 ? fixed(s.min, 3) + "-" + fixed(s.max, 3) + " s" : "",
+             g.isBaseline ? "baseline" : speedUpText(g.speedUp),
+             g.differences.empty() ? "yes" : "not comparable: " + joined(g.differences, ", ")});
+    }
+    std::vector<std::size_t> width(rows.front().size(), 0);
+    for (const auto &row : rows) {
+        for (std::size_t c = 0; c + 1 < row.size(); ++c)
+            width[c] = std::max(width[c], columns(row[c]));
+    }
+    for (const auto &row : rows) {
+        out << " ";
+        for (std::size_t c = 0; c + 1 < row.size(); ++c)
+            out << " " << pad(row[c], width[c]) << " ";
+        out << " " << row.back() << "\n";
+    }
+}
+
+std::string lossDifferenceText(double difference) {
+    if (std::isnan(difference))
+        return "– (no epoch in common)";
+    std::ostringstream v;
+    v << std::setprecision(3) << difference;
+    return v.str();
+}
+
+// One control line: "#1 vs #2: max test-loss difference 0.05"; with `warn`, WARNING and why
+// when it is above the threshold.
+void printControlPair(std::ostream &out, const RunSet &store, const ControlPair &pair,
+                      const char *prefix, bool warn) {
+    const bool warning = warn && pair.warning;
+    out << "  " << (warning ? "WARNING " : "") << prefix << "#" << store.run(pair.indexA).number
+        << " vs #" << store.run(pair.indexB).number << ": max test-loss difference "
+        << lossDifferenceText(pair.maxTestLossDiff);
+    if (warning)
+        out << " (above " << kTestLossWarning << ": the runs did not compute the same thing)";
+    out << "\n";
+}
+
+// The control summarised: how many comparable pairs, the largest difference and its pair, every
+// pair above the threshold.
+void printControlSummary(std::ostream &out, const RunSet &store, const ControlSummary &control) {
+    out << "control (comparable runs, same seed: test losses should agree up to float "
+           "rounding; "
+        << control.comparablePairs << (control.comparablePairs == 1 ? " pair" : " pairs") << "):\n";
+    if (control.comparablePairs == 0) {
+        out << "  no two runs are comparable\n";
+        return;
+    }
+    if (control.largest.indexA < 0) {
+        out << "  largest: – (no two comparable runs have an epoch in common)\n";
+        return;
+    }
+    printControlPair(out, store, control.largest, "largest: ", false);
+    for (const ControlPair &pair : control.warnings)
+        printControlPair(out, store, pair, "", true);
+    if (control.warnings.empty())
+        out << "  no pair above " << kTestLossWarning << "\n";
+}
+
+// With --runs: the largest test-loss difference of each comparable pair.
+void printControl(std::ostream &out, const RunSet &store, const std::vector<ControlPair> &pairs) {
+    if (pairs.empty())
+        return;
+    out << "control, every comparable pair:\n";
+    for (const ControlPair &pair : pairs)
+        printControlPair(out, store, pair, "", true);
+}
+
+// The runs' comparison: header, groups, with --runs the table, throughput and phase splits,
+// then the caveats and the control summarised (with --runs every pair). Returns every control
+// pair with --runs, none without.
+std::vector<ControlPair> printRuns(std::ostream &out, const RunSet &store, const RunGroups &groups,
+                                   const ControlSummary &control, bool runs) {
     const RunEntry &baseline = store.run(store.baselineIndex());
-    printHeader(out, store);
-    printTable(out, store, baseline);
-    printThroughput(out, store);
-    printCosts(out, store);
-    printPhaseSplits(out, store); // phase-timed runs
+    printHeader(out, store, groups);
+    printGroups(out, store, groups);
+    if (runs) {
+        out << "runs:\n";
+        printTable(out, store, baseline);
+        printThroughput(out, store);
+        printPhaseSplits(out, store); // phase-timed runs
+    }
+    // What each run costs: one line a run, so with repeated runs only with --runs.
+    if (runs || groups.groups.size() == static_cast<std::size_t>(store.runCount()))
+        printCosts(out, store);
     printCaveats(out, store, baseline);
+    printControlSummary(out, store, control);
+    if (!runs)
+        return {};
     std::vector<ControlPair> pairs = store.controlPairs();
     printControl(out, store, pairs);
     return pairs;
@@ -294,9 +377,13 @@ CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, Comman
         ->add_option("--warmup-epochs", options->warmupEpochs,
                      "Warm-up epochs for every run (default: each run's own)")
         ->check(CLI::Range(0, 100000));
+    compare->add_flag("--runs", options->runs,
+                      "After the groups, show the runs one by one: the per-run table, their "
+                      "GFLOP/s and phase splits, every control pair (and --json's \"control\")");
     compare->add_flag("--json", options->json,
-                      "Print one JSON document on stdout: {\"runs\": [...], \"control\": [...], "
-                      "...}; the table goes to stderr when it is a terminal");
+                      "Print one JSON document on stdout: {\"runs\": [...], \"groups\": [...], "
+                      "\"controlSummary\": {...}, ...}; the table goes to stderr when it is a "
+                      "terminal");
     addComparePublishedOptions(*compare, options->published);
     addCostOptions(*compare, options->cost);
     setAction(*compare, chosen, [options, baselineOption, &context] {
@@ -341,8 +428,13 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     }
 
     std::vector<ControlPair> pairs;
-    if (store.runCount() > 0)
-        pairs = printRuns(out, store);
+    RunGroups groups;
+    ControlSummary control;
+    if (store.runCount() > 0) {
+        groups = groupRuns(store);
+        control = summarizeControl(store);
+        pairs = printRuns(out, store, groups, control, options.runs);
+    }
     if (options.published.show) {
         printPublished(out, published, beside, store);
         printProgramRatios(out, store);
@@ -357,6 +449,10 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
     if (options.json) {
         OrderedJson document =
             compareJson(store, pairs, exitCode, std::move(skipped), OrderedJson(written));
+        document["groups"] = groupsJson(store, groups);
+        document["controlSummary"] = controlSummaryJson(store, control);
+        if (!options.runs)
+            document.erase("control"); // every pair: with --runs only
         if (options.published.show) {
             document["published"] = publishedJson(published, beside, store);
             document["programRatios"] = programRatiosJson(store);

@@ -21,6 +21,7 @@ struct CompareOptions {
     bool baselineGiven = false; // false: the slowest run is the baseline
     int warmupEpochs = -1;      // warm-up epochs for every run; -1 = each run's own
     bool json = false;          // as RunOptions::json
+    bool runs = false;          // --runs: the runs one by one after the groups
     PublishedOptions published; // --published: the published results beside the runs
     CostOptions cost;           // --price-per-hour, --price-per-kwh, --prices
 };
@@ -29,12 +30,15 @@ struct CompareOptions {
 CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
 
 // Loads every record (a bad one: "skipped <file>: <reason>" on `err`, the others load),
-// prints the comparison table (run label, status, stable mean, 95% interval, speed-up against
-// the baseline with its interval, comparable or the differing fields) and the control line
-// (largest test-loss difference per comparable pair, WARNING above kTestLossWarning), and
-// writes the PNG and CSVs of the runs that loaded. A record given twice (same path or same
-// run id) is compared once and reported as skipped. Returns kExitOk; kExitRunFailed when a
-// record was skipped or an output could not be written; kExitUsage when no record loaded,
+// prints the groups of repeated runs (run_groups.h: label, runs, n, mean of the stable means
+// with its interval and min-max, speed-up against the baseline group), the runs' warnings, the
+// control summarised (the largest test-loss difference and its pair, every pair above
+// kTestLossWarning), and with --runs the per-run table (run label, status, stable mean, 95%
+// interval, speed-up against the baseline run, comparable or the differing fields), the
+// per-run lines and every control pair; and writes the PNG and CSVs of the runs that loaded. A
+// record given twice (same path or same run id) is compared once and reported as skipped. Returns
+// kExitOk; kExitRunFailed when a record was skipped or an output could not be written; kExitUsage
+// when no record loaded,
 // --baseline is not 1..N, or --warmup-epochs is not below every loaded run's epochs.
 // With --published, the published rows follow (cli_published.h), and no record is needed.
 int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err);

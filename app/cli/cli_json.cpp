@@ -6,9 +6,12 @@
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/run_energy.h"
+#include "devicebench/run_groups.h"
 #include "devicebench/run_set.h"
 
 #include "devicebench/version.h"
+
+#include <cmath>
 
 namespace devicebench::cli {
 
@@ -45,6 +48,60 @@ OrderedJson energyJson(const RunRecord &record, int warmupEpochs) {
 }
 
 OrderedJson recordJson(const RunRecord &record) { return OrderedJson::parse(toJson(record)); }
+
+namespace {
+
+OrderedJson controlPairJson(const RunSet &store, const ControlPair &pair) {
+    return {{"a", store.run(pair.indexA).number},
+            {"b", store.run(pair.indexB).number},
+            {"maxTestLossDiff", pair.maxTestLossDiff},
+            {"warning", pair.warning}};
+}
+
+} // namespace
+
+OrderedJson groupsJson(const RunSet &store, const RunGroups &groups) {
+    OrderedJson list = OrderedJson::array();
+    for (const RunGroup &g : groups.groups) {
+        std::vector<int> numbers;
+        for (const int index : g.runs)
+            numbers.push_back(store.run(index).number);
+        const GroupStats &s = g.stats;
+        OrderedJson j;
+        j["number"] = g.number;
+        j["label"] = g.label;
+        j["runs"] = numbers;
+        j["n"] = s.n;
+        j["mean"] = s.mean; // NaN: null
+        j["stddev"] = s.stddev;
+        j["min"] = s.min;
+        j["max"] = s.max;
+        j["ciLow"] = s.ciLow;
+        j["ciHigh"] = s.ciHigh;
+        j["intervalFrom"] =
+            std::isnan(s.ciLow) ? OrderedJson(nullptr) : OrderedJson(s.n >= 2 ? "runs" : "epochs");
+        j["isBaseline"] = g.isBaseline;
+        j["speedUp"] = {
+            {"ratio", g.speedUp.ratio}, {"low", g.speedUp.low}, {"high", g.speedUp.high}};
+        j["comparable"] = g.differences.empty();
+        j["differences"] = g.differences;
+        j["maxTestLossDiff"] = g.maxTestLossDiff;
+        list.push_back(std::move(j));
+    }
+    return list;
+}
+
+OrderedJson controlSummaryJson(const RunSet &store, const ControlSummary &control) {
+    OrderedJson warnings = OrderedJson::array();
+    for (const ControlPair &pair : control.warnings)
+        warnings.push_back(controlPairJson(store, pair));
+    OrderedJson j;
+    j["comparablePairs"] = control.comparablePairs;
+    j["largest"] = control.largest.indexA >= 0 ? controlPairJson(store, control.largest)
+                                               : OrderedJson(nullptr);
+    j["warnings"] = std::move(warnings);
+    return j;
+}
 
 OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pairs, int exitCode,
                         OrderedJson skipped, OrderedJson files) {
@@ -84,12 +141,8 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
         runs.push_back(std::move(j));
     }
     OrderedJson control = OrderedJson::array();
-    for (const ControlPair &pair : pairs) {
-        control.push_back({{"a", store.run(pair.indexA).number},
-                           {"b", store.run(pair.indexB).number},
-                           {"maxTestLossDiff", pair.maxTestLossDiff},
-                           {"warning", pair.warning}});
-    }
+    for (const ControlPair &pair : pairs)
+        control.push_back(controlPairJson(store, pair));
     OrderedJson document;
     document["command"] = "compare";
     document["version"] = kVersion;

@@ -15,6 +15,8 @@
 namespace devicebench {
 class RunSet;
 struct ControlPair;
+struct ControlSummary;
+struct RunGroups;
 } // namespace devicebench
 
 namespace devicebench::cli {
@@ -47,6 +49,16 @@ OrderedJson recordJson(const RunRecord &record);
 //    "skipped": [{"file", "reason"}], "files": [written paths]}
 OrderedJson compareJson(const RunSet &runs, const std::vector<ControlPair> &pairs, int exitCode,
                         OrderedJson skipped, OrderedJson files);
+
+// compare's "groups" (run_groups.h): [{"number", "label", "runs": [run numbers], "n", "mean",
+//  "stddev", "min", "max", "ciLow", "ciHigh" (seconds), "intervalFrom": "runs" | "epochs" |
+//  null, "isBaseline", "speedUp": {"ratio", "low", "high"}, "comparable", "differences",
+//  "maxTestLossDiff"}], in the order of their first runs.
+OrderedJson groupsJson(const RunSet &runs, const RunGroups &groups);
+
+// compare's "controlSummary": {"comparablePairs", "largest": {"a", "b", "maxTestLossDiff",
+//  "warning"} or null, "warnings": [pairs above kTestLossWarning, as "largest"]}.
+OrderedJson controlSummaryJson(const RunSet &runs, const ControlSummary &control);
 
 // `document` pretty-printed with two spaces and a final newline.
 std::string dumpJson(const OrderedJson &document);

@@ -109,7 +109,7 @@ TEST(CliPhases, PhaseTimedRunPrintsTheNoteEachEpochsSplitAndWhereTheTimeGoes) {
     ASSERT_EQ(record.epochs.size(), 2U);
     EXPECT_TRUE(record.epochs[1].phases.measured);
 
-    const auto compared = runCli({"compare", (dir.path() / "run.json").string()});
+    const auto compared = runCli({"compare", "--runs", (dir.path() / "run.json").string()});
     ASSERT_EQ(compared.exitCode, 0) << compared.out << compared.err;
     const std::regex line("where the time goes \\(phase-timed runs, mean per stable epoch\\):\n"
                           "  #1 data (<1|[0-9]+)% forward .* test (<1|[0-9]+)% \\([0-9.]+ s\\)\n");

@@ -72,8 +72,9 @@ void writeArticleScriptRecord(const fs::path &path, int batchSize, double second
 }
 
 TEST(ComparePublished, NamesTheArticlesRowsAndSaysNoFaithfulRunIsLikeForLike) {
-    const auto r = runCli({"compare", "--published", (kExamples / "cpu-1-thread.json").string(),
-                           (kExamples / "cpu-2-threads.json").string()});
+    const auto r =
+        runCli({"compare", "--runs", "--published", (kExamples / "cpu-1-thread.json").string(),
+                (kExamples / "cpu-2-threads.json").string()});
     ASSERT_EQ(r.exitCode, 0) << r.err;
     for (const char *row :
          {"article: Tesla T4 (Kaggle notebook)", "article: RTX 3050 laptop GPU (local JupyterLab)",

@@ -616,7 +616,7 @@ TEST_F(CliCompare, ABf16RunIsLabelledNotComparableForItsPrecisionAndItsEmulation
                                     "/proc/cpuinfo): expect it slower than fp32";
     const fs::path bf16 = m_dir->path() / "bf16.json";
     std::ofstream(bf16) << j.dump(2);
-    const CliResult r = runCli({"compare", m_records[0], bf16.string()});
+    const CliResult r = runCli({"compare", "--runs", m_records[0], bf16.string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     const std::string second = lineOfRun(r.out, 2);
     EXPECT_NE(second.find(" bf16"), std::string::npos) << r.out;
@@ -629,8 +629,9 @@ TEST_F(CliCompare, FlagsTheBatchSizeAndGivesASpeedUpWithItsInterval) {
     ASSERT_EQ(m_records.size(), 3u);
     const fs::path csv = m_dir->path() / "cmp.csv";
     const fs::path png = m_dir->path() / "cmp.png";
-    std::vector<std::string> args = {"compare",    m_records[0], m_records[1], m_records[2],
-                                     "--baseline", "1",          "--csv",      csv.string()};
+    std::vector<std::string> args = {"compare",    "--runs",     m_records[0],
+                                     m_records[1], m_records[2], "--baseline",
+                                     "1",          "--csv",      csv.string()};
 #ifdef DEVICEBENCH_HAVE_PNG
     args.insert(args.end(), {"--png", png.string()});
 #endif
@@ -677,7 +678,7 @@ TEST_F(CliCompare, NamesEachBadFileOnStderrAndComparesTheGoodOnes) {
     std::ofstream(truncated) << text.substr(0, text.size() / 2);
     std::ofstream(notJson) << "epoch 1: 2.3 s\n";
     const fs::path csv = m_dir->path() / "good.csv";
-    const CliResult r = runCli({"compare", m_records[0], truncated.string(), m_records[1],
+    const CliResult r = runCli({"compare", "--runs", m_records[0], truncated.string(), m_records[1],
                                 notJson.string(), "--csv", csv.string()});
     EXPECT_EQ(r.exitCode, 1) << "a record was skipped: " << r.out << r.err;
     EXPECT_NE(r.err.find("skipped " + truncated.string() + ": "), std::string::npos) << r.err;
@@ -694,7 +695,7 @@ TEST_F(CliCompare, JsonHoldsEachRunItsSpeedUpTheControlAndTheSkippedFiles) {
     const fs::path bad = m_dir->path() / "bad-for-json.json";
     std::ofstream(bad) << "{";
     const CliResult r = runCli({"compare", m_records[0], m_records[1], m_records[2], bad.string(),
-                                "--baseline", "1", "--json"});
+                                "--baseline", "1", "--json", "--runs"});
     EXPECT_EQ(r.exitCode, 1) << "a record was skipped: " << r.err;
     const auto j = nlohmann::json::parse(r.out); // stdout is the JSON document only
     EXPECT_EQ(j.at("command"), "compare");
@@ -722,6 +723,59 @@ TEST_F(CliCompare, JsonHoldsEachRunItsSpeedUpTheControlAndTheSkippedFiles) {
     EXPECT_NE(r.err.find("skipped " + bad.string()), std::string::npos) << r.err;
     EXPECT_EQ(r.err.find("stable mean"), std::string::npos)
         << "stderr is not a terminal: no table there either: " << r.err;
+}
+
+// Repeats of run 1 (its record with other run ids), beside run 2 (2 threads): the groups come
+// first, one line each, then the warnings and the control in a few lines; the runs one by one
+// and every control pair only with --runs.
+TEST_F(CliCompare, PrintsGroupsFirstAndTheRunsOneByOneOnlyWithRuns) {
+    std::vector<std::string> records = {m_records[0]};
+    for (const char *suffix : {"-again", "-third"}) {
+        nlohmann::json j = nlohmann::json::parse(slurp(m_records[0]));
+        j["runId"] = j["runId"].get<std::string>() + suffix;
+        const fs::path copy = m_dir->path() / ("r1" + std::string(suffix) + ".json");
+        std::ofstream(copy) << j.dump(2);
+        records.push_back(copy.string());
+    }
+    records.push_back(m_records[1]);
+    std::vector<std::string> args = {"compare"};
+    args.insert(args.end(), records.begin(), records.end());
+    const CliResult r = runCli(args);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find(": 4 runs in 2 groups"), std::string::npos) << r.out;
+    const std::size_t groups = r.out.find("groups (");
+    const std::size_t control = r.out.find("control (");
+    ASSERT_NE(groups, std::string::npos) << r.out;
+    ASSERT_NE(control, std::string::npos) << r.out;
+    EXPECT_LT(groups, control);
+    EXPECT_NE(r.out.find("#1-#3"), std::string::npos) << "the repeats are one group: " << r.out;
+    EXPECT_NE(r.out.find("n = 3"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("6 pairs"), std::string::npos) << "4 comparable runs: " << r.out;
+    EXPECT_NE(r.out.find("largest: #"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("no pair above 0.01"), std::string::npos) << r.out;
+    EXPECT_EQ(lineOfRun(r.out, 1), "") << "no per-run table without --runs: " << r.out;
+    EXPECT_EQ(r.out.find("every comparable pair"), std::string::npos) << r.out;
+
+    args.push_back("--runs");
+    const CliResult runs = runCli(args);
+    ASSERT_EQ(runs.exitCode, 0) << runs.out << runs.err;
+    EXPECT_LT(runs.out.find("groups ("), runs.out.find("runs:\n")) << runs.out;
+    EXPECT_NE(lineOfRun(runs.out, 4), "") << runs.out;
+    EXPECT_NE(runs.out.find("control, every comparable pair:\n"), std::string::npos) << runs.out;
+    EXPECT_NE(runs.out.find("  #3 vs #4: max test-loss difference"), std::string::npos) << runs.out;
+
+    args.back() = "--json";
+    const CliResult json = runCli(args);
+    ASSERT_EQ(json.exitCode, 0) << json.err;
+    const auto j = nlohmann::json::parse(json.out);
+    ASSERT_EQ(j.at("groups").size(), 2u);
+    EXPECT_EQ(j["groups"][0].at("n"), 3);
+    EXPECT_EQ(j["groups"][0].at("runs"), nlohmann::json::array({1, 2, 3}));
+    EXPECT_EQ(j["groups"][0].at("intervalFrom"), "runs");
+    EXPECT_EQ(j["groups"][1].at("n"), 1);
+    EXPECT_EQ(j.at("controlSummary").at("comparablePairs"), 6);
+    EXPECT_TRUE(j["controlSummary"].at("warnings").empty());
+    EXPECT_FALSE(j.contains("control")) << "every pair only with --runs";
 }
 
 TEST(CliJson, RunPrintsOneDocumentWithConfigEpochsSummaryAndStatus) {

@@ -183,7 +183,8 @@ TEST(MachineDriftCli, CompareMarksABiasedSpeedUpAndARunWhoseMachineChangedSpeed)
     writeRunRecord(fast, recordWithCanary("20261201T120000Z-vm-0000000a", 0.0100));
     writeRunRecord(slow, recordWithCanary("20261201T120100Z-vm-0000000b", 0.0118, 3));
     const ProgramResult text = devicebench::testing::runProgram(
-        DEVICEBENCH_CLI, {"compare", "--baseline", "1", fast, slow}, dir.path(), dir.path());
+        DEVICEBENCH_CLI, {"compare", "--runs", "--baseline", "1", fast, slow}, dir.path(),
+        dir.path());
     ASSERT_EQ(text.exitCode, 0) << text.err;
     EXPECT_NE(text.out.find("(biased)"), std::string::npos) << text.out;
     EXPECT_NE(text.out.find("WARNING #2: the machine was 18 % slower during run #2 than during "

@@ -79,7 +79,7 @@ TEST(CliModels, ARunAt64PixelsNamesItsModelRecordsItAndCompareGivesItsThroughput
     EXPECT_TRUE(contains(slurp(csv), "\u00b7 64 px")) << slurp(csv);
     EXPECT_TRUE(contains(slurp(csv), ",small-cnn,64,342186,")) << slurp(csv);
 
-    const ProgramResult compare = runCli(dir, {"compare", record});
+    const ProgramResult compare = runCli(dir, {"compare", "--runs", record});
     ASSERT_EQ(compare.exitCode, 0) << compare.out << compare.err;
     EXPECT_TRUE(contains(compare.out, " GFLOP/s  small-cnn at 64 px (342,186 parameters"))
         << compare.out;

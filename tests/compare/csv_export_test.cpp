@@ -318,7 +318,7 @@ TEST(WriteExportFile, AFailureNamesThePathAndTheOsErrorAndLeavesNothing) {
     EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
 }
 
-TEST(WriteComparisonCsv, WritesBothFilesOrOnFailureNeither) {
+TEST(WriteComparisonCsv, WritesTheThreeFilesOrOnFailureNone) {
     RunSet set;
     set.addRecord(recordOf("h", {3.0, 2.0}), "a");
     TempDir dir;
@@ -326,10 +326,12 @@ TEST(WriteComparisonCsv, WritesBothFilesOrOnFailureNeither) {
     writeComparisonCsv(set, csv.string());
     EXPECT_EQ(slurp(csv), epochCsv(set));
     EXPECT_EQ(slurp(dir.path() / "cmp-summary.csv"), summaryCsv(set));
+    EXPECT_EQ(slurp(dir.path() / "cmp-groups.csv"), groupsCsv(set));
 
     const fs::path missing = dir.path() / "gone" / "cmp.csv";
     EXPECT_THROW(writeComparisonCsv(set, missing.string()), ExportError);
-    EXPECT_EQ(namesIn(dir.path()), (std::vector<std::string>{"cmp-summary.csv", "cmp.csv"}));
+    EXPECT_EQ(namesIn(dir.path()),
+              (std::vector<std::string>{"cmp-groups.csv", "cmp-summary.csv", "cmp.csv"}));
 }
 
 // Issue 15, a busy machine: what each epoch got from the machine, one column each, empty for an

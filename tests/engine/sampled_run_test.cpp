@@ -61,7 +61,7 @@ TEST(SampledRun, TheRecordHoldsTheReadingsAndEachEpochItsOwn) {
     TempDir dir;
     RunRequest request;
     request.config = shortRun();
-    request.recordFile = (dir.path / "run.json").string();
+    request.recordFile = (dir.path() / "run.json").string();
     CollectSamples observer;
     const std::atomic<bool> stop{false};
     const RecordedRun run = runRecorded(request, &observer, stop);

@@ -536,7 +536,9 @@ std::string summaryCsv(const RunSet &runs, const PublishedBeside *beside,
     return csv;
 }
 
-std::string summaryCsvPath(const std::string &csvPath) {
+namespace {
+// `csvPath` without its ".csv" (any case), then `suffix` and ".csv".
+std::string besideCsvPath(const std::string &csvPath, const char *suffix) {
     std::string base = csvPath;
     if (base.size() >= 4) {
         std::string tail = base.substr(base.size() - 4);
@@ -545,8 +547,15 @@ std::string summaryCsvPath(const std::string &csvPath) {
         if (tail == ".csv")
             base.resize(base.size() - 4);
     }
-    return base + "-summary.csv";
+    return base + suffix + ".csv";
 }
+} // namespace
+
+std::string summaryCsvPath(const std::string &csvPath) {
+    return besideCsvPath(csvPath, "-summary");
+}
+
+std::string groupsCsvPath(const std::string &csvPath) { return besideCsvPath(csvPath, "-groups"); }
 
 void writeExportFile(const std::string &path, const std::string &bytes) {
     try {
@@ -564,12 +573,14 @@ void writeExportFile(const std::string &path, const std::string &bytes) {
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath) {
     writeExportFile(csvPath, epochCsv(runs));
     writeExportFile(summaryCsvPath(csvPath), summaryCsv(runs));
+    writeExportFile(groupsCsvPath(csvPath), groupsCsv(runs));
 }
 
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath,
                         const PublishedBeside *beside, const std::vector<PublishedSet> *sets) {
     writeExportFile(csvPath, epochCsv(runs));
     writeExportFile(summaryCsvPath(csvPath), summaryCsv(runs, beside, sets));
+    writeExportFile(groupsCsvPath(csvPath), groupsCsv(runs));
 }
 
 } // namespace devicebench

@@ -56,6 +56,16 @@ std::string summaryCsv(const RunSet &runs, const PublishedBeside *beside,
                        const std::vector<PublishedSet> *sets);
 inline constexpr int kSummaryCsvPublishedColumnCount = kSummaryCsvColumnCount + 3;
 
+// The groups CSV: a header line, then one line per group of repeated runs (run_groups.h): its
+// runs, n, mean of the stable means with the interval over the runs and min-max, speed-up
+// against the baseline group. A file of its own, so that the per-run files keep their rows.
+// Columns: docs/run-record.md. Written by writeComparisonCsv beside the summary.
+std::string groupsCsv(const RunSet &runs);
+inline constexpr int kGroupsCsvColumnCount = 29;
+
+// Where the groups CSV goes beside `csvPath`: "x/out.csv" -> "x/out-groups.csv".
+std::string groupsCsvPath(const std::string &csvPath);
+
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).
 std::string summaryCsvPath(const std::string &csvPath);
@@ -65,8 +75,9 @@ std::string summaryCsvPath(const std::string &csvPath);
 // it was.
 void writeExportFile(const std::string &path, const std::string &bytes);
 
-// Writes epochCsv() to `csvPath`, then summaryCsv() to summaryCsvPath(csvPath). Throws
-// ExportError as writeExportFile; when the per-epoch file fails the summary is not written.
+// Writes epochCsv() to `csvPath`, then summaryCsv() to summaryCsvPath(csvPath), then
+// groupsCsv() to groupsCsvPath(csvPath). Throws ExportError as writeExportFile; a file that
+// fails leaves the later ones unwritten.
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath);
 
 // The same with the published rows in the summary (summaryCsv with `beside` and `sets`).
