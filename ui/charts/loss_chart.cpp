@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // LossChart (charts.h): series, pens, legend and the points drawn for the visible range. The
-// view's behaviour (ranges, zoom, hover) is in loss_chart_view.cpp.
+// view's behaviour (ranges, zoom, hover) is in loss_chart_range.cpp and zoom_chart_view.cpp.
 #include "charts/charts.h"
 
 #include "charts/chart_items.h"
