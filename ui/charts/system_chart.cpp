@@ -312,10 +312,12 @@ void SystemChart::build(RunLines &entry, const RunRecord &record) {
         if (m_quantity == SystemQuantity::Cpu && std::isfinite(s.machineCores))
             entry.machinePoints.append(QPointF(s.seconds, s.machineCores));
     }
+    // The run's last reading of any quantity: every quantity's chart (and every pane of the
+    // picture) spans the same time.
     entry.xEnd = 0.0;
-    for (const QList<QPointF> *points : {&entry.points, &entry.machinePoints})
-        if (!points->isEmpty())
-            entry.xEnd = std::max(entry.xEnd, points->back().x());
+    for (const SystemSample &s : record.samples)
+        if (std::isfinite(s.seconds))
+            entry.xEnd = std::max(entry.xEnd, s.seconds);
     entry.builtSamples = record.samples.size();
     entry.builtGeneration = m_generation;
 }
@@ -423,6 +425,13 @@ void SystemChart::redraw() {
     for (auto &[id, entry] : m_lines) {
         if (entry.hidden)
             continue; // not drawn; its points are put in when it is shown again
+        if (entry.drawnMin == xMin && entry.drawnMax == xMax &&
+            entry.drawnSamples == entry.builtSamples && entry.drawnGeneration == m_generation)
+            continue; // unchanged: replacing would repaint it for nothing
+        entry.drawnMin = xMin;
+        entry.drawnMax = xMax;
+        entry.drawnSamples = entry.builtSamples;
+        entry.drawnGeneration = m_generation;
         entry.main->replace(decimateVisible(entry.points, xMin, xMax, kMaxDrawnPoints));
         entry.machine->replace(
             m_quantity == SystemQuantity::Cpu

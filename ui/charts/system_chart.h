@@ -113,7 +113,11 @@ private:
         int builtGeneration = -1;
         QList<QPointF> points;        // the quantity, in the axis unit
         QList<QPointF> machinePoints; // Cpu: the machine's cores
-        double xEnd = 0.0;            // the last reading's time
+        double xEnd = 0.0;            // the last reading's time, whatever it read
+        // What the series hold now (redraw() replaces them only when this differs).
+        double drawnMin = 0.0, drawnMax = -1.0;
+        std::size_t drawnSamples = static_cast<std::size_t>(-1);
+        int drawnGeneration = -1;
     };
 
     void userRangeChanged() override { redraw(); }

@@ -34,7 +34,7 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     m_lossView = new ZoomChartView(m_lossChart); // the view owns the chart
     m_lossView->setObjectName(QStringLiteral("lossChartView"));
     m_lossView->setRenderHint(QPainter::Antialiasing);
-    m_lossView->setMinimumHeight(280);
+    m_lossView->setMinimumHeight(250); // with the tabs' bar over it, the 280 px it had before
     QWidget *bottom = buildBottom();
     QWidget *lossPane = buildLossPane();
 
@@ -198,7 +198,7 @@ QWidget *ChartsPanel::buildControls() {
     m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
     m_smoothingSlider->setRange(0, static_cast<int>(std::lround(kMaxSmoothing * 100.0)));
     m_smoothingSlider->setValue(static_cast<int>(std::lround(kDefaultSmoothing * 100.0)));
-    m_smoothingSlider->setMinimumWidth(120);
+    m_smoothingSlider->setMinimumWidth(100); // the row fits the tabs at the window's least width
     m_smoothingSlider->setToolTip(
         QStringLiteral("Debiased exponential moving average of the training loss, as in "
                        "TensorBoard (0: raw). Only the drawing changes: every step stays in the "
