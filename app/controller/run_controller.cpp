@@ -19,6 +19,7 @@ void registerRunMetaTypes() {
     qRegisterMetaType<RunStarted>();
     qRegisterMetaType<StepLoss>();
     qRegisterMetaType<std::vector<StepLoss>>();
+    qRegisterMetaType<std::vector<SystemSample>>();
     qRegisterMetaType<EpochResult>();
     qRegisterMetaType<RunOutcome>();
     qRegisterMetaType<RunRecord>();
@@ -66,6 +67,9 @@ public:
     }
     void onStepLosses(const std::vector<StepLoss> &losses) override {
         post([losses](RunController *c, int id) { Q_EMIT c->stepLosses(id, losses); });
+    }
+    void onSystemSamples(const std::vector<SystemSample> &samples) override {
+        post([samples](RunController *c, int id) { Q_EMIT c->systemSamples(id, samples); });
     }
     void onEpochFinished(const EpochResult &epoch) override {
         post([epoch](RunController *c, int id) { Q_EMIT c->epochFinished(id, epoch); });

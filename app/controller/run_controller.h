@@ -23,6 +23,7 @@ Q_DECLARE_METATYPE(std::vector<devicebench::RunRequest>)
 Q_DECLARE_METATYPE(devicebench::RunStarted)
 Q_DECLARE_METATYPE(devicebench::StepLoss)
 Q_DECLARE_METATYPE(std::vector<devicebench::StepLoss>)
+Q_DECLARE_METATYPE(std::vector<devicebench::SystemSample>)
 Q_DECLARE_METATYPE(devicebench::EpochResult)
 Q_DECLARE_METATYPE(devicebench::RunOutcome)
 Q_DECLARE_METATYPE(devicebench::RunRecord)
@@ -108,6 +109,9 @@ Q_SIGNALS:
     void recordStarted(int jobId, devicebench::RunRecord record);
     void runStarted(int jobId, devicebench::RunConfig config, devicebench::RunStarted info);
     void stepLosses(int jobId, std::vector<devicebench::StepLoss> losses);
+    // The machine's readings since the previous ones (a few a second, with the step losses;
+    // seconds on their clock); also for each run of an interleaved set.
+    void systemSamples(int jobId, std::vector<devicebench::SystemSample> samples);
     void epochFinished(int jobId, devicebench::EpochResult epoch);
     // The run's event file could not be written (the run itself went on); before runEnded.
     void tensorBoardFailed(int jobId, QString message);

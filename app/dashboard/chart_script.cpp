@@ -112,7 +112,7 @@ void addChartScriptOptions(QCommandLineParser &parser) {
          QStringLiteral("FILE")},
         {kView,
          QStringLiteral("Once the runs are in view (before --screenshot), show the tab VIEW: "
-                        "runs, sweep or scaling."),
+                        "runs, system (the Runs tab's System view), sweep or scaling."),
          QStringLiteral("VIEW")},
     });
     addSweepScriptOptions(parser); // --sweep-folder, --sweep-baseline, --sweep-export-png
@@ -141,10 +141,11 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
         fail(QStringLiteral("--zoom: '%1' is not A:B with A < B").arg(parser.value(kZoom)));
     if (parser.isSet(kHover) && !parsePair(parser.value(kHover), &a, &b))
         fail(QStringLiteral("--hover: '%1' is not N:STEP").arg(parser.value(kHover)));
-    const QStringList views = {QStringLiteral("runs"), QStringLiteral("sweep"),
-                               QStringLiteral("scaling")};
+    const QStringList views = {QStringLiteral("runs"), QStringLiteral("system"),
+                               QStringLiteral("sweep"), QStringLiteral("scaling")};
     if (parser.isSet(kView) && !views.contains(parser.value(kView)))
-        fail(QStringLiteral("--view: '%1' is not runs, sweep or scaling").arg(parser.value(kView)));
+        fail(QStringLiteral("--view: '%1' is not runs, system, sweep or scaling")
+                 .arg(parser.value(kView)));
     return ok;
 }
 
@@ -179,8 +180,10 @@ bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
     else if (view == QLatin1String("sweep"))
         window.showSweepView();
     else if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
-             view == QLatin1String("runs") && tabs != nullptr)
+             (view == QLatin1String("runs") || view == QLatin1String("system")) && tabs != nullptr)
         tabs->setCurrentIndex(0);
+    if (view == QLatin1String("system"))
+        window.chartsPanel()->showSystemView();
     window.redrawNow();
     settle(); // the layouts, so that the chart maps values to the right places
     double a = 0.0;

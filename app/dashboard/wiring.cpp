@@ -46,6 +46,7 @@ void wireDashboard(MainWindow &window, RunController &runs, ProbeController &pro
     QObject::connect(&runs, &RunController::recordFailed, &window, &MainWindow::onRecordFailed);
     QObject::connect(&runs, &RunController::runStarted, &window, &MainWindow::onRunStarted);
     QObject::connect(&runs, &RunController::stepLosses, &window, &MainWindow::onStepLosses);
+    QObject::connect(&runs, &RunController::systemSamples, &window, &MainWindow::onSystemSamples);
     QObject::connect(&runs, &RunController::epochFinished, &window, &MainWindow::onEpochFinished);
     QObject::connect(&runs, &RunController::runEnded, &window, &MainWindow::onRunEnded);
     QObject::connect(&runs, &RunController::runRejected, &window, &MainWindow::onRunRejected);

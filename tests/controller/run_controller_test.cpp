@@ -15,6 +15,7 @@
 #include <atomic>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace devicebench {
@@ -328,6 +329,39 @@ TEST(RunController, TheJobsResultArrivesWithTheTerminalSignalsAndStepsKeepTheRec
         EXPECT_EQ(shown[i].seconds, ended.steps[i].seconds) << "step " << shown[i].step;
     }
     EXPECT_GT(shown.front().seconds, 0.0);
+}
+
+TEST(RunController, TheMachinesReadingsReachTheMainThreadWithEachRunsId) {
+    // A train function whose run was sampled: one reading, then the fake training. The
+    // readings pass the run's recorder (which keeps them in the record) on the way.
+    RunController controller(
+        [](const RunConfig &config, TrainingObserver &observer, const std::atomic<bool> &stop) {
+            SystemSample sample;
+            sample.seconds = 0.5;
+            sample.processCores = 1.0 + config.threads;
+            observer.onSystemSamples({sample});
+            return FakeTrainer{}(config, observer, stop);
+        });
+    std::vector<std::pair<int, double>> shown; // (run id, process cores)
+    bool onMainThread = true;
+    const QThread *mainThread = QThread::currentThread();
+    QObject::connect(&controller, &RunController::systemSamples,
+                     [&](int id, const std::vector<SystemSample> &samples) {
+                         onMainThread = onMainThread && QThread::currentThread() == mainThread;
+                         for (const SystemSample &s : samples)
+                             shown.emplace_back(id, s.processCores);
+                     });
+    std::vector<RunRecord> ended;
+    QObject::connect(&controller, &RunController::recordEnded,
+                     [&](int, const RunRecord &r) { ended.push_back(r); });
+    RunRequest two = fakeRequest();
+    two.config.threads = 2;
+    ASSERT_EQ(controller.startRunSet({fakeRequest(), two}, false), 1);
+    ASSERT_TRUE(waitUntil([&] { return ended.size() == 2; }));
+    EXPECT_TRUE(onMainThread);
+    EXPECT_EQ(shown, (std::vector<std::pair<int, double>>{{1, 2.0}, {2, 3.0}}));
+    ASSERT_EQ(ended[1].samples.size(), 1U);
+    EXPECT_EQ(ended[1].samples[0].seconds, 0.5);
 }
 
 } // namespace

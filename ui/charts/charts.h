@@ -7,6 +7,7 @@
 #pragma once
 
 #include "charts/chart_math.h"
+#include "charts/zoomable_chart.h"
 
 #include <QChart>
 #include <QColor>
@@ -90,12 +91,12 @@ class ChartHoverLabel;
 // axes.
 //
 // Runs the store marks hidden (RunStore::isRunHidden) are not drawn; their legend entry stays,
-// faded, and clicking a legend entry emits runVisibilityToggled. Zoom and pan (the view's wheel
-// and rubber band, or setXRange()) change the axes; a range the user set is kept across later
-// sync() calls (live updates) until resetView(). Each sync and each change of the x range draws
-// the points of the visible x range (decimateVisible, at most kMaxDrawnPoints per series), so a
-// zoomed-in region shows every step.
-class LossChart : public QChart {
+// faded, and clicking a legend entry emits runVisibilityToggled (ZoomableChart, as the System
+// view does). Zoom and pan (the view's wheel and rubber band, or setXRange()) change the axes; a
+// range the user set is kept across later sync() calls (live updates) until resetView(). Each sync
+// and each change of the x range draws the points of the visible x range (decimateVisible, at most
+// kMaxDrawnPoints per series), so a zoomed-in region shows every step.
+class LossChart : public ZoomableChart {
     Q_OBJECT
 
 public:
@@ -116,11 +117,9 @@ public:
 
     // The view: x range in the x axis's unit; the y axis fits the points in it. Marks the view
     // as the user's (kept by sync()).
-    void setXRange(double min, double max);
+    void setXRange(double min, double max) override;
     // Back to the whole of every run (and the y range that fits it).
-    void resetView();
-    // True while a zoom or pan of the user's is in effect.
-    bool userZoomed() const { return m_userZoomed; }
+    void resetView() override;
 
     // Hover: the label for the step of run `runId` nearest to x (axis unit), shown at that
     // point; "" and nothing shown when the run has no drawn step. hoverText() is what the label
@@ -128,7 +127,7 @@ public:
     QString showHover(int runId, double x);
     // The same for global step `step` of the run (the drawn step nearest to it).
     QString showHoverAtStep(int runId, std::int64_t step);
-    void hideHover();
+    void hideHover() override;
     QString hoverText() const;
 
     // For tests and the export; nullptr when the run is not in the chart. trainSeries: the
@@ -138,17 +137,14 @@ public:
     QLineSeries *testSeries(int runId) const;
     // The rings over the test dots of the epochs whose machine changed speed.
     QScatterSeries *speedChangedSeries(int runId) const;
-    QValueAxis *xAxis() const { return m_axisX; }
     QValueAxis *yAxis() const { return m_axisY; }      // the linear loss axis
     QLogValueAxis *logYAxis() const { return m_logY; } // the log one (attached when logScale)
     // Run number of the earlier run run `runId`'s curve coincides with; 0 when none.
     int identicalTo(int runId) const;
 
-Q_SIGNALS:
-    // A legend entry was clicked: show or hide that run.
-    void runVisibilityToggled(int runId);
-
 private:
+    void userRangeChanged() override { redecimate(); }
+
     struct RunSeries {
         QLineSeries *raw = nullptr;
         QLineSeries *train = nullptr;
@@ -200,14 +196,11 @@ private:
 
     ChartOptions m_options;
     int m_generation = 0; // bumped when the options change how points are built
-    QValueAxis *m_axisX;
     QValueAxis *m_axisY;
     QLogValueAxis *m_logY;
     ChartHoverLabel *m_hover;
     std::map<int, RunSeries> m_series; // by run id
     double m_autoXMax = 1.0;
-    bool m_userZoomed = false;
-    bool m_settingRange = false; // the chart itself is changing the axes
 };
 
 class ErrorBarItem;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // LossChart (charts.h): series, pens, legend and the points drawn for the visible range. The
-// view's behaviour (ranges, zoom, hover) is in loss_chart_view.cpp.
+// view's behaviour (ranges, zoom, hover) is in loss_chart_range.cpp and zoom_chart_view.cpp.
 #include "charts/charts.h"
 
 #include "charts/chart_items.h"
@@ -23,9 +23,8 @@
 namespace devicebench {
 
 LossChart::LossChart(QGraphicsItem *parent)
-    : QChart(parent), m_axisX(new QValueAxis(this)), m_axisY(new QValueAxis(this)),
-      m_logY(new QLogValueAxis(this)), m_hover(new ChartHoverLabel(this)) {
-    setAnimationOptions(QChart::NoAnimation);
+    : ZoomableChart(parent), m_axisY(new QValueAxis(this)), m_logY(new QLogValueAxis(this)),
+      m_hover(new ChartHoverLabel(this)) {
     updateTitle();
     m_axisX->setTitleText(QStringLiteral("epoch"));
     m_axisX->setLabelFormat(QStringLiteral("%.0f"));
@@ -37,21 +36,10 @@ LossChart::LossChart(QGraphicsItem *parent)
     m_logY->setLabelFormat(QStringLiteral("%.3g"));
     m_logY->setBase(10.0);
     m_logY->setMinorTickCount(-1); // the minor ticks of each decade
-    addAxis(m_axisX, Qt::AlignBottom);
     addAxis(m_axisY, Qt::AlignLeft);
-    legend()->setAlignment(Qt::AlignBottom);
-    legend()->setShowToolTips(true);
-    // A range change the chart did not make is the user's zoom or pan: keep it, and draw the
-    // points of the new range.
-    const auto userRange = [this] {
-        if (m_settingRange)
-            return;
-        m_userZoomed = true;
-        redecimate();
-    };
-    connect(m_axisX, &QValueAxis::rangeChanged, this, userRange);
-    connect(m_axisY, &QValueAxis::rangeChanged, this, userRange);
-    connect(m_logY, &QLogValueAxis::rangeChanged, this, userRange);
+    watchAxis(m_axisX);
+    watchAxis(m_axisY);
+    watchAxis(m_logY);
 }
 
 void LossChart::updateTitle() {
@@ -293,29 +281,14 @@ void LossChart::styleSpeedRings(RunSeries &entry) {
 }
 
 void LossChart::styleLegend(const RunSeries &entry) {
-    // One legend entry per run (the training line's), kept while the run is hidden so that a
-    // click can show it again; faded then.
-    const int n = entry.number;
+    // One legend entry per run (the training line's), kept while the run is hidden.
     for (QLegendMarker *marker : legend()->markers(entry.raw))
         marker->setVisible(false);
     for (QLegendMarker *marker : legend()->markers(entry.test))
         marker->setVisible(false);
     for (QLegendMarker *marker : legend()->markers(entry.speed))
         marker->setVisible(false);
-    for (QLegendMarker *marker : legend()->markers(entry.train)) {
-        marker->setVisible(true);
-        QColor label = legend()->labelColor();
-        if (entry.hidden)
-            label.setAlphaF(static_cast<float>(theme::opacity(theme::Opacity::HiddenRun)));
-        const QColor swatch =
-            entry.hidden ? theme::runColour(n, theme::Opacity::HiddenRun) : theme::runColour(n);
-        if (marker->labelBrush().color() != label)
-            marker->setLabelBrush(label);
-        if (marker->brush().color() != swatch)
-            marker->setBrush(swatch);
-        if (marker->pen().color() != swatch)
-            marker->setPen(QPen(swatch));
-    }
+    styleRunMarker(entry.train, entry.number, entry.hidden);
 }
 
 void LossChart::sync(const RunStore &store) {
@@ -414,10 +387,7 @@ void LossChart::putLinesOverRaw(const std::vector<RunSeries *> &order,
             s->attachAxis(m_axisX);
             s->attachAxis(activeYAxis());
         }
-        const int id = ids[i];
-        for (QLegendMarker *marker : legend()->markers(order[i]->train))
-            connect(marker, &QLegendMarker::clicked, this,
-                    [this, id] { Q_EMIT runVisibilityToggled(id); });
+        connectRunMarker(order[i]->train, ids[i]);
     }
 }
 

@@ -101,22 +101,11 @@ void LossChart::fitY(double xMin, double xMax, double *yMin, double *yMax) const
 
 void LossChart::applyRange(double xMin, double xMax, double yMin, double yMax) {
     m_settingRange = true;
-    m_axisX->setRange(xMin, xMax);
-    const double xSpan = xMax - xMin;
-    if (!m_userZoomed && m_options.xAxis == XAxisMode::Epochs) {
-        m_axisX->setTickCount(std::clamp(static_cast<int>(xSpan) + 1, 2, 11));
-    } else {
-        m_axisX->setTickCount(6);
-        if (!m_userZoomed)
-            m_axisX->applyNiceNumbers(); // steps and seconds: round ticks (the range widens)
-    }
-    const int xDecimals =
-        xSpan > 0.0 && xSpan < 5.0
-            ? std::clamp(static_cast<int>(std::ceil(-std::log10(xSpan / 5.0))), 0, 4)
-            : 0;
-    const QString xFormat = QStringLiteral("%.") + QString::number(xDecimals) + QStringLiteral("f");
-    if (m_axisX->labelFormat() != xFormat)
-        m_axisX->setLabelFormat(xFormat);
+    // Epochs: a tick per epoch (up to 11); steps and seconds: round ticks, unless zoomed.
+    if (!m_userZoomed && m_options.xAxis == XAxisMode::Epochs)
+        setXAxisRange(xMin, xMax, std::clamp(static_cast<int>(xMax - xMin) + 1, 2, 11), false);
+    else
+        setXAxisRange(xMin, xMax, 6, !m_userZoomed);
     if (m_options.logScale) {
         // Ticks sit at powers of the base: 10 when the losses span a decade or more, else a
         // base that puts about five log-spaced ticks in the range (losses often stay within

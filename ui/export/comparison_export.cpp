@@ -3,6 +3,7 @@
 
 #include "charts/charts.h"
 #include "charts/phase_chart.h"
+#include "charts/system_chart.h"
 #include "store/run_store.h"
 #include "theme/theme.h"
 
@@ -125,6 +126,17 @@ void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &
 
 } // namespace
 
+SystemPanes systemPanesFor(const RunStore &store) {
+    return sampledQuantities(store).empty() ? SystemPanes::Omitted : SystemPanes::Included;
+}
+
+int systemPanesHeight(const RunStore &store, SystemPanes panes) {
+    if (panes == SystemPanes::Omitted)
+        return 0;
+    const auto quantities = static_cast<int>(sampledQuantities(store).size());
+    return (quantities + 1) / 2 * kSystemPaneHeight;
+}
+
 LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
                             const ChartOptions &options, const QRectF &rect) {
     auto *loss = new LossChart;
@@ -135,8 +147,31 @@ LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
     return loss;
 }
 
-QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options) {
-    QImage image(size, QImage::Format_ARGB32_Premultiplied);
+namespace {
+
+// The System view's panes in `rect`: one SystemChart per quantity a run in view has, two a row.
+void placeSystemPanes(QGraphicsScene &scene, const RunStore &store, const QRectF &rect) {
+    const std::vector<SystemQuantity> quantities = sampledQuantities(store);
+    const double paneWidth = rect.width() / 2.0;
+    for (std::size_t i = 0; i < quantities.size(); ++i) {
+        auto *chart = new SystemChart;
+        addPictureChart(scene, chart);
+        chart->setQuantity(quantities[i]);
+        chart->sync(store);
+        const bool alone = i + 1 == quantities.size() && i % 2 == 0; // the last, on its own
+        placeChart(chart, QRectF(rect.left() + static_cast<double>(i % 2) * paneWidth,
+                                 rect.top() + static_cast<double>(i / 2) * kSystemPaneHeight,
+                                 alone ? rect.width() : paneWidth, kSystemPaneHeight));
+    }
+}
+
+} // namespace
+
+QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options,
+                        SystemPanes panes) {
+    const int systemHeight = systemPanesHeight(store, panes);
+    QImage image(QSize(size.width(), size.height() + systemHeight),
+                 QImage::Format_ARGB32_Premultiplied);
     image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
 
     const int width = size.width();
@@ -144,7 +179,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     const QStringList notes = machineSpeedNotes(store);
     const int lines = (control.isEmpty() ? 0 : 1) + static_cast<int>(notes.size());
     const int captionHeight = 34 + kCaptionLineHeight * lines;
-    const int chartsHeight = size.height() - captionHeight;
+    const int chartsHeight = size.height() - captionHeight; // without the System view
     const int lossHeight = chartsHeight * 57 / 100;
     // With a phase-timed run, where the time goes beside the loss chart, as in the window.
     const bool phases = PhaseChart::anyPhaseTimed(store);
@@ -153,23 +188,26 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
     pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
+    if (systemHeight > 0)
+        placeSystemPanes(scene, store, QRectF(0, lossHeight, width, systemHeight));
     auto *bars = new SpeedChart;
     addPictureChart(scene, bars);
     bars->sync(store);
-    placeChart(bars, QRectF(0, lossHeight, width, chartsHeight - lossHeight));
+    placeChart(bars, QRectF(0, lossHeight + systemHeight, width, chartsHeight - lossHeight));
     if (phases) {
         auto *phaseChart = new PhaseChart;
         addPictureChart(scene, phaseChart);
         phaseChart->sync(store);
         placeChart(phaseChart, QRectF(lossWidth, 0, width - lossWidth, lossHeight));
     }
-    scene.setSceneRect(0, 0, width, chartsHeight);
+    const int allChartsHeight = chartsHeight + systemHeight;
+    scene.setSceneRect(0, 0, width, allChartsHeight);
 
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
-    scene.render(&painter, QRectF(0, 0, width, chartsHeight), scene.sceneRect());
-    paintCaption(painter, store, options, control, notes, width, chartsHeight);
+    scene.render(&painter, QRectF(0, 0, width, allChartsHeight), scene.sceneRect());
+    paintCaption(painter, store, options, control, notes, width, allChartsHeight);
     painter.end();
     return image;
 }
@@ -220,10 +258,10 @@ bool writeRenderedPng(const std::function<QImage()> &render, const QString &path
 }
 
 bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
-                         const ChartOptions &options) {
+                         const ChartOptions &options, SystemPanes panes) {
     return writeRenderedPng(
-        [&] { return renderComparison(store, QSize(kExportWidth, kExportHeight), options); }, path,
-        error);
+        [&] { return renderComparison(store, QSize(kExportWidth, kExportHeight), options, panes); },
+        path, error);
 }
 
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error) {

@@ -44,15 +44,27 @@ QString comparisonControlText(const RunStore &store);
 // prints them under the control line.
 QStringList machineSpeedNotes(const RunStore &store);
 
+// Whether the comparison picture holds the System view (system_chart.h): one pane per quantity
+// that a run in view has (sampledQuantities), two side by side, under the loss chart.
+enum class SystemPanes { Omitted, Included };
+// Included when a run the store shows was sampled: what the window's "Export PNG" and
+// --export-png pass (the CLI's --png omits them).
+SystemPanes systemPanesFor(const RunStore &store);
+// The height in pixels the System view's panes add to the picture: kSystemPaneHeight per row of
+// two; 0 when Omitted or when no run in view was sampled.
+inline constexpr int kSystemPaneHeight = 300;
+int systemPanesHeight(const RunStore &store, SystemPanes panes);
+
 // Renders the loss chart (top; when any run is phase-timed, where the time goes beside it:
-// PhaseChart, phase_chart.h) and the stable-mean bar chart (bottom) with the caption into a
-// new ARGB32 image of `size`, in the light theme (theme.h: background, text and run colours
-// from the chart palette, whatever the window's theme). Builds fresh chart objects, so it works
-// without any window shown, but a QApplication (a QGuiApplication is not enough for Qt Charts)
-// must exist on this thread; the offscreen platform is fine. Throws theme::ThemeError when the
-// chart palette resource cannot be read. `options`: the loss chart's smoothing, x axis and
-// scale (the window's, when it exports); the loss chart's title states the smoothing. The
-// picture shows the whole of every run the store does not hide (no zoom).
+// PhaseChart, phase_chart.h), with `panes` Included the System view's panes under it
+// (systemPanesHeight more pixels: the image is then taller than `size`), and the stable-mean
+// bar chart (bottom) with the caption into a new ARGB32 image of `size`, in the light theme
+// (theme.h: background, text and run colours from the chart palette, whatever the window's theme).
+// Builds fresh chart objects, so it works without any window shown, but a QApplication (a
+// QGuiApplication is not enough for Qt Charts) must exist on this thread; the offscreen platform is
+// fine. Throws theme::ThemeError when the chart palette resource cannot be read. `options`: the
+// loss chart's smoothing, x axis and scale (the window's, when it exports); the loss chart's title
+// states the smoothing. The picture shows the whole of every run the store does not hide (no zoom).
 // The picture's loss chart, as renderComparison draws it: a fresh LossChart put in `scene`
 // (which owns it), in the light theme, synced with `store` under `options` and placed at
 // `rect`.
@@ -60,7 +72,8 @@ LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
                             const ChartOptions &options, const QRectF &rect);
 
 QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight),
-                        const ChartOptions &options = ChartOptions());
+                        const ChartOptions &options = ChartOptions(),
+                        SystemPanes panes = SystemPanes::Omitted);
 
 // The per-epoch CSV text: epochCsv(store.runSet()) (devicebench/csv_export.h, which
 // documents the columns and cell formats).
@@ -84,7 +97,8 @@ QString csvField(const QString &field);
 // and then, if `error` is not null, set it to a message naming the path and the OS error
 // (e.g. "Cannot write /x/y.png: No such file or directory").
 bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
-                         const ChartOptions &options = ChartOptions());
+                         const ChartOptions &options = ChartOptions(),
+                         SystemPanes panes = SystemPanes::Omitted);
 
 // The PNG writing of every picture export (comparison, sweep): `render()`'s image encoded as
 // PNG and written to `path` atomically, as above. A theme::ThemeError from `render` (a broken

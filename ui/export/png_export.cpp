@@ -40,7 +40,8 @@ bool writeComparisonPng(const RunSet &runs, const std::string &path, std::string
     if (published != nullptr)
         store.setPublished(*published);
     QString message;
-    if (exportComparisonPng(store, QString::fromStdString(path), &message))
+    if (exportComparisonPng(store, QString::fromStdString(path), &message, ChartOptions(),
+                            systemPanesFor(store)))
         return true;
     if (error != nullptr)
         *error = message.toStdString();

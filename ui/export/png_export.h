@@ -13,8 +13,9 @@ namespace devicebench {
 class RunSet;
 struct PublishedSet;
 
-// Draws `runs` as the dashboard's "Export PNG" does (loss chart, stable-mean bars, caption;
-// kExportWidth x kExportHeight pixels) and writes it to `path` atomically. When the process has
+// Draws `runs` as the dashboard's "Export PNG" does (loss chart, the System view's panes when a
+// run was sampled, stable-mean bars, caption; kExportWidth x kExportHeight pixels plus the
+// panes' height) and writes it to `path` atomically. When the process has
 // no QApplication, makes one on the offscreen platform for the call (Qt's own notices are
 // dropped; critical messages still reach stderr); call it from the main thread. Returns false
 // with `*error` (when not null) naming the path and the reason on failure. `published` (may be

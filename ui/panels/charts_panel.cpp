@@ -2,8 +2,9 @@
 #include "panels/charts_panel.h"
 
 #include "charts/charts.h"
-#include "charts/loss_chart_view.h"
 #include "charts/phase_chart.h"
+#include "charts/system_chart.h"
+#include "charts/zoom_chart_view.h"
 #include "panels/epoch_table.h"
 #include "store/run_store.h"
 #include "window/desktop.h"
@@ -20,6 +21,7 @@
 #include <QSettings>
 #include <QSlider>
 #include <QSplitter>
+#include <QTabWidget>
 #include <QTableView>
 #include <QVBoxLayout>
 
@@ -29,10 +31,10 @@ namespace devicebench {
 
 ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(parent), m_store(store) {
     m_lossChart = new LossChart;
-    m_lossView = new LossChartView(m_lossChart); // the view owns the chart
+    m_lossView = new ZoomChartView(m_lossChart); // the view owns the chart
     m_lossView->setObjectName(QStringLiteral("lossChartView"));
     m_lossView->setRenderHint(QPainter::Antialiasing);
-    m_lossView->setMinimumHeight(280);
+    m_lossView->setMinimumHeight(250); // with the tabs' bar over it, the 280 px it had before
     QWidget *bottom = buildBottom();
     QWidget *lossPane = buildLossPane();
 
@@ -51,6 +53,7 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     applyChartTheme(m_lossChart, dark);
     applyChartTheme(m_speedChart, dark);
     applyChartTheme(m_phaseChart, dark);
+    applyChartTheme(m_systemChart, dark);
 }
 
 QWidget *ChartsPanel::buildBottom() {
@@ -118,8 +121,73 @@ QWidget *ChartsPanel::buildLossPane() {
     connect(m_lossChart, &LossChart::runVisibilityToggled, this, [this](int runId) {
         Q_EMIT runVisibilityRequested(runId, m_store.isRunHidden(runId));
     });
-    return lossPane;
+
+    // The System view in a tab beside the loss chart: at the window's first size (960 px
+    // high) a third chart in the row would leave each too narrow, and stacked under it too low.
+    m_chartTabs = new QTabWidget;
+    m_chartTabs->setObjectName(QStringLiteral("chartTabs"));
+    m_chartTabs->setDocumentMode(true);
+    m_chartTabs->addTab(lossPane, QStringLiteral("Loss"));
+    m_chartTabs->addTab(buildSystemPane(), QStringLiteral("System"));
+    m_chartTabs->setTabToolTip(0, QStringLiteral("Training loss per step, test loss per epoch"));
+    m_chartTabs->setTabToolTip(1, QStringLiteral("What the machine did during the runs: CPU, "
+                                                 "memory, GPU utilisation, memory and power"));
+    connect(m_chartTabs, &QTabWidget::currentChanged, this, [this] {
+        if (systemShown())
+            m_systemChart->sync(m_store);
+    });
+    return m_chartTabs;
 }
+
+QWidget *ChartsPanel::buildSystemPane() {
+    m_systemChart = new SystemChart;
+    auto *view = new ZoomChartView(m_systemChart); // the view owns the chart
+    view->setObjectName(QStringLiteral("systemChartView"));
+    view->setRenderHint(QPainter::Antialiasing);
+    m_systemQuantityCombo = new QComboBox;
+    m_systemQuantityCombo->setObjectName(QStringLiteral("systemQuantityCombo"));
+    for (const SystemQuantity q :
+         {SystemQuantity::Cpu, SystemQuantity::Memory, SystemQuantity::GpuUtilization,
+          SystemQuantity::GpuMemory, SystemQuantity::GpuPower})
+        m_systemQuantityCombo->addItem(systemQuantityTitle(q), systemQuantityName(q));
+    m_systemQuantityCombo->setToolTip(
+        QStringLiteral("What to draw against the run's clock (the loss chart's time axis). "
+                       "CPU: cores the run's processes kept busy (solid) and the whole "
+                       "machine (dashed)"));
+    auto *quantityLabel = new QLabel(QStringLiteral("Quantity"));
+    quantityLabel->setBuddy(m_systemQuantityCombo);
+    auto *reset = new QPushButton(QStringLiteral("Reset view"));
+    reset->setObjectName(QStringLiteral("systemResetViewButton"));
+    reset->setToolTip(m_resetViewButton->toolTip());
+    auto *row = new QHBoxLayout;
+    row->setContentsMargins(4, 0, 4, 0);
+    row->addWidget(quantityLabel);
+    row->addWidget(m_systemQuantityCombo);
+    row->addStretch(1);
+    row->addWidget(reset);
+
+    auto *pane = new QWidget;
+    auto *layout = new QVBoxLayout(pane);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->setSpacing(2);
+    layout->addLayout(row);
+    layout->addWidget(view, 1);
+    connect(m_systemQuantityCombo, &QComboBox::currentIndexChanged, this, [this] {
+        SystemQuantity quantity = SystemQuantity::Cpu;
+        parseSystemQuantity(m_systemQuantityCombo->currentData().toString(), &quantity);
+        m_systemChart->setQuantity(quantity);
+        m_systemChart->sync(m_store);
+    });
+    connect(reset, &QPushButton::clicked, this, [this] { m_systemChart->resetView(); });
+    connect(m_systemChart, &SystemChart::runVisibilityToggled, this, [this](int runId) {
+        Q_EMIT runVisibilityRequested(runId, m_store.isRunHidden(runId));
+    });
+    return pane;
+}
+
+bool ChartsPanel::systemShown() const { return m_chartTabs->currentIndex() == 1; }
+
+void ChartsPanel::showSystemView() { m_chartTabs->setCurrentIndex(1); }
 
 QWidget *ChartsPanel::buildControls() {
     auto *bar = new QWidget;
@@ -130,7 +198,7 @@ QWidget *ChartsPanel::buildControls() {
     m_smoothingSlider->setObjectName(QStringLiteral("smoothingSlider"));
     m_smoothingSlider->setRange(0, static_cast<int>(std::lround(kMaxSmoothing * 100.0)));
     m_smoothingSlider->setValue(static_cast<int>(std::lround(kDefaultSmoothing * 100.0)));
-    m_smoothingSlider->setMinimumWidth(120);
+    m_smoothingSlider->setMinimumWidth(100); // the row fits the tabs at the window's least width
     m_smoothingSlider->setToolTip(
         QStringLiteral("Debiased exponential moving average of the training loss, as in "
                        "TensorBoard (0: raw). Only the drawing changes: every step stays in the "
@@ -210,6 +278,8 @@ void ChartsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(QStringLiteral("charts/smoothing"), options.smoothing);
     settings.setValue(QStringLiteral("charts/xAxis"), xAxisModeName(options.xAxis));
     settings.setValue(QStringLiteral("charts/logScale"), options.logScale);
+    settings.setValue(QStringLiteral("charts/systemQuantity"),
+                      systemQuantityName(m_systemChart->quantity()));
 }
 
 void ChartsPanel::restoreSettings(const QSettings &settings) {
@@ -223,6 +293,10 @@ void ChartsPanel::restoreSettings(const QSettings &settings) {
     if (log.isValid())
         options.logScale = log.toBool();
     setChartOptions(options);
+    const int quantity =
+        m_systemQuantityCombo->findData(settings.value(QStringLiteral("charts/systemQuantity")));
+    if (quantity >= 0)
+        m_systemQuantityCombo->setCurrentIndex(quantity);
 }
 
 void ChartsPanel::sync(bool running) {
@@ -230,6 +304,8 @@ void ChartsPanel::sync(bool running) {
     m_speedChart->sync(m_store);
     m_phaseChart->sync(m_store);
     m_phaseView->setVisible(PhaseChart::anyPhaseTimed(m_store));
+    if (systemShown())
+        m_systemChart->sync(m_store);
     const int rowsBefore = m_tableModel->rowCount();
     m_tableModel->refresh();
     if (m_tableModel->rowCount() != rowsBefore)

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The live charts panel: the loss chart (training loss per step, test loss per epoch) and,
-// while any run is phase-timed, where the time goes (phase_chart.h) beside it; the stable-mean
-// bar chart with the control-pair line under it, and the epoch table, in splitters. It draws
-// what the RunStore holds when sync() is called (the window coalesces those calls).
+// The live charts panel: two tabs on top, "Loss" (the loss chart, training loss per step and
+// test loss per epoch, and, while any run is phase-timed, where the time goes, phase_chart.h,
+// beside it) and "System" (what the machine did, system_chart.h, one quantity at a time); the
+// stable-mean bar chart with the control-pair line under them, and the epoch table, in
+// splitters. It draws what the RunStore holds when sync() is called (the window coalesces those
+// calls); the System chart only while its tab is shown, and when it is brought up.
 #pragma once
 
-#include "charts/charts.h" // ChartOptions
+#include "charts/charts.h"       // ChartOptions
+#include "charts/system_chart.h" // SystemQuantity
 
 #include <QWidget>
 
@@ -16,6 +19,7 @@ class QLabel;
 class QPushButton;
 class QSettings;
 class QSlider;
+class QTabWidget;
 class QTableView;
 
 namespace devicebench {
@@ -25,12 +29,14 @@ class LossChart;
 class PhaseChart;
 class RunStore;
 class SpeedChart;
+class SystemChart;
 
-// Object names (tests): lossChartView, barChartView, phaseChartView (PhaseChart, phase_chart.h:
-// beside the loss chart, shown while any run is phase-timed), controlLabel, epochTable, and the
-// loss chart's controls above it: smoothingSlider (0..99, the weight in hundredths),
-// smoothingValue, xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck,
-// resetViewButton.
+// Object names (tests): chartTabs (Loss, System), lossChartView, barChartView, phaseChartView
+// (PhaseChart, phase_chart.h: beside the loss chart, shown while any run is phase-timed),
+// controlLabel, epochTable, and the loss chart's controls above it: smoothingSlider (0..99, the
+// weight in hundredths), smoothingValue, xAxisCombo (steps, epochs, time; item data:
+// xAxisModeName), logScaleCheck, resetViewButton; the System tab's systemChartView and its
+// controls: systemQuantityCombo (item data: systemQuantityName), systemResetViewButton.
 class ChartsPanel : public QWidget {
     Q_OBJECT
 
@@ -45,14 +51,17 @@ public:
     LossChart *lossChart() const { return m_lossChart; }
     SpeedChart *speedChart() const { return m_speedChart; }
     PhaseChart *phaseChart() const { return m_phaseChart; }
+    SystemChart *systemChart() const { return m_systemChart; }
+    // Brings up the System tab (drawn at once).
+    void showSystemView();
 
     // The loss chart's options as the controls show them; setChartOptions sets the controls
     // (and so the chart, redrawn at once).
     ChartOptions chartOptions() const;
     void setChartOptions(const ChartOptions &options);
 
-    // The controls' values under "charts/" (smoothing, xAxis, logScale); restoreSettings keeps
-    // a control's value when its key is missing or bad.
+    // The controls' values under "charts/" (smoothing, xAxis, logScale, systemQuantity);
+    // restoreSettings keeps a control's value when its key is missing or bad.
     void saveSettings(QSettings &settings) const;
     void restoreSettings(const QSettings &settings);
 
@@ -66,8 +75,10 @@ private:
     void updateControlText();
     QWidget *buildBottom();   // the speed chart and its control note beside the epoch table
     void buildEpochTable();   // m_tableModel and m_table
-    QWidget *buildLossPane(); // the controls over the loss chart and the phase chart
+    QWidget *buildLossPane(); // the tabs: the loss chart (its controls, the phase chart), System
     QWidget *buildControls();
+    QWidget *buildSystemPane(); // the quantity selector over the System chart
+    bool systemShown() const;
     void applyControls(); // controls -> chart, then redraw
 
     const RunStore &m_store;
@@ -77,6 +88,9 @@ private:
     QChartView *m_phaseView = nullptr;
     QChartView *m_lossView = nullptr;
     QChartView *m_barView = nullptr;
+    QTabWidget *m_chartTabs = nullptr;
+    SystemChart *m_systemChart = nullptr;
+    QComboBox *m_systemQuantityCombo = nullptr;
     EpochTableModel *m_tableModel = nullptr;
     QTableView *m_table = nullptr;
     QLabel *m_controlLabel = nullptr;

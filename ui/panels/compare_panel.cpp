@@ -201,7 +201,7 @@ void ComparePanel::exportPngInteractive() {
     if (path.isEmpty())
         return;
     QString error;
-    if (exportComparisonPng(m_store, path, &error, m_chartOptions))
+    if (exportComparisonPng(m_store, path, &error, m_chartOptions, systemPanesFor(m_store)))
         Q_EMIT statusMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), false);
     else
         QMessageBox::warning(this, QStringLiteral("Export PNG"), error);

@@ -6,6 +6,7 @@
 
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
+#include "devicebench/system_metrics.h"
 
 #include <QBrush>
 #include <QColor>
@@ -54,6 +55,12 @@ QString epochColumnKey(EpochColumn column) {
         return QStringLiteral("contended");
     case EpochColumn::SpeedChanged:
         return QStringLiteral("speed_changed");
+    case EpochColumn::CpuCores:
+        return QStringLiteral("cpu_cores");
+    case EpochColumn::PeakMemory:
+        return QStringLiteral("peak_memory_bytes");
+    case EpochColumn::Energy:
+        return QStringLiteral("energy_j");
     }
     return QString();
 }
@@ -67,6 +74,11 @@ EpochColumn epochTableColumn(int section) {
         return EpochColumn::Contended;
     if (section == kEpochTableShownColumns - 2)
         return EpochColumn::SpeedChanged;
+    // After images/s: what the machine did (cores, memory, energy).
+    constexpr int kImagesSection = static_cast<int>(EpochColumn::ImagesPerSecond) + 1;
+    if (section > kImagesSection)
+        return static_cast<EpochColumn>(static_cast<int>(EpochColumn::CpuCores) + section -
+                                        kImagesSection - 1);
     return static_cast<EpochColumn>(section < 1 ? section : section - 1);
 }
 
@@ -86,6 +98,12 @@ QString epochColumnTitle(EpochColumn column) {
         return QStringLiteral("images/s");
     case EpochColumn::SpeedChanged:
         return QStringLiteral("machine speed");
+    case EpochColumn::CpuCores:
+        return QStringLiteral("CPU cores");
+    case EpochColumn::PeakMemory:
+        return QStringLiteral("peak memory");
+    case EpochColumn::Energy:
+        return QStringLiteral("energy");
     default:
         return epochColumnKey(column);
     }
@@ -182,6 +200,95 @@ QVariant secondsToolTip(const RunRecord &record, const EpochResult &epoch) {
 // speed) are marked.
 bool secondsMarked(const EpochResult &epoch) { return epoch.load.contended || epoch.speedChanged; }
 
+// Bytes as "812 MiB", or "1.25 GiB" from 1 GiB on.
+QString bytesText(double bytes) {
+    constexpr double mib = 1024.0 * 1024.0;
+    constexpr double gib = 1024.0 * mib;
+    return bytes >= gib ? QStringLiteral("%1 GiB").arg(bytes / gib, 0, 'f', 2)
+                        : QStringLiteral("%1 MiB").arg(bytes / mib, 0, 'f', 0);
+}
+
+// Joules as "850 J", "12.3 kJ" from 10 kJ on, "1.25 MJ" from 10 MJ on (the counters resolve a
+// joule at best: docs/MEASURING.md).
+QString joulesText(double joules) {
+    if (joules >= 1e7)
+        return QStringLiteral("%1 MJ").arg(joules / 1e6, 0, 'f', 2);
+    if (joules >= 1e4)
+        return QStringLiteral("%1 kJ").arg(joules / 1e3, 0, 'f', 1);
+    return QStringLiteral("%1 J").arg(joules, 0, 'f', 0);
+}
+
+// The text of the CPU cores, peak memory and energy cells.
+QString systemCell(const EpochSystem &system, EpochColumn column, CellFormat format) {
+    const bool csv = format == CellFormat::Csv;
+    if (!system.sampled)
+        return csv ? QString() : QStringLiteral("–");
+    switch (column) {
+    case EpochColumn::CpuCores:
+        if (!system.processCores.known())
+            return csv ? QString() : QStringLiteral("–");
+        return number(system.processCores.mean, 3, 1, format);
+    case EpochColumn::PeakMemory:
+        if (!system.rssBytes.known())
+            return csv ? QString() : QStringLiteral("–");
+        return csv ? number(system.rssBytes.peak, 0, 0, format) : bytesText(system.rssBytes.peak);
+    case EpochColumn::Energy: {
+        const double joules = epochJoules(system);
+        if (!std::isfinite(joules))
+            return csv ? QString() : QStringLiteral("n/a");
+        return csv ? number(joules, 1, 1, format) : joulesText(joules);
+    }
+    default:
+        return QString();
+    }
+}
+
+// One energy reading for the energy cell's tooltip: "GPU: 812 J (nvml-energy-counter)" or
+// "GPU: not measured: no NVIDIA driver"; "" for a source that does not apply to the run.
+QString readingText(const QString &source, const EnergyReading &reading) {
+    if (reading.measured())
+        return QStringLiteral("%1: %2 (%3)")
+            .arg(source, joulesText(reading.joules), QString::fromLatin1(toString(reading.method)));
+    if (reading.note == kNotTheRunsDevice)
+        return QString();
+    return QStringLiteral("%1: not measured: %2")
+        .arg(source, reading.note.empty() ? QStringLiteral("no reason given")
+                                          : QString::fromStdString(reading.note));
+}
+
+// The tooltip of the CPU cores, peak memory and energy cells.
+QVariant systemToolTip(const EpochSystem &system, EpochColumn column) {
+    if (!system.sampled)
+        return QStringLiteral("Not sampled: the record was written before DeviceBench sampled "
+                              "the machine during a run.");
+    switch (column) {
+    case EpochColumn::CpuCores:
+        return QStringLiteral("Mean CPU cores the run's processes kept busy (peak %1; the whole "
+                              "machine: mean %2) over %3 readings.")
+            .arg(system.processCores.peak, 0, 'f', 1)
+            .arg(system.machineCores.mean, 0, 'f', 1)
+            .arg(system.samples);
+    case EpochColumn::PeakMemory:
+        return QStringLiteral("Peak resident memory of the run's processes (mean %1).")
+            .arg(std::isfinite(system.rssBytes.mean) ? bytesText(system.rssBytes.mean)
+                                                     : QStringLiteral("?"));
+    case EpochColumn::Energy: {
+        QStringList lines;
+        lines.append(std::isfinite(epochJoules(system))
+                         ? QStringLiteral("Energy of the epoch: %1")
+                               .arg(QString::fromStdString(energyMethods(system)))
+                         : QStringLiteral("Energy not measured."));
+        for (const QString &line : {readingText(QStringLiteral("GPU"), system.gpuEnergy),
+                                    readingText(QStringLiteral("CPU packages"), system.cpuEnergy)})
+            if (!line.isEmpty())
+                lines.append(line);
+        return lines.join(QLatin1Char('\n'));
+    }
+    default:
+        return QVariant();
+    }
+}
+
 } // namespace
 
 QString differencesText(const StoredRun &run, const QString &separator) {
@@ -255,6 +362,10 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
                                           : QStringLiteral("0");
         return epoch.speedChanged ? QString::fromStdString(describeCanaryChange(epoch.canaryChange))
                                   : QString();
+    case EpochColumn::CpuCores:
+    case EpochColumn::PeakMemory:
+    case EpochColumn::Energy:
+        return systemCell(epoch.system, column, format);
     }
     return QString();
 }
@@ -295,6 +406,10 @@ QVariant cellToolTip(const StoredRun &run, const EpochResult &epoch, EpochColumn
         return loadToolTip(epoch, run.record.started.threads, column);
     case EpochColumn::SpeedChanged:
         return speedToolTip(run.record, epoch, column);
+    case EpochColumn::CpuCores:
+    case EpochColumn::PeakMemory:
+    case EpochColumn::Energy:
+        return systemToolTip(epoch.system, column);
     default:
         return QVariant();
     }

@@ -37,13 +37,20 @@ enum class EpochColumn {
                   // not measured; table "yes"/"" (the seconds cell is marked too)
     SpeedChanged, // the machine's speed changed (the canary, machine_drift.h): CSV 1/0, "" when
                   // the epoch has no canary; table "canary +22 %"/"" (seconds cell marked too)
+    // What the machine did during the epoch (EpochSystem, system_metrics.h); "" in CSV and "–"
+    // in the table for an epoch that was not sampled:
+    CpuCores,   // mean CPU cores the run's processes kept busy: CSV %.3f, table "3.2"
+    PeakMemory, // peak resident memory of the run's processes: CSV bytes, table "812 MiB" or
+                // "1.25 GiB"
+    Energy,     // the epoch's joules (epochJoules): CSV %.1f ("" when not measured), table
+                // "850 J" or "12.3 kJ", "n/a" when not measured (the tooltip says why)
 };
-inline constexpr int kEpochColumnCount = 17;
-inline constexpr int kEpochTableShownColumns = 13;
+inline constexpr int kEpochColumnCount = 20;
+inline constexpr int kEpochTableShownColumns = 16;
 
 // Column shown in table section `section` (0 <= section < kEpochTableShownColumns): run (whose
-// label names device and host), comparable, then device ... images/s, then machine speed and
-// contended, the last.
+// label names device and host), comparable, then device ... images/s, CPU cores, peak memory,
+// energy, then machine speed and contended, the last.
 EpochColumn epochTableColumn(int section);
 
 enum class CellFormat {

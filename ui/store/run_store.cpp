@@ -64,6 +64,13 @@ void RunStore::appendStepLosses(int id, const std::vector<StepLoss> &losses) {
     Q_EMIT changed();
 }
 
+void RunStore::appendSystemSamples(int id, const std::vector<SystemSample> &samples) {
+    if (samples.empty() || !m_set.hasRun(id))
+        return;
+    m_set.appendSamples(id, samples); // no derived value changes: no sync needed
+    Q_EMIT changed();
+}
+
 void RunStore::addEpoch(int id, const EpochResult &epoch) {
     if (!m_set.hasRun(id))
         return;

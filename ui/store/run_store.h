@@ -76,6 +76,11 @@ public:
     // ignored.
     void appendStepLosses(int id, const std::vector<StepLoss> &losses);
 
+    // Appends the machine's readings taken during the run (TrainingObserver::onSystemSamples:
+    // seconds on the step losses' clock) to its record.samples, where the System view reads
+    // them; an imported record brings its own. Unknown ids are ignored.
+    void appendSystemSamples(int id, const std::vector<SystemSample> &samples);
+
     // Appends one finished epoch and re-derives the comparison. Unknown ids are ignored.
     void addEpoch(int id, const EpochResult &epoch);
 

@@ -253,6 +253,10 @@ void MainWindow::onRunStarted(int jobId, const RunConfig & /*config*/, const Run
                   false);
 }
 
+void MainWindow::onSystemSamples(int jobId, const std::vector<SystemSample> &samples) {
+    m_store->appendSystemSamples(jobId, samples);
+}
+
 void MainWindow::onStepLosses(int jobId, const std::vector<StepLoss> &losses) {
     m_store->appendStepLosses(jobId, losses);
     const auto going = m_going.find(jobId);
@@ -408,7 +412,8 @@ void MainWindow::setStatus(const QString &text, bool error) {
 }
 
 bool MainWindow::exportPng(const QString &path, QString *error) const {
-    return exportComparisonPng(*m_store, path, error, m_charts->chartOptions());
+    return exportComparisonPng(*m_store, path, error, m_charts->chartOptions(),
+                               systemPanesFor(*m_store));
 }
 
 bool MainWindow::exportCsv(const QString &path, QString *error) const {

@@ -196,6 +196,8 @@ public Q_SLOTS:
     void onRunStarted(int jobId, const devicebench::RunConfig &config,
                       const devicebench::RunStarted &info);
     void onStepLosses(int jobId, const std::vector<devicebench::StepLoss> &losses);
+    // The machine's readings during the run, for the System view (RunStore::appendSystemSamples).
+    void onSystemSamples(int jobId, const std::vector<devicebench::SystemSample> &samples);
     void onEpochFinished(int jobId, const devicebench::EpochResult &epoch);
     void onRunEnded(int jobId, const devicebench::RunOutcome &outcome);
     // The request was refused: the reasons go under the run buttons and into the status bar,

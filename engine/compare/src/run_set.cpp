@@ -97,6 +97,13 @@ void RunSet::appendSteps(int id, const std::vector<StepLoss> &steps) {
         run->record.steps.push_back(TimedStepLoss{s.epoch, s.step, s.loss, s.seconds});
 }
 
+void RunSet::appendSamples(int id, const std::vector<SystemSample> &samples) {
+    RunEntry *run = find(id);
+    if (run == nullptr)
+        return;
+    run->record.samples.insert(run->record.samples.end(), samples.begin(), samples.end());
+}
+
 void RunSet::addEpoch(int id, const EpochResult &epoch) {
     RunEntry *run = find(id);
     if (run == nullptr)

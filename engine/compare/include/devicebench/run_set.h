@@ -81,6 +81,10 @@ public:
     // given (StepLoss::seconds: the RunRecorder's). Unknown ids are ignored.
     void appendSteps(int id, const std::vector<StepLoss> &steps);
 
+    // Appends the machine's readings (SystemSample::seconds on the steps' clock) to the run's
+    // record.samples, as given. Unknown ids are ignored.
+    void appendSamples(int id, const std::vector<SystemSample> &samples);
+
     // Appends one finished epoch. Unknown ids are ignored.
     void addEpoch(int id, const EpochResult &epoch);
 

@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The view of the loss chart (charts.h) in the dashboard: zoom and pan with the mouse.
+// The view of a zoomable chart (zoomable_chart.h: the loss chart, the System view) in the
+// dashboard: zoom and pan with the mouse.
 //   wheel: zoom the x axis in or out around the pointer (the y axis fits what is in view);
 //   shift + wheel: pan along x; left drag: rubber band, zooms into the rectangle; right click:
 //   zoom out; middle drag: pan; double click: reset the view (as the "Reset view" button).
-// Pointing at a curve shows its hover label (LossChart::showHover).
+// Pointing at a curve shows its hover label (the chart's showHover); leaving the view hides it.
 #pragma once
 
 #include <QChartView>
@@ -11,14 +12,14 @@
 
 namespace devicebench {
 
-class LossChart;
+class ZoomableChart;
 
-class LossChartView : public QChartView {
+class ZoomChartView : public QChartView {
     Q_OBJECT
 
 public:
     // The view owns `chart`.
-    explicit LossChartView(LossChart *chart, QWidget *parent = nullptr);
+    explicit ZoomChartView(ZoomableChart *chart, QWidget *parent = nullptr);
 
 protected:
     void wheelEvent(QWheelEvent *event) override;
@@ -29,7 +30,7 @@ protected:
     void leaveEvent(QEvent *event) override;
 
 private:
-    LossChart *m_chart;
+    ZoomableChart *m_chart;
     bool m_panning = false;
     QPoint m_panFrom;
 };

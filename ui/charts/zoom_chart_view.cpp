@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
-#include "charts/loss_chart_view.h"
+#include "charts/zoom_chart_view.h"
 
-#include "charts/charts.h"
+#include "charts/zoomable_chart.h"
 
 #include <QMouseEvent>
 #include <QValueAxis>
@@ -12,13 +12,13 @@
 
 namespace devicebench {
 
-LossChartView::LossChartView(LossChart *chart, QWidget *parent)
+ZoomChartView::ZoomChartView(ZoomableChart *chart, QWidget *parent)
     : QChartView(chart, parent), m_chart(chart) {
     setRubberBand(QChartView::RectangleRubberBand);
     setMouseTracking(true);
 }
 
-void LossChartView::wheelEvent(QWheelEvent *event) {
+void ZoomChartView::wheelEvent(QWheelEvent *event) {
     const double steps = event->angleDelta().y() / 120.0;
     if (steps == 0.0) {
         event->ignore();
@@ -41,7 +41,7 @@ void LossChartView::wheelEvent(QWheelEvent *event) {
     event->accept();
 }
 
-void LossChartView::mousePressEvent(QMouseEvent *event) {
+void ZoomChartView::mousePressEvent(QMouseEvent *event) {
     if (event->button() == Qt::MiddleButton) {
         m_panning = true;
         m_panFrom = event->position().toPoint();
@@ -51,7 +51,7 @@ void LossChartView::mousePressEvent(QMouseEvent *event) {
     QChartView::mousePressEvent(event);
 }
 
-void LossChartView::mouseMoveEvent(QMouseEvent *event) {
+void ZoomChartView::mouseMoveEvent(QMouseEvent *event) {
     if (m_panning) {
         const QPoint now = event->position().toPoint();
         const QPoint delta = now - m_panFrom;
@@ -63,7 +63,7 @@ void LossChartView::mouseMoveEvent(QMouseEvent *event) {
     QChartView::mouseMoveEvent(event);
 }
 
-void LossChartView::mouseReleaseEvent(QMouseEvent *event) {
+void ZoomChartView::mouseReleaseEvent(QMouseEvent *event) {
     if (m_panning && event->button() == Qt::MiddleButton) {
         m_panning = false;
         event->accept();
@@ -72,12 +72,12 @@ void LossChartView::mouseReleaseEvent(QMouseEvent *event) {
     QChartView::mouseReleaseEvent(event);
 }
 
-void LossChartView::mouseDoubleClickEvent(QMouseEvent *event) {
+void ZoomChartView::mouseDoubleClickEvent(QMouseEvent *event) {
     m_chart->resetView();
     event->accept();
 }
 
-void LossChartView::leaveEvent(QEvent *event) {
+void ZoomChartView::leaveEvent(QEvent *event) {
     m_chart->hideHover();
     QChartView::leaveEvent(event);
 }
