@@ -155,6 +155,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
     auto *bars = new SpeedChart;
     addPictureChart(scene, bars);
+    bars->setMeasure(options.barMeasure);
     bars->sync(store);
     placeChart(bars, QRectF(0, lossHeight, width, chartsHeight - lossHeight));
     if (phases) {

@@ -51,8 +51,8 @@ QStringList machineSpeedNotes(const RunStore &store);
 // without any window shown, but a QApplication (a QGuiApplication is not enough for Qt Charts)
 // must exist on this thread; the offscreen platform is fine. Throws theme::ThemeError when the
 // chart palette resource cannot be read. `options`: the loss chart's smoothing, x axis and
-// scale (the window's, when it exports); the loss chart's title states the smoothing. The
-// picture shows the whole of every run the store does not hide (no zoom).
+// scale and the bars' measure (the window's, when it exports); the loss chart's title states
+// the smoothing. The picture shows the whole of every run the store does not hide (no zoom).
 // The picture's loss chart, as renderComparison draws it: a fresh LossChart put in `scene`
 // (which owns it), in the light theme, synced with `store` under `options` and placed at
 // `rect`.

@@ -30,7 +30,8 @@ class SpeedChart;
 // beside the loss chart, shown while any run is phase-timed), controlLabel, epochTable, and the
 // loss chart's controls above it: smoothingSlider (0..99, the weight in hundredths),
 // smoothingValue, xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck,
-// resetViewButton.
+// resetViewButton; and over the bar chart barMeasureCombo (seconds, joules, money per epoch;
+// item data: barMeasureName).
 class ChartsPanel : public QWidget {
     Q_OBJECT
 
@@ -46,18 +47,18 @@ public:
     SpeedChart *speedChart() const { return m_speedChart; }
     PhaseChart *phaseChart() const { return m_phaseChart; }
 
-    // The loss chart's options as the controls show them; setChartOptions sets the controls
-    // (and so the chart, redrawn at once).
+    // The charts' options as the controls show them (the loss chart's, and the bar chart's
+    // measure); setChartOptions sets the controls (and so the charts, redrawn at once).
     ChartOptions chartOptions() const;
     void setChartOptions(const ChartOptions &options);
 
-    // The controls' values under "charts/" (smoothing, xAxis, logScale); restoreSettings keeps
-    // a control's value when its key is missing or bad.
+    // The controls' values under "charts/" (smoothing, xAxis, logScale, barMeasure);
+    // restoreSettings keeps a control's value when its key is missing or bad.
     void saveSettings(QSettings &settings) const;
     void restoreSettings(const QSettings &settings);
 
 Q_SIGNALS:
-    // The user changed a control (smoothing, x axis, log scale).
+    // The user changed a control (smoothing, x axis, log scale, the bars' measure).
     void chartOptionsChanged(const devicebench::ChartOptions &options);
     // A legend entry of the loss chart was clicked: the run should be shown (true) or hidden.
     void runVisibilityRequested(int runId, bool visible);
@@ -68,7 +69,8 @@ private:
     void buildEpochTable();   // m_tableModel and m_table
     QWidget *buildLossPane(); // the controls over the loss chart and the phase chart
     QWidget *buildControls();
-    void applyControls(); // controls -> chart, then redraw
+    QWidget *buildMeasureControl(); // the bar chart's measure
+    void applyControls();           // controls -> chart, then redraw
 
     const RunStore &m_store;
     LossChart *m_lossChart = nullptr;
@@ -85,6 +87,7 @@ private:
     QComboBox *m_xAxisCombo = nullptr;
     QCheckBox *m_logScaleCheck = nullptr;
     QPushButton *m_resetViewButton = nullptr;
+    QComboBox *m_barMeasureCombo = nullptr;
     bool m_settingControls = false;
 };
 
