@@ -111,7 +111,7 @@ TEST(BarMeasure, SwitchingTheMeasureChangesTheBarsFromSecondsToJoulesToMoney) {
     EXPECT_TRUE(chart.errorBars().empty()) << "no interval is derived for joules";
     auto *axis = qobject_cast<QValueAxis *>(chart.axes(Qt::Vertical).value(0));
     ASSERT_NE(axis, nullptr);
-    EXPECT_EQ(axis->titleText(), QStringLiteral("joules per stable epoch"));
+    EXPECT_EQ(axis->titleText(), QStringLiteral("joules per epoch"));
     EXPECT_TRUE(chart.title().contains(QStringLiteral("joules")));
     EXPECT_TRUE(chart.hoverText(0).contains(QStringLiteral("stable mean 700 J per epoch")))
         << chart.hoverText(0).toStdString();
@@ -123,10 +123,10 @@ TEST(BarMeasure, SwitchingTheMeasureChangesTheBarsFromSecondsToJoulesToMoney) {
     ASSERT_EQ(chart.barValues().size(), 2U);
     EXPECT_DOUBLE_EQ(chart.barValues()[0], 0.36 * 10.0 / 3600.0);
     EXPECT_DOUBLE_EQ(chart.barValues()[1], 1.8 * 2.0 / 3600.0);
-    EXPECT_EQ(axis->titleText(), QStringLiteral("USD per stable epoch"));
+    EXPECT_EQ(axis->titleText(), QStringLiteral("USD per epoch"));
     EXPECT_TRUE(chart.hoverText(0).startsWith(QStringLiteral(
-        "#1 Tesla T4 @ host [synthetic]\ncost: 0.001 USD per stable epoch, 0.01 USD per "
-        "10-epoch run, 10000000 images per USD\nat 0.36 USD/h")))
+        "#1 Tesla T4 @ host [synthetic]\ncost: 0.001 USD per stable epoch\n0.01 USD per "
+        "10-epoch run, 10000000 images per USD\nat 0.36 USD/h (Tesla T4; a page, 2026-03-31)\n")))
         << chart.hoverText(0).toStdString();
     EXPECT_TRUE(chart.footerLines().isEmpty());
 

@@ -159,10 +159,10 @@ MeasuredBars measureBars(const RunStore &store, BarMeasure measure) {
 QString measureAxisTitle(BarMeasure measure, const QString &currency) {
     switch (measure) {
     case BarMeasure::Joules:
-        return QStringLiteral("joules per stable epoch");
+        return QStringLiteral("joules per epoch");
     case BarMeasure::Money:
         return (currency.isEmpty() ? QStringLiteral("money") : currency) +
-               QStringLiteral(" per stable epoch");
+               QStringLiteral(" per epoch");
     case BarMeasure::Seconds:
         break;
     }
@@ -221,11 +221,26 @@ QString measureHoverLine(const StoredRun &run, BarMeasure measure) {
 }
 
 QString costHoverText(const StoredRun &run) {
+    // The hover sits inside a plot area that may be 500 px wide: the figures wrapped at their
+    // commas, then what they rest on, its source (often a long page address) cut short.
+    constexpr qsizetype kLineChars = 56;
     QString line = QString::fromStdString(costLine(run.cost));
     const qsizetype split = line.indexOf(QStringLiteral("; "));
+    QString basis = split > 0 ? line.mid(split + 2) : QString();
     if (split > 0)
-        line.replace(split, 2, QStringLiteral("\n"));
-    return line;
+        line.truncate(split);
+    QStringList lines;
+    for (const QString &part : line.split(QStringLiteral(", "))) {
+        if (!lines.isEmpty() && lines.back().size() + 2 + part.size() <= kLineChars)
+            lines.back() += QStringLiteral(", ") + part;
+        else
+            lines.append(part);
+    }
+    if (basis.size() > kLineChars + 8)
+        basis = basis.left(kLineChars + 7) + QStringLiteral("…");
+    if (!basis.isEmpty())
+        lines.append(basis);
+    return lines.join(QLatin1Char('\n'));
 }
 
 QString publishedLeftOutLine(BarMeasure measure, int rows) {

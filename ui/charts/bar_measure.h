@@ -56,8 +56,8 @@ struct MeasuredBars {
 };
 MeasuredBars measureBars(const RunStore &store, BarMeasure measure);
 
-// The y axis's title: "seconds per epoch", "joules per stable epoch", "USD per stable epoch"
-// ("money per stable epoch" without a currency).
+// The y axis's title: "seconds per epoch", "joules per epoch", "USD per epoch" ("money per
+// epoch" without a currency); the chart's title says "stable".
 QString measureAxisTitle(BarMeasure measure, const QString &currency);
 // The chart's titles, longest first (fittingTitle picks the one that fits).
 QStringList measureTitles(BarMeasure measure, const QString &currency);
@@ -67,8 +67,8 @@ QString measureValueText(BarMeasure measure, double value, const QString &curren
 // (8 epochs, 9.6 kJ in all; rapl)" (Joules), costHoverText (Money); "" for Seconds (the hover
 // has its own lines) and for a run without the measure.
 QString measureHoverLine(const StoredRun &run, BarMeasure measure);
-// The run's cost line (costLine, cost.h) for the hover: the figures, then what they rest on on
-// a line of its own.
+// The run's cost line (costLine, cost.h) for the hover: the figures wrapped at their commas,
+// then what they rest on, on a line of its own, a long source cut short with "…".
 QString costHoverText(const StoredRun &run);
 // The footer's line for published rows left out (they publish seconds only); "" for Seconds.
 QString publishedLeftOutLine(BarMeasure measure, int rows);
