@@ -22,6 +22,7 @@ namespace {
 const QString kSmoothing = QStringLiteral("smoothing");
 const QString kXAxis = QStringLiteral("x-axis");
 const QString kLogScale = QStringLiteral("log-scale");
+const QString kBarMeasure = QStringLiteral("bar-measure");
 const QString kZoom = QStringLiteral("zoom");
 const QString kHideRun = QStringLiteral("hide-run");
 const QString kHover = QStringLiteral("hover");
@@ -69,15 +70,13 @@ bool showBarHover(MainWindow &window, const QString &value) {
         std::fprintf(stderr, "devicebench: no run #%s in view\n", qPrintable(value));
         return false;
     }
-    int bar = 0;
-    for (const StoredRun &run : store.runs()) {
-        if (run.id == id) {
-            window.speedChart()->showHover(bar);
-            break;
-        }
-        if (!store.isRunHidden(run.id))
-            ++bar;
+    const int bar = window.speedChart()->barOfRun(id);
+    if (bar < 0) {
+        std::fprintf(stderr, "devicebench: run #%s has no bar (hidden, or without the measure)\n",
+                     qPrintable(value));
+        return false;
     }
+    window.speedChart()->showHover(bar);
     return true;
 }
 
@@ -97,6 +96,9 @@ void addChartScriptOptions(QCommandLineParser &parser) {
         {kXAxis, QStringLiteral("x axis of the loss chart: steps, epochs or time."),
          QStringLiteral("AXIS")},
         {kLogScale, QStringLiteral("Loss axis in log scale.")},
+        {kBarMeasure,
+         QStringLiteral("What the bars show per stable epoch: seconds, joules or money."),
+         QStringLiteral("MEASURE")},
         {kZoom, QStringLiteral("Zoom the loss chart to x from A to B (the x axis's unit)."),
          QStringLiteral("A:B")},
         {kHideRun, QStringLiteral("Hide run #N in the charts; repeat for several."),
@@ -135,6 +137,10 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
     if (parser.isSet(kXAxis) && !parseXAxisMode(parser.value(kXAxis), &mode))
         fail(QStringLiteral("--x-axis: '%1' is not steps, epochs or time")
                  .arg(parser.value(kXAxis)));
+    BarMeasure measure = BarMeasure::Seconds;
+    if (parser.isSet(kBarMeasure) && !parseBarMeasure(parser.value(kBarMeasure), &measure))
+        fail(QStringLiteral("--bar-measure: '%1' is not seconds, joules or money")
+                 .arg(parser.value(kBarMeasure)));
     double a = 0.0;
     double b = 0.0;
     if (parser.isSet(kZoom) && (!parsePair(parser.value(kZoom), &a, &b) || !(b > a)))
@@ -158,6 +164,8 @@ void applyChartControls(const QCommandLineParser &parser, MainWindow &window) {
         parseXAxisMode(parser.value(kXAxis), &options.xAxis);
     if (parser.isSet(kLogScale))
         options.logScale = true;
+    if (parser.isSet(kBarMeasure))
+        parseBarMeasure(parser.value(kBarMeasure), &options.barMeasure);
     panel->setChartOptions(options);
 }
 

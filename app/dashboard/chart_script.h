@@ -9,16 +9,17 @@ namespace devicebench {
 
 class MainWindow;
 
-// Adds --smoothing W, --x-axis steps|epochs|time, --log-scale, --zoom A:B, --hide-run N,
-// --hover N:STEP, --hover-bar N (pN: a published row), --view runs|sweep|scaling and --screenshot
-// FILE to `parser`, and the Sweep view's options (sweep_script.h).
+// Adds --smoothing W, --x-axis steps|epochs|time, --log-scale, --bar-measure
+// seconds|joules|money, --zoom A:B, --hide-run N, --hover N:STEP, --hover-bar N (pN: a
+// published row), --view runs|sweep|scaling and --screenshot FILE to `parser`, and the Sweep
+// view's options (sweep_script.h).
 void addChartScriptOptions(QCommandLineParser &parser);
 
 // Checks the values given; prints what is wrong on stderr and returns false.
 bool checkChartScriptOptions(const QCommandLineParser &parser);
 
-// Sets the chart controls (smoothing, x axis, log scale) from the options given; call after the
-// saved settings are restored, so that the command line wins.
+// Sets the chart controls (smoothing, x axis, log scale, the bars' measure) from the options
+// given; call after the saved settings are restored, so that the command line wins.
 void applyChartControls(const QCommandLineParser &parser, MainWindow &window);
 
 // Once the window shows its runs: hides, shows the --view tab, zooms, hovers and writes

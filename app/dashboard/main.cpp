@@ -22,6 +22,7 @@
 #include "window/main_window.h"
 #include "wiring.h"
 
+#include "devicebench/cost.h"
 #include "devicebench/version.h"
 
 #include <QApplication>
@@ -117,6 +118,25 @@ QString runsFolderFor(const DashboardOptions &options) {
     return options.runsFolder;
 }
 
+// The shipped price table (share/devicebench/prices/prices.json) as the window's defaults and
+// the store's prices, before the saved ones are restored, so that the costs (bars, Compare box,
+// CSV) are filled for priced runs from the start. Without it: no table, and a note in the
+// Prices dialog.
+void loadShippedPrices(MainWindow &window) {
+    const std::string path = devicebench::defaultPriceTablePath();
+    if (path.empty()) {
+        window.setShippedPrices({}, QStringLiteral("No shipped price table: the program's data "
+                                                   "folder could not be found."));
+        return;
+    }
+    try {
+        window.setShippedPrices(devicebench::readPriceTable(path), QString());
+    } catch (const devicebench::PriceError &e) {
+        window.setShippedPrices({}, QStringLiteral("No shipped price table: ") +
+                                        QString::fromUtf8(e.what()));
+    }
+}
+
 // What the window opens with besides its runs: a download, imported records, a sweep folder.
 // Returns 1 when an import was skipped or the sweep folder could not be shown, else 0.
 int openStartupItems(const DashboardOptions &options, const QCommandLineParser &parser,
@@ -177,6 +197,7 @@ int main(int argc, char *argv[]) {
                       keepsHistory(*options) ? devicebench::RunsFolderRole::History
                                              : devicebench::RunsFolderRole::SessionRecords);
     devicebench::wireDashboard(window, controller, probe, fetcher, &sweeps);
+    loadShippedPrices(window);
     if (!options->quit)
         window.restoreSettings(stored); // the command line's settings below override them
     devicebench::applyChartControls(parser, window);

@@ -6,6 +6,7 @@
 // animations off; call sync() from a coalescing timer, not per event.
 #pragma once
 
+#include "charts/bar_measure.h"
 #include "charts/chart_math.h"
 #include "charts/zoomable_chart.h"
 
@@ -72,6 +73,8 @@ struct ChartOptions {
     double smoothing = kDefaultSmoothing; // debiased EMA weight, 0..0.99 (chart_math.h)
     XAxisMode xAxis = XAxisMode::Epochs;
     bool logScale = false; // loss axis logarithmic (base 10)
+    // What the bar chart measures (bar_measure.h; the control above it).
+    BarMeasure barMeasure = BarMeasure::Seconds;
 };
 
 class ChartHoverLabel;
@@ -221,6 +224,13 @@ class PublishedLegendItem;
 // that fits the chart's width (fittingTitle). After the runs, while the store shows them
 // (RunStore::publishedShown), the published rows (published_bars.h): hatched, outlined bars in
 // the text colour, one legend entry per source program (the legend shows only those).
+//
+// setMeasure() makes the bars joules or money per stable epoch instead (bar_measure.h): the
+// axis title, the chart's title, the value above each bar and the hover say the unit; no error
+// bars (no interval is derived for them); the speed-ups under the bars stay speed-ups of time
+// ("speed-up 2.31x"); the runs without that measure and the published rows get no bar, and
+// the footer (under the axis, where the published legend is) names them and says why. Every
+// hover ends with the run's cost line (costLine, cost.h).
 class SpeedChart : public QChart {
     Q_OBJECT
 
@@ -229,8 +239,18 @@ public:
 
     void sync(const RunStore &store);
 
-    // For tests: the bar values (seconds, 0 when no stable mean), category labels, and the
-    // error bars drawn (one per run with a known interval: {low, high} seconds).
+    // The measure of the bars (Seconds by default); call sync() afterwards.
+    void setMeasure(BarMeasure measure);
+    BarMeasure measure() const { return m_measure; }
+    // The footer's lines: the two programs' ratio (Seconds), then a line per run left out
+    // ("#2 CPU x1 @ host: no bar: no energy measured ...") and one for the published rows.
+    QStringList footerLines() const;
+    // The bar of run `runId` (its index for hoverText and showHover); -1 when it has none.
+    int barOfRun(int runId) const;
+
+    // For tests: the bar values (seconds, 0 when no stable mean; or in the measure's unit),
+    // category labels, and the error bars drawn (one per run with a known interval: {low,
+    // high} seconds).
     std::vector<double> barValues() const { return m_values; }
     QStringList categories() const { return m_categories; }
     std::vector<std::pair<double, double>> errorBars() const;
@@ -266,8 +286,12 @@ private:
     QStringList m_categories;
     std::vector<double> m_values;
     std::vector<bool> m_flagged;
-    std::vector<bool> m_contended;      // the run has contended stable epochs (a busy machine)
-    std::vector<int> m_numbers;         // run numbers, which give the bars' colours
+    std::vector<bool> m_contended; // the run has contended stable epochs (a busy machine)
+    std::vector<int> m_numbers;    // run numbers, which give the bars' colours
+    std::vector<int> m_runIds;     // per run bar: its run's id
+    BarMeasure m_measure = BarMeasure::Seconds;
+    BarMeasure m_builtMeasure = BarMeasure::Seconds; // the measure the bars were built for
+    QString m_currency;                              // Money: the bars' currency
     std::vector<int> m_publishedGroups; // per published bar (after the runs'): its bar set
     QStringList m_publishedNames;       // the published bar sets' legend entries
     QStringList m_hoverTexts;           // per bar

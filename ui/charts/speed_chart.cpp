@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
-// SpeedChart (charts.h): the bar chart of stable mean seconds per epoch, with error bars.
+// SpeedChart (charts.h): the bar chart of stable mean seconds per epoch, with error bars, or of
+// another measure (bar_measure.h).
 #include "charts/charts.h"
 
 #include "charts/chart_items.h"
@@ -34,9 +35,10 @@ namespace devicebench {
 class ErrorBarItem : public QGraphicsItem {
 public:
     struct Bar {
-        double mean = 0.0; // seconds; <= 0: nothing drawn
+        double mean = 0.0; // in the measure's unit; <= 0: nothing drawn
         double low = std::nan("");
         double high = std::nan("");
+        QString text; // written above the bar: "12.3 s", "850 J", "0.00117 USD"
     };
 
     ErrorBarItem(QChart *chart, QAbstractSeries *series)
@@ -58,7 +60,8 @@ public:
         };
         return a.size() == b.size() &&
                std::equal(a.begin(), a.end(), b.begin(), [&](const Bar &p, const Bar &q) {
-                   return same(p.mean, q.mean) && same(p.low, q.low) && same(p.high, q.high);
+                   return same(p.mean, q.mean) && same(p.low, q.low) && same(p.high, q.high) &&
+                          p.text == q.text;
                });
     }
     void geometryChanged() {
@@ -105,8 +108,7 @@ public:
                                   QPointF(centre.x() + cap, hi.y()));
                 top = std::min(top, hi.y());
             }
-            const QString text =
-                QStringLiteral("%1 s").arg(bar.mean, 0, 'f', bar.mean < 10.0 ? 2 : 1);
+            const QString &text = bar.text;
             const double width = metrics.horizontalAdvance(text) + 6.0;
             const QRectF box(centre.x() - width / 2.0, top - metrics.height() - 3.0, width,
                              metrics.height());
@@ -163,10 +165,7 @@ SpeedChart::SpeedChart(QGraphicsItem *parent)
 void SpeedChart::fitTitle() {
     // The long title where it fits; a shorter one at 200 % scale or in a narrow pane rather
     // than an elided one.
-    const QStringList titles = {
-        QStringLiteral("Stable mean seconds per epoch (after warm-up), 95% interval as error bar"),
-        QStringLiteral("Stable mean s/epoch after warm-up, 95% interval"),
-        QStringLiteral("Stable s/epoch, 95% interval")};
+    const QStringList titles = measureTitles(m_measure, m_currency);
     const QMarginsF m = margins();
     const QString title =
         fittingTitle(titles, titleFont(), size().width() - m.left() - m.right() - 8.0);
@@ -245,6 +244,11 @@ std::vector<std::pair<double, double>> SpeedChart::errorBars() const {
 
 namespace {
 
+// The decimals a tick step of `tick` needs (the money axis: 0.0000x per epoch).
+int labelDecimals(double tick) {
+    return tick >= 1.0 ? 0 : std::clamp(static_cast<int>(std::ceil(-std::log10(tick))), 1, 9);
+}
+
 QString intervalText(double low, double high, int decimals) {
     if (std::isnan(low) || std::isnan(high))
         return QString();
@@ -270,10 +274,14 @@ QString machineSpeedHover(const StoredRun &run, int baselineNumber) {
     return text;
 }
 
-// Run, stable mean, interval, epochs and speed-up: the bar's hover label.
-QString barHoverText(const StoredRun &run, int baselineNumber) {
+// Run, stable mean, interval, epochs and speed-up: the bar's hover label, after the
+// measure's own line (measureHoverLine), before the run's cost (costHoverText).
+QString barHoverText(const StoredRun &run, int baselineNumber, BarMeasure measure) {
+    const QString first = measureHoverLine(run, measure);
+    QString text = run.label + (first.isEmpty() ? QString() : QStringLiteral("\n") + first);
+    const QString cost =
+        measure == BarMeasure::Money ? QString() : QStringLiteral("\n") + costHoverText(run);
     const Summary &s = run.summary;
-    QString text = run.label;
     if (!s.hasStable || !std::isfinite(s.stableMean))
         return text + QStringLiteral("\nno stable epochs (%1 finished, %2 warm-up)")
                           .arg(s.epochSeconds.size())
@@ -301,19 +309,22 @@ QString barHoverText(const StoredRun &run, int baselineNumber) {
     else if (std::isfinite(run.speedUp.ratio))
         text += QStringLiteral("\nspeed-up %1x").arg(run.speedUp.ratio, 0, 'f', 2) +
                 intervalText(run.speedUp.low, run.speedUp.high, 2);
-    return text + machineSpeedHover(run, baselineNumber);
+    return text + machineSpeedHover(run, baselineNumber) + cost;
 }
 
-// What sync() draws, one entry per shown run in store order.
+// What sync() draws, one entry per run with a bar in store order.
 struct SpeedBars {
     QStringList categories;
-    std::vector<double> values; // seconds, 0 when no stable mean
+    std::vector<double> values; // in the measure's unit (seconds: 0 when no stable mean)
     std::vector<bool> flagged;  // not comparable with the baseline
     std::vector<bool> contended;
     std::vector<int> numbers;
+    std::vector<int> runIds;
     std::vector<ErrorBarItem::Bar> bars;
     QStringList labels;
     QStringList hoverTexts;
+    QString currency;    // Money: of every bar
+    QStringList leftOut; // the runs without the measure (measureBars)
 };
 
 int shownRunCount(const RunStore &store) {
@@ -323,19 +334,14 @@ int shownRunCount(const RunStore &store) {
     return shown;
 }
 
-// The stable mean and its interval; nothing drawn (mean 0) without a stable mean.
-ErrorBarItem::Bar stableBar(const Summary &s) {
-    ErrorBarItem::Bar bar;
-    if (s.hasStable && std::isfinite(s.stableMean)) {
-        bar.mean = s.stableMean;
-        bar.low = s.ciLow;
-        bar.high = s.ciHigh;
-    }
-    return bar;
+// The measured value, its interval and its text; nothing drawn (mean 0) without a stable mean.
+ErrorBarItem::Bar measuredBar(const MeasuredRun &m, BarMeasure measure, const QString &currency) {
+    return {m.value, m.low, m.high, measureValueText(measure, m.value, currency)};
 }
 
-// The category's second line: not comparable, no stable epochs, baseline or the speed-up.
-QString verdictLine(const StoredRun &run, const QString &errorColour) {
+// The category's second line: not comparable, no stable epochs, baseline or the speed-up
+// (`named`: "speed-up 2.31x", under bars that are not seconds).
+QString verdictLine(const StoredRun &run, const QString &errorColour, bool named) {
     const Summary &s = run.summary;
     if (!run.comparable()) {
         QStringList fields;
@@ -353,7 +359,8 @@ QString verdictLine(const StoredRun &run, const QString &errorColour) {
         return QStringLiteral("baseline (1.00x)");
     if (!std::isfinite(run.speedUp.ratio))
         return QString();
-    const QString speedUp = QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
+    const QString speedUp = (named ? QStringLiteral("speed-up ") : QString()) +
+                            QStringLiteral("%1x").arg(run.speedUp.ratio, 0, 'f', 2) +
                             intervalText(run.speedUp.low, run.speedUp.high, 2);
     // The machine ran at another speed during the baseline: the speed-up mixes the two.
     if (run.machineSpeed.biased)
@@ -423,31 +430,34 @@ QString compactCategory(const StoredRun &run, const std::vector<int> &busy, bool
 }
 
 // `publishedBars`: the published rows drawn after the runs (they crowd the chart too).
-SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publishedBars) {
+SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publishedBars,
+                    BarMeasure measure) {
     SpeedBars out;
-    const bool compact = shownRunCount(store) + publishedBars > 3;
+    const MeasuredBars measured = measureBars(store, measure);
+    out.currency = measured.currency;
+    out.leftOut = measured.leftOut;
+    const bool compact = static_cast<int>(measured.runs.size()) + publishedBars > 3;
     const int baseline = store.baselineIndex();
     const int baselineNumber = baseline >= 0 ? store.run(baseline).number : 0;
-    for (int index = 0; index < store.runCount(); ++index) {
-        const StoredRun &run = store.run(index);
-        if (store.isRunHidden(run.id))
-            continue; // hidden from the charts by the user
+    for (const MeasuredRun &m : measured.runs) {
+        const StoredRun &run = store.run(m.index);
         const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
         const std::vector<int> changed =
             speedChangedStableEpochs(run.record.epochs, run.warmupEpochs);
-        const ErrorBarItem::Bar bar = stableBar(run.summary);
-        out.categories.append(compact ? compactCategory(run, busy, !changed.empty(), errorColour)
-                                      : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
-                                            verdictLine(run, errorColour) +
-                                            busyLines(busy, errorColour) +
-                                            driftLines(run, changed, errorColour));
+        const ErrorBarItem::Bar bar = measuredBar(m, measure, measured.currency);
+        out.categories.append(
+            compact ? compactCategory(run, busy, !changed.empty(), errorColour)
+                    : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
+                          verdictLine(run, errorColour, measure != BarMeasure::Seconds) +
+                          busyLines(busy, errorColour) + driftLines(run, changed, errorColour));
         out.values.push_back(bar.mean);
         out.flagged.push_back(!run.comparable());
         out.contended.push_back(!busy.empty());
         out.numbers.push_back(run.number);
+        out.runIds.push_back(run.id);
         out.bars.push_back(bar);
         out.labels.append(run.label);
-        out.hoverTexts.append(barHoverText(run, baselineNumber));
+        out.hoverTexts.append(barHoverText(run, baselineNumber, measure));
     }
     return out;
 }
@@ -458,28 +468,60 @@ void appendPublished(SpeedBars &out, const PublishedBars &published) {
     out.categories.append(published.categories);
     for (const double seconds : published.values) {
         out.values.push_back(seconds);
-        out.bars.push_back({seconds, std::nan(""), std::nan("")});
+        out.bars.push_back({seconds, std::nan(""), std::nan(""),
+                            measureValueText(BarMeasure::Seconds, seconds, QString())});
     }
     out.hoverTexts.append(published.hoverTexts);
 }
 
 } // namespace
 
+void SpeedChart::setMeasure(BarMeasure measure) {
+    if (measure == m_measure)
+        return;
+    m_measure = measure;
+    hideHover();
+}
+
+QStringList SpeedChart::footerLines() const { return m_publishedLegend->lines(); }
+
+int SpeedChart::barOfRun(int runId) const {
+    const auto it = std::find(m_runIds.begin(), m_runIds.end(), runId);
+    return it == m_runIds.end() ? -1 : static_cast<int>(it - m_runIds.begin());
+}
+
 void SpeedChart::sync(const RunStore &store) {
     const QString errorColour = theme::colourName(theme::Role::ErrorText, theme::themeOf(*this));
-    const PublishedBars published = publishedBars(store, shownRunCount(store), errorColour);
-    SpeedBars next = speedBars(store, errorColour, static_cast<int>(published.values.size()));
+    PublishedBars published = publishedBars(store, shownRunCount(store), errorColour);
+    // The published rows publish seconds only: under another measure, a footer line instead.
+    const QString publishedLeftOut =
+        publishedLeftOutLine(m_measure, static_cast<int>(published.values.size()));
+    if (m_measure != BarMeasure::Seconds)
+        published = PublishedBars();
+    SpeedBars next =
+        speedBars(store, errorColour, static_cast<int>(published.values.size()), m_measure);
     appendPublished(next, published);
     m_hoverTexts = next.hoverTexts;
-    // The two programs' ratio under the legend entries (published_bars.h), while bars show.
-    m_publishedLegend->setLines(next.values.empty() ? QStringList() : published.ratioLines);
+    // The two programs' ratio under the legend entries (published_bars.h), while bars show;
+    // then the runs and rows the measure leaves out.
+    QStringList footer = next.values.empty() ? QStringList() : published.ratioLines;
+    footer.append(next.leftOut);
+    if (!publishedLeftOut.isEmpty())
+        footer.append(publishedLeftOut);
+    m_publishedLegend->setLines(footer);
     m_errorBars->setBars(std::move(next.bars)); // repaints only when a bar changed
+    m_runIds = next.runIds;
     if (next.categories == m_categories && next.values == m_values && next.flagged == m_flagged &&
         next.contended == m_contended && next.numbers == m_numbers &&
-        published.group == m_publishedGroups && published.legendNames == m_publishedNames) {
+        published.group == m_publishedGroups && published.legendNames == m_publishedNames &&
+        m_measure == m_builtMeasure && next.currency == m_currency) {
         colourBars(); // only if a chart theme set since has recoloured them
         return;       // nothing new: keep the bars as they are
     }
+    m_builtMeasure = m_measure;
+    m_currency = next.currency;
+    m_axisY->setTitleText(measureAxisTitle(m_measure, m_currency));
+    fitTitle();
     m_categories = next.categories;
     m_values = next.values;
     m_flagged = next.flagged;
@@ -519,6 +561,10 @@ void SpeedChart::rebuildBars(const QStringList &labels) {
     colourBars();
     m_axisX->append(m_categories);
     setZeroBasedNiceAxis(m_axisY, top * 1.2);
+    if (m_measure == BarMeasure::Money) // a cent's fraction per epoch: more decimals than 4
+        m_axisY->setLabelFormat(QStringLiteral("%.") +
+                                QString::number(labelDecimals(m_axisY->max() / 5.0)) +
+                                QStringLiteral("f"));
 }
 
 } // namespace devicebench

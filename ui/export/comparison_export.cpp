@@ -192,6 +192,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
         placeSystemPanes(scene, store, QRectF(0, lossHeight, width, systemHeight));
     auto *bars = new SpeedChart;
     addPictureChart(scene, bars);
+    bars->setMeasure(options.barMeasure);
     bars->sync(store);
     placeChart(bars, QRectF(0, lossHeight + systemHeight, width, chartsHeight - lossHeight));
     if (phases) {

@@ -73,6 +73,8 @@ QWidget *ChartsPanel::buildBottom() {
     auto *barPane = new QWidget;
     auto *barLayout = new QVBoxLayout(barPane);
     barLayout->setContentsMargins(0, 0, 0, 0);
+    barLayout->setSpacing(2);
+    barLayout->addWidget(buildMeasureControl());
     barLayout->addWidget(m_barView, 1);
     barLayout->addWidget(m_controlLabel);
     auto *bottom = new QSplitter(Qt::Horizontal);
@@ -82,6 +84,27 @@ QWidget *ChartsPanel::buildBottom() {
     bottom->setStretchFactor(1, 1);
     bottom->setSizes({680, 560});
     return bottom;
+}
+
+QWidget *ChartsPanel::buildMeasureControl() {
+    m_barMeasureCombo = new QComboBox;
+    m_barMeasureCombo->setObjectName(QStringLiteral("barMeasureCombo"));
+    for (BarMeasure measure : {BarMeasure::Seconds, BarMeasure::Joules, BarMeasure::Money})
+        m_barMeasureCombo->addItem(barMeasureText(measure), barMeasureName(measure));
+    m_barMeasureCombo->setToolTip(QStringLiteral(
+        "What the bars show per stable epoch: seconds (with the speed-ups), the energy measured "
+        "during the run, or its cost at the prices of Settings > Prices. Runs without it get no "
+        "bar; the chart's footer says why."));
+    auto *label = new QLabel(QStringLiteral("Bars"));
+    label->setBuddy(m_barMeasureCombo);
+    auto *bar = new QWidget;
+    auto *row = new QHBoxLayout(bar);
+    row->setContentsMargins(4, 0, 4, 0);
+    row->addWidget(label);
+    row->addWidget(m_barMeasureCombo);
+    row->addStretch(1);
+    connect(m_barMeasureCombo, &QComboBox::currentIndexChanged, this, [this] { applyControls(); });
+    return bar;
 }
 
 void ChartsPanel::buildEpochTable() {
@@ -250,6 +273,7 @@ ChartOptions ChartsPanel::chartOptions() const {
     options.smoothing = m_smoothingSlider->value() / 100.0;
     parseXAxisMode(m_xAxisCombo->currentData().toString(), &options.xAxis);
     options.logScale = m_logScaleCheck->isChecked();
+    parseBarMeasure(m_barMeasureCombo->currentData().toString(), &options.barMeasure);
     return options;
 }
 
@@ -259,6 +283,8 @@ void ChartsPanel::setChartOptions(const ChartOptions &options) {
     m_xAxisCombo->setCurrentIndex(
         std::max(0, m_xAxisCombo->findData(xAxisModeName(options.xAxis))));
     m_logScaleCheck->setChecked(options.logScale);
+    m_barMeasureCombo->setCurrentIndex(
+        std::max(0, m_barMeasureCombo->findData(barMeasureName(options.barMeasure))));
     m_settingControls = false;
     applyControls();
 }
@@ -270,6 +296,8 @@ void ChartsPanel::applyControls() {
     m_smoothingValue->setText(QString::number(options.smoothing, 'f', 2));
     m_lossChart->setOptions(options);
     m_lossChart->sync(m_store);
+    m_speedChart->setMeasure(options.barMeasure);
+    m_speedChart->sync(m_store);
     Q_EMIT chartOptionsChanged(options);
 }
 
@@ -280,6 +308,7 @@ void ChartsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(QStringLiteral("charts/logScale"), options.logScale);
     settings.setValue(QStringLiteral("charts/systemQuantity"),
                       systemQuantityName(m_systemChart->quantity()));
+    settings.setValue(QStringLiteral("charts/barMeasure"), barMeasureName(options.barMeasure));
 }
 
 void ChartsPanel::restoreSettings(const QSettings &settings) {
@@ -292,6 +321,8 @@ void ChartsPanel::restoreSettings(const QSettings &settings) {
     const QVariant log = settings.value(QStringLiteral("charts/logScale"));
     if (log.isValid())
         options.logScale = log.toBool();
+    parseBarMeasure(settings.value(QStringLiteral("charts/barMeasure")).toString(),
+                    &options.barMeasure);
     setChartOptions(options);
     const int quantity =
         m_systemQuantityCombo->findData(settings.value(QStringLiteral("charts/systemQuantity")));

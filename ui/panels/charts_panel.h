@@ -36,7 +36,8 @@ class SystemChart;
 // controlLabel, epochTable, and the loss chart's controls above it: smoothingSlider (0..99, the
 // weight in hundredths), smoothingValue, xAxisCombo (steps, epochs, time; item data:
 // xAxisModeName), logScaleCheck, resetViewButton; the System tab's systemChartView and its
-// controls: systemQuantityCombo (item data: systemQuantityName), systemResetViewButton.
+// controls: systemQuantityCombo (item data: systemQuantityName), systemResetViewButton; over the
+// bar chart barMeasureCombo (seconds, joules, money per epoch; item data: barMeasureName).
 class ChartsPanel : public QWidget {
     Q_OBJECT
 
@@ -55,18 +56,19 @@ public:
     // Brings up the System tab (drawn at once).
     void showSystemView();
 
-    // The loss chart's options as the controls show them; setChartOptions sets the controls
-    // (and so the chart, redrawn at once).
+    // The charts' options as the controls show them (the loss chart's, and the bar chart's
+    // measure); setChartOptions sets the controls (and so the charts, redrawn at once).
     ChartOptions chartOptions() const;
     void setChartOptions(const ChartOptions &options);
 
-    // The controls' values under "charts/" (smoothing, xAxis, logScale, systemQuantity);
+    // The controls' values under "charts/" (smoothing, xAxis, logScale, systemQuantity,
+    // barMeasure);
     // restoreSettings keeps a control's value when its key is missing or bad.
     void saveSettings(QSettings &settings) const;
     void restoreSettings(const QSettings &settings);
 
 Q_SIGNALS:
-    // The user changed a control (smoothing, x axis, log scale).
+    // The user changed a control (smoothing, x axis, log scale, the bars' measure).
     void chartOptionsChanged(const devicebench::ChartOptions &options);
     // A legend entry of the loss chart was clicked: the run should be shown (true) or hidden.
     void runVisibilityRequested(int runId, bool visible);
@@ -77,7 +79,8 @@ private:
     void buildEpochTable();   // m_tableModel and m_table
     QWidget *buildLossPane(); // the tabs: the loss chart (its controls, the phase chart), System
     QWidget *buildControls();
-    QWidget *buildSystemPane(); // the quantity selector over the System chart
+    QWidget *buildSystemPane();     // the quantity selector over the System chart
+    QWidget *buildMeasureControl(); // the bar chart's measure
     bool systemShown() const;
     void applyControls(); // controls -> chart, then redraw
 
@@ -99,6 +102,7 @@ private:
     QComboBox *m_xAxisCombo = nullptr;
     QCheckBox *m_logScaleCheck = nullptr;
     QPushButton *m_resetViewButton = nullptr;
+    QComboBox *m_barMeasureCombo = nullptr;
     bool m_settingControls = false;
 };
 

@@ -7,6 +7,7 @@
 #include "store/run_store.h"
 #include "theme/theme.h"
 
+#include "devicebench/cost.h"
 #include "devicebench/published.h"
 #include "devicebench/resource_files.h"
 
@@ -98,6 +99,12 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
     note->setWordWrap(true);
     note->setForegroundRole(QPalette::PlaceholderText); // muted on light and dark
     layout->addWidget(note);
+    m_costs = new QLabel(box);
+    m_costs->setObjectName(QStringLiteral("costLabel"));
+    m_costs->setWordWrap(true);
+    m_costs->setTextFormat(Qt::PlainText);
+    m_costs->setVisible(false);
+    layout->addWidget(m_costs);
     m_notes = new QLabel(box);
     m_notes->setObjectName(QStringLiteral("machineSpeedNotesLabel"));
     m_notes->setWordWrap(true);
@@ -166,8 +173,29 @@ void ComparePanel::syncNotes() {
     m_ratios->setVisible(!ratios.isEmpty());
 }
 
+void ComparePanel::syncCosts() {
+    QStringList lines;
+    QStringList full;
+    for (const StoredRun &run : m_store.runs()) {
+        const QString line = QString::fromStdString(costLine(run.cost));
+        // The figures here; what they rest on (the price's source, often a long page) in the
+        // tooltip and the bar's hover.
+        lines.append(
+            QStringLiteral("#%1 %2").arg(run.number).arg(line.section(QStringLiteral("; "), 0, 0)));
+        full.append(QStringLiteral("#%1 %2").arg(run.number).arg(line));
+    }
+    const QString text = lines.join(QLatin1Char('\n'));
+    if (m_costs->text() != text) {
+        m_costs->setText(text);
+        m_costs->setToolTip(full.join(QLatin1Char('\n')) +
+                            QStringLiteral("\n\nPrices: Settings > Prices…"));
+    }
+    m_costs->setVisible(!lines.isEmpty());
+}
+
 void ComparePanel::syncRuns() {
     syncNotes();
+    syncCosts();
     QList<QPair<int, QString>> items;
     for (const StoredRun &run : m_store.runs())
         items.append({run.id, run.label});

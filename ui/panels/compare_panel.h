@@ -7,7 +7,9 @@
 // runs in the bar chart and the exported PNG. It edits the RunStore's comparison settings and
 // writes exports; it starts nothing. Under the check box, the two programs' ratio
 // (programRatioLines, published_bars.h: "DeviceBench's faithful workload: 0.79 x the article's
-// script on ..."), hidden when no script run has a faithful partner in view.
+// script on ..."), hidden when no script run has a faithful partner in view. Under the export
+// buttons each run's cost line (costLine, cost.h: per stable epoch, per 10-epoch run, images per
+// unit of money) at the store's prices, its source in the tooltip.
 #pragma once
 
 #include "charts/charts.h" // ChartOptions
@@ -26,7 +28,7 @@ namespace devicebench {
 class RunStore;
 
 // Object names (tests): compareWarmupSpin, baselineCombo, exportPngButton, exportCsvButton,
-// machineSpeedNotesLabel, publishedCheck, programRatiosLabel.
+// machineSpeedNotesLabel, publishedCheck, programRatiosLabel, costLabel.
 class ComparePanel : public QWidget {
     Q_OBJECT
 
@@ -60,12 +62,15 @@ public:
     QLabel *machineSpeedNotesLabel() const { return m_notes; }
     // The two programs' ratio lines (hidden when there are none).
     QLabel *programRatiosLabel() const { return m_ratios; }
+    // Each run's cost line, "#1 cost: ...", without what it rests on (hidden with no runs).
+    QLabel *costLabel() const { return m_costs; }
 
 Q_SIGNALS:
     void statusMessage(QString text, bool error);
 
 private:
     void syncNotes(); // the machine speed notes and the programs' ratios from the store
+    void syncCosts(); // the cost lines
 
     RunStore &m_store;
     ChartOptions m_chartOptions;
@@ -76,6 +81,7 @@ private:
     QPushButton *m_exportCsvButton = nullptr;
     QLabel *m_notes = nullptr;
     QLabel *m_ratios = nullptr;
+    QLabel *m_costs = nullptr;
 };
 
 } // namespace devicebench

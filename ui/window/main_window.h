@@ -9,6 +9,7 @@
 // (app/dashboard/wiring.h) connects them to the controllers (app/controller/).
 #pragma once
 
+#include "devicebench/cost.h"
 #include "devicebench/devices.h"
 #include "devicebench/fingerprint.h"
 #include "devicebench/run_record.h"
@@ -41,6 +42,7 @@ class ComparePanel;
 class DiagnosticsDialog;
 class FetchDialog;
 class LossChart;
+class PricesDialog;
 class RunSettingsPanel;
 class RunStore;
 class ScalingPanel;
@@ -74,7 +76,8 @@ std::vector<RunRequest> reproductionRequests(const PublishedSet &set, const RunR
 // their headers) and statusLabel. Actions (menus, with keyboard shortcuts): runCpuAction
 // (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), exportPngAction (Ctrl+E),
 // exportCsvAction (Ctrl+Shift+E), importAction (Ctrl+O), quitAction (Ctrl+Q),
-// diagnosticsAction; each clicks its button, so it is disabled when the button is.
+// diagnosticsAction; each clicks its button, so it is disabled when the button is. And
+// pricesAction (Settings > Prices…: openPricesDialog).
 //
 // Runs are kept as run records in the runs folder (run_library_panel.h), by default
 // QStandardPaths::AppDataLocation + "/runs".
@@ -168,9 +171,19 @@ public:
     // Redraws charts, table and status now instead of at the next timer tick (tests).
     void redrawNow();
 
+    // The shipped price table (share/devicebench/prices/prices.json, read by the composition
+    // root): the store's table until restoreSettings puts the user's, and what "Restore
+    // defaults" of the Prices dialog puts back; `note`: "" or why there is none (the dialog
+    // shows it). main_window_prices.cpp.
+    void setShippedPrices(const PriceTable &table, const QString &note);
+    // Settings > Prices… (prices_dialog.h), window-modal; on OK the store's cost settings
+    // become the dialog's and every view is redrawn. Returns the open dialog.
+    PricesDialog *openPricesDialog();
+
     // The last session's settings (main_window_desktop.cpp): every run setting, the Compare
-    // box's warm-up, the chart controls (smoothing, x axis, log scale) and the hidden runs, the
-    // window geometry and state and the splitter positions. The window
+    // box's warm-up, the chart controls (smoothing, x axis, log scale, the bars' measure), the
+    // prices (savePriceSettings) and the hidden runs, the window geometry and state and the
+    // splitter positions. The window
     // itself never touches QSettings; the dashboard's main() passes the user's.
     void saveSettings(QSettings &settings) const;
     // Restores what saveSettings wrote. A missing or bad value keeps the widget's value;
@@ -253,6 +266,9 @@ private:
     // The set of "Reproduce the article" on the probed devices (main_window_reproduce.cpp).
     void sendReproduction(const PublishedSet &set, const ReproductionOverrides &overrides);
     void sendPendingReproduction(); // once the probe has answered
+    // The prices in the saved settings (main_window_prices.cpp).
+    void savePrices(QSettings &settings) const;
+    void restorePrices(const QSettings &settings);
 
     RunStore *m_store;
     RunSettingsPanel *m_settings = nullptr;
@@ -275,6 +291,8 @@ private:
     // first run, the first device's script run, becomes the baseline, so that the published
     // rows compare like for like with it.
     bool m_reproductionSent = false;
+    PriceTable m_shippedPrices; // setShippedPrices
+    QString m_shippedPricesNote;
 
     // Progress of a run that is going (status bar).
     struct RunProgress {

@@ -87,6 +87,7 @@ void MainWindow::buildActions() {
         makeAction(QStringLiteral("&Stop"), "stopAction", QKeySequence(Qt::CTRL | Qt::Key_Period));
     QAction *diagnosticsAction =
         makeAction(QStringLiteral("&Diagnostics…"), "diagnosticsAction", QKeySequence());
+    QAction *pricesAction = makeAction(QStringLiteral("&Prices…"), "pricesAction", QKeySequence());
     // Also in the menu: on a short screen the button sits below the settings' fold.
     m_reproduceAction =
         makeAction(QStringLiteral("Reproduce the &article"), "reproduceAction", QKeySequence());
@@ -107,6 +108,7 @@ void MainWindow::buildActions() {
     connect(m_reproduceAction, &QAction::triggered, m_settings->reproduceButton(),
             &QPushButton::click);
     connect(diagnosticsAction, &QAction::triggered, this, &MainWindow::showDiagnostics);
+    connect(pricesAction, &QAction::triggered, this, [this] { openPricesDialog(); });
 
     QMenu *fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
     fileMenu->addAction(importAction);
@@ -120,6 +122,8 @@ void MainWindow::buildActions() {
     runMenu->addAction(m_stopAction);
     runMenu->addSeparator();
     runMenu->addAction(m_reproduceAction);
+    QMenu *settingsMenu = menuBar()->addMenu(QStringLiteral("&Settings"));
+    settingsMenu->addAction(pricesAction);
     QMenu *toolsMenu = menuBar()->addMenu(QStringLiteral("&Tools"));
     toolsMenu->addAction(diagnosticsAction);
 
@@ -166,6 +170,7 @@ void MainWindow::saveSettings(QSettings &settings) const {
     settings.setValue(kCompareWarmup, m_compare->warmupSpin()->value());
     m_charts->saveSettings(settings);
     m_sweep->saveSettings(settings);
+    savePrices(settings);
     settings.setValue(kHiddenRuns, m_store->hiddenRunKeys());
     settings.setValue(kGeometry, saveGeometry());
     settings.setValue(kState, saveState());
@@ -185,6 +190,7 @@ void MainWindow::restoreSettings(const QSettings &settings) {
         spin->setValue(compareWarmup);
     m_charts->restoreSettings(settings);
     m_sweep->restoreSettings(settings);
+    restorePrices(settings);
     m_store->setHiddenRunKeys(settings.value(kHiddenRuns).toStringList());
 
     if (!restoreGeometry(settings.value(kGeometry).toByteArray())) {
