@@ -8,13 +8,13 @@
 #include "cli_support.h"
 #include "cli_train_child.h"
 
-#include "devicebench/run_energy.h"
 #include "devicebench/contention.h"
 #include "devicebench/devices.h"
 #include "devicebench/interleaved_run.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/machine_speed.h"
 #include "devicebench/recorded_run.h"
+#include "devicebench/run_energy.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/summary.h"
@@ -408,8 +408,7 @@ int runAll(const RunOptions &options, const std::vector<RunConfig> &runs, RunRes
                                     ? together[i]
                                     : runOne(options, runs, i, done.store, out, err, stopRequested);
         const std::string label = "#" + std::to_string(i + 1) + " " + runs[i].device;
-        printSummary(out, run.outcome, runs[i], run.record.sampling, label,
-                     options.base.synthetic);
+        printSummary(out, run.outcome, runs[i], run.record.sampling, label, options.base.synthetic);
         done.results.push_back(run);
         if (!reportRunFiles(run, out, err))
             exitCode = kExitRunFailed;

@@ -37,8 +37,8 @@ void addProcess(TempTree &proc, int pid, double utime, double stime, double rssK
     proc.write(folder + "/stat", std::to_string(pid) + " (python3) S 1 1 1 0 -1 0 0 0 0 0 " +
                                      std::to_string(static_cast<long>(utime)) + " " +
                                      std::to_string(static_cast<long>(stime)) + " 0 0 20 0 1 0");
-    proc.write(folder + "/status", "Name:\tpython3\nVmRSS:\t" +
-                                       std::to_string(static_cast<long>(rssKib)) + " kB\n");
+    proc.write(folder + "/status",
+               "Name:\tpython3\nVmRSS:\t" + std::to_string(static_cast<long>(rssKib)) + " kB\n");
     proc.write(folder + "/task/" + folder + "/children", children);
 }
 

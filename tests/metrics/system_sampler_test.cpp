@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 // An epoch's readings out of a run's samples (summarizeEpoch), and the sampler's thread on this
 // machine's /proc with a fake powercap tree.
-#include "devicebench/system_sampler.h"
 #include "devicebench/run_energy.h"
+#include "devicebench/system_sampler.h"
 
 #include "temp_tree.h"
 
@@ -193,8 +193,7 @@ namespace devicebench {
 namespace {
 
 // A sampler of GPU 0 through the stand-in NVML library `library`, fast.
-std::vector<SystemSample> sampleGpu(const char *library, EpochSystem *epoch,
-                                    SamplingInfo *info) {
+std::vector<SystemSample> sampleGpu(const char *library, EpochSystem *epoch, SamplingInfo *info) {
     SamplerOptions options;
     options.periodSeconds = 0.02;
     options.powercapRoot = "/nonexistent/powercap";

@@ -81,7 +81,8 @@ std::string energyNotMeasuredReason(const std::vector<EpochResult> &epochs) {
     if (epochs.empty() || !epochs.back().system.sampled)
         return {};
     std::string reason;
-    for (const EnergyReading *r : {&epochs.back().system.cpuEnergy, &epochs.back().system.gpuEnergy}) {
+    for (const EnergyReading *r :
+         {&epochs.back().system.cpuEnergy, &epochs.back().system.gpuEnergy}) {
         if (!r->note.empty() && r->note != kNotTheRunsDevice)
             reason += (reason.empty() ? "" : "; ") + r->note;
     }
@@ -177,8 +178,8 @@ std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs)
     if (gpu.known())
         line += "; GPU " + number(100.0 * gpu.mean, 0) + " % busy";
     if (gpuMemory.known())
-        line += std::string(gpu.known() ? ", peak " : "; GPU memory peak ") +
-                bytesText(gpuMemory.peak);
+        line +=
+            std::string(gpu.known() ? ", peak " : "; GPU memory peak ") + bytesText(gpuMemory.peak);
     if (power.known())
         line += std::string(gpu.known() || gpuMemory.known() ? ", " : "; GPU ") +
                 number(power.mean, 0, " W");

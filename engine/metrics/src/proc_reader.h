@@ -10,10 +10,10 @@ namespace devicebench::detail {
 
 // CPU seconds (user + system) and resident bytes of the processes of one tree, per process.
 struct ProcessTree {
-    bool valid = false;                 // false: the root process could not be read
-    std::map<int, double> cpuSeconds;   // pid -> its own CPU seconds (children that ended not
-                                        // counted: /proc's cutime is only for waited-for ones)
-    double rssBytes = 0.0;              // the tree's VmRSS, summed
+    bool valid = false;               // false: the root process could not be read
+    std::map<int, double> cpuSeconds; // pid -> its own CPU seconds (children that ended not
+                                      // counted: /proc's cutime is only for waited-for ones)
+    double rssBytes = 0.0;            // the tree's VmRSS, summed
 };
 
 // Reads `root` (a pid; 0 = this process, /proc/self) and every descendant found through

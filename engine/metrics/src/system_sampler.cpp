@@ -73,9 +73,9 @@ struct SystemSampler::State {
 
     std::unique_ptr<detail::RaplCounters> rapl;
     std::unique_ptr<detail::NvmlGpu> gpu;
-    bool gpuCounter = false;    // NVML's energy counter, else its power integrated
+    bool gpuCounter = false; // NVML's energy counter, else its power integrated
     double gpuCounterBase = kNotSampled;
-    double gpuIntegral = 0.0;   // joules, trapezoids of power over time
+    double gpuIntegral = 0.0; // joules, trapezoids of power over time
     double lastPower = kNotSampled;
     double lastPowerTime = 0.0;
     int lastRoot = -1;
@@ -166,8 +166,8 @@ SystemSample SystemSampler::State::read() {
     lastTree = std::move(tree);
     lastRoot = root;
 
-    const CpuTimes machine = parseProcStat(
-        detail::readSmallFile(options.procRoot + "/stat"), {}, ticksPerSecond);
+    const CpuTimes machine =
+        parseProcStat(detail::readSmallFile(options.procRoot + "/stat"), {}, ticksPerSecond);
     if (machine.valid && lastMachine.valid && wall > 0.0)
         sample.machineCores = std::max(0.0, machine.busy - lastMachine.busy) / wall;
     lastMachine = machine;

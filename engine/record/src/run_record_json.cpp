@@ -5,12 +5,12 @@
 #include "devicebench/run_record.h"
 
 #include "json_canary.h"
-#include "json_system.h"
 #include "json_distributed.h"
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
 #include "json_model.h"
 #include "json_phases.h"
+#include "json_system.h"
 #include "record_json_parts.h"
 
 #include <nlohmann/json.hpp>

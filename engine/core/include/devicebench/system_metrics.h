@@ -79,10 +79,10 @@ double epochJoules(const EpochSystem &system);
 std::string energyMethods(const EpochSystem &system);
 
 // How a run was sampled: the period, and one note per source that was absent or failed
-// ("energy: no RAPL counters (/sys/class/powercap absent)", "gpu: no NVIDIA driver
-// (libnvidia-ml.so.1 not found)", "gpu power: nvmlDeviceGetPowerUsage failed at 12.5 s: ...").
+// ("gpu: no NVIDIA driver (libnvidia-ml.so.1 not found)", "gpu power: nvmlDeviceGetPowerUsage
+// failed: Unknown Error; no longer read", "cpu energy: <file>: <error>; no longer read").
 struct SamplingInfo {
-    bool sampled = false;              // false: the run was not sampled (older records)
+    bool sampled = false;               // false: the run was not sampled (older records)
     double periodSeconds = kNotSampled; // between readings
     std::vector<std::string> notes;
 };

@@ -18,13 +18,13 @@ namespace devicebench {
 
 // What to sample and where to read it (tests point the roots at folders of their own).
 struct SamplerOptions {
-    double periodSeconds = 0.5;         // between readings (MLPerf's power rule: 1 s or less)
+    double periodSeconds = 0.5; // between readings (MLPerf's power rule: 1 s or less)
     std::string procRoot = "/proc";
     std::string powercapRoot = "/sys/class/powercap";
-    std::string nvmlLibrary;            // "": $DEVICEBENCH_NVML_LIBRARY, else libnvidia-ml.so.1
-    bool gpu = false;                   // the run's device is a CUDA GPU: read it through NVML
-    int gpuIndex = 0;                   // its NVML index, used when gpuPciBusId is empty
-    std::string gpuPciBusId;            // "00000000:3B:00.0"; "" unknown
+    std::string nvmlLibrary; // "": $DEVICEBENCH_NVML_LIBRARY, else libnvidia-ml.so.1
+    bool gpu = false;        // the run's device is a CUDA GPU: read it through NVML
+    int gpuIndex = 0;        // its NVML index, used when gpuPciBusId is empty
+    std::string gpuPciBusId; // "00000000:3B:00.0"; "" unknown
     // The root of the run's process tree (its process and every descendant): a child run's
     // pid once it is known; null or 0: this process.
     std::function<int()> process;
