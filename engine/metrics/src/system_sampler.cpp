@@ -199,7 +199,9 @@ void SystemSampler::State::loop() {
     std::unique_lock<std::mutex> lock(mutex);
     while (true) {
         wake.wait_until(lock, next, [&] { return stopping || readWanted; });
-        const bool last = stopping;
+        // No reading after the run: its processes idle then, and the curves would end in a drop.
+        if (stopping)
+            return;
         readWanted = false;
         lock.unlock();
         SystemSample sample = read(); // outside the lock: takeNew() never waits for /proc
@@ -207,8 +209,6 @@ void SystemSampler::State::loop() {
         samples.push_back(sample);
         ++readings;
         readDone.notify_all();
-        if (last)
-            return;
         if (Clock::now() >= next)
             next += period * (1 + (Clock::now() - next) / period); // the next tick ahead
     }

@@ -53,7 +53,7 @@ public:
     SystemSampler &operator=(const SystemSampler &) = delete;
 
     void start();
-    // Takes one last reading and ends the thread; idempotent.
+    // Ends the thread (no reading after it); idempotent.
     void stop();
     // Asks the thread for a reading now and waits for it (up to two periods): called between
     // epochs, outside their clocks, so that an epoch's end has a reading after it.
