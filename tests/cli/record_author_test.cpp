@@ -34,7 +34,7 @@ namespace {
 
 // The record without the fields that may differ between two runs of one config: the id, the
 // creation time, the times (epoch seconds and the images per second derived from them, step
-// times) and the fingerprint of the process that ran it.
+// times), the system sampler's readings and the fingerprint of the process that ran it.
 Json withoutIdTimesAndFingerprint(Json record) {
     record.erase("runId");
     record.erase("createdUtc");
@@ -53,9 +53,14 @@ Json withoutIdTimesAndFingerprint(Json record) {
         for (const char *timed : {"startedUnixSeconds", "canary", "canaryChange", "speedChanged"})
             if (epoch.contains(timed))
                 epoch[timed] = "measured";
+        // And what the system sampler read during it (its energy's method and notes are not).
+        if (epoch.contains("system"))
+            epoch["system"] = {{"energy", epoch["system"]["energy"]}, {"readings", "measured"}};
     }
     if (record.at("started").contains("canary"))
         record["started"]["canary"] = "measured";
+    if (record.contains("samples")) // the readings themselves; `sampling` says how, unmeasured
+        record["samples"] = "measured";
     for (Json &step : record.at("steps"))
         step.erase("seconds");
     return record;

@@ -368,7 +368,8 @@ TEST(CliRobustness, AFullDiskOnExportReportsTheFileAndLeavesNoPartialFile) {
         << r.err;
     EXPECT_TRUE(contains(r.err, " bytes could be written (disk full?)")) << r.err;
     EXPECT_TRUE(contains(r.out, "wrote " + csv.string())) << "the small CSV fits: " << r.out;
-    EXPECT_EQ(namesIn(dir.path()), (std::vector<std::string>{"out-summary.csv", "out.csv"}))
+    EXPECT_EQ(namesIn(dir.path()),
+              (std::vector<std::string>{"out-groups.csv", "out-summary.csv", "out.csv"}))
         << "no PNG and no temporary file";
 }
 

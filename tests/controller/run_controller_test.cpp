@@ -13,8 +13,11 @@
 #include <QTemporaryDir>
 
 #include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <memory>
 #include <string>
+#include <thread>
 #include <utility>
 #include <vector>
 
@@ -333,7 +336,9 @@ TEST(RunController, TheJobsResultArrivesWithTheTerminalSignalsAndStepsKeepTheRec
 
 TEST(RunController, TheMachinesReadingsReachTheMainThreadWithEachRunsId) {
     // A train function whose run was sampled: one reading, then the fake training. The
-    // readings pass the run's recorder (which keeps them in the record) on the way.
+    // readings pass the run's recorder (which keeps them in the record) on the way. The
+    // engine's own sampler is off, so that only these readings come.
+    setenv("DEVICEBENCH_SAMPLING_PERIOD", "0", 1);
     RunController controller(
         [](const RunConfig &config, TrainingObserver &observer, const std::atomic<bool> &stop) {
             SystemSample sample;
@@ -362,6 +367,29 @@ TEST(RunController, TheMachinesReadingsReachTheMainThreadWithEachRunsId) {
     EXPECT_EQ(shown, (std::vector<std::pair<int, double>>{{1, 2.0}, {2, 3.0}}));
     ASSERT_EQ(ended[1].samples.size(), 1U);
     EXPECT_EQ(ended[1].samples[0].seconds, 0.5);
+    unsetenv("DEVICEBENCH_SAMPLING_PERIOD");
+}
+
+TEST(RunController, TheEnginesSamplerReadingsReachTheMainThreadAndTheRecord) {
+    setenv("DEVICEBENCH_SAMPLING_PERIOD", "0.02", 1);
+    RunController controller(
+        [](const RunConfig &config, TrainingObserver &observer, const std::atomic<bool> &stop) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(200)); // readings pile up
+            return FakeTrainer{}(config, observer, stop); // hands them on with its losses
+        });
+    std::size_t shown = 0;
+    QObject::connect(
+        &controller, &RunController::systemSamples,
+        [&](int, const std::vector<SystemSample> &samples) { shown += samples.size(); });
+    std::vector<RunRecord> ended;
+    QObject::connect(&controller, &RunController::recordEnded,
+                     [&](int, const RunRecord &r) { ended.push_back(r); });
+    ASSERT_EQ(controller.startRun(fakeRequest()), 1);
+    ASSERT_TRUE(waitUntil([&] { return ended.size() == 1; }));
+    unsetenv("DEVICEBENCH_SAMPLING_PERIOD");
+    EXPECT_TRUE(ended[0].sampling.sampled);
+    EXPECT_GE(ended[0].samples.size(), 3U);
+    EXPECT_EQ(shown, ended[0].samples.size());
 }
 
 } // namespace

@@ -157,7 +157,11 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     ASSERT_TRUE(window.exportPng(png, &error)) << error.toStdString();
     QImage image;
     ASSERT_TRUE(image.load(png));
-    EXPECT_EQ(image.size(), QSize(kExportWidth, kExportHeight));
+    // A real run is sampled: the System view's panes come under the loss chart.
+    ASSERT_EQ(systemPanesFor(window.store()), SystemPanes::Included);
+    EXPECT_EQ(image.size(),
+              QSize(kExportWidth, kExportHeight + systemPanesHeight(window.store(),
+                                                                    SystemPanes::Included)));
     std::set<QRgb> colours;
     for (int y = 0; y < image.height(); y += 7)
         for (int x = 0; x < image.width(); x += 7)

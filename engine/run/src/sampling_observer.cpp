@@ -50,6 +50,10 @@ void SamplingObserver::onStepLosses(const std::vector<StepLoss> &losses) {
     handOnSamples();
 }
 
+void SamplingObserver::onSystemSamples(const std::vector<SystemSample> &samples) {
+    m_recorder.onSystemSamples(samples);
+}
+
 void SamplingObserver::onEpochFinished(const EpochResult &epoch) {
     // The epoch's own seconds on the recorder's clock: from when it began (system clock), else
     // back from now (then the canary's time after the epoch shifts the window a little).

@@ -19,6 +19,8 @@ public:
     void onRunStarted(const RunStarted &info) override;
     void onStepLosses(const std::vector<StepLoss> &losses) override;
     void onEpochFinished(const EpochResult &epoch) override;
+    // Readings a train function made itself are handed on as they are.
+    void onSystemSamples(const std::vector<SystemSample> &samples) override;
     void onRunEnded(const RunOutcome &outcome) override;
 
 private:
