@@ -133,7 +133,9 @@ TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
                         "model,image_size,parameters,phase_data_s,phase_forward_s,"
                         "phase_loss_s,phase_backward_s,phase_optimizer_s,phase_test_s,"
                         "precision,skipped_steps,started_unix_s,canary_s,canary_run_threads_s,"
-                        "canary_change,speed_changed");
+                        "canary_change,speed_changed,process_cores,machine_cores,"
+                        "peak_rss_bytes,gpu_utilization,gpu_power_w,gpu_memory_peak_bytes,"
+                        "energy_j,energy_method");
     const std::vector<std::string> first = fieldsOf(lines[1]);
     ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
     EXPECT_EQ(first[0], set.run(0).label);
@@ -420,7 +422,9 @@ TEST(SummaryCsv, HeaderIsTheDocumentedColumnsInOrder) {
               "phase_forward_fraction,phase_loss_fraction,phase_backward_fraction,"
               "phase_optimizer_fraction,phase_test_fraction,precision,precision_native,"
               "precision_note,tf32,canary_drift,speed_changed_stable_epochs,"
-              "machine_speed_vs_baseline,machine_speed_biased,cost_basis,price_per_hour,"
+              "machine_speed_vs_baseline,machine_speed_biased,mean_process_cores,"
+              "peak_rss_bytes,mean_gpu_utilization,mean_gpu_power_w,energy_j_per_stable_epoch,"
+              "energy_j_stable_total,energy_method,cost_basis,price_per_hour,"
               "price_per_kwh,currency,cost_per_epoch,cost_per_10_epochs,images_per_money,"
               "price_source,cost_note");
     EXPECT_EQ(fieldsOf(header).size(), static_cast<std::size_t>(kSummaryCsvColumnCount));

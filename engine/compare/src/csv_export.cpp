@@ -3,6 +3,7 @@
 #include "devicebench/precision_text.h"
 
 #include "csv_table.h"
+#include "system_csv.h"
 
 #include "devicebench/atomic_file.h"
 #include "devicebench/comparison.h"
@@ -26,7 +27,11 @@
 namespace devicebench {
 namespace {
 
+using detail::columnsOf;
 using detail::CsvColumns;
+using detail::epochSystemColumns;
+using detail::runSystemColumns;
+using detail::SampledRun;
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // A statistic that does not exist for the data (stddev and cv of fewer than 2 stable epochs).
@@ -157,7 +162,10 @@ const CsvColumns<EpochRow> kEpochColumns =
         {"canary_change", [](const EpochRow &x) { return canaryNumber(x, x.e.canaryChange); }},
         {"speed_changed",
          [](const EpochRow &x) { return x.e.canary.measured ? flag(x.e.speedChanged) : ""; }},
-    };
+    } +
+    // Added with the system sampler: empty for epochs that were not sampled.
+    columnsOf<EpochRow>(epochSystemColumns(),
+                        [](const EpochRow &x) -> const EpochResult & { return x.e; });
 
 // ---- the summary CSV -------------------------------------------------------------------------
 
@@ -368,6 +376,11 @@ const CsvColumns<RunRow> kSummaryColumns =
              return x.run.machineSpeed.compared ? flag(x.run.machineSpeed.biased) : "";
          }},
     } +
+    // Added with the system sampler, then the prices.
+    columnsOf<RunRow>(runSystemColumns(),
+                      [](const RunRow &x) {
+                          return SampledRun{x.r, x.run.warmupEpochs};
+                      }) +
     costColumns();
 
 // ---- the published rows of the summary CSV ---------------------------------------------------

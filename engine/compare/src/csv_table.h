@@ -26,6 +26,16 @@ template <class Row> CsvColumns<Row> operator+(CsvColumns<Row> a, const CsvColum
     return a;
 }
 
+// `columns` of rows of type From, as columns of rows of type Row: `part` gives each Row's From.
+template <class Row, class From, class Part>
+CsvColumns<Row> columnsOf(const CsvColumns<From> &columns, Part part) {
+    CsvColumns<Row> adapted;
+    for (const CsvColumn<From> &c : columns)
+        adapted.push_back(
+            {c.name, [cell = c.cell, part](const Row &row) { return cell(part(row)); }});
+    return adapted;
+}
+
 // The header line: the columns' names, comma-separated, ending in "\n".
 template <class Row> std::string csvHeader(const CsvColumns<Row> &columns) {
     std::string text;

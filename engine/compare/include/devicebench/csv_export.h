@@ -34,15 +34,16 @@ std::string csvNumber(double value, int decimals);
 bool isCsvNumber(const std::string &text);
 
 // The per-epoch CSV: a header line, then one line per run and finished epoch, runs in set
-// order. Columns and cell formats: docs/run-record.md, "The comparison CSV".
+// order, ending with what the system sampler read in the epoch (CPU, memory, GPU, energy).
+// Columns and cell formats: docs/run-record.md, "The comparison CSV".
 std::string epochCsv(const RunSet &runs);
-inline constexpr int kEpochCsvColumnCount = 36;
+inline constexpr int kEpochCsvColumnCount = 44;
 
 // The summary CSV: a header line, then one line per run (statistics, speed-up against the
-// baseline, fingerprint, model, phase split, and at the end what the run costs under the set's
-// prices: cost.h). Columns: docs/run-record.md.
+// baseline, fingerprint, model, phase split, the stable epochs' system readings and energy,
+// and at the end what the run costs under the set's prices: cost.h). Columns: docs/run-record.md.
 std::string summaryCsv(const RunSet &runs);
-inline constexpr int kSummaryCsvColumnCount = 71;
+inline constexpr int kSummaryCsvColumnCount = 78;
 
 // The summary CSV with the published rows (published.h) after the runs: summaryCsv's columns,
 // then three more at the end, "origin" ("run" or "published"), "published_note" (like for like,
