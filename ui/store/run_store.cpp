@@ -48,6 +48,7 @@ void RunStore::sync() {
         for (const RunEntry &entry : entries)
             m_runs.emplace_back(entry);
     }
+    m_groups = groupRuns(m_set);
     Q_EMIT changed();
 }
 
@@ -98,6 +99,21 @@ int RunStore::addRecord(const RunRecord &record, const QString &origin) {
     if (m_set.runCount() != before)
         sync();
     return index;
+}
+
+std::vector<int> RunStore::addRecords(const std::vector<RunRecord> &records,
+                                      const QStringList &origins) {
+    std::vector<int> indices;
+    indices.reserve(records.size());
+    const int before = m_set.runCount();
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const auto at = static_cast<qsizetype>(i);
+        indices.push_back(
+            m_set.addRecord(records[i], at < origins.size() ? origins[at].toStdString() : ""));
+    }
+    if (m_set.runCount() != before)
+        sync(); // once: each sync rebuilds the views' runs and the groups
+    return indices;
 }
 
 void RunStore::setLabel(int id, const QString &label) {
