@@ -207,7 +207,9 @@ TEST(GroupLossCurves, ALongLegendListsTheFirstNamesAndHowManyMore) {
     chart.sync(store);
     const QStringList labels = chart.legendLabels();
     ASSERT_EQ(labels.size(), LossChart::kMaxLegendEntries);
-    EXPECT_TRUE(labels.back().contains(QStringLiteral("and 8 more")));
+    EXPECT_EQ(labels.back(),
+              QStringLiteral("… and %1 more").arg(20 - LossChart::kMaxLegendEntries + 1));
+    EXPECT_TRUE(labels.front().startsWith(QStringLiteral("#1 ")));
 }
 
 TEST(GroupControl, TheControlSaysTheLargestPairAndTheWarningsNotEveryPair) {

@@ -106,8 +106,8 @@ class ChartHoverLabel;
 // training loss at each step, in the first run's colour, with a band from the lowest to the
 // highest run at that step (min-max, not an interval) and the mean test loss per epoch; the
 // legend says "n = 5, mean, band min-max". Its hover is the mean's. A group whose runs are all
-// hidden is not drawn. Beyond kMaxLegendEntries entries the legend lists the first ones and
-// "... and N more".
+// hidden is not drawn. Beyond kMaxLegendEntries entries the legend lists the first ones by
+// name and "... and N more".
 //
 // Runs the store marks hidden (RunStore::isRunHidden) are not drawn; their legend entry stays,
 // faded, and clicking a legend entry emits runVisibilityToggled (ZoomableChart, as the System
@@ -124,8 +124,9 @@ public:
     // kCoincidenceFloor nats when that is larger.
     static constexpr double kCoincidenceFraction = 1e-3;
     static constexpr double kCoincidenceFloor = 1e-6;
-    // Most entries the legend lists by name; the last says how many more there are.
-    static constexpr int kMaxLegendEntries = 12;
+    // Most entries the legend lists: beyond that, the first kMaxLegendEntries - 1 by name and
+    // "... and N more".
+    static constexpr int kMaxLegendEntries = 8;
 
     explicit LossChart(QGraphicsItem *parent = nullptr);
 

@@ -259,15 +259,19 @@ void LossChart::styleGroup(GroupSeries &entry) {
 }
 
 void LossChart::capLegend(const std::vector<QAbstractSeries *> &entries) {
-    // The first entries by name, the last of them saying how many more there are.
+    // The first entries by name, then one that says how many more there are (Qt's legend is
+    // one row: more names would be elided to nothing).
     m_legendShown.clear();
     const auto count = static_cast<int>(entries.size());
+    const bool capped = count > kMaxLegendEntries;
     for (int i = 0; i < count; ++i) {
-        const bool shown = count <= kMaxLegendEntries || i < kMaxLegendEntries;
-        QString label = entries[static_cast<std::size_t>(i)]->name();
-        if (count > kMaxLegendEntries && i == kMaxLegendEntries - 1)
-            label += QStringLiteral(" … and %1 more").arg(count - kMaxLegendEntries);
-        for (QLegendMarker *marker : legend()->markers(entries[static_cast<std::size_t>(i)])) {
+        QAbstractSeries *series = entries[static_cast<std::size_t>(i)];
+        const bool shown = !capped || i < kMaxLegendEntries;
+        const QString label =
+            capped && i == kMaxLegendEntries - 1
+                ? QStringLiteral("… and %1 more").arg(count - kMaxLegendEntries + 1)
+                : series->name();
+        for (QLegendMarker *marker : legend()->markers(series)) {
             if (!shown) {
                 marker->setVisible(false);
                 continue;

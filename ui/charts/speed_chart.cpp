@@ -20,6 +20,7 @@
 #include <QBrush>
 #include <QHorizontalStackedBarSeries>
 #include <QStackedBarSeries>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -589,6 +590,11 @@ void SpeedChart::sync(const RunStore &store) {
         published = PublishedBars();
     SpeedBars next = nextBars(store, errorColour, static_cast<int>(published.values.size()));
     m_rowLabelTexts = next.rowLabels;
+    for (const QString &category : published.categories) // one line of plain text each
+        m_rowLabelTexts.append(QTextDocumentFragment::fromHtml(category)
+                                   .toPlainText()
+                                   .replace(QChar::LineSeparator, QLatin1Char(' '))
+                                   .replace(QLatin1Char('\n'), QLatin1Char(' ')));
     appendPublished(next, published);
     m_hoverTexts = next.hoverTexts;
     // The two programs' ratio under the legend entries (published_bars.h), while bars show;

@@ -207,10 +207,6 @@ void placeSystemPanes(QGraphicsScene &scene, const RunStore &store, const QRectF
 QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options,
                         SystemPanes panes) {
     const int systemHeight = systemPanesHeight(store, panes);
-    QImage image(QSize(size.width(), size.height() + systemHeight),
-                 QImage::Format_ARGB32_Premultiplied);
-    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
-
     const int width = size.width();
     const QString control = comparisonControlText(store);
     const QStringList notes = machineSpeedNotes(store);
@@ -223,26 +219,34 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
 
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
-    pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
-    if (systemHeight > 0)
-        placeSystemPanes(scene, store, QRectF(0, lossHeight, width, systemHeight));
+    // The bars first: placed before they are synced (the width decides whether they turn
+    // horizontal), then, horizontal, given a row a line of text (the picture grows).
     auto *bars = new SpeedChart;
     addPictureChart(scene, bars);
     bars->setMeasure(options.barMeasure);
     bars->setRunsOneByOne(options.runsOneByOne);
-    // Placed before it is synced: its width decides whether the bars turn horizontal.
-    placeChart(bars, QRectF(0, lossHeight + systemHeight, width, chartsHeight - lossHeight));
+    const int fitHeight = chartsHeight - lossHeight;
+    placeChart(bars, QRectF(0, 0, width, fitHeight));
     bars->sync(store);
-    placeChart(bars, QRectF(0, lossHeight + systemHeight, width, chartsHeight - lossHeight));
+    const auto rows = static_cast<int>(bars->barValues().size());
+    const int barsHeight =
+        bars->horizontal() ? std::max(fitHeight, rows * kPictureRowHeight + 160) : fitHeight;
+    placeChart(bars, QRectF(0, lossHeight + systemHeight, width, barsHeight));
+    pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
+    if (systemHeight > 0)
+        placeSystemPanes(scene, store, QRectF(0, lossHeight, width, systemHeight));
     if (phases) {
         auto *phaseChart = new PhaseChart;
         addPictureChart(scene, phaseChart);
         phaseChart->sync(store);
         placeChart(phaseChart, QRectF(lossWidth, 0, width - lossWidth, lossHeight));
     }
-    const int allChartsHeight = chartsHeight + systemHeight;
+    const int allChartsHeight = lossHeight + systemHeight + barsHeight;
     scene.setSceneRect(0, 0, width, allChartsHeight);
 
+    QImage image(QSize(width, size.height() + systemHeight + barsHeight - fitHeight),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);

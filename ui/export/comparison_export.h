@@ -78,6 +78,9 @@ int systemPanesHeight(const RunStore &store, SystemPanes panes);
 LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
                             const ChartOptions &options, const QRectF &rect);
 
+// When the bar chart turns horizontal (more bars than fit its width, SpeedChart), it is made
+// tall enough for kPictureRowHeight pixels a bar and the image is that much taller than `size`.
+inline constexpr int kPictureRowHeight = 16;
 QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight),
                         const ChartOptions &options = ChartOptions(),
                         SystemPanes panes = SystemPanes::Omitted);
