@@ -265,3 +265,24 @@ TEST(GroupToggle, TheCheckBoxAndTheViewMenuAgreeDriveBothChartsAndAreRemembered)
     EXPECT_TRUE(again.chartsPanel()->chartOptions().runsOneByOne);
     EXPECT_TRUE(again.speedChart()->runsOneByOne());
 }
+
+TEST(BulkImport, AddingManyRecordsAtOnceDerivesWhatAddingThemOneByOneDoes) {
+    std::vector<RunRecord> records = {cpuRun("a1", 1, 10.0), cpuRun("a2", 1, 10.5),
+                                      cpuRun("b1", 4, 4.0), cpuRun("a1", 1, 99.0)};
+    RunStore one;
+    for (const RunRecord &record : records)
+        one.addRecord(record, QStringLiteral("f.json"));
+    RunStore bulk;
+    const std::vector<int> indices =
+        bulk.addRecords(records, {QStringLiteral("f.json"), QStringLiteral("f.json"),
+                                  QStringLiteral("f.json"), QStringLiteral("f.json")});
+    EXPECT_EQ(indices, (std::vector<int>{0, 1, 2, 0})) << "a runId already in is not added twice";
+    ASSERT_EQ(bulk.runCount(), one.runCount());
+    for (int i = 0; i < one.runCount(); ++i) {
+        EXPECT_EQ(bulk.run(i).label, one.run(i).label);
+        EXPECT_DOUBLE_EQ(bulk.run(i).summary.stableMean, one.run(i).summary.stableMean);
+        EXPECT_EQ(bulk.run(i).isBaseline, one.run(i).isBaseline);
+        EXPECT_EQ(bulk.run(i).origin, QStringLiteral("f.json"));
+    }
+    EXPECT_EQ(bulk.groups().groups.size(), 2u);
+}

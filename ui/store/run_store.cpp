@@ -103,16 +103,14 @@ int RunStore::addRecord(const RunRecord &record, const QString &origin) {
 
 std::vector<int> RunStore::addRecords(const std::vector<RunRecord> &records,
                                       const QStringList &origins) {
-    std::vector<int> indices;
-    indices.reserve(records.size());
+    std::vector<std::string> files;
+    files.reserve(static_cast<std::size_t>(origins.size()));
+    for (const QString &origin : origins)
+        files.push_back(origin.toStdString());
     const int before = m_set.runCount();
-    for (std::size_t i = 0; i < records.size(); ++i) {
-        const auto at = static_cast<qsizetype>(i);
-        indices.push_back(
-            m_set.addRecord(records[i], at < origins.size() ? origins[at].toStdString() : ""));
-    }
+    std::vector<int> indices = m_set.addRecords(records, files);
     if (m_set.runCount() != before)
-        sync(); // once: each sync rebuilds the views' runs and the groups
+        sync(); // once: the views' runs and the groups are rebuilt here
     return indices;
 }
 
