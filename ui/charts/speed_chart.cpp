@@ -217,7 +217,9 @@ QBarSet *SpeedChart::runBarSet(int index) const {
 
 QColor SpeedChart::barColour(int index) const {
     const QBarSet *set = runBarSet(index);
-    return set == nullptr ? QColor() : set->brush().color(); // invalid when out of range
+    if (set == nullptr)
+        return {}; // invalid when out of range
+    return set->brush().color();
 }
 
 bool SpeedChart::barHatched(int index) const {
