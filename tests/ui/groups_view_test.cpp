@@ -225,6 +225,14 @@ TEST(GroupControl, TheControlSaysTheLargestPairAndTheWarningsNotEveryPair) {
     EXPECT_FALSE(text.contains(QStringLiteral("#1 vs #2"))) << text.toStdString();
 }
 
+TEST(GroupControl, RunsThatAgreeExactlyNameTwoRunsAsTheirLargestPair) {
+    RunStore store;
+    store.addRecords({cpuRun("a", 1, 10.0), cpuRun("b", 1, 10.0), cpuRun("c", 1, 10.0)}, {});
+    const QString text = comparisonControlText(store);
+    EXPECT_TRUE(text.contains(QStringLiteral("largest #1 vs #2: 0"))) << text.toStdString();
+    EXPECT_TRUE(text.contains(QStringLiteral("no pair above"))) << text.toStdString();
+}
+
 TEST(GroupExport, TheCsvExportWritesTheGroupSummaryBesideTheRuns) {
     RunStore store;
     addTwoGroups(store);

@@ -342,8 +342,12 @@ void LossChart::sync(const RunStore &store) {
         style(*entry);
     // The legend's entries in order: the groups' means, then the runs' lines.
     std::vector<QAbstractSeries *> entries;
-    for (const auto &[key, group] : m_groups)
-        entries.push_back(group.mean);
+    for (const RunGroup &group : store.groups().groups) { // in the order of their first runs
+        const auto it =
+            group.runs.empty() ? m_groups.end() : m_groups.find(store.run(group.runs.front()).id);
+        if (it != m_groups.end())
+            entries.push_back(it->second.mean);
+    }
     for (RunSeries *entry : order)
         entries.push_back(entry->train);
     capLegend(entries);

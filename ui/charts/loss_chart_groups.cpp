@@ -16,6 +16,8 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <utility>
+#include <vector>
 
 namespace devicebench {
 
@@ -73,18 +75,21 @@ QStringList LossChart::legendLabels() const { return m_legendShown; }
 
 std::vector<int> LossChart::syncGroups(const RunStore &store) {
     std::map<int, int> groupOfRun;
-    std::map<int, const RunGroup *> wanted; // key -> group
+    // Key and group, in the order of the groups' first runs (the order their series are added
+    // in, which the legend follows).
+    std::vector<std::pair<int, const RunGroup *>> wanted;
     if (!m_options.runsOneByOne)
         for (const RunGroup &group : store.groups().groups) {
             if (group.runs.size() < 2)
                 continue;
             const int key = store.run(group.runs.front()).id;
-            wanted[key] = &group;
+            wanted.emplace_back(key, &group);
             for (const int index : group.runs)
                 groupOfRun[store.run(index).id] = key;
         }
     for (auto it = m_groups.begin(); it != m_groups.end();) {
-        if (wanted.count(it->first) == 0) {
+        if (std::none_of(wanted.begin(), wanted.end(),
+                         [&](const auto &w) { return w.first == it->first; })) {
             removeGroupSeries(it->second);
             it = m_groups.erase(it);
         } else {
