@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <tuple>
 #include <vector>
 
 namespace devicebench {
@@ -32,6 +33,17 @@ struct SpeedBars {
     QStringList hoverTexts;
     QString currency;    // Money: of every bar
     QStringList leftOut; // the footer's lines for the runs without the measure
+};
+
+// A run bar's look: its run's colour, hatched when not comparable with the baseline,
+// cross-hatched when measured on a busy machine.
+struct BarLook {
+    int number = 0;
+    bool flagged = false;
+    bool contended = false;
+    bool operator<(const BarLook &o) const {
+        return std::tie(number, flagged, contended) < std::tie(o.number, o.flagged, o.contended);
+    }
 };
 
 // Appends the bar of `group` (two runs or more; seconds per epoch) to `out`: category "<label>
