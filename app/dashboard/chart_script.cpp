@@ -23,6 +23,7 @@ const QString kSmoothing = QStringLiteral("smoothing");
 const QString kXAxis = QStringLiteral("x-axis");
 const QString kLogScale = QStringLiteral("log-scale");
 const QString kBarMeasure = QStringLiteral("bar-measure");
+const QString kRuns = QStringLiteral("runs");
 const QString kZoom = QStringLiteral("zoom");
 const QString kHideRun = QStringLiteral("hide-run");
 const QString kHover = QStringLiteral("hover");
@@ -99,6 +100,10 @@ void addChartScriptOptions(QCommandLineParser &parser) {
         {kBarMeasure,
          QStringLiteral("What the bars show per stable epoch: seconds, joules or money."),
          QStringLiteral("MEASURE")},
+        {kRuns,
+         QStringLiteral("Repeated runs of one configuration: groups (one bar and one mean "
+                        "curve with a band each, the default) or one-by-one."),
+         QStringLiteral("MODE")},
         {kZoom, QStringLiteral("Zoom the loss chart to x from A to B (the x axis's unit)."),
          QStringLiteral("A:B")},
         {kHideRun, QStringLiteral("Hide run #N in the charts; repeat for several."),
@@ -141,6 +146,9 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
     if (parser.isSet(kBarMeasure) && !parseBarMeasure(parser.value(kBarMeasure), &measure))
         fail(QStringLiteral("--bar-measure: '%1' is not seconds, joules or money")
                  .arg(parser.value(kBarMeasure)));
+    const QStringList runModes = {QStringLiteral("groups"), QStringLiteral("one-by-one")};
+    if (parser.isSet(kRuns) && !runModes.contains(parser.value(kRuns)))
+        fail(QStringLiteral("--runs: '%1' is not groups or one-by-one").arg(parser.value(kRuns)));
     double a = 0.0;
     double b = 0.0;
     if (parser.isSet(kZoom) && (!parsePair(parser.value(kZoom), &a, &b) || !(b > a)))
@@ -166,6 +174,8 @@ void applyChartControls(const QCommandLineParser &parser, MainWindow &window) {
         options.logScale = true;
     if (parser.isSet(kBarMeasure))
         parseBarMeasure(parser.value(kBarMeasure), &options.barMeasure);
+    if (parser.isSet(kRuns))
+        options.runsOneByOne = parser.value(kRuns) == QLatin1String("one-by-one");
     panel->setChartOptions(options);
 }
 

@@ -355,6 +355,7 @@ TEST(SpeedChartHover, ShowsStableMeanIntervalEpochsAndSpeedUp) {
     }
     SpeedChart chart;
     chart.setGeometry(0, 0, 800, 500);
+    chart.setRunsOneByOne(true); // two runs of one configuration: a group otherwise
     chart.sync(store);
     const QString fast = chart.hoverText(1);
     EXPECT_TRUE(fast.contains(QStringLiteral("stable mean 5.300 s"))) << fast.toStdString();
@@ -374,6 +375,9 @@ TEST(HiddenRuns, AHiddenRunLeavesBothChartsAndIsRememberedByRunId) {
     {
         MainWindow window(nullptr, test::scratchRunsFolder());
         window.show(); // legend entries are laid out (and visible) in a shown chart
+        ChartOptions options = window.chartsPanel()->chartOptions();
+        options.runsOneByOne = true; // two runs of one configuration: a group otherwise
+        window.chartsPanel()->setChartOptions(options);
         for (int id : {1, 2}) {
             window.onRecordStarted(id, startedRecord(2, 10));
             window.onStepLosses(id, stepsOf(1, 20, 10, id * 0.5));
@@ -430,6 +434,7 @@ TEST(HiddenRuns, TheBarChartLeavesOutAHiddenRunsBar) {
         }
     }
     SpeedChart chart;
+    chart.setRunsOneByOne(true); // two runs of one configuration: a group otherwise
     chart.sync(store);
     ASSERT_EQ(chart.barValues().size(), 2U);
     store.setRunHidden(1, true);
@@ -449,6 +454,9 @@ TEST(CoincidingCurves, TheLaterRunIsDashedAndItsLegendSaysIdenticalToTheFirst) {
         store.appendStepLosses(id, stepsOf(1, 20, 10, offsets[id - 1]));
     }
     LossChart chart;
+    ChartOptions options;
+    options.runsOneByOne = true; // four runs of one configuration: a group otherwise
+    chart.setOptions(options);
     chart.sync(store);
     EXPECT_EQ(chart.identicalTo(2), 1);
     EXPECT_EQ(chart.identicalTo(3), 0);
@@ -481,6 +489,7 @@ TEST(LossChartAxes, LogScaleAndTheTimeAxisWhereTheFasterRunEndsEarlier) {
     ChartOptions options;
     options.smoothing = 0.0;
     options.xAxis = XAxisMode::Seconds;
+    options.runsOneByOne = true; // two runs of one configuration: a group otherwise
     chart.setOptions(options);
     chart.sync(store);
     EXPECT_DOUBLE_EQ(chart.trainSeries(slowId)->points().back().x(), 8.0);

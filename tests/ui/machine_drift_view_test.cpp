@@ -148,6 +148,7 @@ TEST(MachineDriftBars, ARunWithChangedStableEpochsGetsARedLineAndABiasedSpeedUp)
     ASSERT_EQ(store.baselineIndex(), 0);
     ASSERT_TRUE(store.run(1).machineSpeed.biased) << "a 20 % slower machine during #2";
     SpeedChart bars;
+    bars.setRunsOneByOne(true); // repeats of one configuration: a group otherwise
     bars.sync(store);
     ASSERT_EQ(bars.categories().size(), 2);
     const QString category = bars.categories()[1];
@@ -178,6 +179,7 @@ TEST(MachineDriftBars, BeyondThreeRunsTheCompactLabelSaysBiasedAndSpeedChanged) 
     store.addRecord(runOf("d", {2.0, 2.0, 2.0, 2.0}, 0.010, {0.010, 0.010, 0.010, 0.010}),
                     QStringLiteral("d.json"));
     SpeedChart bars;
+    bars.setRunsOneByOne(true); // repeats of one configuration: a group otherwise
     bars.sync(store);
     ASSERT_EQ(bars.categories().size(), 4);
     EXPECT_TRUE(bars.categories()[1].contains(QStringLiteral("⚠ biased")));
@@ -189,6 +191,9 @@ TEST(MachineDriftLossChart, TheTestDotsOfFlaggedEpochsAreRingedAndTheirHoverSays
     RunStore store;
     fillDriftingRuns(store);
     LossChart chart;
+    ChartOptions options;
+    options.runsOneByOne = true; // repeats of one configuration: a group otherwise
+    chart.setOptions(options);
     chart.sync(store);
     const int base = store.run(0).id;
     const int drift = store.run(1).id;
@@ -243,7 +248,9 @@ TEST(MachineDriftNotes, TheComparePanelAndThePictureListDriftAndTheBiasedSpeedUp
 // The legend texts of the loss chart the picture draws (renderComparison's scene).
 QStringList pictureLegendLabels(const RunStore &store) {
     QGraphicsScene scene;
-    QChart *loss = pictureLossChart(scene, store, ChartOptions(),
+    ChartOptions options;
+    options.runsOneByOne = true; // repeats of one configuration: a group otherwise
+    QChart *loss = pictureLossChart(scene, store, options,
                                     QRectF(0, 0, kExportWidth, kExportHeight * 57 / 100));
     QStringList labels;
     for (QLegendMarker *marker : loss->legend()->markers())
@@ -253,12 +260,15 @@ QStringList pictureLegendLabels(const RunStore &store) {
 }
 
 TEST(PictureLegend, TheExportedLossLegendSaysIdenticalToAsTheWindowDoes) {
+    ChartOptions options;
+    options.runsOneByOne = true; // repeats of one configuration: a group otherwise
     RunStore store;
     store.addRecord(runOf("a", {1.0, 1.0, 1.0}, 0.010, {0.010, 0.010, 0.010}),
                     QStringLiteral("a.json"));
     store.addRecord(runOf("b", {0.5, 0.5, 0.5}, 0.010, {0.010, 0.010, 0.010}),
                     QStringLiteral("b.json"));
     LossChart window;
+    window.setOptions(options);
     window.sync(store);
     const QString second = window.trainSeries(store.run(1).id)->name();
     ASSERT_TRUE(second.endsWith(QStringLiteral("(identical to #1)"))) << second.toStdString();

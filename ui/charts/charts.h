@@ -23,17 +23,22 @@
 
 class QBarCategoryAxis;
 class QBarSet;
+class QAbstractBarSeries;
+class QAreaSeries;
+class QHorizontalStackedBarSeries;
 class QStackedBarSeries;
 class QLineSeries;
 class QScatterSeries;
 class QXYSeries;
 class QLogValueAxis;
 class QAbstractAxis;
+class QAbstractSeries;
 class QValueAxis;
 
 namespace devicebench {
 
 class RunStore;
+struct RunGroup;
 struct RunRecord;
 struct StoredRun;
 
@@ -75,6 +80,9 @@ struct ChartOptions {
     bool logScale = false; // loss axis logarithmic (base 10)
     // What the bar chart measures (bar_measure.h; the control above it).
     BarMeasure barMeasure = BarMeasure::Seconds;
+    // Repeated runs (RunStore::groups) one by one, as bars and curves of their own, instead of
+    // one bar per group and one mean curve with a band (the default).
+    bool runsOneByOne = false;
 };
 
 class ChartHoverLabel;
@@ -93,6 +101,14 @@ class ChartHoverLabel;
 // drawn: the store keeps every raw step. Non-finite losses are not drawn and never widen the
 // axes.
 //
+// Repeated runs (RunStore::groups: two runs or more of one configuration on one machine) are
+// one curve unless ChartOptions::runsOneByOne: the mean over the runs of their (smoothed)
+// training loss at each step, in the first run's colour, with a band from the lowest to the
+// highest run at that step (min-max, not an interval) and the mean test loss per epoch; the
+// legend says "n = 5, mean, band min-max". Its hover is the mean's. A group whose runs are all
+// hidden is not drawn. Beyond kMaxLegendEntries entries the legend lists the first ones by
+// name and "... and N more".
+//
 // Runs the store marks hidden (RunStore::isRunHidden) are not drawn; their legend entry stays,
 // faded, and clicking a legend entry emits runVisibilityToggled (ZoomableChart, as the System
 // view does). Zoom and pan (the view's wheel and rubber band, or setXRange()) change the axes; a
@@ -108,6 +124,9 @@ public:
     // kCoincidenceFloor nats when that is larger.
     static constexpr double kCoincidenceFraction = 1e-3;
     static constexpr double kCoincidenceFloor = 1e-6;
+    // Most entries the legend lists: beyond that, the first kMaxLegendEntries - 1 by name and
+    // "... and N more".
+    static constexpr int kMaxLegendEntries = 8;
 
     explicit LossChart(QGraphicsItem *parent = nullptr);
 
@@ -144,6 +163,14 @@ public:
     QLogValueAxis *logYAxis() const { return m_logY; } // the log one (attached when logScale)
     // Run number of the earlier run run `runId`'s curve coincides with; 0 when none.
     int identicalTo(int runId) const;
+    // The group run `runId` is drawn in (not one by one): its mean curve, its min-max band
+    // (whose upper and lower series are the highest and lowest run at each step) and the
+    // number of runs; nullptr and 0 when the run is drawn on its own or not at all.
+    QLineSeries *groupMeanSeries(int runId) const;
+    QAreaSeries *groupBandSeries(int runId) const;
+    int groupRunCount(int runId) const;
+    // The legend's entries listed, in order (the last may end "... and N more").
+    QStringList legendLabels() const;
 
 private:
     void userRangeChanged() override { redecimate(); }
@@ -176,9 +203,36 @@ private:
         int drawnGeneration = -1;
     };
 
+    // A group of repeated runs drawn as one (loss_chart_groups.cpp).
+    struct GroupSeries {
+        QLineSeries *mean = nullptr;  // its legend entry
+        QLineSeries *lower = nullptr; // the band's edges, not on the chart themselves
+        QLineSeries *upper = nullptr;
+        QAreaSeries *band = nullptr;
+        QLineSeries *test = nullptr; // mean test loss per epoch
+        int number = 0;              // its first run's: the colour
+        int runs = 0;
+        QString label;
+        std::vector<std::size_t> built; // steps and epochs per run the points were built for
+        int builtGeneration = -1;
+        QList<QPointF> meanPoints, lowerPoints, upperPoints, testPoints;
+        double xEnd = 0.0;
+        bool hidden = false; // every run of it hidden
+    };
+
     // The run's series: raw, train, test and the speed-change rings.
     static std::vector<QXYSeries *> seriesOf(const RunSeries &entry);
-    void dropRemovedRuns(const RunStore &store);    // the series of runs no longer in it
+    // Groups: which runs are drawn in one (not runsOneByOne), their series built and styled;
+    // returns the ids of the runs drawn in a group. Then the legend's cap.
+    std::vector<int> syncGroups(const RunStore &store);
+    void addGroupSeries(GroupSeries &group);
+    void removeGroupSeries(GroupSeries &group);
+    void buildGroup(GroupSeries &entry, const RunStore &store, const RunGroup &group);
+    void styleGroup(GroupSeries &entry);
+    // At most kMaxLegendEntries of `entries` (the series with a legend entry, in order) listed.
+    void capLegend(const std::vector<QAbstractSeries *> &entries);
+    // The series of runs no longer in it, or drawn in a group (`inGroups`, ids).
+    void dropRemovedRuns(const RunStore &store, const std::vector<int> &inGroups);
     void addRunSeries(RunSeries &entry, int runId); // raw, train and test, on the axes
     // Every run's raw steps under every run's lines (after a run was added).
     void putLinesOverRaw(const std::vector<RunSeries *> &order, const std::vector<int> &ids);
@@ -202,12 +256,17 @@ private:
     QValueAxis *m_axisY;
     QLogValueAxis *m_logY;
     ChartHoverLabel *m_hover;
-    std::map<int, RunSeries> m_series; // by run id
+    std::map<int, RunSeries> m_series;   // by run id
+    std::map<int, GroupSeries> m_groups; // by the id of the group's first run
+    std::map<int, int> m_groupOfRun;     // run id -> key in m_groups
+    QStringList m_legendShown;           // the legend's entries listed (capLegend)
     double m_autoXMax = 1.0;
 };
 
+class BarLabelsItem;
 class ErrorBarItem;
 class PublishedLegendItem;
+struct SpeedBars;
 
 // Bar chart of each run's stable mean seconds per epoch (epochs after warm-up, the store's
 // warm-up setting), with the 95% interval of the mean drawn as an error bar and the mean
@@ -231,13 +290,41 @@ class PublishedLegendItem;
 // ("speed-up 2.31x"); the runs without that measure and the published rows get no bar, and
 // the footer (under the axis, where the published legend is) names them and says why. Every
 // hover ends with the run's cost line (costLine, cost.h).
+//
+// Repeated runs (RunStore::groups, run_groups.h) are one bar per group under Seconds, unless
+// setRunsOneByOne(true): the mean of the runs' stable means, the 95 % interval over the runs as
+// the error bar, the fastest and slowest run as a thin whisker, "n = 5" in the label, and the
+// speed-up against the baseline group with its interval (groupSpeedUp); the hover says all of
+// it and which runs. A group of one run is drawn as a run (its speed-up the group's). Joules and
+// money show the runs one by one (a footer line says so). Beyond barsThatFit() bars (the chart's
+// width over kMinBarWidth) the bars turn horizontal, sorted with the fastest (smallest value) on
+// top, each labelled on one line left of it (BarLabelsItem: elided, and only every k-th where
+// rows are thinner than a line, so that labels never overlap); the footer's lines wrap and
+// stop after kMaxFooterLines with "... and N more".
 class SpeedChart : public QChart {
     Q_OBJECT
 
 public:
+    // The narrowest a vertical bar may be, its compact label included (pixels).
+    static constexpr double kMinBarWidth = 64.0;
+
     explicit SpeedChart(QGraphicsItem *parent = nullptr);
 
     void sync(const RunStore &store);
+
+    // Repeated runs one by one (true) or one bar per group (false, the default); call sync().
+    void setRunsOneByOne(bool oneByOne);
+    bool runsOneByOne() const { return m_runsOneByOne; }
+    // How many vertical bars fit the chart's width (at least 3; any number while the chart has
+    // no width yet); more are drawn horizontal.
+    int barsThatFit() const;
+    bool horizontal() const { return m_horizontal; }
+    // The runs (ids) bar `index` stands for: one for a run, several for a group.
+    std::vector<int> runsOfBar(int index) const;
+    // Horizontal: the labels drawn left of the bars, and their rectangles (chart coordinates,
+    // never overlapping); empty when vertical.
+    QStringList rowLabels() const;
+    QList<QRectF> rowLabelRects() const;
 
     // The measure of the bars (Seconds by default); call sync() afterwards.
     void setMeasure(BarMeasure measure);
@@ -245,10 +332,12 @@ public:
     // The footer's lines: the two programs' ratio (Seconds), then a line per run left out
     // ("#2 CPU x1 @ host: no bar: no energy measured ...") and one for the published rows.
     QStringList footerLines() const;
-    // The bar of run `runId` (its index for hoverText and showHover); -1 when it has none.
+    // The bar of run `runId` (its index for hoverText and showHover; its group's bar when it is
+    // drawn as one); -1 when it has none.
     int barOfRun(int runId) const;
 
-    // For tests: the bar values (seconds, 0 when no stable mean; or in the measure's unit),
+    // For tests: the bar values (seconds, 0 when no stable mean; or in the measure's unit) in
+    // category order (horizontal: from the bottom row up),
     // category labels, and the error bars drawn (one per run with a known interval: {low,
     // high} seconds).
     std::vector<double> barValues() const { return m_values; }
@@ -282,13 +371,27 @@ private:
     QColor publishedInk() const; // the published bars' colour: the chart's text colour
     // New bar sets and categories from m_values, m_categories and the error bars.
     void rebuildBars(const QStringList &labels);
+    // Horizontal: one bar set per look (colour and hatching), not one per bar: with hundreds of
+    // bars, a set per bar would be bars x bars rectangles.
+    void buildSharedSets(const QStringList &labels);
+    void setHorizontal(bool horizontal); // swaps the series and axes shown
+    QBarSet *runBarSet(int index) const; // the set run bar `index` is drawn in
+    void fitLabelColumn();               // the chart's left margin holds the row labels
+    QAbstractBarSeries *activeSeries() const;
+    SpeedBars nextBars(const RunStore &store, const QString &errorColour, int publishedBars);
 
     QStringList m_categories;
     std::vector<double> m_values;
     std::vector<bool> m_flagged;
-    std::vector<bool> m_contended; // the run has contended stable epochs (a busy machine)
-    std::vector<int> m_numbers;    // run numbers, which give the bars' colours
-    std::vector<int> m_runIds;     // per run bar: its run's id
+    std::vector<bool> m_contended;           // the run has contended stable epochs (a busy machine)
+    std::vector<int> m_numbers;              // run numbers, which give the bars' colours
+    std::vector<std::vector<int>> m_barRuns; // per run bar: the ids of the runs it stands for
+    std::vector<int> m_setOfBar; // per run bar: its bar set (one each, or shared: horizontal)
+    int m_runSets = 0;           // the runs' bar sets, before the published ones
+    QStringList m_rowLabelTexts; // per bar, one line: the horizontal chart's labels
+    bool m_runsOneByOne = false;
+    bool m_horizontal = false;
+    const RunStore *m_store = nullptr; // of the last sync: a resize may change the orientation
     BarMeasure m_measure = BarMeasure::Seconds;
     BarMeasure m_builtMeasure = BarMeasure::Seconds; // the measure the bars were built for
     QString m_currency;                              // Money: the bars' currency
@@ -297,10 +400,16 @@ private:
     QStringList m_hoverTexts;           // per bar
     ChartHoverLabel *m_hover = nullptr;
     QStackedBarSeries *m_series = nullptr;
+    QHorizontalStackedBarSeries *m_hSeries = nullptr;
     ErrorBarItem *m_errorBars = nullptr;
+    BarLabelsItem *m_rowLabels = nullptr;
     PublishedLegendItem *m_publishedLegend = nullptr;
     QBarCategoryAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;
+    QBarCategoryAxis *m_hAxisRows = nullptr; // horizontal: the categories (labels drawn by
+                                             // m_rowLabels), on the left
+    QValueAxis *m_hAxisValue = nullptr;      // horizontal: the measure, at the bottom
+    int m_leftMargin = 0;                    // the chart's own, without the label column
 };
 
 } // namespace devicebench

@@ -9,6 +9,7 @@
 
 #include "devicebench/machine_drift.h"
 
+#include <QAreaSeries>
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
@@ -70,11 +71,21 @@ void LossChart::setOptions(const ChartOptions &options) {
         for (auto &[id, entry] : m_series)
             for (QXYSeries *s : seriesOf(entry))
                 s->detachAxis(from);
+        for (auto &[key, group] : m_groups)
+            for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(group.band),
+                                       static_cast<QAbstractSeries *>(group.mean),
+                                       static_cast<QAbstractSeries *>(group.test)})
+                s->detachAxis(from);
         removeAxis(from);
         from->setParent(this); // removeAxis releases ownership; keep it for the way back
         addAxis(to, Qt::AlignLeft);
         for (auto &[id, entry] : m_series)
             for (QXYSeries *s : seriesOf(entry))
+                s->attachAxis(to);
+        for (auto &[key, group] : m_groups)
+            for (QAbstractSeries *s : {static_cast<QAbstractSeries *>(group.band),
+                                       static_cast<QAbstractSeries *>(group.mean),
+                                       static_cast<QAbstractSeries *>(group.test)})
                 s->attachAxis(to);
     }
     if (next.xAxis != m_options.xAxis || next.smoothing != m_options.smoothing)
@@ -292,14 +303,21 @@ void LossChart::styleLegend(const RunSeries &entry) {
 }
 
 void LossChart::sync(const RunStore &store) {
-    dropRemovedRuns(store);
+    // Runs drawn in a group have no series of their own (dropped like removed runs).
+    const std::vector<int> inGroups = syncGroups(store);
+    dropRemovedRuns(store, inGroups);
     std::vector<const std::vector<double> *> curves;
     std::vector<RunSeries *> order;
     std::vector<int> ids;
     bool added = false;
     double xMax = 1.0;
+    for (const auto &[key, group] : m_groups)
+        if (!group.hidden)
+            xMax = std::max(xMax, group.xEnd);
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);
+        if (m_groupOfRun.count(run.id) > 0)
+            continue;
         RunSeries &entry = m_series[run.id];
         if (entry.train == nullptr) {
             addRunSeries(entry, run.id);
@@ -322,6 +340,17 @@ void LossChart::sync(const RunStore &store) {
     markIdentical(order, curves);
     for (RunSeries *entry : order)
         style(*entry);
+    // The legend's entries in order: the groups' means, then the runs' lines.
+    std::vector<QAbstractSeries *> entries;
+    for (const RunGroup &group : store.groups().groups) { // in the order of their first runs
+        const auto it =
+            group.runs.empty() ? m_groups.end() : m_groups.find(store.run(group.runs.front()).id);
+        if (it != m_groups.end())
+            entries.push_back(it->second.mean);
+    }
+    for (RunSeries *entry : order)
+        entries.push_back(entry->train);
+    capLegend(entries);
     m_autoXMax = xMax;
 
     if (!m_userZoomed) {
@@ -333,9 +362,10 @@ void LossChart::sync(const RunStore &store) {
     redecimate();
 }
 
-void LossChart::dropRemovedRuns(const RunStore &store) {
+void LossChart::dropRemovedRuns(const RunStore &store, const std::vector<int> &inGroups) {
     for (auto it = m_series.begin(); it != m_series.end();) {
-        if (store.findRun(it->first) == nullptr) {
+        if (store.findRun(it->first) == nullptr ||
+            std::find(inGroups.begin(), inGroups.end(), it->first) != inGroups.end()) {
             for (QXYSeries *s : seriesOf(it->second)) {
                 removeSeries(s);
                 delete s;

@@ -79,6 +79,16 @@ void LossChart::fitY(double xMin, double xMax, double *yMin, double *yMax) const
             widen(&range, *points, slice);
         }
     }
+    for (const auto &[key, group] : m_groups) {
+        if (group.hidden)
+            continue;
+        for (const QList<QPointF> *points :
+             {&group.lowerPoints, &group.upperPoints, &group.testPoints}) {
+            IndexRange slice =
+                full ? IndexRange{0, points->size()} : visibleIndexRange(*points, xMin, xMax);
+            widen(&range, *points, slice);
+        }
+    }
     if (!range.valid) {
         *yMin = m_options.logScale ? 0.1 : 0.0;
         *yMax = m_options.logScale ? 10.0 : 1.0;

@@ -173,7 +173,7 @@ bool hasPublishedStyle(const QBarSet *set) {
            set->pen().style() != Qt::NoPen;
 }
 
-void addPublishedSets(QStackedBarSeries *series, const std::vector<double> &values, int first,
+void addPublishedSets(QAbstractBarSeries *series, const std::vector<double> &values, int first,
                       const std::vector<int> &group, const QStringList &names, const QColor &ink) {
     for (qsizetype g = 0; g < names.size(); ++g) {
         auto *set = new QBarSet(names[g]);
@@ -283,8 +283,8 @@ int SpeedChart::publishedBarCount() const {
 QStringList SpeedChart::legendEntries() const { return m_publishedLegend->names(); }
 
 QBarSet *SpeedChart::publishedBarSet(int group) const {
-    const QList<QBarSet *> sets = m_series->barSets();
-    const qsizetype at = static_cast<qsizetype>(m_numbers.size()) + group;
+    const QList<QBarSet *> sets = activeSeries()->barSets();
+    const qsizetype at = m_runSets + group;
     return group >= 0 && at < sets.size() ? sets[at] : nullptr;
 }
 

@@ -17,7 +17,7 @@
 
 class QBarSet;
 class QChart;
-class QStackedBarSeries;
+class QAbstractBarSeries;
 
 namespace devicebench {
 
@@ -60,7 +60,7 @@ bool hasPublishedStyle(const QBarSet *set);
 // Appends one bar set per published group to `series` (after the runs' sets): set g holds
 // values[c] in each category c >= `first` whose group[c - first] is g, 0 elsewhere, in the
 // published style.
-void addPublishedSets(QStackedBarSeries *series, const std::vector<double> &values, int first,
+void addPublishedSets(QAbstractBarSeries *series, const std::vector<double> &values, int first,
                       const std::vector<int> &group, const QStringList &names, const QColor &ink);
 
 // The published sets' legend, which the chart draws itself in a strip along its bottom edge

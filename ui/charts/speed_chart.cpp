@@ -3,8 +3,11 @@
 // another measure (bar_measure.h).
 #include "charts/charts.h"
 
+#include "charts/bar_labels.h"
 #include "charts/chart_items.h"
+#include "charts/error_bars.h"
 #include "charts/published_bars.h"
+#include "charts/speed_bars.h"
 #include "store/run_store.h"
 #include "theme/theme.h"
 
@@ -15,12 +18,9 @@
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QBrush>
-#include <QFont>
-#include <QFontMetricsF>
-#include <QGraphicsItem>
-#include <QPainter>
-#include <QPen>
+#include <QHorizontalStackedBarSeries>
 #include <QStackedBarSeries>
+#include <QTextDocumentFragment>
 #include <QValueAxis>
 
 #include <algorithm>
@@ -29,137 +29,73 @@
 
 namespace devicebench {
 
-// Error bars and mean labels over the bar chart's plot area (Qt Charts has no error bars).
-// A child item of the chart, so the dashboard's view and the exported PNG both draw it; it
-// maps values with QChart::mapToPosition at paint time, so it follows every resize.
-class ErrorBarItem : public QGraphicsItem {
-public:
-    struct Bar {
-        double mean = 0.0; // in the measure's unit; <= 0: nothing drawn
-        double low = std::nan("");
-        double high = std::nan("");
-        QString text; // written above the bar: "12.3 s", "850 J", "0.00117 USD"
-    };
-
-    ErrorBarItem(QChart *chart, QAbstractSeries *series)
-        : QGraphicsItem(chart), m_chart(chart), m_series(series) {
-        setZValue(100.0); // above the bars
-    }
-
-    void setBars(std::vector<Bar> bars) {
-        if (sameBars(bars, m_bars))
-            return;
-        prepareGeometryChange();
-        m_bars = std::move(bars);
-        update();
-    }
-    // NaN-safe: an interval that is not known (NaN) equals another one that is not known.
-    static bool sameBars(const std::vector<Bar> &a, const std::vector<Bar> &b) {
-        const auto same = [](double x, double y) {
-            return x == y || (std::isnan(x) && std::isnan(y));
-        };
-        return a.size() == b.size() &&
-               std::equal(a.begin(), a.end(), b.begin(), [&](const Bar &p, const Bar &q) {
-                   return same(p.mean, q.mean) && same(p.low, q.low) && same(p.high, q.high) &&
-                          p.text == q.text;
-               });
-    }
-    void geometryChanged() {
-        prepareGeometryChange();
-        update();
-    }
-    const std::vector<Bar> &bars() const { return m_bars; }
-
-    QRectF boundingRect() const override { return m_chart->rect(); }
-
-    void paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
-               QWidget * /*widget*/) override {
-        if (m_bars.empty())
-            return;
-        painter->save();
-        painter->setRenderHint(QPainter::Antialiasing);
-        painter->setClipRect(m_chart->plotArea().adjusted(-2, -40, 2, 2));
-        QFont font = m_chart->font();
-        font.setPointSizeF(std::max(7.0, font.pointSizeF() * 0.95));
-        painter->setFont(font);
-        const QFontMetricsF metrics(font);
-        // The title's colour: near-black on the light theme, near-white on the dark one.
-        const QColor ink = m_chart->titleBrush().color();
-        for (std::size_t i = 0; i < m_bars.size(); ++i) {
-            const Bar &bar = m_bars[i];
-            if (!(bar.mean > 0.0))
-                continue;
-            const double x = static_cast<double>(i);
-            const QPointF centre = m_chart->mapToPosition(QPointF(x, bar.mean), m_series);
-            const QPointF edge = m_chart->mapToPosition(QPointF(x + 0.5, bar.mean), m_series);
-            const double halfCategory = std::abs(edge.x() - centre.x());
-            const double cap = std::clamp(halfCategory * 0.25, 4.0, 16.0);
-            double top = centre.y();
-            if (std::isfinite(bar.low) && std::isfinite(bar.high)) {
-                const QPointF lo = m_chart->mapToPosition(QPointF(x, bar.low), m_series);
-                const QPointF hi = m_chart->mapToPosition(QPointF(x, bar.high), m_series);
-                QPen pen(ink);
-                pen.setWidthF(1.6);
-                painter->setPen(pen);
-                painter->drawLine(QPointF(centre.x(), lo.y()), QPointF(centre.x(), hi.y()));
-                painter->drawLine(QPointF(centre.x() - cap, lo.y()),
-                                  QPointF(centre.x() + cap, lo.y()));
-                painter->drawLine(QPointF(centre.x() - cap, hi.y()),
-                                  QPointF(centre.x() + cap, hi.y()));
-                top = std::min(top, hi.y());
-            }
-            const QString &text = bar.text;
-            const double width = metrics.horizontalAdvance(text) + 6.0;
-            const QRectF box(centre.x() - width / 2.0, top - metrics.height() - 3.0, width,
-                             metrics.height());
-            painter->setPen(ink);
-            painter->drawText(box, Qt::AlignCenter, text);
-        }
-        painter->restore();
-    }
-
-private:
-    QChart *m_chart;
-    QAbstractSeries *m_series;
-    std::vector<Bar> m_bars;
-};
-
 SpeedChart::SpeedChart(QGraphicsItem *parent)
-    : QChart(parent), m_series(new QStackedBarSeries(this)), m_axisX(new QBarCategoryAxis(this)),
-      m_axisY(new QValueAxis(this)) {
+    : QChart(parent), m_series(new QStackedBarSeries(this)),
+      m_hSeries(new QHorizontalStackedBarSeries(this)), m_axisX(new QBarCategoryAxis(this)),
+      m_axisY(new QValueAxis(this)), m_hAxisRows(new QBarCategoryAxis(this)),
+      m_hAxisValue(new QValueAxis(this)) {
     setAnimationOptions(QChart::NoAnimation);
     styleChartTitle(this, QString(), 1.0);
     fitTitle();
-    connect(this, &QGraphicsWidget::geometryChanged, this, [this] { fitTitle(); });
     legend()->setVisible(false);
-    m_series->setLabelsVisible(false); // the means are written above the error bars
-    addSeries(m_series);
+    m_leftMargin = margins().left();
     m_axisY->setTitleText(QStringLiteral("seconds per epoch"));
     m_axisY->setLabelFormat(QStringLiteral("%.1f"));
     m_axisY->setRange(0.0, 1.0);
     // Two-line category labels (run, then speed-up) must not be elided to "#1 cpu...".
     m_axisX->setTruncateLabels(false);
+    // Both orientations are on the chart from the start (so a chart theme styles all four
+    // axes); the horizontal one is hidden until there are more bars than fit.
     addAxis(m_axisX, Qt::AlignBottom);
     addAxis(m_axisY, Qt::AlignLeft);
-    m_series->attachAxis(m_axisX);
-    m_series->attachAxis(m_axisY);
+    addAxis(m_hAxisValue, Qt::AlignBottom);
+    addAxis(m_hAxisRows, Qt::AlignLeft);
+    m_hAxisRows->setLabelsVisible(false); // m_rowLabels draws them, elided, never overlapping
+    m_hAxisRows->setGridLineVisible(false);
+    // The means are written beside the error bars. Only the orientation in use is on the
+    // chart (setHorizontal): two bar series share each category's width.
+    m_series->setLabelsVisible(false);
+    m_hSeries->setLabelsVisible(false);
     m_errorBars = new ErrorBarItem(this, m_series);
+    m_rowLabels = new BarLabelsItem(this, m_hSeries);
     m_publishedLegend = new PublishedLegendItem(this);
+    setHorizontal(false);
     connect(this, &QChart::plotAreaChanged, this, [this] {
         m_errorBars->geometryChanged();
+        m_rowLabels->geometryChanged();
         m_publishedLegend->geometryChanged();
     });
+    connect(this, &QGraphicsWidget::geometryChanged, this, [this] {
+        fitTitle();
+        fitLabelColumn();
+        // A width that holds another number of bars may need the other orientation.
+        if (m_store != nullptr &&
+            (static_cast<int>(m_numbers.size()) > barsThatFit()) != m_horizontal)
+            sync(*m_store);
+    });
     m_hover = new ChartHoverLabel(this);
-    connect(m_series, &QStackedBarSeries::hovered, this,
-            [this](bool on, int category, QBarSet *set) {
-                qsizetype index = m_series->barSets().indexOf(set);
-                if (index >= static_cast<qsizetype>(m_numbers.size()))
-                    index = category; // a published set holds several bars
-                if (on && index >= 0)
-                    showHover(static_cast<int>(index));
-                else
-                    hideHover();
-            });
+    for (QAbstractBarSeries *series : {static_cast<QAbstractBarSeries *>(m_series),
+                                       static_cast<QAbstractBarSeries *>(m_hSeries)})
+        connect(series, &QAbstractBarSeries::hovered, this,
+                [this](bool on, int category, QBarSet *) {
+                    if (on && category >= 0)
+                        showHover(category); // every set holds one bar per category at most
+                    else
+                        hideHover();
+                });
+}
+
+void SpeedChart::setRunsOneByOne(bool oneByOne) {
+    if (oneByOne == m_runsOneByOne)
+        return;
+    m_runsOneByOne = oneByOne;
+    hideHover();
+}
+
+std::vector<int> SpeedChart::runsOfBar(int index) const {
+    return index >= 0 && index < static_cast<int>(m_barRuns.size())
+               ? m_barRuns[static_cast<std::size_t>(index)]
+               : std::vector<int>();
 }
 
 void SpeedChart::fitTitle() {
@@ -183,7 +119,8 @@ void SpeedChart::showHover(int index) {
         return;
     }
     const auto at = static_cast<std::size_t>(index);
-    const QPointF anchor = mapToPosition(QPointF(index, m_values[at]), m_series);
+    const QPointF anchor = mapToPosition(
+        m_horizontal ? QPointF(m_values[at], index) : QPointF(index, m_values[at]), activeSeries());
     m_hover->show(m_hoverTexts[index], anchor,
                   at < m_numbers.size() ? theme::runColour(m_numbers[at]) : publishedInk());
 }
@@ -192,44 +129,63 @@ void SpeedChart::hideHover() { m_hover->hide(); }
 
 QString SpeedChart::shownHover() const { return m_hover->text(); }
 
+namespace {
+
+void applyLook(QBarSet *set, const BarLook &look) {
+    const QColor colour = theme::runColour(look.number);
+    const QBrush brush(colour, look.contended ? Qt::DiagCrossPattern
+                               : look.flagged ? Qt::BDiagPattern
+                                              : Qt::SolidPattern);
+    if (set->brush() != brush)
+        set->setBrush(brush);
+    const QColor border = look.flagged || look.contended ? colour : colour.darker(130);
+    if (set->borderColor() != border)
+        set->setBorderColor(border);
+}
+
+} // namespace
+
+QBarSet *SpeedChart::runBarSet(int index) const {
+    const QList<QBarSet *> sets = activeSeries()->barSets();
+    if (index < 0 || index >= static_cast<int>(m_setOfBar.size()))
+        return nullptr;
+    const int set = m_setOfBar[static_cast<std::size_t>(index)];
+    return set < sets.size() ? sets[set] : nullptr;
+}
+
 QColor SpeedChart::barColour(int index) const {
-    const QList<QBarSet *> sets = m_series->barSets();
-    if (index < 0 || index >= sets.size())
-        return {}; // invalid
-    return sets[index]->brush().color();
+    const QBarSet *set = runBarSet(index);
+    if (set == nullptr)
+        return {}; // invalid when out of range
+    return set->brush().color();
 }
 
 bool SpeedChart::barHatched(int index) const {
-    const QList<QBarSet *> sets = m_series->barSets();
-    return index >= 0 && index < sets.size() && sets[index]->brush().style() != Qt::SolidPattern;
+    const QBarSet *set = runBarSet(index);
+    return set != nullptr && set->brush().style() != Qt::SolidPattern;
 }
 
 bool SpeedChart::barCrossHatched(int index) const {
-    const QList<QBarSet *> sets = m_series->barSets();
-    return index >= 0 && index < sets.size() &&
-           sets[index]->brush().style() == Qt::DiagCrossPattern;
+    const QBarSet *set = runBarSet(index);
+    return set != nullptr && set->brush().style() == Qt::DiagCrossPattern;
 }
 
 void SpeedChart::colourBars() {
     // Comparable runs: a solid bar in the run's colour. Runs whose workload differs from the
-    // baseline's: hatched in the run's colour, outlined.
-    const QList<QBarSet *> sets = m_series->barSets();
-    for (qsizetype i = 0; i < sets.size() && i < static_cast<qsizetype>(m_numbers.size()); ++i) {
-        const auto at = static_cast<std::size_t>(i);
-        const QColor colour = theme::runColour(m_numbers[at]);
-        // A run with contended stable epochs (a busy machine): cross-hatched.
-        const bool contended = at < m_contended.size() && m_contended[at];
-        const QBrush brush(colour, contended       ? Qt::DiagCrossPattern
-                                   : m_flagged[at] ? Qt::BDiagPattern
-                                                   : Qt::SolidPattern);
-        if (sets[i]->brush() != brush)
-            sets[i]->setBrush(brush);
-        const QColor border = m_flagged[at] || contended ? colour : colour.darker(130);
-        if (sets[i]->borderColor() != border)
-            sets[i]->setBorderColor(border);
+    // baseline's: hatched in the run's colour, outlined. Each set takes the look of its first
+    // bar (a shared set holds bars of one look).
+    const QList<QBarSet *> sets = activeSeries()->barSets();
+    std::vector<bool> done(static_cast<std::size_t>(sets.size()), false);
+    for (std::size_t i = 0; i < m_setOfBar.size(); ++i) {
+        const auto set = static_cast<std::size_t>(m_setOfBar[i]);
+        if (set >= done.size() || done[set])
+            continue;
+        done[set] = true;
+        applyLook(sets[static_cast<qsizetype>(set)],
+                  {m_numbers[i], m_flagged[i], i < m_contended.size() && m_contended[i]});
     }
     // The published rows' sets, after the runs' (published_bars.h).
-    for (auto i = static_cast<qsizetype>(m_numbers.size()); i < sets.size(); ++i)
+    for (auto i = static_cast<qsizetype>(m_runSets); i < sets.size(); ++i)
         stylePublishedSet(sets[i], publishedInk());
 }
 
@@ -312,21 +268,6 @@ QString barHoverText(const StoredRun &run, int baselineNumber, BarMeasure measur
     return text + machineSpeedHover(run, baselineNumber) + cost;
 }
 
-// What sync() draws, one entry per run with a bar in store order.
-struct SpeedBars {
-    QStringList categories;
-    std::vector<double> values; // in the measure's unit (seconds: 0 when no stable mean)
-    std::vector<bool> flagged;  // not comparable with the baseline
-    std::vector<bool> contended;
-    std::vector<int> numbers;
-    std::vector<int> runIds;
-    std::vector<ErrorBarItem::Bar> bars;
-    QStringList labels;
-    QStringList hoverTexts;
-    QString currency;    // Money: of every bar
-    QStringList leftOut; // the runs without the measure (measureBars)
-};
-
 int shownRunCount(const RunStore &store) {
     int shown = 0;
     for (int index = 0; index < store.runCount(); ++index)
@@ -336,7 +277,8 @@ int shownRunCount(const RunStore &store) {
 
 // The measured value, its interval and its text; nothing drawn (mean 0) without a stable mean.
 ErrorBarItem::Bar measuredBar(const MeasuredRun &m, BarMeasure measure, const QString &currency) {
-    return {m.value, m.low, m.high, measureValueText(measure, m.value, currency)};
+    return {m.value,      m.low,        m.high,
+            std::nan(""), std::nan(""), measureValueText(measure, m.value, currency)};
 }
 
 // The category's second line: not comparable, no stable epochs, baseline or the speed-up
@@ -429,36 +371,107 @@ QString compactCategory(const StoredRun &run, const std::vector<int> &busy, bool
     return QStringLiteral("#%1<br>").arg(run.number) + verdict;
 }
 
-// `publishedBars`: the published rows drawn after the runs (they crowd the chart too).
+// A run's one-line label for the horizontal chart: "#12 CPU x4 @ host · 1.23x".
+QString rowLabel(const StoredRun &run) {
+    QString row = run.label;
+    if (!run.comparable())
+        return row + QStringLiteral(" · not comparable");
+    if (run.isBaseline)
+        return row + QStringLiteral(" · baseline");
+    if (std::isfinite(run.speedUp.ratio))
+        row += QStringLiteral(" · %1x").arg(run.speedUp.ratio, 0, 'f', 2);
+    return row;
+}
+
+// Run `m`'s bar. `compact`: the short category (many bars).
+void appendRunBar(SpeedBars &out, const StoredRun &run, const MeasuredRun &m, int baselineNumber,
+                  const QString &errorColour, bool compact, BarMeasure measure,
+                  const QString &currency) {
+    const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
+    const std::vector<int> changed = speedChangedStableEpochs(run.record.epochs, run.warmupEpochs);
+    const ErrorBarItem::Bar bar = measuredBar(m, measure, currency);
+    out.categories.append(
+        compact ? compactCategory(run, busy, !changed.empty(), errorColour)
+                : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
+                      verdictLine(run, errorColour, measure != BarMeasure::Seconds) +
+                      busyLines(busy, errorColour) + driftLines(run, changed, errorColour));
+    out.values.push_back(bar.mean);
+    out.flagged.push_back(!run.comparable());
+    out.contended.push_back(!busy.empty());
+    out.numbers.push_back(run.number);
+    out.runIds.push_back({run.id});
+    out.bars.push_back(bar);
+    out.labels.append(run.label);
+    out.rowLabels.append(rowLabel(run));
+    out.hoverTexts.append(barHoverText(run, baselineNumber, measure));
+}
+
+// The group of run `index` when it is drawn as a group (two runs or more, seconds, not one by
+// one); nullptr otherwise.
+const RunGroup *drawnGroup(const RunStore &store, int index, bool grouped) {
+    const RunGroups &groups = store.groups();
+    if (!grouped || index >= static_cast<int>(groups.groupOfRun.size()))
+        return nullptr;
+    const RunGroup &group =
+        groups.groups[static_cast<std::size_t>(groups.groupOfRun[static_cast<std::size_t>(index)])];
+    return group.runs.size() >= 2 ? &group : nullptr;
+}
+
+// The runs' (and groups') bars in store order: a group's bar where its first shown run is.
+// `publishedBars`: the published rows drawn after them (they crowd the chart too).
 SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publishedBars,
-                    BarMeasure measure) {
+                    BarMeasure measure, bool grouped) {
     SpeedBars out;
     const MeasuredBars measured = measureBars(store, measure);
     out.currency = measured.currency;
     out.leftOut = measured.leftOut;
-    const bool compact = static_cast<int>(measured.runs.size()) + publishedBars > 3;
+    const bool groups = grouped && measure == BarMeasure::Seconds;
+    std::vector<bool> drawn(store.groups().groups.size(), false);
+    int count = publishedBars;
+    for (const MeasuredRun &m : measured.runs) {
+        const RunGroup *group = drawnGroup(store, m.index, groups);
+        const auto g = group == nullptr
+                           ? std::size_t{0}
+                           : static_cast<std::size_t>(group - store.groups().groups.data());
+        count += group == nullptr || !drawn[g] ? 1 : 0;
+        if (group != nullptr)
+            drawn[g] = true;
+    }
+    std::fill(drawn.begin(), drawn.end(), false);
+    const bool compact = count > 3;
     const int baseline = store.baselineIndex();
     const int baselineNumber = baseline >= 0 ? store.run(baseline).number : 0;
+    bool repeats = false;
     for (const MeasuredRun &m : measured.runs) {
         const StoredRun &run = store.run(m.index);
-        const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
-        const std::vector<int> changed =
-            speedChangedStableEpochs(run.record.epochs, run.warmupEpochs);
-        const ErrorBarItem::Bar bar = measuredBar(m, measure, measured.currency);
-        out.categories.append(
-            compact ? compactCategory(run, busy, !changed.empty(), errorColour)
-                    : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
-                          verdictLine(run, errorColour, measure != BarMeasure::Seconds) +
-                          busyLines(busy, errorColour) + driftLines(run, changed, errorColour));
-        out.values.push_back(bar.mean);
-        out.flagged.push_back(!run.comparable());
-        out.contended.push_back(!busy.empty());
-        out.numbers.push_back(run.number);
-        out.runIds.push_back(run.id);
-        out.bars.push_back(bar);
-        out.labels.append(run.label);
-        out.hoverTexts.append(barHoverText(run, baselineNumber, measure));
+        repeats = repeats || drawnGroup(store, m.index, grouped) != nullptr;
+        if (const RunGroup *group = drawnGroup(store, m.index, groups)) {
+            const auto g = static_cast<std::size_t>(group - store.groups().groups.data());
+            if (!drawn[g])
+                appendGroupBar(out, store, *group, errorColour, compact);
+            drawn[g] = true;
+            continue;
+        }
+        if (!groups || m.index >= static_cast<int>(store.groups().groupOfRun.size())) {
+            appendRunBar(out, run, m, baselineNumber, errorColour, compact, measure,
+                         measured.currency);
+            continue;
+        }
+        // A group of one run: drawn as a run, its speed-up against the baseline group.
+        const RunGroup &own = store.groups().groups[static_cast<std::size_t>(
+            store.groups().groupOfRun[static_cast<std::size_t>(m.index)])];
+        StoredRun shown = run;
+        shown.speedUp = own.speedUp;
+        shown.isBaseline = own.isBaseline;
+        shown.differences = own.comparable || !own.differences.empty()
+                                ? own.differences
+                                : std::vector<std::string>{"precision"};
+        appendRunBar(out, shown, m, baselineNumber, errorColour, compact, measure,
+                     measured.currency);
     }
+    if (repeats && !groups)
+        out.leftOut.append(QStringLiteral("Repeated runs are shown one by one: groups average "
+                                          "seconds only."));
     return out;
 }
 
@@ -468,7 +481,7 @@ void appendPublished(SpeedBars &out, const PublishedBars &published) {
     out.categories.append(published.categories);
     for (const double seconds : published.values) {
         out.values.push_back(seconds);
-        out.bars.push_back({seconds, std::nan(""), std::nan(""),
+        out.bars.push_back({seconds, std::nan(""), std::nan(""), std::nan(""), std::nan(""),
                             measureValueText(BarMeasure::Seconds, seconds, QString())});
     }
     out.hoverTexts.append(published.hoverTexts);
@@ -486,11 +499,28 @@ void SpeedChart::setMeasure(BarMeasure measure) {
 QStringList SpeedChart::footerLines() const { return m_publishedLegend->lines(); }
 
 int SpeedChart::barOfRun(int runId) const {
-    const auto it = std::find(m_runIds.begin(), m_runIds.end(), runId);
-    return it == m_runIds.end() ? -1 : static_cast<int>(it - m_runIds.begin());
+    for (std::size_t i = 0; i < m_barRuns.size(); ++i)
+        if (std::find(m_barRuns[i].begin(), m_barRuns[i].end(), runId) != m_barRuns[i].end())
+            return static_cast<int>(i);
+    return -1;
+}
+
+SpeedBars SpeedChart::nextBars(const RunStore &store, const QString &errorColour,
+                               int publishedBars) {
+    SpeedBars next = speedBars(store, errorColour, publishedBars, m_measure, !m_runsOneByOne);
+    const auto runBars = static_cast<int>(next.values.size());
+    const bool horizontal = runBars + publishedBars > barsThatFit();
+    if (horizontal)
+        sortRunBars(next, runBars);
+    if (horizontal != m_horizontal) {
+        m_categories.clear(); // rebuild in the other series
+        setHorizontal(horizontal);
+    }
+    return next;
 }
 
 void SpeedChart::sync(const RunStore &store) {
+    m_store = &store;
     const QString errorColour = theme::colourName(theme::Role::ErrorText, theme::themeOf(*this));
     PublishedBars published = publishedBars(store, shownRunCount(store), errorColour);
     // The published rows publish seconds only: under another measure, a footer line instead.
@@ -498,8 +528,13 @@ void SpeedChart::sync(const RunStore &store) {
         publishedLeftOutLine(m_measure, static_cast<int>(published.values.size()));
     if (m_measure != BarMeasure::Seconds)
         published = PublishedBars();
-    SpeedBars next =
-        speedBars(store, errorColour, static_cast<int>(published.values.size()), m_measure);
+    SpeedBars next = nextBars(store, errorColour, static_cast<int>(published.values.size()));
+    m_rowLabelTexts = next.rowLabels;
+    for (const QString &category : published.categories) // one line of plain text each
+        m_rowLabelTexts.append(QTextDocumentFragment::fromHtml(category)
+                                   .toPlainText()
+                                   .replace(QChar::LineSeparator, QLatin1Char(' '))
+                                   .replace(QLatin1Char('\n'), QLatin1Char(' ')));
     appendPublished(next, published);
     m_hoverTexts = next.hoverTexts;
     // The two programs' ratio under the legend entries (published_bars.h), while bars show;
@@ -510,7 +545,7 @@ void SpeedChart::sync(const RunStore &store) {
         footer.append(publishedLeftOut);
     m_publishedLegend->setLines(footer);
     m_errorBars->setBars(std::move(next.bars)); // repaints only when a bar changed
-    m_runIds = next.runIds;
+    m_barRuns = next.runIds;
     if (next.categories == m_categories && next.values == m_values && next.flagged == m_flagged &&
         next.contended == m_contended && next.numbers == m_numbers &&
         published.group == m_publishedGroups && published.legendNames == m_publishedNames &&
@@ -521,6 +556,7 @@ void SpeedChart::sync(const RunStore &store) {
     m_builtMeasure = m_measure;
     m_currency = next.currency;
     m_axisY->setTitleText(measureAxisTitle(m_measure, m_currency));
+    m_hAxisValue->setTitleText(m_axisY->titleText());
     fitTitle();
     m_categories = next.categories;
     m_values = next.values;
@@ -534,37 +570,55 @@ void SpeedChart::sync(const RunStore &store) {
 
 void SpeedChart::rebuildBars(const QStringList &labels) {
     m_series->clear();
+    m_hSeries->clear();
     m_axisX->clear();
+    m_hAxisRows->clear();
+    m_setOfBar.clear();
+    m_runSets = 0;
+    m_rowLabels->setLabels(m_horizontal ? m_rowLabelTexts : QStringList());
+    fitLabelColumn();
     if (m_values.empty()) {
         m_publishedLegend->setNames({});
         m_axisY->setRange(0.0, 1.0);
+        m_hAxisValue->setRange(0.0, 1.0);
         return;
     }
-    // One stacked set per run, holding only that run's bar (0 in every other category), so
-    // that each bar has its own run's colour.
     const std::vector<ErrorBarItem::Bar> &bars = m_errorBars->bars();
     double top = 0.0;
     for (std::size_t i = 0; i < m_values.size(); ++i) {
         top = std::max(top, m_values[i]);
-        if (i >= m_numbers.size())
-            continue; // a published row: in addPublishedSets below
-        auto *set = new QBarSet(labels[static_cast<qsizetype>(i)]);
-        for (std::size_t j = 0; j < m_values.size(); ++j)
-            set->append(j == i ? m_values[i] : 0.0);
-        m_series->append(set);
-        if (std::isfinite(bars[i].high))
+        if (i < bars.size() && std::isfinite(bars[i].high))
             top = std::max(top, bars[i].high);
+        if (i < bars.size() && std::isfinite(bars[i].max))
+            top = std::max(top, bars[i].max);
     }
-    addPublishedSets(m_series, m_values, static_cast<int>(m_numbers.size()), m_publishedGroups,
-                     m_publishedNames, publishedInk());
+    if (m_horizontal)
+        buildSharedSets(labels);
+    else
+        for (std::size_t i = 0; i < m_numbers.size(); ++i) {
+            // One stacked set per bar, holding only that bar (0 in every other category), so
+            // that each bar has its own run's colour.
+            auto *set = new QBarSet(labels[static_cast<qsizetype>(i)]);
+            for (std::size_t j = 0; j < m_values.size(); ++j)
+                set->append(j == i ? m_values[i] : 0.0);
+            m_series->append(set);
+            m_setOfBar.push_back(m_runSets++);
+        }
+    addPublishedSets(activeSeries(), m_values, static_cast<int>(m_numbers.size()),
+                     m_publishedGroups, m_publishedNames, publishedInk());
     m_publishedLegend->setNames(m_publishedNames);
     colourBars();
-    m_axisX->append(m_categories);
-    setZeroBasedNiceAxis(m_axisY, top * 1.2);
+    QStringList categories = m_categories;
+    if (m_horizontal) // unique names for the rows; their labels are m_rowLabels'
+        for (qsizetype i = 0; i < categories.size(); ++i)
+            categories[i] = QString::number(i);
+    (m_horizontal ? m_hAxisRows : m_axisX)->append(categories);
+    QValueAxis *axis = m_horizontal ? m_hAxisValue : m_axisY;
+    setZeroBasedNiceAxis(axis, top * (m_horizontal ? 1.15 : 1.2));
     if (m_measure == BarMeasure::Money) // a cent's fraction per epoch: more decimals than 4
-        m_axisY->setLabelFormat(QStringLiteral("%.") +
-                                QString::number(labelDecimals(m_axisY->max() / 5.0)) +
-                                QStringLiteral("f"));
+        axis->setLabelFormat(QStringLiteral("%.") +
+                             QString::number(labelDecimals(axis->max() / 5.0)) +
+                             QStringLiteral("f"));
 }
 
 } // namespace devicebench

@@ -16,8 +16,10 @@
 #include <QDateTime>
 #include <QDir>
 #include <QFont>
+#include <QFontMetrics>
 #include <QGraphicsLayout>
 #include <QGraphicsScene>
+#include <QGuiApplication>
 #include <QPainter>
 #include <QStringList>
 
@@ -39,23 +41,35 @@ QString comparisonCaption(const RunStore &store) {
     return caption;
 }
 
+QString controlPairText(const RunStore &store, const ControlPair &pair) {
+    return QStringLiteral("#%1 vs #%2: %3")
+        .arg(store.run(pair.indexA).number)
+        .arg(store.run(pair.indexB).number)
+        .arg(QString::number(pair.maxTestLossDiff, 'g', 3));
+}
+
 QString comparisonControlText(const RunStore &store) {
-    QStringList parts;
-    for (const ControlPair &pair : store.controlPairs()) {
-        if (!std::isfinite(pair.maxTestLossDiff))
-            continue;
-        parts.append(QStringLiteral("%1#%2 vs #%3: %4")
-                         .arg(pair.warning ? QStringLiteral("WARNING ") : QString())
-                         .arg(store.run(pair.indexA).number)
-                         .arg(store.run(pair.indexB).number)
-                         .arg(QString::number(pair.maxTestLossDiff, 'g', 3)));
-    }
-    if (parts.isEmpty())
+    const ControlSummary control = store.controlSummary();
+    if (control.largest.indexA < 0)
         return QString();
-    return QStringLiteral("Control, max test-loss difference of comparable runs (same seed; "
-                          "above %1 is a warning): ")
-               .arg(kTestLossWarning) +
-           parts.join(QStringLiteral(" · "));
+    QString text = QStringLiteral("Control, max test-loss difference of comparable runs (same "
+                                  "seed; above %1 is a warning; %2 pair%3): largest %4")
+                       .arg(kTestLossWarning)
+                       .arg(control.comparablePairs)
+                       .arg(control.comparablePairs == 1 ? QString() : QStringLiteral("s"))
+                       .arg(controlPairText(store, control.largest));
+    const auto warnings = static_cast<qsizetype>(control.warnings.size());
+    for (qsizetype i = 0; i < std::min(warnings, kControlWarningsListed); ++i)
+        text += QStringLiteral(" · WARNING ") +
+                controlPairText(store, control.warnings[static_cast<std::size_t>(i)]);
+    if (warnings > kControlWarningsListed)
+        text += QStringLiteral(" · and %1 more pairs above %2 (devicebench-cli compare --runs "
+                               "lists every pair)")
+                    .arg(warnings - kControlWarningsListed)
+                    .arg(kTestLossWarning);
+    else if (warnings == 0)
+        text += QStringLiteral(" · no pair above %1").arg(kTestLossWarning);
+    return text;
 }
 
 QStringList machineSpeedNotes(const RunStore &store) {
@@ -97,13 +111,33 @@ void placeChart(QChart *chart, const QRectF &rect) {
     chart->layout()->activate();
 }
 
-// The caption line under the charts, then the control-pair line when there is one, then the
-// machine speed notes (in the error colour), a line each.
+// The caption's font: the application's, at 10 points.
+QFont captionFont() {
+    QFont font = QGuiApplication::font();
+    font.setPointSizeF(10.0);
+    return font;
+}
+
+// The lines `text` takes when wrapped at words to `width` pixels in the caption's font.
+int wrappedLines(const QString &text, int width) {
+    const QFontMetrics metrics(captionFont());
+    const QRect box = metrics.boundingRect(QRect(0, 0, width, 100000), Qt::TextWordWrap, text);
+    return std::max(1, (box.height() + metrics.height() - 1) / metrics.height());
+}
+
+// The caption's height: its first line, then the control and the notes, wrapped.
+int captionHeight(const QString &control, const QStringList &notes, int width) {
+    int lines = control.isEmpty() ? 0 : wrappedLines(control, width - 32);
+    for (const QString &note : notes)
+        lines += wrappedLines(note, width - 32);
+    return 34 + kCaptionLineHeight * lines;
+}
+
+// The caption line under the charts, then the control line when there is one, then the
+// machine speed notes (in the error colour), each wrapped at words within the picture.
 void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &options,
                   const QString &control, const QStringList &notes, int width, int chartsHeight) {
-    QFont font = painter.font();
-    font.setPointSizeF(10.0);
-    painter.setFont(font);
+    painter.setFont(captionFont());
     painter.setPen(theme::colour(theme::Role::ChartText, theme::Theme::Light));
     QString caption = comparisonCaption(store);
     caption += options.smoothing > 0.0
@@ -112,16 +146,19 @@ void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &
                    : QStringLiteral(" · training loss not smoothed");
     painter.drawText(QRectF(16, chartsHeight, width - 32, 30), Qt::AlignLeft | Qt::AlignVCenter,
                      caption);
-    const auto drawLine = [&](int line, const QString &text) {
-        painter.drawText(QRectF(16, chartsHeight + 24 + line * kCaptionLineHeight, width - 32, 28),
-                         Qt::AlignLeft | Qt::AlignVCenter, text);
-    };
     int line = 0;
+    const auto draw = [&](const QString &text) {
+        const int lines = wrappedLines(text, width - 32);
+        painter.drawText(QRectF(16, chartsHeight + 27 + line * kCaptionLineHeight, width - 32,
+                                lines * kCaptionLineHeight),
+                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+        line += lines;
+    };
     if (!control.isEmpty())
-        drawLine(line++, control);
+        draw(control);
     painter.setPen(theme::colour(theme::Role::ErrorText, theme::Theme::Light));
     for (const QString &note : notes)
-        drawLine(line++, note);
+        draw(note);
 }
 
 } // namespace
@@ -170,16 +207,11 @@ void placeSystemPanes(QGraphicsScene &scene, const RunStore &store, const QRectF
 QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &options,
                         SystemPanes panes) {
     const int systemHeight = systemPanesHeight(store, panes);
-    QImage image(QSize(size.width(), size.height() + systemHeight),
-                 QImage::Format_ARGB32_Premultiplied);
-    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
-
     const int width = size.width();
     const QString control = comparisonControlText(store);
     const QStringList notes = machineSpeedNotes(store);
-    const int lines = (control.isEmpty() ? 0 : 1) + static_cast<int>(notes.size());
-    const int captionHeight = 34 + kCaptionLineHeight * lines;
-    const int chartsHeight = size.height() - captionHeight; // without the System view
+    const int chartsHeight =
+        size.height() - captionHeight(control, notes, width); // without the System view
     const int lossHeight = chartsHeight * 57 / 100;
     // With a phase-timed run, where the time goes beside the loss chart, as in the window.
     const bool phases = PhaseChart::anyPhaseTimed(store);
@@ -187,23 +219,34 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
 
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
-    pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
-    if (systemHeight > 0)
-        placeSystemPanes(scene, store, QRectF(0, lossHeight, width, systemHeight));
+    // The bars first: placed before they are synced (the width decides whether they turn
+    // horizontal), then, horizontal, given a row a line of text (the picture grows).
     auto *bars = new SpeedChart;
     addPictureChart(scene, bars);
     bars->setMeasure(options.barMeasure);
+    bars->setRunsOneByOne(options.runsOneByOne);
+    const int fitHeight = chartsHeight - lossHeight;
+    placeChart(bars, QRectF(0, 0, width, fitHeight));
     bars->sync(store);
-    placeChart(bars, QRectF(0, lossHeight + systemHeight, width, chartsHeight - lossHeight));
+    const auto rows = static_cast<int>(bars->barValues().size());
+    const int barsHeight =
+        bars->horizontal() ? std::max(fitHeight, rows * kPictureRowHeight + 160) : fitHeight;
+    placeChart(bars, QRectF(0, lossHeight + systemHeight, width, barsHeight));
+    pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
+    if (systemHeight > 0)
+        placeSystemPanes(scene, store, QRectF(0, lossHeight, width, systemHeight));
     if (phases) {
         auto *phaseChart = new PhaseChart;
         addPictureChart(scene, phaseChart);
         phaseChart->sync(store);
         placeChart(phaseChart, QRectF(lossWidth, 0, width - lossWidth, lossHeight));
     }
-    const int allChartsHeight = chartsHeight + systemHeight;
+    const int allChartsHeight = lossHeight + systemHeight + barsHeight;
     scene.setSceneRect(0, 0, width, allChartsHeight);
 
+    QImage image(QSize(width, size.height() + systemHeight + barsHeight - fitHeight),
+                 QImage::Format_ARGB32_Premultiplied);
+    image.fill(theme::colour(theme::Role::ChartBackground, theme::Theme::Light));
     QPainter painter(&image);
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);

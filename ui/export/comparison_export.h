@@ -22,6 +22,7 @@ namespace devicebench {
 
 class RunStore;
 class LossChart;
+struct ControlPair;
 
 // Size of the exported picture in pixels.
 inline constexpr int kExportWidth = 1400;
@@ -31,9 +32,14 @@ inline constexpr int kExportHeight = 1100;
 // " · synthetic data: times are real, accuracy is meaningless" when any run used synthetic data.
 QString comparisonCaption(const RunStore &store);
 
-// "Control, max test-loss difference of comparable runs ...: #1 vs #2: 1.2e-06 · WARNING #1 vs
-// #3: 0.25"; empty when no two comparable runs share an epoch. Printed under the caption.
+// The control summarised (RunStore::controlSummary): "Control, max test-loss difference of
+// comparable runs (...; 19900 pairs): largest #1 vs #2: 1.2e-06 · WARNING #1 vs #3: 0.25",
+// every pair above the warning up to kControlWarningsListed, then how many more; never every
+// pair. Empty when no two comparable runs share an epoch. Printed under the caption, wrapped.
+inline constexpr qsizetype kControlWarningsListed = 20;
 QString comparisonControlText(const RunStore &store);
+// "#3 vs #17: 1.2e-06".
+QString controlPairText(const RunStore &store, const ControlPair &pair);
 
 // What the machine's speed did to the comparison (docs/MEASURING.md, "A machine that changes
 // speed"), one note per line, in store order: "#2: machine speed changed: canary up to +22 %
@@ -72,6 +78,9 @@ int systemPanesHeight(const RunStore &store, SystemPanes panes);
 LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
                             const ChartOptions &options, const QRectF &rect);
 
+// When the bar chart turns horizontal (more bars than fit its width, SpeedChart), it is made
+// tall enough for kPictureRowHeight pixels a bar and the image is that much taller than `size`.
+inline constexpr int kPictureRowHeight = 16;
 QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight),
                         const ChartOptions &options = ChartOptions(),
                         SystemPanes panes = SystemPanes::Omitted);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "panels/charts_panel.h"
 
+#include "export/comparison_export.h"
+
 #include "charts/charts.h"
 #include "charts/phase_chart.h"
 #include "charts/system_chart.h"
@@ -11,6 +13,7 @@
 
 #include "devicebench/comparison.h"
 
+#include <QAction>
 #include <QChartView>
 #include <QCheckBox>
 #include <QComboBox>
@@ -97,11 +100,26 @@ QWidget *ChartsPanel::buildMeasureControl() {
         "bar; the chart's footer says why."));
     auto *label = new QLabel(QStringLiteral("Bars"));
     label->setBuddy(m_barMeasureCombo);
+    m_runsOneByOneCheck = new QCheckBox(QStringLiteral("Runs one by one"));
+    m_runsOneByOneCheck->setObjectName(QStringLiteral("runsOneByOneCheck"));
+    m_runsOneByOneCheck->setToolTip(QStringLiteral(
+        "Repeated runs of one configuration on one machine are one bar (the mean of their "
+        "stable means, the interval over the runs, the fastest and slowest run) and one mean "
+        "loss curve with a min-max band. Checked: every run on its own."));
+    m_runsOneByOneAction = new QAction(QStringLiteral("Runs &one by one"), this);
+    m_runsOneByOneAction->setObjectName(QStringLiteral("runsOneByOneAction"));
+    m_runsOneByOneAction->setCheckable(true);
+    connect(m_runsOneByOneAction, &QAction::toggled, m_runsOneByOneCheck, &QCheckBox::setChecked);
+    connect(m_runsOneByOneCheck, &QCheckBox::toggled, this, [this](bool on) {
+        m_runsOneByOneAction->setChecked(on);
+        applyControls();
+    });
     auto *bar = new QWidget;
     auto *row = new QHBoxLayout(bar);
     row->setContentsMargins(4, 0, 4, 0);
     row->addWidget(label);
     row->addWidget(m_barMeasureCombo);
+    row->addWidget(m_runsOneByOneCheck);
     row->addStretch(1);
     connect(m_barMeasureCombo, &QComboBox::currentIndexChanged, this, [this] { applyControls(); });
     return bar;
@@ -274,6 +292,7 @@ ChartOptions ChartsPanel::chartOptions() const {
     parseXAxisMode(m_xAxisCombo->currentData().toString(), &options.xAxis);
     options.logScale = m_logScaleCheck->isChecked();
     parseBarMeasure(m_barMeasureCombo->currentData().toString(), &options.barMeasure);
+    options.runsOneByOne = m_runsOneByOneCheck->isChecked();
     return options;
 }
 
@@ -285,6 +304,7 @@ void ChartsPanel::setChartOptions(const ChartOptions &options) {
     m_logScaleCheck->setChecked(options.logScale);
     m_barMeasureCombo->setCurrentIndex(
         std::max(0, m_barMeasureCombo->findData(barMeasureName(options.barMeasure))));
+    m_runsOneByOneCheck->setChecked(options.runsOneByOne);
     m_settingControls = false;
     applyControls();
 }
@@ -297,6 +317,7 @@ void ChartsPanel::applyControls() {
     m_lossChart->setOptions(options);
     m_lossChart->sync(m_store);
     m_speedChart->setMeasure(options.barMeasure);
+    m_speedChart->setRunsOneByOne(options.runsOneByOne);
     m_speedChart->sync(m_store);
     Q_EMIT chartOptionsChanged(options);
 }
@@ -309,6 +330,7 @@ void ChartsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(QStringLiteral("charts/systemQuantity"),
                       systemQuantityName(m_systemChart->quantity()));
     settings.setValue(QStringLiteral("charts/barMeasure"), barMeasureName(options.barMeasure));
+    settings.setValue(QStringLiteral("charts/runsOneByOne"), options.runsOneByOne);
 }
 
 void ChartsPanel::restoreSettings(const QSettings &settings) {
@@ -323,6 +345,9 @@ void ChartsPanel::restoreSettings(const QSettings &settings) {
         options.logScale = log.toBool();
     parseBarMeasure(settings.value(QStringLiteral("charts/barMeasure")).toString(),
                     &options.barMeasure);
+    const QVariant oneByOne = settings.value(QStringLiteral("charts/runsOneByOne"));
+    if (oneByOne.isValid())
+        options.runsOneByOne = oneByOne.toBool();
     setChartOptions(options);
     const int quantity =
         m_systemQuantityCombo->findData(settings.value(QStringLiteral("charts/systemQuantity")));
@@ -347,27 +372,38 @@ void ChartsPanel::sync(bool running) {
 }
 
 void ChartsPanel::updateControlText() {
-    QStringList lines;
-    for (const ControlPair &pair : m_store.controlPairs()) {
-        const QString a = QStringLiteral("#%1").arg(m_store.run(pair.indexA).number);
-        const QString b = QStringLiteral("#%1").arg(m_store.run(pair.indexB).number);
-        if (!std::isfinite(pair.maxTestLossDiff))
-            continue;
-        QString line = QStringLiteral("%1 vs %2: max test-loss difference %3")
-                           .arg(a, b, QString::number(pair.maxTestLossDiff, 'g', 3));
-        if (pair.warning)
-            line = QStringLiteral("<span style=\"color:%1\"><b>WARNING</b> ")
-                       .arg(errorColour(palette())) +
-                   line +
-                   QStringLiteral(" (above %1: the runs did not compute the same thing)</span>")
-                       .arg(kTestLossWarning);
-        lines.append(line);
+    // Summarised (RunStore::controlSummary): the largest difference and its pair, and the pairs
+    // above the warning; never every pair (200 runs make 19,900).
+    const ControlSummary control = m_store.controlSummary();
+    if (control.largest.indexA < 0) {
+        m_controlLabel->clear();
+        m_controlLabel->setVisible(false);
+        return;
     }
-    m_controlLabel->setText(lines.isEmpty()
-                                ? QString()
-                                : QStringLiteral("<b>Control</b> (comparable runs, same seed): ") +
-                                      lines.join(QStringLiteral(" · ")));
-    m_controlLabel->setVisible(!lines.isEmpty());
+    QStringList parts;
+    parts.append(QStringLiteral("largest %1").arg(controlPairText(m_store, control.largest)));
+    const auto warnings = static_cast<qsizetype>(control.warnings.size());
+    for (qsizetype i = 0; i < std::min(warnings, kControlWarningsListed); ++i)
+        parts.append(
+            QStringLiteral("<span style=\"color:%1\"><b>WARNING</b> %2</span>")
+                .arg(errorColour(palette()),
+                     controlPairText(m_store, control.warnings[static_cast<std::size_t>(i)])));
+    if (warnings > kControlWarningsListed)
+        parts.append(QStringLiteral("<span style=\"color:%1\">and %2 more pairs above %3</span>")
+                         .arg(errorColour(palette()))
+                         .arg(warnings - kControlWarningsListed)
+                         .arg(kTestLossWarning));
+    const QString tail =
+        warnings > 0 ? QStringLiteral(" (above %1: the runs did not compute the same thing)")
+                           .arg(kTestLossWarning)
+                     : QStringLiteral(" · no pair above %1").arg(kTestLossWarning);
+    m_controlLabel->setText(
+        QStringLiteral("<b>Control</b> (comparable runs, same seed; %1 pair%2): max test-loss "
+                       "difference, ")
+            .arg(control.comparablePairs)
+            .arg(control.comparablePairs == 1 ? QString() : QStringLiteral("s")) +
+        parts.join(QStringLiteral(" · ")) + tail);
+    m_controlLabel->setVisible(true);
 }
 
 } // namespace devicebench

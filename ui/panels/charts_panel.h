@@ -12,6 +12,7 @@
 
 #include <QWidget>
 
+class QAction;
 class QChartView;
 class QCheckBox;
 class QComboBox;
@@ -37,7 +38,9 @@ class SystemChart;
 // weight in hundredths), smoothingValue, xAxisCombo (steps, epochs, time; item data:
 // xAxisModeName), logScaleCheck, resetViewButton; the System tab's systemChartView and its
 // controls: systemQuantityCombo (item data: systemQuantityName), systemResetViewButton; over the
-// bar chart barMeasureCombo (seconds, joules, money per epoch; item data: barMeasureName).
+// bar chart barMeasureCombo (seconds, joules, money per epoch; item data: barMeasureName) and
+// runsOneByOneCheck (repeated runs one by one instead of one bar and one band per group; the
+// same as runsOneByOneAction, which the window's View menu holds).
 class ChartsPanel : public QWidget {
     Q_OBJECT
 
@@ -61,8 +64,11 @@ public:
     ChartOptions chartOptions() const;
     void setChartOptions(const ChartOptions &options);
 
+    // "Runs one by one" as a checkable action, in step with the check box (the View menu).
+    QAction *runsOneByOneAction() const { return m_runsOneByOneAction; }
+
     // The controls' values under "charts/" (smoothing, xAxis, logScale, systemQuantity,
-    // barMeasure);
+    // barMeasure, runsOneByOne);
     // restoreSettings keeps a control's value when its key is missing or bad.
     void saveSettings(QSettings &settings) const;
     void restoreSettings(const QSettings &settings);
@@ -103,6 +109,8 @@ private:
     QCheckBox *m_logScaleCheck = nullptr;
     QPushButton *m_resetViewButton = nullptr;
     QComboBox *m_barMeasureCombo = nullptr;
+    QCheckBox *m_runsOneByOneCheck = nullptr;
+    QAction *m_runsOneByOneAction = nullptr;
     bool m_settingControls = false;
 };
 

@@ -194,19 +194,23 @@ void RunLibraryPanel::loadSavedRuns() {
         paths.append(dir.filePath(name));
     if (paths.isEmpty())
         return;
-    int loaded = 0;
-    int interrupted = 0;
     QStringList rejected;
+    std::vector<RunRecord> records;
+    QStringList origins;
     for (const QString &path : paths) {
         try {
-            const int index = m_store.addRecord(readRunRecord(path.toStdString()), path);
-            ++loaded;
-            if (m_store.run(index).state == RunState::Interrupted)
-                ++interrupted;
+            records.push_back(readRunRecord(path.toStdString()));
+            origins.append(path);
         } catch (const std::exception &e) {
             rejected.append(QString::fromStdString(e.what()));
         }
     }
+    // One derivation and one redraw for the whole folder, not one per record.
+    const std::vector<int> indices = m_store.addRecords(records, origins);
+    const auto loaded = static_cast<int>(indices.size());
+    int interrupted = 0;
+    for (const int index : indices)
+        interrupted += m_store.run(index).state == RunState::Interrupted ? 1 : 0;
     QString text = QStringLiteral("Loaded %1 saved run(s) from %2.")
                        .arg(loaded)
                        .arg(QDir::toNativeSeparators(m_runsFolder));
@@ -223,20 +227,25 @@ void RunLibraryPanel::loadSavedRuns() {
 
 ImportReport RunLibraryPanel::importRecords(const QStringList &paths, bool showDialog) {
     ImportReport report;
+    std::vector<RunRecord> records;
+    QStringList origins;
     for (const QString &path : paths) {
-        RunRecord record;
         try {
-            record = readRunRecord(path.toStdString());
+            records.push_back(readRunRecord(path.toStdString()));
+            origins.append(path);
         } catch (const std::exception &e) {
             report.rejected.append(QString::fromStdString(e.what()));
-            continue;
         }
-        const int index = m_store.addRecord(record, path);
+    }
+    // One derivation and one redraw for all of them, not one per record.
+    const std::vector<int> indices = m_store.addRecords(records, origins);
+    for (std::size_t i = 0; i < indices.size(); ++i) {
         ++report.loaded;
         // Keep it with the dashboard's own runs, so it is there after a restart.
+        const QString &path = origins[static_cast<qsizetype>(i)];
         if (!m_runsFolder.isEmpty() && m_role == RunsFolderRole::History &&
             QFileInfo(path).absolutePath() != QFileInfo(m_runsFolder).absoluteFilePath())
-            saveRun(m_store.run(index).id);
+            saveRun(m_store.run(indices[i]).id);
     }
     QString text = QStringLiteral("Imported %1 run(s)").arg(report.loaded);
     if (!report.rejected.isEmpty())

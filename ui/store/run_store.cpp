@@ -48,6 +48,7 @@ void RunStore::sync() {
         for (const RunEntry &entry : entries)
             m_runs.emplace_back(entry);
     }
+    m_groups = groupRuns(m_set);
     Q_EMIT changed();
 }
 
@@ -98,6 +99,19 @@ int RunStore::addRecord(const RunRecord &record, const QString &origin) {
     if (m_set.runCount() != before)
         sync();
     return index;
+}
+
+std::vector<int> RunStore::addRecords(const std::vector<RunRecord> &records,
+                                      const QStringList &origins) {
+    std::vector<std::string> files;
+    files.reserve(static_cast<std::size_t>(origins.size()));
+    for (const QString &origin : origins)
+        files.push_back(origin.toStdString());
+    const int before = m_set.runCount();
+    std::vector<int> indices = m_set.addRecords(records, files);
+    if (m_set.runCount() != before)
+        sync(); // once: the views' runs and the groups are rebuilt here
+    return indices;
 }
 
 void RunStore::setLabel(int id, const QString &label) {

@@ -10,6 +10,7 @@
 
 #include "devicebench/comparison.h"
 #include "devicebench/published.h"
+#include "devicebench/run_groups.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/run_types.h"
@@ -100,6 +101,10 @@ public:
     // in the store is not added twice: returns the existing index. Returns the run's index;
     // its id (negative) is run(index).id.
     int addRecord(const RunRecord &record, const QString &origin);
+    // The same for many records at once (an import of a folder): the comparison is derived
+    // and changed() emitted once, not after each record. `origins` holds one file per record.
+    // Returns each record's index.
+    std::vector<int> addRecords(const std::vector<RunRecord> &records, const QStringList &origins);
 
     // Replaces the label shown in charts, table and exports. Unknown ids are ignored.
     void setLabel(int id, const QString &label);
@@ -163,6 +168,15 @@ public:
     // difference; in store order.
     std::vector<ControlPair> controlPairs() const { return m_set.controlPairs(); }
 
+    // The runs as groups of repeated runs (groupRuns, run_groups.h: one configuration on one
+    // machine), refreshed with every change; what the bar chart and the loss chart draw as one
+    // bar and one band unless ChartOptions::runsOneByOne.
+    const RunGroups &groups() const { return m_groups; }
+
+    // The control without listing every pair (summarizeControl, run_groups.h): the largest
+    // test-loss difference and its pair, and every pair above the warning.
+    ControlSummary controlSummary() const { return summarizeControl(m_set); }
+
     // True when any run trained on synthetic data (accuracy is meaningless then).
     bool anySynthetic() const { return m_set.anySynthetic(); }
 
@@ -190,6 +204,7 @@ private:
 
     RunSet m_set;
     std::vector<StoredRun> m_runs;
+    RunGroups m_groups;
     std::set<std::string> m_hidden; // runIds of hidden runs
     std::vector<PublishedSet> m_published;
     bool m_publishedShown = true;

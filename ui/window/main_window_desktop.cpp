@@ -122,6 +122,8 @@ void MainWindow::buildActions() {
     runMenu->addAction(m_stopAction);
     runMenu->addSeparator();
     runMenu->addAction(m_reproduceAction);
+    QMenu *viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
+    viewMenu->addAction(m_charts->runsOneByOneAction());
     QMenu *settingsMenu = menuBar()->addMenu(QStringLiteral("&Settings"));
     settingsMenu->addAction(pricesAction);
     QMenu *toolsMenu = menuBar()->addMenu(QStringLiteral("&Tools"));

@@ -104,7 +104,9 @@ Largest largestDifference(const RunSet &runs, const std::vector<int> &members) {
             here = {std::numeric_limits<double>::infinity(), x.nonFiniteRun,
                     x.firstRun != x.nonFiniteRun ? x.firstRun : x.secondRun};
         } else {
-            here = {x.high - x.low, x.lowRun, x.highRun};
+            // Equal losses: the lowest and highest are one run; the pair is two runs.
+            const int other = x.firstRun != x.lowRun ? x.firstRun : x.secondRun;
+            here = {x.high - x.low, x.lowRun, x.highRun != x.lowRun ? x.highRun : other};
         }
         if (std::isnan(largest.difference) || here.difference > largest.difference)
             largest = here;

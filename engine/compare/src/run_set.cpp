@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <stdexcept>
+#include <unordered_map>
 #include <utility>
 
 namespace devicebench {
@@ -138,13 +139,9 @@ bool RunSet::replaceRecord(int id, RunRecord record) {
     return true;
 }
 
-int RunSet::addRecord(const RunRecord &record, const std::string &origin) {
-    if (!record.runId.empty()) {
-        for (std::size_t i = 0; i < m_runs.size(); ++i) {
-            if (m_runs[i].record.runId == record.runId)
-                return static_cast<int>(i);
-        }
-    }
+int RunSet::appendRecord(const RunRecord &record, const std::string &origin, int known) {
+    if (known >= 0)
+        return known;
     RunEntry run;
     run.id = m_nextImportId--;
     run.number = m_nextNumber++;
@@ -157,8 +154,42 @@ int RunSet::addRecord(const RunRecord &record, const std::string &origin) {
                      std::to_string(record.epochs.size() + 1);
     run.label = defaultLabel(run.number, record);
     m_runs.push_back(std::move(run));
-    rederive();
     return runCount() - 1;
+}
+
+int RunSet::addRecord(const RunRecord &record, const std::string &origin) {
+    int known = -1;
+    for (std::size_t i = 0; known < 0 && !record.runId.empty() && i < m_runs.size(); ++i)
+        if (m_runs[i].record.runId == record.runId)
+            known = static_cast<int>(i);
+    const int index = appendRecord(record, origin, known);
+    if (known < 0)
+        rederive();
+    return index;
+}
+
+std::vector<int> RunSet::addRecords(const std::vector<RunRecord> &records,
+                                    const std::vector<std::string> &origins) {
+    std::unordered_map<std::string, int> indexOfRunId;
+    for (std::size_t i = 0; i < m_runs.size(); ++i)
+        if (!m_runs[i].record.runId.empty())
+            indexOfRunId.emplace(m_runs[i].record.runId, static_cast<int>(i));
+    std::vector<int> indices;
+    indices.reserve(records.size());
+    m_runs.reserve(m_runs.size() + records.size());
+    const int before = runCount();
+    for (std::size_t i = 0; i < records.size(); ++i) {
+        const auto it =
+            records[i].runId.empty() ? indexOfRunId.end() : indexOfRunId.find(records[i].runId);
+        const int index = appendRecord(records[i], i < origins.size() ? origins[i] : "",
+                                       it == indexOfRunId.end() ? -1 : it->second);
+        if (!records[i].runId.empty())
+            indexOfRunId.emplace(records[i].runId, index);
+        indices.push_back(index);
+    }
+    if (runCount() != before)
+        rederive();
+    return indices;
 }
 
 void RunSet::setLabel(int id, const std::string &label) {

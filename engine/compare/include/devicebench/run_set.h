@@ -102,6 +102,11 @@ public:
     // during epoch N" unless it has one). A record whose runId is already in the set is not
     // added twice: returns the existing index. Its id (negative) is run(index).id.
     int addRecord(const RunRecord &record, const std::string &origin);
+    // The same for many records at once (a folder imported): the comparison is derived once,
+    // after the last, not after each (n records: linear, not quadratic). `origins[i]` names
+    // record i's file ("" where missing). Returns each record's index.
+    std::vector<int> addRecords(const std::vector<RunRecord> &records,
+                                const std::vector<std::string> &origins);
 
     // Replaces the label shown in charts, table and exports. Unknown ids are ignored.
     void setLabel(int id, const std::string &label);
@@ -152,6 +157,8 @@ public:
 
 private:
     RunEntry *find(int id);
+    // addRecord without deriving: the new run's index, or the existing one (runId `known`).
+    int appendRecord(const RunRecord &record, const std::string &origin, int known);
     void rederive(); // summaries, baseline, speed-ups, differences
 
     std::vector<RunEntry> m_runs;
