@@ -160,8 +160,8 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     // A real run is sampled: the System view's panes come under the loss chart.
     ASSERT_EQ(systemPanesFor(window.store()), SystemPanes::Included);
     EXPECT_EQ(image.size(),
-              QSize(kExportWidth, kExportHeight + systemPanesHeight(window.store(),
-                                                                    SystemPanes::Included)));
+              QSize(kExportWidth,
+                    kExportHeight + systemPanesHeight(window.store(), SystemPanes::Included)));
     std::set<QRgb> colours;
     for (int y = 0; y < image.height(); y += 7)
         for (int x = 0; x < image.width(); x += 7)
