@@ -179,7 +179,15 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
                                              "canary_s",
                                              "canary_run_threads_s",
                                              "canary_change",
-                                             "speed_changed"};
+                                             "speed_changed",
+                                             "process_cores",
+                                             "machine_cores",
+                                             "peak_rss_bytes",
+                                             "gpu_utilization",
+                                             "gpu_power_w",
+                                             "gpu_memory_peak_bytes",
+                                             "energy_j",
+                                             "energy_method"};
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());

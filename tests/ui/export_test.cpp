@@ -58,7 +58,9 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
                                        "phase_forward_s,phase_loss_s,phase_backward_s,"
                                        "phase_optimizer_s,phase_test_s,precision,skipped_steps,"
                                        "started_unix_s,canary_s,canary_run_threads_s,"
-                                       "canary_change,speed_changed"));
+                                       "canary_change,speed_changed,process_cores,machine_cores,"
+                                       "peak_rss_bytes,gpu_utilization,gpu_power_w,"
+                                       "gpu_memory_peak_bytes,energy_j,energy_method"));
     // The label names the run's GPU as the fingerprint reports it; quoted for its comma.
     store->setLabel(1, QStringLiteral("#1 Tesla, T4 @ host"));
     const QStringList relabelled =

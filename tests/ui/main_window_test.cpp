@@ -183,7 +183,9 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
                                        "phase_forward_s,phase_loss_s,phase_backward_s,"
                                        "phase_optimizer_s,phase_test_s,precision,skipped_steps,"
                                        "started_unix_s,canary_s,canary_run_threads_s,"
-                                       "canary_change,speed_changed"));
+                                       "canary_change,speed_changed,process_cores,machine_cores,"
+                                       "peak_rss_bytes,gpu_utilization,gpu_power_w,"
+                                       "gpu_memory_peak_bytes,energy_j,energy_method"));
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
         ASSERT_EQ(fields.size(), kEpochCsvColumnCount) << lines[row].toStdString();
