@@ -41,8 +41,8 @@ void SamplingObserver::handOnSamples() {
 
 void SamplingObserver::onRunStarted(const RunStarted &info) {
     m_recorder.setSampling(m_sampler.info()); // the GPU's notes, now that the sources are open
-    handOnSamples();
     m_recorder.onRunStarted(info);
+    handOnSamples(); // after the start: observers learn of the run before its readings
 }
 
 void SamplingObserver::onStepLosses(const std::vector<StepLoss> &losses) {
