@@ -19,17 +19,8 @@ std::string number(double value, int decimals) {
 
 // The stable epochs' mean of a quantity's means, or the peak of their peaks.
 double stable(const SampledRun &run, SampledStat EpochSystem::*quantity, bool peak) {
-    double sum = 0.0, top = kNotSampled;
-    int count = 0;
-    for (const EpochResult &e : run.record.epochs) {
-        const SampledStat &s = e.system.*quantity;
-        if (e.epoch <= run.warmupEpochs || !e.system.sampled || !s.known())
-            continue;
-        sum += s.mean;
-        top = count == 0 ? s.peak : std::max(top, s.peak);
-        ++count;
-    }
-    return count == 0 ? kNotSampled : peak ? top : sum / count;
+    const SampledStat s = stableSystemStat(run.record.epochs, run.warmupEpochs, quantity);
+    return peak ? s.peak : s.mean;
 }
 
 } // namespace

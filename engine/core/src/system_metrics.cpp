@@ -124,9 +124,16 @@ std::string energyLine(const std::vector<EpochResult> &epochs, int warmupEpochs,
 
 namespace {
 
-// The mean of the stable epochs' means and the peak of their peaks of one quantity.
-SampledStat stableStat(const std::vector<EpochResult> &epochs, int warmupEpochs,
-                       SampledStat EpochSystem::*quantity) {
+std::string number(double value, int decimals, const char *unit = "") {
+    char text[48];
+    std::snprintf(text, sizeof text, "%.*f%s", decimals, value, unit);
+    return text;
+}
+
+} // namespace
+
+SampledStat stableSystemStat(const std::vector<EpochResult> &epochs, int warmupEpochs,
+                             SampledStat EpochSystem::*quantity) {
     SampledStat stat;
     double sum = 0.0;
     int count = 0;
@@ -144,14 +151,6 @@ SampledStat stableStat(const std::vector<EpochResult> &epochs, int warmupEpochs,
 }
 
 // `value` with `decimals` digits after the point, then `unit` ("" for none).
-std::string number(double value, int decimals, const char *unit = "") {
-    char text[48];
-    std::snprintf(text, sizeof text, "%.*f%s", decimals, value, unit);
-    return text;
-}
-
-} // namespace
-
 std::string bytesText(double bytes) {
     if (bytes >= 1024.0 * 1024.0 * 1024.0)
         return number(bytes / (1024.0 * 1024.0 * 1024.0), 2, " GiB");
@@ -159,12 +158,13 @@ std::string bytesText(double bytes) {
 }
 
 std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs) {
-    const SampledStat process = stableStat(epochs, warmupEpochs, &EpochSystem::processCores);
-    const SampledStat machine = stableStat(epochs, warmupEpochs, &EpochSystem::machineCores);
-    const SampledStat rss = stableStat(epochs, warmupEpochs, &EpochSystem::rssBytes);
-    const SampledStat gpu = stableStat(epochs, warmupEpochs, &EpochSystem::gpuUtilization);
-    const SampledStat gpuMemory = stableStat(epochs, warmupEpochs, &EpochSystem::gpuMemoryBytes);
-    const SampledStat power = stableStat(epochs, warmupEpochs, &EpochSystem::gpuPowerWatts);
+    const SampledStat process = stableSystemStat(epochs, warmupEpochs, &EpochSystem::processCores);
+    const SampledStat machine = stableSystemStat(epochs, warmupEpochs, &EpochSystem::machineCores);
+    const SampledStat rss = stableSystemStat(epochs, warmupEpochs, &EpochSystem::rssBytes);
+    const SampledStat gpu = stableSystemStat(epochs, warmupEpochs, &EpochSystem::gpuUtilization);
+    const SampledStat gpuMemory =
+        stableSystemStat(epochs, warmupEpochs, &EpochSystem::gpuMemoryBytes);
+    const SampledStat power = stableSystemStat(epochs, warmupEpochs, &EpochSystem::gpuPowerWatts);
     if (!process.known() && !machine.known() && !rss.known())
         return "system: not sampled";
     std::string line = "system:";

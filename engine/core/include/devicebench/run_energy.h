@@ -32,6 +32,11 @@ std::string energyNotMeasuredReason(const std::vector<EpochResult> &epochs);
 std::string energyLine(const std::vector<EpochResult> &epochs, int warmupEpochs,
                        const SamplingInfo &sampling);
 
+// One quantity over the stable epochs that read it: the mean of their means and the peak of
+// their peaks; NaN when none did.
+SampledStat stableSystemStat(const std::vector<EpochResult> &epochs, int warmupEpochs,
+                             SampledStat EpochSystem::*quantity);
+
 // The summary's line of what the machine did in the stable epochs (means of the epochs' means,
 // the peak of their peaks): "system: the run's processes kept 1.93 cores busy, the machine
 // 1.98; peak memory 1.21 GiB; GPU 87 % busy, peak 3.20 GiB, 210 W" (GPU parts when read);
