@@ -89,7 +89,7 @@ void SpeedChart::buildSharedSets(const QStringList &labels) {
             for (std::size_t j = 0; j < m_values.size(); ++j)
                 sets.back()->append(0.0);
         }
-        sets[static_cast<std::size_t>(it->second)]->replace(static_cast<qsizetype>(i), m_values[i]);
+        sets[static_cast<std::size_t>(it->second)]->replace(static_cast<int>(i), m_values[i]);
         m_setOfBar.push_back(it->second);
     }
     for (QBarSet *set : sets)
