@@ -339,7 +339,8 @@ TEST(CostCsv, TheSummaryHasTheCostFilledWhenAPriceIsSet) {
         const std::vector<std::string> row = devicebench::testing::fieldsOf(lines[1].toStdString());
         const auto at = std::find(header.begin(), header.end(), column);
         EXPECT_NE(at, header.end()) << column;
-        return at == header.end() ? std::string() : row[static_cast<std::size_t>(at - header.begin())];
+        return at == header.end() ? std::string()
+                                  : row[static_cast<std::size_t>(at - header.begin())];
     };
     EXPECT_EQ(cell("cost_per_epoch"), "n/a") << "no prices yet";
     store.setCostSettings(pricedBy(testTable()));

@@ -6,6 +6,7 @@
 
 #include "fingerprint_internal.h"
 
+#include "devicebench/dynamic_symbol.h"
 #include "devicebench/version.h"
 
 #include <ATen/Context.h>
@@ -227,14 +228,6 @@ constexpr int kCudaSuccess = 0;
 constexpr int kAttributeComputeMajor = 75; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR
 constexpr int kAttributeComputeMinor = 76; // CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR
 
-template <typename Function> Function lookUp(void *library, const char *name) {
-    Function function = nullptr;
-    void *symbol = dlsym(library, name);
-    static_assert(sizeof(function) == sizeof(symbol), "function and data pointers differ");
-    std::memcpy(&function, &symbol, sizeof(function));
-    return function;
-}
-
 // Loaded once and never unloaded: the driver starts threads at cuInit.
 void *cudaDriver() {
     static void *const library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
@@ -246,13 +239,13 @@ void readCudaDriver(Fingerprint &fp) {
     if (library == nullptr) {
         return; // no NVIDIA driver: normal on CPU-only machines
     }
-    const auto init = lookUp<CuInit>(library, "cuInit");
-    const auto driverVersion = lookUp<CuDriverGetVersion>(library, "cuDriverGetVersion");
-    const auto getCount = lookUp<CuDeviceGetCount>(library, "cuDeviceGetCount");
-    const auto getDevice = lookUp<CuDeviceGet>(library, "cuDeviceGet");
-    const auto getName = lookUp<CuDeviceGetName>(library, "cuDeviceGetName");
-    const auto getAttribute = lookUp<CuDeviceGetAttribute>(library, "cuDeviceGetAttribute");
-    const auto totalMem = lookUp<CuDeviceTotalMem>(library, "cuDeviceTotalMem_v2");
+    const auto init = lookUpFunction<CuInit>(library, "cuInit");
+    const auto driverVersion = lookUpFunction<CuDriverGetVersion>(library, "cuDriverGetVersion");
+    const auto getCount = lookUpFunction<CuDeviceGetCount>(library, "cuDeviceGetCount");
+    const auto getDevice = lookUpFunction<CuDeviceGet>(library, "cuDeviceGet");
+    const auto getName = lookUpFunction<CuDeviceGetName>(library, "cuDeviceGetName");
+    const auto getAttribute = lookUpFunction<CuDeviceGetAttribute>(library, "cuDeviceGetAttribute");
+    const auto totalMem = lookUpFunction<CuDeviceTotalMem>(library, "cuDeviceTotalMem_v2");
     if (init == nullptr || init(0) != kCudaSuccess) {
         return;
     }
@@ -303,9 +296,9 @@ std::string cudaPciBusId(int cudaIndex) {
     void *const library = cudaDriver();
     if (library == nullptr)
         return {};
-    const auto init = lookUp<CuInit>(library, "cuInit");
-    const auto getDevice = lookUp<CuDeviceGet>(library, "cuDeviceGet");
-    const auto busId = lookUp<CuDeviceGetPciBusId>(library, "cuDeviceGetPCIBusId");
+    const auto init = lookUpFunction<CuInit>(library, "cuInit");
+    const auto getDevice = lookUpFunction<CuDeviceGet>(library, "cuDeviceGet");
+    const auto busId = lookUpFunction<CuDeviceGetPciBusId>(library, "cuDeviceGetPCIBusId");
     int device = 0;
     char text[32] = {};
     if (init == nullptr || getDevice == nullptr || busId == nullptr || init(0) != kCudaSuccess ||

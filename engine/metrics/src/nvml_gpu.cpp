@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "nvml_gpu.h"
 
+#include "devicebench/dynamic_symbol.h"
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -15,15 +17,6 @@ using nvml::NVML_SUCCESS;
 using nvml::nvmlReturn_t;
 
 constexpr const char *kDefaultLibrary = "libnvidia-ml.so.1";
-
-// The function `name` of `library`; nullptr when it has none.
-template <typename Function> Function lookUp(void *library, const char *name) {
-    Function function = nullptr;
-    void *symbol = dlsym(library, name);
-    static_assert(sizeof(function) == sizeof(symbol), "function and data pointers differ");
-    std::memcpy(&function, &symbol, sizeof(function));
-    return function;
-}
 
 // "1 GPU", "2 GPUs".
 std::string gpusText(unsigned int count) {
@@ -64,9 +57,9 @@ bool NvmlGpu::load(const std::string &library, std::string *why) {
                    : "cannot load " + library + ": " + text;
         return false;
     }
-    const auto init = lookUp<nvml::nvmlInit_v2_t>(m_library, "nvmlInit_v2");
-    m_shutdown = lookUp<nvml::nvmlShutdown_t>(m_library, "nvmlShutdown");
-    m_errorString = lookUp<nvml::nvmlErrorString_t>(m_library, "nvmlErrorString");
+    const auto init = lookUpFunction<nvml::nvmlInit_v2_t>(m_library, "nvmlInit_v2");
+    m_shutdown = lookUpFunction<nvml::nvmlShutdown_t>(m_library, "nvmlShutdown");
+    m_errorString = lookUpFunction<nvml::nvmlErrorString_t>(m_library, "nvmlErrorString");
     if (init == nullptr || m_shutdown == nullptr) {
         *why = library + " has no " + (init == nullptr ? "nvmlInit_v2" : "nvmlShutdown");
         return false;
@@ -90,15 +83,18 @@ bool NvmlGpu::findDevice(int index, const std::string &pciBusId, std::string *wh
         *why = m_libraryName + " has no " + function;
         return false;
     }
-    const auto getCount = lookUp<nvml::nvmlDeviceGetCount_v2_t>(m_library, "nvmlDeviceGetCount_v2");
+    const auto getCount =
+        lookUpFunction<nvml::nvmlDeviceGetCount_v2_t>(m_library, "nvmlDeviceGetCount_v2");
     unsigned int count = 0;
     const bool counted = getCount != nullptr && getCount(&count) == NVML_SUCCESS;
     nvmlReturn_t result = NVML_ERROR_INVALID_ARGUMENT;
     if (byBusId) {
-        const auto byId = lookUp<nvml::nvmlDeviceGetHandleByPciBusId_v2_t>(m_library, function);
+        const auto byId =
+            lookUpFunction<nvml::nvmlDeviceGetHandleByPciBusId_v2_t>(m_library, function);
         result = byId(pciBusId.c_str(), &m_device);
     } else if (index >= 0 && (!counted || static_cast<unsigned int>(index) < count)) {
-        const auto byIndex = lookUp<nvml::nvmlDeviceGetHandleByIndex_v2_t>(m_library, function);
+        const auto byIndex =
+            lookUpFunction<nvml::nvmlDeviceGetHandleByIndex_v2_t>(m_library, function);
         result = byIndex(static_cast<unsigned int>(index), &m_device);
     }
     if (result == NVML_SUCCESS)
@@ -113,7 +109,7 @@ bool NvmlGpu::findDevice(int index, const std::string &pciBusId, std::string *wh
 
 // The name, the quantities' functions, and whether the energy counter answers.
 void NvmlGpu::findQuantities() {
-    const auto getName = lookUp<nvml::nvmlDeviceGetName_t>(m_library, "nvmlDeviceGetName");
+    const auto getName = lookUpFunction<nvml::nvmlDeviceGetName_t>(m_library, "nvmlDeviceGetName");
     char name[nvml::kDeviceNameBufferSize] = {};
     if (getName != nullptr && getName(m_device, name, sizeof name) == NVML_SUCCESS)
         m_name.assign(name, strnlen(name, sizeof name));
@@ -155,7 +151,7 @@ std::string NvmlGpu::errorText(nvmlReturn_t result) const {
 
 template <typename Function>
 void NvmlGpu::find(Quantity<Function> &quantity, const char *functionName, const char *label) {
-    quantity.function = lookUp<Function>(m_library, functionName);
+    quantity.function = lookUpFunction<Function>(m_library, functionName);
     quantity.functionName = functionName;
     quantity.label = label;
     if (quantity.function == nullptr)
