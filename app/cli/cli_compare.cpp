@@ -364,8 +364,8 @@ CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, Comman
         "compare", "Compare run records (made here or elsewhere): table, PNG and CSV");
     compare->add_option("records", options->records, "Run record files (JSON)");
     compare->add_option("--csv", options->csvPath,
-                        "Write the per-epoch CSV to FILE and the per-run summary to "
-                        "FILE-summary.csv beside it");
+                        "Write the per-epoch CSV to FILE, the per-run summary to "
+                        "FILE-summary.csv and the per-group one to FILE-groups.csv beside it");
     compare->add_option("--png", options->pngPath,
                         kPngAvailable ? "Write the comparison picture to FILE"
                                       : "Write the comparison picture to FILE: needs the full "

@@ -74,9 +74,9 @@ bool writeComparisonFiles(const RunSet &runs, const std::string &csvPath,
     if (!csvPath.empty()) {
         try {
             writeComparisonCsv(runs, csvPath, beside, sets);
-            out << "wrote " << csvPath << " and " << summaryCsvPath(csvPath) << "\n";
-            written->push_back(csvPath);
-            written->push_back(summaryCsvPath(csvPath));
+            const std::vector<std::string> paths = comparisonCsvPaths(csvPath);
+            out << "wrote " << listedPaths(paths) << "\n";
+            written->insert(written->end(), paths.begin(), paths.end());
         } catch (const ExportError &e) {
             err << "devicebench-cli: error: " << e.what() << "\n";
             ok = false;

@@ -367,7 +367,10 @@ TEST(CliRobustness, AFullDiskOnExportReportsTheFileAndLeavesNoPartialFile) {
                                     ": only 16384 of "))
         << r.err;
     EXPECT_TRUE(contains(r.err, " bytes could be written (disk full?)")) << r.err;
-    EXPECT_TRUE(contains(r.out, "wrote " + csv.string())) << "the small CSV fits: " << r.out;
+    const std::string base = (dir.path() / "out").string();
+    EXPECT_TRUE(contains(r.out, "wrote " + csv.string() + ", " + base + "-summary.csv and " + base +
+                                    "-groups.csv"))
+        << "the small CSVs fit, and the line names all three: " << r.out;
     EXPECT_EQ(namesIn(dir.path()),
               (std::vector<std::string>{"out-groups.csv", "out-summary.csv", "out.csv"}))
         << "no PNG and no temporary file";

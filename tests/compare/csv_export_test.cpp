@@ -293,6 +293,16 @@ TEST(SummaryCsvPath, GoesBesideThePerEpochFile) {
     EXPECT_EQ(summaryCsvPath("csv"), "csv-summary.csv");
 }
 
+TEST(ComparisonCsvPaths, NamesTheEpochRunAndGroupFilesInTheOrderTheyAreWritten) {
+    const std::vector<std::string> paths = comparisonCsvPaths("x/out.csv");
+    EXPECT_EQ(paths,
+              (std::vector<std::string>{"x/out.csv", "x/out-summary.csv", "x/out-groups.csv"}));
+    EXPECT_EQ(listedPaths(paths), "x/out.csv, x/out-summary.csv and x/out-groups.csv");
+    EXPECT_EQ(listedPaths({"a", "b"}), "a and b");
+    EXPECT_EQ(listedPaths({"a"}), "a");
+    EXPECT_EQ(listedPaths({}), "");
+}
+
 TEST(WriteExportFile, WritesTheWholeFileReadableByAllAndLeavesNoTemporaryFile) {
     TempDir dir;
     const fs::path path = dir.path() / "t.csv";

@@ -272,6 +272,13 @@ QString summaryCsvPath(const QString &csvPath) {
     return QString::fromStdString(summaryCsvPath(csvPath.toStdString()));
 }
 
+QString savedCsvFiles(const QString &csvPath) {
+    std::vector<std::string> paths = comparisonCsvPaths(csvPath.toStdString());
+    for (std::string &path : paths)
+        path = QDir::toNativeSeparators(QString::fromStdString(path)).toStdString();
+    return QString::fromStdString(listedPaths(paths));
+}
+
 bool writeRenderedPng(const std::function<QImage()> &render, const QString &path, QString *error) {
     QImage image;
     try {

@@ -97,6 +97,10 @@ inline constexpr int kSummaryColumnCount = kSummaryCsvColumnCount; // csv_export
 // "x/out-summary.csv" (a path without ".csv" gets "-summary.csv" appended).
 QString summaryCsvPath(const QString &csvPath);
 
+// The files exportComparisonCsv writes for `csvPath`, as a status line names them: "a, b and c"
+// (per epoch, per run, per group; native separators).
+QString savedCsvFiles(const QString &csvPath);
+
 // RFC 4180 quoting of one field (unchanged when it needs none).
 QString csvField(const QString &field);
 

@@ -238,17 +238,15 @@ void ComparePanel::exportPngInteractive() {
 void ComparePanel::exportCsvInteractive() {
     const QString path = QFileDialog::getSaveFileName(
         this,
-        QStringLiteral("Export CSV: FILE.csv per epoch, and FILE-summary.csv per run beside it"),
+        QStringLiteral("Export CSV: FILE.csv per epoch, FILE-summary.csv per run and "
+                       "FILE-groups.csv per group beside it"),
         QDir::home().filePath(QStringLiteral("devicebench-epochs.csv")),
         QStringLiteral("CSV files (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;
     if (exportComparisonCsv(m_store, path, &error))
-        Q_EMIT statusMessage(QStringLiteral("Saved %1 and %2")
-                                 .arg(QDir::toNativeSeparators(path),
-                                      QDir::toNativeSeparators(summaryCsvPath(path))),
-                             false);
+        Q_EMIT statusMessage(QStringLiteral("Saved ") + savedCsvFiles(path), false);
     else
         QMessageBox::warning(this, QStringLiteral("Export CSV"), error);
 }

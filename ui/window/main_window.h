@@ -123,7 +123,7 @@ public:
 
     // Export without a file dialog; false with *error set on failure (see comparison_export.h).
     bool exportPng(const QString &path, QString *error) const;
-    // Writes `path` (per epoch) and summaryCsvPath(path) (per run) beside it.
+    // Writes `path` (per epoch), and the per-run and per-group CSVs beside it (savedCsvFiles).
     bool exportCsv(const QString &path, QString *error) const;
 
     // QStandardPaths::AppDataLocation + "/runs".

@@ -570,6 +570,17 @@ std::string summaryCsvPath(const std::string &csvPath) {
 
 std::string groupsCsvPath(const std::string &csvPath) { return besideCsvPath(csvPath, "-groups"); }
 
+std::vector<std::string> comparisonCsvPaths(const std::string &csvPath) {
+    return {csvPath, summaryCsvPath(csvPath), groupsCsvPath(csvPath)};
+}
+
+std::string listedPaths(const std::vector<std::string> &paths) {
+    std::string text;
+    for (std::size_t i = 0; i < paths.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == paths.size() ? " and " : ", ") + paths[i];
+    return text;
+}
+
 void writeExportFile(const std::string &path, const std::string &bytes) {
     try {
         writeFileAtomically(path, bytes);

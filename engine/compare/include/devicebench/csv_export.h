@@ -71,6 +71,13 @@ std::string groupsCsvPath(const std::string &csvPath);
 // "x/out-summary.csv" (".csv" in any case; a path without it gets "-summary.csv" appended).
 std::string summaryCsvPath(const std::string &csvPath);
 
+// The three files writeComparisonCsv writes for `csvPath`, in order: per epoch, per run, per
+// group ({csvPath, summaryCsvPath(csvPath), groupsCsvPath(csvPath)}).
+std::vector<std::string> comparisonCsvPaths(const std::string &csvPath);
+
+// "a, b and c": the names for a "wrote ..." or "Saved ..." line.
+std::string listedPaths(const std::vector<std::string> &paths);
+
 // Writes `bytes` to `path` atomically (atomic_file.h). Throws ExportError "Cannot write <path>:
 // <OS error>" (or "...: only N of M bytes could be written (disk full?)"); `path` then stays as
 // it was.
