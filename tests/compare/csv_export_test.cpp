@@ -330,6 +330,65 @@ TEST(WriteExportFile, AFailureNamesThePathAndTheOsErrorAndLeavesNothing) {
     EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
 }
 
+TEST(WriteExportFile, WritesThroughASymbolicLinkAndKeepsTheLink) {
+    TempDir dir;
+    std::ofstream(dir.path() / "target.csv") << "old";
+    fs::create_symlink("target.csv", dir.path() / "link.csv");
+    writeExportFile((dir.path() / "link.csv").string(), "new");
+    EXPECT_TRUE(fs::is_symlink(fs::symlink_status(dir.path() / "link.csv")));
+    EXPECT_EQ(slurp(dir.path() / "target.csv"), "new");
+    fs::create_symlink("made.csv", dir.path() / "dangling.csv");
+    writeExportFile((dir.path() / "dangling.csv").string(), "made");
+    EXPECT_EQ(slurp(dir.path() / "made.csv"), "made") << "a dangling link's file is created";
+    EXPECT_EQ(namesIn(dir.path()),
+              (std::vector<std::string>{"dangling.csv", "link.csv", "made.csv", "target.csv"}));
+}
+
+TEST(WriteExportFile, RefusesToReplaceAPipeOrDeviceAndNamesIt) {
+    TempDir dir;
+    const fs::path fifo = dir.path() / "pipe.csv";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    try {
+        writeExportFile(fifo.string(), "x");
+        FAIL() << "no error";
+    } catch (const ExportError &e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "Cannot write " + fifo.string() +
+                      ": not a regular file (a device, pipe or socket): refused, so that it is "
+                      "not replaced by one");
+    }
+    EXPECT_TRUE(fs::is_fifo(fifo)) << "the pipe is still a pipe";
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"pipe.csv"});
+}
+
+TEST(WriteExportFile, AReplacedFileKeepsItsPermissions) {
+    TempDir dir;
+    const fs::path path = dir.path() / "private.csv";
+    std::ofstream(path) << "old";
+    ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
+    writeExportFile(path.string(), "new");
+    struct stat info {};
+    ASSERT_EQ(::stat(path.c_str(), &info), 0);
+    EXPECT_EQ(info.st_mode & 0777, 0600U);
+    EXPECT_EQ(slurp(path), "new");
+}
+
+TEST(WriteComparisonCsv, AFolderInThePlaceOfALaterFileStopsTheSetBeforeAnyIsWritten) {
+    RunSet set;
+    set.addRecord(recordOf("h", {3.0, 2.0}), "a");
+    TempDir dir;
+    fs::create_directory(dir.path() / "cmp-groups.csv");
+    const fs::path csv = dir.path() / "cmp.csv";
+    try {
+        writeComparisonCsv(set, csv.string());
+        FAIL() << "no error";
+    } catch (const ExportError &e) {
+        EXPECT_EQ(std::string(e.what()),
+                  "Cannot write " + (dir.path() / "cmp-groups.csv").string() + ": Is a directory");
+    }
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"cmp-groups.csv"});
+}
+
 TEST(WriteComparisonCsv, WritesTheThreeFilesOrOnFailureNone) {
     RunSet set;
     set.addRecord(recordOf("h", {3.0, 2.0}), "a");

@@ -581,30 +581,44 @@ std::string listedPaths(const std::vector<std::string> &paths) {
     return text;
 }
 
+namespace {
+
+// "Cannot write <path>: <why>" for a failed atomic write.
+ExportError exportError(const std::string &path, const AtomicWriteError &e) {
+    const bool full = e.stage() == AtomicWriteError::Stage::Write && e.outOfSpace();
+    return ExportError("Cannot write " + path + ": " +
+                       (full ? "only " + std::to_string(e.written()) + " of " +
+                                   std::to_string(e.size()) + " bytes could be written (disk full?)"
+                             : std::string(e.what())));
+}
+
+} // namespace
+
 void writeExportFile(const std::string &path, const std::string &bytes) {
     try {
         writeFileAtomically(path, bytes);
     } catch (const AtomicWriteError &e) {
-        const bool full = e.stage() == AtomicWriteError::Stage::Write && e.outOfSpace();
-        throw ExportError("Cannot write " + path + ": " +
-                          (full ? "only " + std::to_string(e.written()) + " of " +
-                                      std::to_string(e.size()) +
-                                      " bytes could be written (disk full?)"
-                                : std::string(e.what())));
+        throw exportError(path, e);
     }
 }
 
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath) {
-    writeExportFile(csvPath, epochCsv(runs));
-    writeExportFile(summaryCsvPath(csvPath), summaryCsv(runs));
-    writeExportFile(groupsCsvPath(csvPath), groupsCsv(runs));
+    writeComparisonCsv(runs, csvPath, nullptr, nullptr);
 }
 
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath,
                         const PublishedBeside *beside, const std::vector<PublishedSet> *sets) {
-    writeExportFile(csvPath, epochCsv(runs));
-    writeExportFile(summaryCsvPath(csvPath), summaryCsv(runs, beside, sets));
-    writeExportFile(groupsCsvPath(csvPath), groupsCsv(runs));
+    const std::vector<std::string> paths = comparisonCsvPaths(csvPath);
+    for (const std::string &path : paths) {
+        try {
+            checkReplaceable(path);
+        } catch (const AtomicWriteError &e) {
+            throw exportError(path, e);
+        }
+    }
+    writeExportFile(paths[0], epochCsv(runs));
+    writeExportFile(paths[1], summaryCsv(runs, beside, sets));
+    writeExportFile(paths[2], groupsCsv(runs));
 }
 
 } // namespace devicebench

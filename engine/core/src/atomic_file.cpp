@@ -15,12 +15,63 @@ AtomicWriteError::AtomicWriteError(Stage stage, int errorNumber, std::size_t wri
     : std::runtime_error(std::strerror(errorNumber)), m_stage(stage), m_errorNumber(errorNumber),
       m_written(written), m_size(size) {}
 
+AtomicWriteError::AtomicWriteError(Stage stage, const std::string &text, std::size_t size)
+    : std::runtime_error(text), m_stage(stage), m_errorNumber(0), m_written(0), m_size(size) {}
+
 bool AtomicWriteError::outOfSpace() const {
     return m_errorNumber == ENOSPC || m_errorNumber == EFBIG || m_errorNumber == EDQUOT;
 }
 
-void writeFileAtomically(const std::string &path, const std::string &bytes) {
+namespace {
+
+// `path`, or the file its chain of symbolic links ends at (which need not exist yet).
+std::string throughLinks(const std::string &path) {
+    namespace fs = std::filesystem;
+    fs::path at(path);
+    std::error_code error;
+    for (int hop = 0; hop < 40 && fs::is_symlink(fs::symlink_status(at, error)); ++hop) {
+        const fs::path target = fs::read_symlink(at, error);
+        if (error)
+            break;
+        at = target.is_absolute() ? target : at.parent_path() / target;
+    }
+    return at.string();
+}
+
+// The mode a new version of `path` (links followed) gets: the old file's, or 0644 for a new one
+// (documents are readable by all; mkstemp makes 0600). Throws as checkReplaceable.
+mode_t modeFor(const std::string &path, std::size_t size) {
     using Stage = AtomicWriteError::Stage;
+    struct stat existing {};
+    if (::stat(path.c_str(), &existing) != 0)
+        return 0644;
+    if (S_ISDIR(existing.st_mode))
+        throw AtomicWriteError(Stage::Open, EISDIR, 0, size);
+    if (!S_ISREG(existing.st_mode))
+        throw AtomicWriteError(Stage::Open,
+                               "not a regular file (a device, pipe or socket): refused, so that "
+                               "it is not replaced by one",
+                               size);
+    return existing.st_mode & 07777;
+}
+
+} // namespace
+
+void checkReplaceable(const std::string &requested) {
+    const std::string path = throughLinks(requested);
+    static_cast<void>(modeFor(path, 0));
+    std::string dir = std::filesystem::path(path).parent_path().string();
+    struct stat folder {};
+    if (::stat(dir.empty() ? "." : dir.c_str(), &folder) != 0)
+        throw AtomicWriteError(AtomicWriteError::Stage::Open, errno, 0, 0);
+    if (!S_ISDIR(folder.st_mode))
+        throw AtomicWriteError(AtomicWriteError::Stage::Open, ENOTDIR, 0, 0);
+}
+
+void writeFileAtomically(const std::string &requested, const std::string &bytes) {
+    using Stage = AtomicWriteError::Stage;
+    const std::string path = throughLinks(requested);
+    const mode_t mode = modeFor(path, bytes.size());
     std::string temp = path + ".tmp-XXXXXX";
     const int fd = ::mkostemp(temp.data(), O_CLOEXEC);
     if (fd < 0)
@@ -31,8 +82,7 @@ void writeFileAtomically(const std::string &path, const std::string &bytes) {
         ::unlink(temp.c_str());
         throw AtomicWriteError(stage, error, written, bytes.size());
     };
-    // mkstemp makes the file private (0600); records and tables are ordinary documents.
-    if (::fchmod(fd, 0644) != 0)
+    if (::fchmod(fd, mode) != 0)
         abandon(Stage::Open, errno);
     while (written < bytes.size()) {
         const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);

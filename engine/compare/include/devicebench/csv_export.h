@@ -84,8 +84,10 @@ std::string listedPaths(const std::vector<std::string> &paths);
 void writeExportFile(const std::string &path, const std::string &bytes);
 
 // Writes epochCsv() to `csvPath`, then summaryCsv() to summaryCsvPath(csvPath), then
-// groupsCsv() to groupsCsvPath(csvPath). Throws ExportError as writeExportFile; a file that
-// fails leaves the later ones unwritten.
+// groupsCsv() to groupsCsvPath(csvPath). Throws ExportError as writeExportFile. The three
+// targets are checked first (checkReplaceable, atomic_file.h): a folder or device in the way
+// stops the set before any file is written; a write that fails later leaves the later ones
+// unwritten.
 void writeComparisonCsv(const RunSet &runs, const std::string &csvPath);
 
 // The same with the published rows in the summary (summaryCsv with `beside` and `sets`).

@@ -16,6 +16,8 @@ class AtomicWriteError : public std::runtime_error {
 public:
     enum class Stage { Open, Write, Fsync, Close, Rename };
     AtomicWriteError(Stage stage, int errorNumber, std::size_t written, std::size_t size);
+    // A refusal that is not an OS error (errorNumber() 0): `text` is what().
+    AtomicWriteError(Stage stage, const std::string &text, std::size_t size);
     Stage stage() const { return m_stage; }
     int errorNumber() const { return m_errorNumber; } // errno of the failed call
     std::size_t written() const { return m_written; } // bytes written before a Write failure
@@ -30,8 +32,15 @@ private:
     std::size_t m_size;
 };
 
-// Writes `bytes` to `path` as above. Throws AtomicWriteError; then no temporary file is left
-// and `path` is as it was.
+// Writes `bytes` to `path` as above. A symbolic link is written through (the file it leads to
+// is replaced, the link stays); an existing file keeps its permissions. A device, pipe or socket
+// is refused (Stage::Open), never replaced: `--csv /dev/null` must not swap the device for a
+// file. Throws AtomicWriteError; then no temporary file is left and `path` is as it was.
 void writeFileAtomically(const std::string &path, const std::string &bytes);
+
+// Throws the AtomicWriteError (Stage::Open) that writeFileAtomically(path, ...) would throw
+// before writing: `path` a folder, a device, pipe or socket, or its folder missing. For a set of
+// files written together, checked first so that a bad one stops the set before any is written.
+void checkReplaceable(const std::string &path);
 
 } // namespace devicebench
