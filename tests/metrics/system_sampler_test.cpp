@@ -294,9 +294,39 @@ TEST(SamplerOptions, TheDeviceChoosesTheGpuAndTheEnvironmentThePeriod) {
     EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.5);
     setenv("DEVICEBENCH_SAMPLING_PERIOD", "0", 1);
     EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.0);
-    setenv("DEVICEBENCH_SAMPLING_PERIOD", "fast", 1);
-    EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.5);
+    EXPECT_TRUE(samplerOptionsFor("cpu", "").notes.empty());
+    setenv("DEVICEBENCH_SAMPLING_PERIOD", "0.25", 1);
+    EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.25);
     unsetenv("DEVICEBENCH_SAMPLING_PERIOD");
+}
+
+TEST(SamplerOptions, APeriodThatIsNotANumberFromAMillisecondToAMinuteIsIgnoredWithANote) {
+    for (const char *bad : {"fast", "", "-1", "1e-10", "0.0009", "61", "nan", "inf", "0.5s"}) {
+        setenv("DEVICEBENCH_SAMPLING_PERIOD", bad, 1);
+        const SamplerOptions options = samplerOptionsFor("cpu", "");
+        EXPECT_DOUBLE_EQ(options.periodSeconds, 0.5) << bad;
+        ASSERT_EQ(options.notes.size(), 1u) << bad;
+        EXPECT_EQ(options.notes[0], "DEVICEBENCH_SAMPLING_PERIOD=\"" + std::string(bad) +
+                                        "\" ignored (not 0 or a number of seconds from 0.001 "
+                                        "to 60): sampled every 0.5 s");
+    }
+    unsetenv("DEVICEBENCH_SAMPLING_PERIOD");
+}
+
+TEST(SystemSampler, APeriodBelowAMillisecondIsRaisedToOneAndTheOptionsNotesReachTheInfo) {
+    TempTree powercap;
+    SamplerOptions options = fastOptions(powercap);
+    options.periodSeconds = 1e-12; // rounds to 0 ns: once a division by zero in the loop
+    options.notes = {"a setting ignored"};
+    SystemSampler sampler(options);
+    sampler.start();
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    sampler.stop();
+    const SamplingInfo info = sampler.info();
+    EXPECT_DOUBLE_EQ(info.periodSeconds, 0.001);
+    EXPECT_GE(sampler.takeNew().size(), 2u) << "it sampled, at most every millisecond";
+    ASSERT_FALSE(info.notes.empty());
+    EXPECT_EQ(info.notes[0], "a setting ignored");
 }
 
 } // namespace

@@ -58,8 +58,14 @@ SamplerOptions samplerOptionsFor(const std::string &device, const std::string &g
     if (const char *period = std::getenv("DEVICEBENCH_SAMPLING_PERIOD")) {
         char *end = nullptr;
         const double seconds = std::strtod(period, &end);
-        if (end != period && *end == '\0' && seconds >= 0.0 && seconds <= 60.0)
+        const bool number = end != period && *end == '\0';
+        if (number && (seconds == 0.0 ||
+                       (seconds >= SamplerOptions::kShortestPeriodSeconds && seconds <= 60.0)))
             options.periodSeconds = seconds;
+        else
+            options.notes.push_back("DEVICEBENCH_SAMPLING_PERIOD=\"" + std::string(period) +
+                                    "\" ignored (not 0 or a number of seconds from 0.001 to "
+                                    "60): sampled every 0.5 s");
     }
     return options;
 }
@@ -216,8 +222,11 @@ void SystemSampler::State::loop() {
 
 SystemSampler::SystemSampler(SamplerOptions options) : m_state(std::make_unique<State>()) {
     m_state->options = std::move(options);
-    if (!(m_state->options.periodSeconds > 0.0))
-        m_state->options.periodSeconds = 0.5;
+    double &period = m_state->options.periodSeconds;
+    if (!(period > 0.0)) // NaN too
+        period = 0.5;
+    period = std::max(period, SamplerOptions::kShortestPeriodSeconds);
+    m_state->notes = m_state->options.notes;
 }
 
 SystemSampler::~SystemSampler() { stop(); }

@@ -19,6 +19,9 @@ namespace devicebench {
 // What to sample and where to read it (tests point the roots at folders of their own).
 struct SamplerOptions {
     double periodSeconds = 0.5; // between readings (MLPerf's power rule: 1 s or less)
+    // The shortest period the sampler takes (a shorter one is raised to it): 1 ms.
+    static constexpr double kShortestPeriodSeconds = 0.001;
+    std::vector<std::string> notes; // set up before start (a setting ignored): in info().notes
     std::string procRoot = "/proc";
     std::string powercapRoot = "/sys/class/powercap";
     std::string nvmlLibrary; // "": $DEVICEBENCH_NVML_LIBRARY, else libnvidia-ml.so.1
@@ -34,8 +37,9 @@ struct SamplerOptions {
 
 // The options for a run on `device` ("cpu", "cuda", "cuda:N"): its GPU through NVML, found by
 // `gpuPciBusId` (gpu_bus.h's cudaPciBusId; "" uses the index), and the period: 0.5 s, or
-// $DEVICEBENCH_SAMPLING_PERIOD seconds when that is a number from 0 to 60 (0: do not sample,
-// for bench/sampling_overhead; other text is ignored). `process` and `clock` left empty.
+// $DEVICEBENCH_SAMPLING_PERIOD seconds: 0 (do not sample, for bench/sampling_overhead) or a
+// number from 0.001 to 60. Other text is ignored with a note in `notes` that names it, so the
+// record says so. `process` and `clock` left empty.
 SamplerOptions samplerOptionsFor(const std::string &device, const std::string &gpuPciBusId);
 
 // The CUDA index of `device`: "cuda" -> 0, "cuda:3" -> 3, anything else -> -1.
