@@ -167,6 +167,25 @@ TEST(PriceTableReader, RefusesAnotherFormatVersionOrNoList) {
     EXPECT_NE(errorOf("{not json").find("p.json: not JSON"), std::string::npos);
 }
 
+TEST(PriceTableReader, RefusesTwoEntriesForOneName) {
+    const std::string twice = R"({"format": "devicebench-prices", "version": 1, "prices": [
+        {"match": "Tesla T4", "pricePerHour": 0.35, "currency": "USD", "source": "s", "date": "d"},
+        {"match": "tesla t4", "pricePerHour": 0.5, "currency": "USD", "source": "s", "date": "d"}
+    ]})";
+    EXPECT_EQ(errorOf(twice), "p.json: field 'prices[1].match' repeats prices[0]'s \"Tesla T4\"");
+}
+
+TEST(PriceTableReader, AFolderIsNamedAsOne) {
+    TempDir dir;
+    try {
+        readPriceTable(dir.path().string());
+        FAIL() << "a folder read";
+    } catch (const PriceError &e) {
+        EXPECT_EQ(std::string(e.what()),
+                  dir.path().string() + ": is a folder, not a price table (a JSON file)");
+    }
+}
+
 TEST(PriceTableReader, SaysWhenTheFileCannotBeRead) {
     TempDir dir;
     const std::string missing = (dir.path() / "none.json").string();
@@ -261,6 +280,7 @@ TEST(PriceOverrides, SayWhatIsWrongAndKeepWhatWasThere) {
               "unknown device 'tpu' (cpu, cuda or cuda:N)");
     EXPECT_EQ(parsePriceOverrides("cuda=x", &overrides), "cuda: 'x' is not a number");
     EXPECT_EQ(parsePriceOverrides("cuda=1,cpu", &overrides), "'cpu' is not DEVICE=PRICE");
+    EXPECT_EQ(parsePriceOverrides("cuda=1,CUDA=2", &overrides), "cuda is given twice");
     ASSERT_EQ(overrides.size(), 1U);
     EXPECT_EQ(overrides[0].device, "cpu");
 }
@@ -318,8 +338,39 @@ TEST(RunCostEnergy, ARunWithoutEnergyHasNoFigureAndSaysWhy) {
     const RunCost cost = costOfRun(r, summaryOf(r), 1, settings);
     EXPECT_EQ(cost.basis, CostBasis::None);
     EXPECT_TRUE(std::isnan(cost.perEpoch));
-    EXPECT_EQ(cost.reason, "no energy measured");
-    EXPECT_EQ(costLine(cost), "cost: n/a: no energy measured");
+    const std::string why = "no energy measured: not sampled (a record from before sampling, or "
+                            "DEVICEBENCH_SAMPLING_PERIOD=0)";
+    EXPECT_EQ(cost.reason, why);
+    EXPECT_EQ(costLine(cost), "cost: n/a: " + why);
+}
+
+TEST(RunCostEnergy, AFreeKwhMakesTheRunFreeMeasuredOrNot) {
+    CostSettings settings = settingsOf(shippedLikeTable());
+    settings.perKwh = 0.0;
+    settings.currency = "EUR";
+    for (const RunRecord &r :
+         {recordOn("cpu", {30, 12, 12}), withEnergy(recordOn("cpu", {30, 12, 12}), 1800.0)}) {
+        const RunCost cost = costOfRun(r, summaryOf(r), 1, settings);
+        EXPECT_EQ(cost.basis, CostBasis::Free);
+        EXPECT_EQ(cost.perEpoch, 0.0);
+        EXPECT_EQ(costLine(cost), "cost: free; 0 EUR/kWh (your price)");
+    }
+}
+
+TEST(RunCostHourly, HugeAndTinyPricesKeepTheirDigitsInExponentForm) {
+    const RunRecord r = recordOn("cuda:0", {30, 12, 12});
+    CostSettings settings = settingsOf(shippedLikeTable());
+    settings.overrides = {{"cuda", 1e100}};
+    const RunCost huge = costOfRun(r, summaryOf(r), 1, settings);
+    EXPECT_EQ(moneyText(huge.perEpoch, ""), "3.33e+97") << "1e100 x 12 / 3600";
+    EXPECT_EQ(moneyText(huge.perRun, ""), "3.33e+98") << "ten times the epoch";
+    EXPECT_EQ(costBasisText(huge), "at 1e+100/h (your price)");
+    settings.overrides = {{"cuda", 1e-7}};
+    const RunCost tiny = costOfRun(r, summaryOf(r), 1, settings);
+    EXPECT_EQ(moneyText(tiny.perEpoch, "USD"), "3.33e-10 USD");
+    EXPECT_EQ(costBasisText(tiny), "at 1e-07/h (your price)");
+    EXPECT_EQ(moneyText(0.00116667, ""), "0.00117") << "ordinary sums stay in fixed form";
+    EXPECT_EQ(moneyText(857142.9, ""), "857000");
 }
 
 TEST(RunCost, NoPriceOrNoStableEpochGivesNoFigure) {
@@ -358,6 +409,18 @@ TEST(CostCsv, TheCostColumnsComeLastWithTheRunsFigures) {
     EXPECT_EQ(h200[h200.size() - 9], "n/a");
     EXPECT_EQ(h200[h200.size() - 5], "n/a") << "no figure, never a guess";
     EXPECT_EQ(h200.back(), "no price for NVIDIA H200");
+}
+
+TEST(CostCsv, ATinyCostKeepsSixSignificantDigits) {
+    RunSet set;
+    set.addRecord(recordOn("cuda:0", {30, 12, 12}), "t4.json");
+    CostSettings settings = settingsOf(shippedLikeTable());
+    settings.overrides = {{"cuda", 1e-7}};
+    set.setCostSettings(settings);
+    const auto row = fieldsOf(splitLines(summaryCsv(set))[1]);
+    const std::vector<std::string> cost(row.end() - 9, row.end() - 2);
+    EXPECT_EQ(cost, (std::vector<std::string>{"hourly", "1e-07", "", "", "3.33333e-10",
+                                              "3.33333e-09", "3000000000000.0"}));
 }
 
 TEST(CostCsv, ChangingThePricesChangesTheFigures) {

@@ -7,10 +7,10 @@
 #include "devicebench/run_energy.h"
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cmath>
-#include <cstdio>
 #include <sstream>
 
 namespace devicebench {
@@ -100,19 +100,27 @@ RunPrice fromEntry(const DevicePrice &entry) {
 }
 
 // `value` with `digits` significant digits, fixed notation, trailing zeros dropped: 857142.9 ->
-// "857000", 0.00116667 -> "0.00117".
+// "857000", 0.00116667 -> "0.00117"; beyond 1e15 or below 1e-6, exponent form ("8.78e-09").
+// A decimal point whatever the locale (to_chars).
 std::string significant(double value, int digits) {
-    if (value == 0.0)
-        return "0";
+    if (value == 0.0 || !std::isfinite(value))
+        return value == 0.0 ? "0" : value > 0 ? "inf" : std::isnan(value) ? "nan" : "-inf";
+    std::array<char, 64> buffer{};
+    char *const end = buffer.data() + buffer.size();
+    if (std::fabs(value) >= 1e15 || std::fabs(value) < 1e-6) {
+        const auto result =
+            std::to_chars(buffer.data(), end, value, std::chars_format::general, digits);
+        return std::string(buffer.data(), result.ptr);
+    }
     const int magnitude = static_cast<int>(std::floor(std::log10(std::fabs(value))));
     const int decimals = std::max(0, digits - 1 - magnitude);
     if (decimals == 0) {
         const double unit = std::pow(10.0, magnitude - digits + 1);
         value = std::round(value / unit) * unit;
     }
-    char buffer[64];
-    std::snprintf(buffer, sizeof buffer, "%.*f", decimals, value);
-    std::string text = buffer;
+    const auto result =
+        std::to_chars(buffer.data(), end, value, std::chars_format::fixed, decimals);
+    std::string text(buffer.data(), result.ptr);
     if (text.find('.') != std::string::npos) {
         text.erase(text.find_last_not_of('0') + 1);
         if (text.back() == '.')
@@ -185,6 +193,9 @@ std::string parsePriceOverrides(const std::string &text, std::vector<PriceOverri
             if (std::string problem = parsePrice(item.substr(equals + 1), &o.perHour);
                 !problem.empty())
                 return o.device + ": " + problem;
+            if (std::any_of(read.begin(), read.end(),
+                            [&o](const PriceOverride &r) { return r.device == o.device; }))
+                return o.device + " is given twice";
             read.push_back(o);
         }
         if (read.empty())
@@ -250,11 +261,22 @@ RunCost costOfRun(const RunRecord &record, const Summary &summary, int warmupEpo
         cost.basis = CostBasis::Hourly;
         cost.currency = cost.price.currency;
         cost.perEpoch = cost.price.perHour * summary.stableMean / 3600.0;
+    } else if (settings.perKwh == 0.0) { // free electricity: whatever was measured costs 0
+        cost.basis = CostBasis::Free;
+        cost.currency = settings.currency;
+        cost.perKwh = 0.0;
+        cost.perEpoch = 0.0;
     } else if (std::isfinite(settings.perKwh)) {
         const EnergySummary energy = summarizeEnergy(record.epochs, warmupEpochs);
         if (energy.epochs == 0 || !std::isfinite(energy.meanJoules)) {
             const std::string why = energyNotMeasuredReason(record.epochs);
-            cost.reason = "no energy measured" + (why.empty() ? "" : ": " + why);
+            const bool sampled = std::any_of(record.epochs.begin(), record.epochs.end(),
+                                             [](const EpochResult &e) { return e.system.sampled; });
+            cost.reason = "no energy measured" +
+                          (!why.empty() ? ": " + why
+                           : sampled    ? std::string()
+                                        : ": not sampled (a record from before sampling, or "
+                                          "DEVICEBENCH_SAMPLING_PERIOD=0)");
             return cost;
         }
         cost.basis = CostBasis::Energy;
@@ -291,6 +313,8 @@ std::string costBasisText(const RunCost &cost) {
         return "from " + joulesText(cost.joulesPerEpoch) + " per stable epoch at " +
                rate(cost.perKwh, cost.currency, "kWh");
     case CostBasis::Free:
+        if (cost.perKwh == 0.0) // free by a price per kWh of 0
+            return rate(0.0, cost.currency, "kWh") + " (your price)";
         return rate(0.0, p.currency, "h") + " " + priceOrigin(p) +
                (p.note.empty() ? "" : ": " + p.note);
     case CostBasis::None:

@@ -6,7 +6,9 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -70,6 +72,12 @@ private:
     std::string m_source;
 };
 
+std::string lowered(std::string text) {
+    for (char &ch : text)
+        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+    return text;
+}
+
 DevicePrice readEntry(const Reader &reader, const Json &entry, const std::string &at) {
     if (!entry.is_object())
         reader.fail(at, "must be an object");
@@ -111,12 +119,27 @@ PriceTable parsePriceTable(const std::string &text, const std::string &source) {
     const Json &prices = reader.field(document, "prices");
     if (!prices.is_array())
         reader.fail("prices", "must be an array");
-    for (std::size_t i = 0; i < prices.size(); ++i)
-        table.prices.push_back(readEntry(reader, prices[i], "prices[" + std::to_string(i) + "]"));
+    for (std::size_t i = 0; i < prices.size(); ++i) {
+        const std::string at = "prices[" + std::to_string(i) + "]";
+        DevicePrice price = readEntry(reader, prices[i], at);
+        // Two entries for one name: which one applies would be the order's accident.
+        const auto same =
+            std::find_if(table.prices.begin(), table.prices.end(), [&price](const DevicePrice &p) {
+                return lowered(p.match) == lowered(price.match);
+            });
+        if (same != table.prices.end())
+            reader.fail(at + ".match", "repeats prices[" +
+                                           std::to_string(same - table.prices.begin()) + "]'s \"" +
+                                           same->match + "\"");
+        table.prices.push_back(std::move(price));
+    }
     return table;
 }
 
 PriceTable readPriceTable(const std::string &path) {
+    std::error_code error;
+    if (std::filesystem::is_directory(path, error))
+        throw PriceError(path + ": is a folder, not a price table (a JSON file)");
     std::ifstream in(path, std::ios::binary);
     if (!in)
         throw PriceError(path + ": cannot be read");

@@ -39,6 +39,20 @@ constexpr const char *kUndefined = "n/a";
 
 std::string number(double value, int decimals) { return csvNumber(value, decimals); }
 
+// `value` at `decimals` while that keeps 6 significant digits and stays short; else 6
+// significant digits in exponent form ("8.78049e-09", "1e+100"): money and prices span many
+// orders of magnitude, and fixed decimals would print a tiny cost as 0.00000001 or 0.
+std::string preciseNumber(double value, int decimals) {
+    const double size = std::fabs(value);
+    if (!std::isfinite(value) || value == 0.0 ||
+        (size >= std::pow(10.0, 5 - decimals) && size < 1e15))
+        return number(value, decimals);
+    std::array<char, 64> buffer{};
+    const auto result = std::to_chars(buffer.data(), buffer.data() + buffer.size(), value,
+                                      std::chars_format::general, 6);
+    return std::string(buffer.data(), result.ptr);
+}
+
 std::string flag(bool value) { return value ? "1" : "0"; }
 
 std::string joined(const std::vector<std::string> &fields, const char *separator) {
@@ -243,18 +257,18 @@ std::string phaseFractionCell(const RunRow &x, std::size_t phase) {
 // before keep them. Money cells are "n/a" without a figure (RunCost::reason in cost_note).
 CsvColumns<RunRow> costColumns() {
     const auto money = [](double value) {
-        return std::isfinite(value) ? number(value, 8) : std::string(kUndefined);
+        return std::isfinite(value) ? preciseNumber(value, 8) : std::string(kUndefined);
     };
     return {
         {"cost_basis", [](const RunRow &x) { return toString(x.run.cost.basis); }},
         {"price_per_hour",
          [](const RunRow &x) {
              const RunPrice &p = x.run.cost.price;
-             return p.found ? number(p.perHour, 6) : std::string();
+             return p.found ? preciseNumber(p.perHour, 6) : std::string();
          }},
         {"price_per_kwh",
          [](const RunRow &x) {
-             return x.run.cost.basis == CostBasis::Energy ? number(x.run.cost.perKwh, 6)
+             return x.run.cost.basis == CostBasis::Energy ? preciseNumber(x.run.cost.perKwh, 6)
                                                           : std::string();
          }},
         {"currency", [](const RunRow &x) { return x.run.cost.currency; }},
@@ -263,7 +277,7 @@ CsvColumns<RunRow> costColumns() {
         {"images_per_money",
          [](const RunRow &x) {
              const RunCost &c = x.run.cost;
-             return std::isfinite(c.imagesPerMoney) ? number(c.imagesPerMoney, 1)
+             return std::isfinite(c.imagesPerMoney) ? preciseNumber(c.imagesPerMoney, 1)
                                                     : imagesPerMoneyText(c);
          }},
         {"price_source",

@@ -100,7 +100,8 @@ RunPrice priceOfRun(const RunRecord &record, const CostSettings &settings);
 //   Hourly: price per hour x stable mean seconds / 3600.
 //   Energy: stable mean joules / 3.6e6 x price per kWh (a price per hour of 0, or none, and a
 //           price per kWh given).
-//   Free:   a price per hour of 0 and no price per kWh: nothing to pay per epoch.
+//   Free:   a price per hour of 0 and no price per kWh, or a price per kWh of 0 (perKwh 0):
+//           nothing to pay per epoch, measured energy or not.
 //   None:   no figure; RunCost::reason says why.
 enum class CostBasis { None, Hourly, Energy, Free };
 
@@ -117,7 +118,7 @@ struct RunCost {
     double imagesPerMoney = kNoPrice; // images per epoch / perEpoch; NaN when free or None
     std::string currency;
     RunPrice price;                   // the price per hour looked up (found or not)
-    double perKwh = kNoPrice;         // Energy: the price per kWh used
+    double perKwh = kNoPrice;         // Energy: the price per kWh used; Free by a kWh price: 0
     double joulesPerEpoch = kNoPrice; // Energy: the stable epochs' mean joules
     std::string reason;               // None: "no stable epoch", "no price for NVIDIA H200", ...
 };
