@@ -344,9 +344,11 @@ std::vector<ControlPair> printRuns(std::ostream &out, const RunSet &store, const
         printThroughput(out, store);
         printPhaseSplits(out, store); // phase-timed runs
     }
-    // What each run costs: one line a run, so with repeated runs only with --runs.
+    // What each run costs, or with repeated runs (and no --runs) each group.
     if (runs || groups.groups.size() == static_cast<std::size_t>(store.runCount()))
         printCosts(out, store);
+    else
+        printGroupCosts(out, store, groups);
     printCaveats(out, store, baseline);
     printControlSummary(out, store, control);
     if (!runs)

@@ -57,14 +57,35 @@ int prepareCost(const CostOptions &options, std::ostream &err, CostSettings *set
     return kExitOk;
 }
 
+namespace {
+
+void printCostHeader(std::ostream &out, const char *what) {
+    out << "cost (per stable epoch" << what << "; per " << kArticleRunEpochs
+        << "-epoch run = the article's " << kArticleRunEpochs
+        << " epochs at that rate; prices change: set yours with --price-per-hour or --prices):\n";
+}
+
+} // namespace
+
 void printCosts(std::ostream &out, const RunSet &store) {
     if (store.runCount() == 0)
         return;
-    out << "cost (per stable epoch; per " << kArticleRunEpochs << "-epoch run = the article's "
-        << kArticleRunEpochs << " epochs at that rate; prices change: set yours with "
-        << "--price-per-hour or --prices):\n";
+    printCostHeader(out, "");
     for (const RunEntry &run : store.runs())
         out << "  #" << run.number << " " << costLine(run.cost) << "\n";
+}
+
+void printGroupCosts(std::ostream &out, const RunSet &store, const RunGroups &groups) {
+    if (groups.groups.empty())
+        return;
+    printCostHeader(out, ", a group's the mean of its runs'");
+    for (const RunGroup &group : groups.groups) {
+        std::vector<RunCost> costs;
+        for (const int run : group.runs)
+            costs.push_back(store.run(run).cost);
+        out << "  group " << group.number << " (n = " << group.runs.size() << ") "
+            << costLine(meanCost(costs)) << "\n";
+    }
 }
 
 OrderedJson costJson(const RunCost &cost) {

@@ -7,6 +7,7 @@
 #include "cli_json.h"
 
 #include "devicebench/cost.h"
+#include "devicebench/run_groups.h"
 
 #include <CLI/CLI.hpp>
 
@@ -38,6 +39,9 @@ int prepareCost(const CostOptions &options, std::ostream &err, CostSettings *set
 // One cost line per run of `store` (costLine), under a header that says what the figures are;
 // nothing for an empty store.
 void printCosts(std::ostream &out, const RunSet &store);
+
+// The same a group of repeated runs a line (meanCost of its runs), for compare without --runs.
+void printGroupCosts(std::ostream &out, const RunSet &store, const RunGroups &groups);
 
 // A run's cost in --json: {"basis", "perEpoch", "perTenEpochRun", "imagesPerMoney",
 // "currency", "pricePerHour", "pricePerKwh", "priceMatch", "priceSource", "priceDate",

@@ -70,6 +70,22 @@ TEST(CompareCost, AT4RunCostsItsStableEpochsAtTheShippedT4Price) {
         << r.out;
 }
 
+TEST(CompareCost, RepeatedRunsGetOneCostLineAGroupWithoutRuns) {
+    TempDir dir("devicebench-cost-records");
+    std::vector<std::string> args{"compare"};
+    for (const char *name : {"a", "b", "c", "d"})
+        args.push_back(writeGpuRecord(dir, name, "Tesla T4").string());
+    const auto grouped = runCli(args);
+    ASSERT_EQ(grouped.exitCode, 0) << grouped.err;
+    EXPECT_TRUE(contains(grouped.out, "a group's the mean of its runs'")) << grouped.out;
+    EXPECT_TRUE(contains(grouped.out, "group 1 (n = 4) cost: 0.00117 USD per stable epoch"))
+        << grouped.out;
+    EXPECT_FALSE(contains(grouped.out, "#4 cost:")) << "runs one by one only with --runs";
+    args.push_back("--runs");
+    const auto oneByOne = runCli(args);
+    EXPECT_TRUE(contains(oneByOne.out, "#4 cost: 0.00117 USD per stable epoch")) << oneByOne.out;
+}
+
 TEST(CompareCost, AnUnknownGpuIsNotAvailableUntilTheUserGivesAPrice) {
     TempDir dir("devicebench-cost-records");
     const std::string h200 = writeGpuRecord(dir, "h200", "NVIDIA H200").string();

@@ -373,6 +373,23 @@ TEST(RunCostHourly, HugeAndTinyPricesKeepTheirDigitsInExponentForm) {
     EXPECT_EQ(moneyText(857142.9, ""), "857000");
 }
 
+TEST(GroupCost, TheMeanOfItsRunsFiguresOrNoneWhenTheyArePricedDifferently) {
+    const CostSettings settings = settingsOf(shippedLikeTable());
+    const RunRecord fast = recordOn("cuda:0", {30, 12, 12});
+    const RunRecord slow = recordOn("cuda:0", {30, 24, 24});
+    const RunCost mean = meanCost({costOfRun(fast, summaryOf(fast), 1, settings),
+                                   costOfRun(slow, summaryOf(slow), 1, settings)});
+    EXPECT_EQ(mean.basis, CostBasis::Hourly);
+    EXPECT_NEAR(mean.perEpoch, 0.35 * 18 / 3600, 1e-12) << "the mean of 12 s and 24 s at 0.35/h";
+    EXPECT_NEAR(mean.perRun, 10 * 0.35 * 18 / 3600, 1e-12);
+    const RunRecord cpu = recordOn("cpu", {30, 12, 12});
+    const RunCost mixed = meanCost({costOfRun(fast, summaryOf(fast), 1, settings),
+                                    costOfRun(cpu, summaryOf(cpu), 1, settings)});
+    EXPECT_EQ(mixed.basis, CostBasis::None);
+    EXPECT_EQ(mixed.reason, "its runs are priced differently (see them one by one)");
+    EXPECT_EQ(meanCost({}).reason, "no runs");
+}
+
 TEST(RunCost, NoPriceOrNoStableEpochGivesNoFigure) {
     const RunRecord h200 = recordOn("cuda:0", {30, 12}, "NVIDIA H200");
     const RunCost unpriced = costOfRun(h200, summaryOf(h200), 1, settingsOf(shippedLikeTable()));

@@ -298,6 +298,38 @@ RunCost costOfRun(const RunRecord &record, const Summary &summary, int warmupEpo
     return cost;
 }
 
+RunCost meanCost(const std::vector<RunCost> &costs) {
+    if (costs.empty()) {
+        RunCost none;
+        none.reason = "no runs";
+        return none;
+    }
+    RunCost mean = costs.front();
+    const bool alike = std::all_of(costs.begin(), costs.end(), [&mean](const RunCost &c) {
+        return c.basis == mean.basis && c.currency == mean.currency &&
+               c.price.match == mean.price.match &&
+               (c.perKwh == mean.perKwh || (std::isnan(c.perKwh) && std::isnan(mean.perKwh)));
+    });
+    if (!alike) {
+        RunCost differing;
+        differing.reason = "its runs are priced differently (see them one by one)";
+        return differing;
+    }
+    if (mean.basis == CostBasis::None)
+        return mean;
+    const auto average = [&costs](double RunCost::*figure) {
+        double sum = 0.0;
+        for (const RunCost &c : costs)
+            sum += c.*figure;
+        return sum / static_cast<double>(costs.size());
+    };
+    mean.perEpoch = average(&RunCost::perEpoch);
+    mean.perRun = average(&RunCost::perRun);
+    mean.imagesPerMoney = average(&RunCost::imagesPerMoney);
+    mean.joulesPerEpoch = average(&RunCost::joulesPerEpoch);
+    return mean;
+}
+
 std::string moneyText(double value, const std::string &currency) {
     if (!std::isfinite(value))
         return "n/a";

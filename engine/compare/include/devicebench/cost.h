@@ -123,6 +123,12 @@ struct RunCost {
     std::string reason;               // None: "no stable epoch", "no price for NVIDIA H200", ...
 };
 
+// The cost of a group of repeated runs (run_groups.h) from its runs' costs: the mean of their
+// figures (per epoch, per run, images per money, joules) when all share the basis, currency and
+// price; else basis None, reason "its runs are priced differently (see them one by one)". The
+// first run's price and reason otherwise. An empty list: None, "no runs".
+RunCost meanCost(const std::vector<RunCost> &costs);
+
 // The cost of a run with `summary` (its stable mean) and `warmupEpochs` (for its energy,
 // summarizeEnergy) under `settings`; images per epoch are summary.imagesPerSecond x
 // summary.stableMean. A price per hour above 0 wins over the energy basis (what is paid for
