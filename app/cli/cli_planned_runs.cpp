@@ -8,6 +8,7 @@
 #include "cli_support.h"
 #include "cli_train_child.h"
 
+#include "devicebench/atomic_file.h"
 #include "devicebench/contention.h"
 #include "devicebench/devices.h"
 #include "devicebench/interleaved_run.h"
@@ -196,6 +197,13 @@ int prepareRecordFolders(const RunOptions &options, std::size_t runCount, std::o
         if (::access(checked.c_str(), W_OK) != 0) {
             err << "devicebench-cli: error: cannot write run record " << options.recordPath
                 << ": folder '" << checked.string() << "' is not writable\n";
+            return kExitUsage;
+        }
+        try { // a folder or a device at the path itself
+            checkReplaceable(options.recordPath);
+        } catch (const AtomicWriteError &e) {
+            err << "devicebench-cli: error: cannot write run record " << options.recordPath << ": "
+                << e.what() << "\n";
             return kExitUsage;
         }
     }

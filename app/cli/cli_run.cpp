@@ -4,12 +4,15 @@
 #include "cli_planned_runs.h"
 #include "cli_support.h"
 
+#include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
 #include "devicebench/trainer.h"
 
 #include <ostream>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace devicebench::cli {
 
@@ -51,8 +54,12 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
             return kExitNoData;
         }
     }
-    for (const std::string *path : {&options.csvPath, &options.pngPath}) {
-        if (const std::string problem = path->empty() ? "" : checkOutputFolder(*path);
+    std::vector<std::string> outputs{options.pngPath};
+    if (!options.csvPath.empty()) // the per-epoch CSV and the two beside it
+        for (const std::string &path : comparisonCsvPaths(options.csvPath))
+            outputs.push_back(path);
+    for (const std::string &path : outputs) {
+        if (const std::string problem = path.empty() ? "" : checkOutputFolder(path);
             !problem.empty()) {
             err << "devicebench-cli: error: " << problem << "\n";
             return kExitUsage;

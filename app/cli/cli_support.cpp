@@ -6,6 +6,7 @@
 #include "export/sweep_png.h"
 #endif
 
+#include "devicebench/atomic_file.h"
 #include "devicebench/csv_export.h"
 
 #include <algorithm>
@@ -158,6 +159,11 @@ std::string checkOutputFolder(const std::string &path) {
     if (!std::filesystem::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
         return "cannot write " + path + ": folder " + parent.string() +
                " does not exist or is not writable";
+    }
+    try {
+        checkReplaceable(path);
+    } catch (const AtomicWriteError &e) {
+        return "cannot write " + path + ": " + e.what();
     }
     return {};
 }

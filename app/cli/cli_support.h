@@ -75,8 +75,9 @@ std::string splitList(const char *flag, const char *expected, const std::vector<
 std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &items,
                               std::vector<int> *values);
 
-// "" when `path`'s folder exists and is writable, else "cannot write <path>: folder <folder>
-// does not exist or is not writable": outputs are checked before the first run.
+// "" when `path`'s folder exists and is writable and `path` is not a folder, device or pipe
+// (checkReplaceable, atomic_file.h), else "cannot write <path>: folder <folder> does not exist
+// or is not writable" or "cannot write <path>: <why>": outputs are checked before the first run.
 std::string checkOutputFolder(const std::string &path);
 
 // Creates the record folder `dir` (--out-dir) with its parents when missing. "" when it is a

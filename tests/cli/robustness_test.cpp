@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <fstream>
 #include <sstream>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
@@ -430,6 +431,37 @@ TEST(CliRobustness, AReadOnlyFolderForExportsOrTheRecordIsRefusedBeforeAnyRun) {
         << record.err;
     EXPECT_TRUE(noRunStarted(record)) << record.out;
     EXPECT_TRUE(namesIn(folder).empty());
+}
+
+TEST(CliRobustness, AFolderOrADeviceWhereAnOutputGoesIsRefusedBeforeAnyRun) {
+    TempDir dir;
+    const fs::path folder = dir.path() / "taken";
+    fs::create_directory(folder);
+    const Result record = runCli(tinyRun({"--record", folder.string()}));
+    EXPECT_EQ(record.exitCode, 2) << record.out << record.err;
+    EXPECT_TRUE(
+        contains(record.err, "cannot write run record " + folder.string() + ": Is a directory"))
+        << record.err;
+    EXPECT_TRUE(noRunStarted(record)) << record.out;
+
+    fs::create_directory(dir.path() / "out-groups.csv"); // the third CSV's place
+    const fs::path csv = dir.path() / "out.csv";
+    const Result third = runCli(tinyRun({"--csv", csv.string()}));
+    EXPECT_EQ(third.exitCode, 2) << third.out << third.err;
+    EXPECT_TRUE(contains(third.err, "cannot write " + (dir.path() / "out-groups.csv").string() +
+                                        ": Is a directory"))
+        << third.err;
+    EXPECT_TRUE(noRunStarted(third)) << third.out;
+
+    const fs::path fifo = dir.path() / "pipe.png";
+    ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+    const Result png = runCli(tinyRun({"--png", fifo.string()}));
+    EXPECT_EQ(png.exitCode, 2) << png.out << png.err;
+    EXPECT_TRUE(contains(png.err, "cannot write " + fifo.string() + ": not a regular file"))
+        << png.err;
+    EXPECT_TRUE(fs::is_fifo(fifo));
+    EXPECT_EQ(namesIn(dir.path()),
+              (std::vector<std::string>{"out-groups.csv", "pipe.png", "taken"}));
 }
 
 // ---- cancellation ----------------------------------------------------------------------------
