@@ -283,6 +283,25 @@ TEST(SystemSamplerGpu, NoDriverIsANoteAndNoGpuReadings) {
     EXPECT_EQ(info.notes.front().rfind("gpu: no NVIDIA driver", 0), 0u) << info.notes.front();
 }
 
+// A CPU run's GPU note: an NVML library present (one with nvmlInit_v2) is "not the run's
+// device"; a library that is not NVML (no nvmlInit_v2) is no driver.
+TEST(SystemSampler, OnACpuRunOnlyARealNvmlLibraryCountsAsADriver) {
+    const auto gpuNoteWith = [](const char *library) {
+        TempTree powercap;
+        SamplerOptions options = fastOptions(powercap);
+        options.nvmlLibrary = library;
+        SystemSampler sampler(options);
+        sampler.start();
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        sampler.readNow();
+        const std::vector<SystemSample> samples = sampler.takeNew();
+        sampler.stop();
+        return sampler.epoch(samples.front().seconds, samples.back().seconds).gpuEnergy.note;
+    };
+    EXPECT_EQ(gpuNoteWith(DEVICEBENCH_FAKE_NVML), kNotTheRunsDevice);
+    EXPECT_EQ(gpuNoteWith(DEVICEBENCH_FAKE_NVML_NO_INIT), "no NVIDIA driver");
+}
+
 TEST(SamplerOptions, TheDeviceChoosesTheGpuAndTheEnvironmentThePeriod) {
     EXPECT_FALSE(samplerOptionsFor("cpu", "").gpu);
     const SamplerOptions cuda = samplerOptionsFor("cuda:2", "0000:3B:00.0");

@@ -33,8 +33,9 @@ bool nvmlPresent(const std::string &library) {
     void *handle = dlopen(library.c_str(), RTLD_LAZY | RTLD_LOCAL);
     if (handle == nullptr)
         return false;
+    const bool nvml = dlsym(handle, "nvmlInit_v2") != nullptr; // not just any library
     dlclose(handle);
-    return true;
+    return nvml;
 }
 
 } // namespace
