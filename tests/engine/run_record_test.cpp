@@ -437,6 +437,9 @@ INSTANTIATE_TEST_SUITE_P(
             "field 'epochs[0].seconds' must be above 0 (got 0): no real epoch takes no time"},
         Impossible{"NegativeEpochSeconds", [](RunRecord &r) { r.epochs[1].seconds = -1.0; },
                    "field 'epochs[1].seconds' must be above 0 (got -1)"},
+        Impossible{"AnEpochOfCenturies", [](RunRecord &r) { r.epochs[1].seconds = 1e308; },
+                   "field 'epochs[1].seconds' must be at most 1e7 (got 1e+308): no real epoch "
+                   "takes 116 days"},
         Impossible{"EpochNumberSkipped", [](RunRecord &r) { r.epochs[1].epoch = 3; },
                    "field 'epochs[1].epoch' is 3; epochs are numbered 1, 2, ... in order "
                    "(expected 2)"},

@@ -109,6 +109,9 @@ TEST(SystemRecordJson, ImpossibleReadingsAreRefusedNamingTheField) {
     EXPECT_EQ(refusal("\"cpuJoules\": [\n      0.0,", "\"cpuJoules\": ["),
               "bad.json: field 'samples.cpuJoules' must have as many readings as "
               "samples.seconds (8 against 9)");
+    EXPECT_EQ(refusal("\"joules\": 50.0", "\"joules\": 1e308"),
+              "bad.json: field 'epochs[0].system.energy.cpu.joules' must be at most 1e15 (a "
+              "petajoule), or null");
     EXPECT_EQ(refusal("\"joules\": 50.0", "\"joules\": null"),
               "bad.json: field 'epochs[0].system.energy.cpu.joules' must be a number when the "
               "method is rapl");

@@ -63,6 +63,8 @@ EnergyReading readEnergy(const FieldReader &r, const nlohmann::json &energy, con
     reading.joules = r.numberOrNull(o, "joules", p);
     if (reading.joules < 0.0 || std::isinf(reading.joules))
         r.fail(FieldReader::join(p, "joules"), "must be 0 or more, or null");
+    if (reading.joules > 1e15) // a petajoule, 278 GWh: an edit, and sums of it would overflow
+        r.fail(FieldReader::join(p, "joules"), "must be at most 1e15 (a petajoule), or null");
     if (reading.method != EnergyMethod::None && std::isnan(reading.joules))
         r.fail(FieldReader::join(p, "joules"), "must be a number when the method is " + method);
     reading.note = r.string(o, "note", p);

@@ -18,6 +18,8 @@
 namespace devicebench {
 namespace {
 
+constexpr double kLongestEpochSeconds = 1e7;
+
 std::string text(double value) {
     std::ostringstream s;
     s.precision(17);
@@ -170,6 +172,12 @@ void checkEpoch(const Checker &c, const RunRecord &r, std::size_t i, bool diverg
     if (!(e.seconds > 0.0) || !std::isfinite(e.seconds)) {
         c.fail(at("epochs", i, "seconds"),
                "must be above 0 (got " + text(e.seconds) + "): no real epoch takes no time");
+    }
+    // 10^7 s is 116 days: a number beyond it is an edit or a broken writer, and would overflow
+    // the sums and intervals made of it.
+    if (e.seconds > kLongestEpochSeconds) {
+        c.fail(at("epochs", i, "seconds"),
+               "must be at most 1e7 (got " + text(e.seconds) + "): no real epoch takes 116 days");
     }
     if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0)) {
         c.fail(at("epochs", i, "testAccuracy"),
