@@ -285,6 +285,26 @@ TEST(MainWindow, ARunLeftRunningByAKilledProcessShowsAsInterruptedWithItsEpochs)
         << status->text().toStdString();
 }
 
+TEST(MainWindow, ImportingARunAlreadyShownSaysItIsShownOnce) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString file = dir.filePath(QStringLiteral("run.json"));
+    const QString copy = dir.filePath(QStringLiteral("copy.json"));
+    writeRunRecord(file.toStdString(), savedRecord("same", "finished", 4));
+    writeRunRecord(copy.toStdString(), savedRecord("same", "finished", 4));
+    RunController controller(test::FakeTrainer{});
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
+    const auto report = window.importRecords(QStringList{file, copy}, false);
+    EXPECT_TRUE(report.rejected.isEmpty());
+    EXPECT_EQ(window.store().runCount(), 1);
+    const auto *status = window.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    ASSERT_NE(status, nullptr);
+    EXPECT_TRUE(
+        status->text().contains(QStringLiteral("1 already shown: the same run id, shown once")))
+        << status->text().toStdString();
+}
+
 TEST(MainWindow, ImportLoadsTheGoodFilesAndReportsEachBadOneByName) {
     QTemporaryDir dir;
     ASSERT_TRUE(dir.isValid());

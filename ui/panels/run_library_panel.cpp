@@ -238,7 +238,10 @@ ImportReport RunLibraryPanel::importRecords(const QStringList &paths, bool showD
         }
     }
     // One derivation and one redraw for all of them, not one per record.
+    const int shownBefore = m_store.runCount();
     const std::vector<int> indices = m_store.addRecords(records, origins);
+    // A run already shown (one run id: a file imported again, or a copy) is shown once.
+    const int repeated = static_cast<int>(indices.size()) - (m_store.runCount() - shownBefore);
     for (std::size_t i = 0; i < indices.size(); ++i) {
         ++report.loaded;
         // Keep it with the dashboard's own runs, so it is there after a restart.
@@ -248,6 +251,8 @@ ImportReport RunLibraryPanel::importRecords(const QStringList &paths, bool showD
             saveRun(m_store.run(indices[i]).id);
     }
     QString text = QStringLiteral("Imported %1 run(s)").arg(report.loaded);
+    if (repeated > 0)
+        text += QStringLiteral(" (%1 already shown: the same run id, shown once)").arg(repeated);
     if (!report.rejected.isEmpty())
         text += QStringLiteral("; rejected %1 file(s): %2")
                     .arg(report.rejected.size())
