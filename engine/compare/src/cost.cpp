@@ -6,6 +6,8 @@
 #include "devicebench/resource_files.h"
 #include "devicebench/run_energy.h"
 
+#include "ascii_case.h"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
@@ -15,12 +17,6 @@
 
 namespace devicebench {
 namespace {
-
-std::string lower(std::string text) {
-    for (char &ch : text)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return text;
-}
 
 std::string trimmed(const std::string &text) {
     const auto begin = text.find_first_not_of(" \t");
@@ -69,10 +65,10 @@ const PriceOverride *overrideFor(const std::vector<PriceOverride> &overrides,
 
 // The entry whose match is the longest part of `name` (without case); the first on a tie.
 const DevicePrice *tableEntryFor(const PriceTable &table, const std::string &name) {
-    const std::string haystack = lower(name);
+    const std::string haystack = detail::lowerAscii(name);
     const DevicePrice *best = nullptr;
     for (const DevicePrice &price : table.prices) {
-        const std::string needle = lower(price.match);
+        const std::string needle = detail::lowerAscii(price.match);
         if (needle.empty() || needle == "cpu" || haystack.find(needle) == std::string::npos)
             continue;
         if (best == nullptr || needle.size() > best->match.size())
@@ -82,8 +78,9 @@ const DevicePrice *tableEntryFor(const PriceTable &table, const std::string &nam
 }
 
 const DevicePrice *cpuEntry(const PriceTable &table) {
-    const auto it = std::find_if(table.prices.begin(), table.prices.end(),
-                                 [](const DevicePrice &p) { return lower(p.match) == "cpu"; });
+    const auto it =
+        std::find_if(table.prices.begin(), table.prices.end(),
+                     [](const DevicePrice &p) { return detail::lowerAscii(p.match) == "cpu"; });
     return it == table.prices.end() ? nullptr : &*it;
 }
 
@@ -186,7 +183,7 @@ std::string parsePriceOverrides(const std::string &text, std::vector<PriceOverri
             if (equals == std::string::npos)
                 return "'" + item + "' is not DEVICE=PRICE";
             PriceOverride o;
-            o.device = lower(trimmed(item.substr(0, equals)));
+            o.device = detail::lowerAscii(trimmed(item.substr(0, equals)));
             if (!isKnownDevice(o.device))
                 return "unknown device '" + trimmed(item.substr(0, equals)) +
                        "' (cpu, cuda or cuda:N)";

@@ -3,10 +3,11 @@
 // value.
 #include "devicebench/cost.h"
 
+#include "ascii_case.h"
+
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -72,12 +73,6 @@ private:
     std::string m_source;
 };
 
-std::string lowered(std::string text) {
-    for (char &ch : text)
-        ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-    return text;
-}
-
 DevicePrice readEntry(const Reader &reader, const Json &entry, const std::string &at) {
     if (!entry.is_object())
         reader.fail(at, "must be an object");
@@ -125,7 +120,7 @@ PriceTable parsePriceTable(const std::string &text, const std::string &source) {
         // Two entries for one name: which one applies would be the order's accident.
         const auto same =
             std::find_if(table.prices.begin(), table.prices.end(), [&price](const DevicePrice &p) {
-                return lowered(p.match) == lowered(price.match);
+                return detail::lowerAscii(p.match) == detail::lowerAscii(price.match);
             });
         if (same != table.prices.end())
             reader.fail(at + ".match", "repeats prices[" +

@@ -2,6 +2,7 @@
 #include "devicebench/csv_export.h"
 #include "devicebench/precision_text.h"
 
+#include "ascii_case.h"
 #include "csv_table.h"
 #include "system_csv.h"
 
@@ -568,10 +569,7 @@ namespace {
 std::string besideCsvPath(const std::string &csvPath, const char *suffix) {
     std::string base = csvPath;
     if (base.size() >= 4) {
-        std::string tail = base.substr(base.size() - 4);
-        for (char &ch : tail)
-            ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-        if (tail == ".csv")
+        if (detail::lowerAscii(base.substr(base.size() - 4)) == ".csv")
             base.resize(base.size() - 4);
     }
     return base + suffix + ".csv";
