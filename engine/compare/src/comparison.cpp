@@ -117,7 +117,8 @@ const std::vector<ComparisonRule> kComparisonRules = {
     // The record's text (a record from another tool may name a workload this version does not
     // know: it stays as text, and makes the runs not comparable).
     {"workload", true, "workload",
-     "how the same training is computed (faithful, tuned, or the article's script)",
+     "how the same training is computed (faithful, tuned, the article's script, or a user's "
+     "script)",
      [](const RunRecord &a, const RunRecord &b) { return a.workload != b.workload; },
      [](RunRecord &r) {
          r.config.workload =
@@ -135,6 +136,21 @@ const std::vector<ComparisonRule> kComparisonRules = {
          return a.config.lossFetchInterval != b.config.lossFetchInterval;
      },
      [](RunRecord &r) { r.config.lossFetchInterval = r.config.lossFetchInterval == 1 ? 50 : 1; }},
+    // A user's script (workload script): what it holds and what it is told are its model, data
+    // and batches. Runs of no script have "" and no arguments.
+    {"scriptHash", true, "script", "another script (its file's content hash) is another program",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.scriptHash != b.config.scriptHash;
+     },
+     [](RunRecord &r) {
+         r.config.scriptHash = std::string(kDataHashPrefix) + "00000000000000000000000000000002";
+     }},
+    {"scriptArgs", true, "script arguments",
+     "the script's own settings: its model, data, batch size, ...",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.config.scriptArgs != b.config.scriptArgs;
+     },
+     [](RunRecord &r) { r.config.scriptArgs.push_back("--other"); }},
     // ---- declared irrelevant to timing: runs that differ in these stay comparable ----------
     {"device", true, nullptr, "the hardware under comparison", nullptr,
      [](RunRecord &r) { r.config.device = r.started.device = "cuda:0"; }},
@@ -158,9 +174,14 @@ const std::vector<ComparisonRule> kComparisonRules = {
      "the interpreter that runs the article's script; its torch is in the fingerprint, its "
      "program is the workload",
      nullptr, [](RunRecord &r) { r.config.python = "/opt/other/bin/python3"; }},
+    {"script", true, nullptr,
+     "where the script is; what it holds is compared as its hash (scriptHash)", nullptr,
+     [](RunRecord &r) { r.config.script = "/elsewhere/train.py"; }},
+    {"scriptStartSeconds", true, nullptr, "a limit on the script's set-up, before its first epoch",
+     nullptr, [](RunRecord &r) { r.config.scriptStartSeconds += 1; }},
 };
 
-constexpr std::size_t kRunConfigFieldCount = 20;
+constexpr std::size_t kRunConfigFieldCount = 24;
 static_assert(aggregateFieldCount<RunConfig>() == kRunConfigFieldCount,
               "RunConfig gained or lost a field: give it a row in kComparisonRules (compared, "
               "or irrelevant to timing and why), then update kRunConfigFieldCount");
@@ -173,6 +194,9 @@ DataMatch compareData(const RunRecord &a, const RunRecord &b) {
     }
     if (a.data.variant == "synthetic") {
         return DataMatch::Same; // generated from the seed-free recipe (cifar10.h)
+    }
+    if (a.data.variant == "script") {
+        return DataMatch::Same; // the script's own: compared as the script and its arguments
     }
     const DataHashMethod ma = dataHashMethod(a.data.contentHash);
     const DataHashMethod mb = dataHashMethod(b.data.contentHash);

@@ -28,6 +28,8 @@ const char *toString(Workload workload) {
         return "tuned";
     case Workload::ArticleScript:
         return "article-script";
+    case Workload::Script:
+        return "script";
     case Workload::Faithful:
         break;
     }
@@ -45,6 +47,10 @@ bool parseWorkload(const std::string &text, Workload *workload) {
     }
     if (text == "article-script") {
         *workload = Workload::ArticleScript;
+        return true;
+    }
+    if (text == "script") {
+        *workload = Workload::Script;
         return true;
     }
     return false;

@@ -39,6 +39,19 @@ void addSize(XXH3_state_t *state, std::uint64_t size) {
     XXH3_128bits_update(state, bytes.data(), bytes.size());
 }
 
+// "xxh3-128:" and the state's digest in lower-case hex.
+std::string hexDigest(XXH3_state_t *state) {
+    XXH128_canonical_t canonical;
+    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(state));
+    static constexpr char kHex[] = "0123456789abcdef";
+    std::string hex = kDataHashPrefix;
+    for (const unsigned char byte : canonical.digest) {
+        hex += kHex[byte >> 4U];
+        hex += kHex[byte & 0xfU];
+    }
+    return hex;
+}
+
 bool allHex(const std::string &text, std::size_t from) {
     for (std::size_t i = from; i < text.size(); ++i) {
         const auto ch = static_cast<unsigned char>(text[i]);
@@ -75,6 +88,10 @@ DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
         d.variant = "synthetic";
         return d;
     }
+    if (config.workload == Workload::Script) { // the script reads its own data
+        d.variant = "script";
+        return d;
+    }
     d.variant = "cifar-10-binary";
     d.path = config.dataDir;
     const std::unique_ptr<XXH3_state_t, FreeState> state(XXH3_createState());
@@ -106,16 +123,23 @@ DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
             addSize(state.get(), read);
         }
     }
-    XXH128_canonical_t canonical;
-    XXH128_canonicalFromHash(&canonical, XXH3_128bits_digest(state.get()));
-    static constexpr char kHex[] = "0123456789abcdef";
-    std::string hex = kDataHashPrefix;
-    for (const unsigned char byte : canonical.digest) {
-        hex += kHex[byte >> 4U];
-        hex += kHex[byte & 0xfU];
-    }
-    d.contentHash = hex;
+    d.contentHash = hexDigest(state.get());
     return d;
+}
+
+std::string fileContentHash(const std::string &path) {
+    const std::unique_ptr<std::FILE, CloseFile> in(std::fopen(path.c_str(), "rb"));
+    const std::unique_ptr<XXH3_state_t, FreeState> state(XXH3_createState());
+    if (!in || !state || XXH3_128bits_reset(state.get()) == XXH_ERROR)
+        return {};
+    std::vector<char> buffer(kReadBytes);
+    for (;;) {
+        const std::size_t got = std::fread(buffer.data(), 1, buffer.size(), in.get());
+        XXH3_128bits_update(state.get(), buffer.data(), got);
+        if (got < buffer.size())
+            break;
+    }
+    return std::ferror(in.get()) != 0 ? std::string() : hexDigest(state.get());
 }
 
 } // namespace devicebench

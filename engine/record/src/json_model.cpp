@@ -6,11 +6,22 @@ namespace devicebench::detail {
 void writeModelConfig(nlohmann::ordered_json &config, const RunConfig &c) {
     config["model"] = c.model;
     config["imageSize"] = c.imageSize;
+    if (c.script.empty() && c.scriptArgs.empty() && c.scriptHash.empty() &&
+        c.scriptStartSeconds == kDefaultScriptStartSeconds)
+        return; // not a script run
+    config["script"] = c.script;
+    config["scriptArgs"] = c.scriptArgs;
+    config["scriptHash"] = c.scriptHash;
+    config["scriptStartSeconds"] = c.scriptStartSeconds;
 }
 
 void writeModelStarted(nlohmann::ordered_json &started, const RunStarted &s) {
     started["modelParameters"] = s.modelParameters;
     started["multiplyAddsPerImage"] = s.multiplyAddsPerImage;
+    if (!s.modelName.empty())
+        started["modelName"] = s.modelName;
+    if (s.batchSize > 0)
+        started["batchSize"] = s.batchSize;
 }
 
 void readModelConfig(const FieldReader &r, const nlohmann::json &config,
@@ -19,6 +30,23 @@ void readModelConfig(const FieldReader &r, const nlohmann::json &config,
     c->model = config.contains("model") ? r.string(config, "model", p) : topLevelModel;
     c->imageSize =
         config.contains("imageSize") ? r.integer(config, "imageSize", p) : kDefaultImageSize;
+    if (!config.contains("script"))
+        return;
+    c->script = r.string(config, "script", p);
+    c->scriptHash = config.contains("scriptHash") ? r.string(config, "scriptHash", p) : "";
+    if (config.contains("scriptStartSeconds"))
+        c->scriptStartSeconds = r.integer(config, "scriptStartSeconds", p);
+    c->scriptArgs.clear();
+    const auto args = config.find("scriptArgs");
+    if (args == config.end())
+        return;
+    if (!args->is_array())
+        r.fail(p + ".scriptArgs", "must be an array of strings");
+    for (const auto &arg : *args) {
+        if (!arg.is_string())
+            r.fail(p + ".scriptArgs", "must be an array of strings");
+        c->scriptArgs.push_back(arg.get<std::string>());
+    }
 }
 
 void readModelStarted(const FieldReader &r, const nlohmann::json &started, const RunConfig &c,
@@ -33,6 +61,10 @@ void readModelStarted(const FieldReader &r, const nlohmann::json &started, const
     s->multiplyAddsPerImage = started.contains("multiplyAddsPerImage")
                                   ? r.int64(started, "multiplyAddsPerImage", p)
                                   : (knownSmallCnn ? kSmallCnnMultiplyAdds : 0);
+    if (started.contains("modelName"))
+        s->modelName = r.string(started, "modelName", p);
+    if (started.contains("batchSize"))
+        s->batchSize = r.int64(started, "batchSize", p);
 }
 
 } // namespace devicebench::detail

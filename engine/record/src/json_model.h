@@ -2,8 +2,12 @@
 // Engine-internal (record): the model fields of a run record (docs/run-record.md),
 // written and read beside the other config and started fields by run_record_json.cpp:
 //   config.model (string), config.imageSize (integer),
-//   started.modelParameters (integer), started.multiplyAddsPerImage (integer).
-// All four are optional when read: records written before they existed hold none of them.
+//   started.modelParameters (integer), started.multiplyAddsPerImage (integer);
+// and a script run's model, the user's script: config.script (string), config.scriptArgs
+// (array of strings), config.scriptHash (string), config.scriptStartSeconds (integer), written
+// together when any is set; started.modelName (string), started.batchSize (integer), each
+// written when set.
+// All are optional when read: records written before they existed hold none of them.
 #pragma once
 
 #include "devicebench/run_types.h"

@@ -316,7 +316,7 @@ EpochResult readEpoch(const FieldReader &r, const Json &o, const std::string &p)
     e.warmup = r.boolean(o, "warmup", p);
     e.trainLoss = r.numberOrNull(o, "trainLoss", p);
     e.testLoss = r.numberOrNull(o, "testLoss", p);
-    e.testAccuracy = r.finite(o, "testAccuracy", p);
+    e.testAccuracy = r.numberOrNull(o, "testAccuracy", p); // null: a script that did not test
     e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
     e.load = readEpochLoad(r, o, p);
     e.phases = detail::readPhases(r, o, p);

@@ -36,6 +36,10 @@ RunRecorder::RunRecorder(const RunConfig &config, std::string path, RecordObserv
 
 void RunRecorder::onRunStarted(const RunStarted &info) {
     m_record.started = info;
+    if (m_record.config.workload == Workload::Script && !info.modelName.empty()) {
+        m_record.model = info.modelName; // the user's script names its own model
+        m_record.config.model = info.modelName;
+    }
     // After the engine set its thread count, so the fingerprint's intra-op threads are the run's.
     m_record.fingerprint = takeFingerprint();
     m_record.data = identifyData(m_record.config, info.trainImages, info.testImages);

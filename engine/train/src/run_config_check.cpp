@@ -8,6 +8,7 @@
 #include "devicebench/cifar10_format.h"
 
 #include <cmath>
+#include <filesystem>
 #include <limits>
 #include <string>
 #include <vector>
@@ -42,6 +43,33 @@ void addArticleScriptProblems(const RunConfig &c, std::vector<std::string> *erro
     if (c.synthetic)
         errors->push_back(script + "reads CIFAR-10's files: synthetic data is not offered "
                                    "(give a data folder)");
+}
+
+// What a user's script run needs: the script, a file; the settings DeviceBench hands it
+// (device, threads, epochs, warm-up, seed, loss fetch interval) are checked as for any run;
+// the model, data and arithmetic are the script's own, so those settings are refused.
+void addScriptProblems(const RunConfig &c, std::vector<std::string> *errors) {
+    std::error_code ec;
+    if (c.script.empty())
+        errors->push_back("no training script given (workload script needs one)");
+    else if (!std::filesystem::exists(c.script, ec))
+        errors->push_back("the training script " + c.script + " does not exist");
+    else if (!std::filesystem::is_regular_file(c.script, ec))
+        errors->push_back("the training script " + c.script + " is not a file");
+    if (c.scriptStartSeconds < 1)
+        errors->push_back("the script's start time limit must be at least 1 second (got " +
+                          std::to_string(c.scriptStartSeconds) + ")");
+    const std::string script = "a script run (workload script) ";
+    if (c.phases)
+        errors->push_back(script + "cannot time phases");
+    if (c.dataOnDevice)
+        errors->push_back(script + "reads its own data (data on device is not offered)");
+    if (c.precision != Precision::Float32)
+        errors->push_back(script + "computes in the script's own precision (got precision " +
+                          std::string(shortName(c.precision)) + ")");
+    if (c.tf32 != Tf32::Default)
+        errors->push_back(script + "leaves TF32 as the script sets it (got tf32 " +
+                          toString(c.tf32) + ")");
 }
 
 } // namespace
@@ -95,6 +123,11 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
     if (c.lossFetchInterval < 1) {
         errors.push_back("loss fetch interval must be at least 1 step (got " +
                          std::to_string(c.lossFetchInterval) + ")");
+    }
+    const bool script = c.workload == Workload::Script;
+    if (script) {
+        addScriptProblems(c, &errors);
+        return errors;
     }
     if (!isKnownModel(c.model)) {
         errors.push_back("model '" + c.model +

@@ -200,8 +200,9 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
 
 // "invalid settings: <problem>; <problem>..." or "".
 std::string TrainingRun::settingsProblem() const {
-    if (m_config.workload == Workload::ArticleScript) // runArticleScript, in a Python process
-        return "invalid settings: the article's script runs as a child Python process "
+    if (m_config.workload == Workload::ArticleScript ||
+        m_config.workload == Workload::Script) // in a child Python process
+        return "invalid settings: a Python script runs as a child Python process "
                "(runRecorded), not in the engine's training loop";
     auto errors = validateRunConfig(m_config);
     for (std::string &e : m_strategy.validate(m_config))

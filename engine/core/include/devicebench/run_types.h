@@ -21,6 +21,9 @@ inline constexpr int kDefaultWarmupEpochs = 2;       // article: "drop the first
 inline constexpr std::uint64_t kDefaultSeed = 0;     // article: torch.manual_seed(0)
 inline constexpr int kDefaultLossFetchInterval = 50; // steps between fetches of step losses
 
+// Seconds a user's script may take from its start to its first epoch (RunConfig).
+inline constexpr int kDefaultScriptStartSeconds = 300;
+
 // The models a run can train (models.h builds them and documents each one's layers).
 // small-cnn is the article's network and the default; resnet18 is ResNet-18 in its CIFAR form
 // (3x3 stem, no max-pool, 11,173,962 parameters); vit-tiny is a Vision Transformer of
@@ -60,12 +63,15 @@ bool isSupportedImageSize(int pixels);
 //    rows (torchvision CIFAR10 with per-image ToTensor, a DataLoader without workers, a
 //    SummaryWriter), run by DeviceBench in a child Python process (article_script.h). Only
 //    small-cnn at 32 px in float32; step losses every 100 steps, as the script logs them.
-enum class Workload { Faithful, Tuned, ArticleScript };
+//  - Script: the user's own training script (RunConfig::script), which times its epochs with
+//    DeviceBench's Python module (resources/python/devicebench; docs/YOUR-SCRIPT.md), run in
+//    a child Python process (script_run.h). Its model, data and batches are the script's own.
+enum class Workload { Faithful, Tuned, ArticleScript, Script };
 
-// "faithful", "tuned" or "article-script".
+// "faithful", "tuned", "article-script" or "script".
 const char *toString(Workload workload);
 
-// Parses "faithful" / "tuned" / "article-script"; false for anything else.
+// Parses "faithful" / "tuned" / "article-script" / "script"; false for anything else.
 bool parseWorkload(const std::string &text, Workload *workload);
 
 // The arithmetic of a run (docs/MEASURING.md, "Precision"). Float32 is the article's and the
@@ -126,8 +132,18 @@ struct RunConfig {
     Tf32 tf32 = Tf32::Default;                // CUDA: TF32 for float32 products and convolutions
     // ArticleScript only: the Python that runs the script, a path or a name looked up in PATH;
     // "" = the default ($DEVICEBENCH_PYTHON, else python3: articleScriptPython). It needs torch
-    // and torchvision (checked before the run: article_script.h).
+    // and torchvision (checked before the run: article_script.h). Script runs use it too.
     std::string python;
+    // Script only: the training script (a path), the arguments it gets (its sys.argv[1:]),
+    // and its file's content hash ("xxh3-128:<hex>", fileContentHash in run_record.h), set
+    // when the run starts (runRecorded). Runs are comparable only with the same hash and args.
+    std::string script;
+    std::vector<std::string> scriptArgs;
+    std::string scriptHash;
+    // Script only: seconds the script may take from its start to its first epoch (importing
+    // torch, devicebench.run() and the data and model before run.epochs()); past them the
+    // run fails and the script's process group is killed.
+    int scriptStartSeconds = kDefaultScriptStartSeconds;
 };
 
 // Where one epoch's time went, in seconds, when RunConfig::phases is on. One clock
@@ -308,6 +324,10 @@ struct RunStarted {
     // The canary before epoch 1 (CanaryTime): what every epoch's canary is held against. Not
     // measured in records written before the canary existed.
     CanaryTime canary{};
+    // Script runs: the model's name and the images per step as the script gave them to
+    // devicebench.run() ("" and 0 when it did not, and in every other run).
+    std::string modelName;
+    std::int64_t batchSize = 0;
 };
 
 enum class RunStatus { Finished, Cancelled, Diverged, Failed };

@@ -135,8 +135,13 @@ std::string newRunId();
 
 // Identity of the data a config uses: reads every byte of the six batch files (DataIdentity).
 // A missing or unreadable file still gives a hash, one that differs from the complete file's.
+// A script run (Workload::Script) reads the script's own data: variant "script", no hash.
 DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
                           std::int64_t testImages);
+
+// The content hash of one file, as identifyData's ("xxh3-128:" and 32 hex digits, of every
+// byte); "" when the file cannot be read. A script run's RunConfig::scriptHash.
+std::string fileContentHash(const std::string &path);
 
 // Where a recorder gets the machine fingerprint: called once on the run's thread, in
 // onRunStarted (after the engine set its thread count and device settings), or in onRunEnded
