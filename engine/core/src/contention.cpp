@@ -171,19 +171,20 @@ double processCpuSeconds() {
     return static_cast<double>(ts.tv_sec) + static_cast<double>(ts.tv_nsec) * 1e-9;
 }
 
-EpochLoadMeter::EpochLoadMeter(std::string procRoot)
-    : m_procRoot(std::move(procRoot)), m_cpus(allowedCpus()),
-      m_ticksPerSecond(static_cast<double>(sysconf(_SC_CLK_TCK))) {}
+EpochLoadMeter::EpochLoadMeter(std::string procRoot, std::function<double()> cpuSeconds)
+    : m_procRoot(std::move(procRoot)),
+      m_cpuSeconds(cpuSeconds ? std::move(cpuSeconds) : std::function<double()>(processCpuSeconds)),
+      m_cpus(allowedCpus()), m_ticksPerSecond(static_cast<double>(sysconf(_SC_CLK_TCK))) {}
 
 void EpochLoadMeter::begin() {
     m_times0 = parseProcStat(readSmallFile(m_procRoot + "/stat"), m_cpus, m_ticksPerSecond);
-    m_cpu0 = processCpuSeconds();
+    m_cpu0 = m_cpuSeconds();
     m_wall0 = std::chrono::steady_clock::now();
 }
 
 EpochLoad EpochLoadMeter::end(int threads, bool cpuDevice) {
     const auto wall1 = std::chrono::steady_clock::now();
-    const double cpu1 = processCpuSeconds();
+    const double cpu1 = m_cpuSeconds();
     const CpuTimes times1 =
         parseProcStat(readSmallFile(m_procRoot + "/stat"), m_cpus, m_ticksPerSecond);
     const double wall = std::chrono::duration<double>(wall1 - m_wall0).count();

@@ -53,26 +53,39 @@ std::string readSmallFile(const std::string &path, int *error) {
     return failed ? std::string() : text;
 }
 
-double parseStatCpuTicks(const std::string &statText) {
+namespace {
+
+// Fields `a` and `b` (counted from 1, as proc(5) does) of /proc/<pid>/stat text, summed.
+double sumStatFields(const std::string &statText, int a, int b) {
     const std::size_t close = statText.rfind(')');
     if (close == std::string::npos)
         return kNaN;
-    // After "pid (comm)": state is field 3, utime field 14, stime field 15.
+    // After "pid (comm)" the state is field 3.
     std::istringstream fields(statText.substr(close + 1));
     std::string field;
-    double utime = kNaN, stime = kNaN;
-    for (int index = 3; index <= 15 && fields >> field; ++index) {
+    double first = kNaN, second = kNaN;
+    for (int index = 3; index <= b && fields >> field; ++index) {
         char *end = nullptr;
-        if (index == 14)
-            utime = std::strtod(field.c_str(), &end);
-        else if (index == 15)
-            stime = std::strtod(field.c_str(), &end);
+        if (index == a)
+            first = std::strtod(field.c_str(), &end);
+        else if (index == b)
+            second = std::strtod(field.c_str(), &end);
         else
             continue;
         if (end == field.c_str() || *end != '\0')
             return kNaN;
     }
-    return utime + stime;
+    return first + second;
+}
+
+} // namespace
+
+double parseStatCpuTicks(const std::string &statText) {
+    return sumStatFields(statText, 14, 15); // utime, stime
+}
+
+double parseStatChildTicks(const std::string &statText) {
+    return sumStatFields(statText, 16, 17); // cutime, cstime
 }
 
 double parseVmRssBytes(const std::string &statusText) {

@@ -33,6 +33,10 @@ double parseVmRssBytes(const std::string &statusText);
 // parentheses, may hold spaces and parentheses: fields are counted after its last ')').
 double parseStatCpuTicks(const std::string &statText);
 
+// cutime + cstime of /proc/<pid>/stat text (the CPU of its children that ended and were
+// waited for), in ticks; NaN when malformed.
+double parseStatChildTicks(const std::string &statText);
+
 // The whole file `path` ("" when unreadable); small /proc and /sys files only.
 std::string readSmallFile(const std::string &path, int *error = nullptr);
 

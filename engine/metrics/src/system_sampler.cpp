@@ -15,6 +15,7 @@
 #include <cmath>
 #include <condition_variable>
 #include <cstdlib>
+#include <limits>
 #include <mutex>
 #include <thread>
 #include <utility>
@@ -39,6 +40,21 @@ bool nvmlPresent(const std::string &library) {
 }
 
 } // namespace
+
+double processTreeCpuSeconds(int pid, const std::string &procRoot) {
+    const double ticks = static_cast<double>(::sysconf(_SC_CLK_TCK));
+    const detail::ProcessTree tree = detail::readProcessTree(procRoot, pid, ticks);
+    if (!tree.valid)
+        return std::numeric_limits<double>::quiet_NaN();
+    // Children that ended and were waited for (DataLoader workers at an epoch's end) left the
+    // tree: their time is the root's cutime and cstime now.
+    const std::string stat = detail::readSmallFile(procRoot + "/" + std::to_string(pid) + "/stat");
+    const double ended = detail::parseStatChildTicks(stat) / ticks;
+    double seconds = std::isfinite(ended) ? ended : 0.0;
+    for (const auto &entry : tree.cpuSeconds)
+        seconds += entry.second;
+    return seconds;
+}
 
 int cudaDeviceIndex(const std::string &device) {
     if (device == "cuda")

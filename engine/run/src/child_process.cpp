@@ -47,45 +47,103 @@ void resetSignals(posix_spawnattr_t *attr) {
                                        POSIX_SPAWN_SETSIGDEF);
 }
 
-} // namespace
+// This process's environment with `additions` ("NAME=value") added, replacing the same names.
+std::vector<std::string> environmentWith(const std::vector<std::string> &additions) {
+    std::vector<std::string> out;
+    for (char **e = environ; e != nullptr && *e != nullptr; ++e) {
+        const std::string entry = *e;
+        const std::string name = entry.substr(0, entry.find('=') + 1);
+        bool replaced = false;
+        for (const std::string &a : additions)
+            replaced = replaced || a.compare(0, name.size(), name) == 0;
+        if (!replaced)
+            out.push_back(entry);
+    }
+    out.insert(out.end(), additions.begin(), additions.end());
+    return out;
+}
 
-ChildProcess::ChildProcess(const std::vector<std::string> &argv, bool echoStderr)
-    : m_echoStderr(echoStderr) {
-    if (argv.empty())
-        throw std::invalid_argument("a child process needs a program");
+std::vector<char *> pointers(const std::vector<std::string> &texts) {
+    std::vector<char *> out;
+    for (const std::string &t : texts)
+        out.push_back(const_cast<char *>(t.c_str()));
+    out.push_back(nullptr);
+    return out;
+}
+
+// The descriptors of one child: [0] this process's end, [1] the child's, for stdin (or the
+// channel), stdout and stderr. -1 where not made.
+struct Pipes {
     int in[2] = {-1, -1};
     int out[2] = {-1, -1};
     int err[2] = {-1, -1};
-    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0 ||
-        ::pipe2(out, O_CLOEXEC) != 0 || ::pipe2(err, O_CLOEXEC) != 0) {
+    bool make(bool channel) {
+        if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0 ||
+            ::pipe2(err, O_CLOEXEC) != 0)
+            return false;
+        if (!channel)
+            return ::pipe2(out, O_CLOEXEC) == 0;
+        out[0] = ::fcntl(in[0], F_DUPFD_CLOEXEC, 0);
+        if (in[1] == kChannelFd) { // dup2 onto itself would keep its close-on-exec flag
+            const int moved = ::fcntl(in[1], F_DUPFD_CLOEXEC, kChannelFd + 1);
+            ::close(in[1]);
+            in[1] = moved;
+        }
+        return out[0] >= 0 && in[1] >= 0;
+    }
+    void closeChildEnds() {
+        for (int *fd : {&in[1], &out[1], &err[1]})
+            closeFd(fd);
+    }
+    void closeAll() {
+        closeChildEnds();
+        for (int *fd : {&in[0], &out[0], &err[0]})
+            closeFd(fd);
+    }
+};
+
+void addConnections(posix_spawn_file_actions_t *actions, const Pipes &p, bool channel) {
+    if (!channel) {
+        posix_spawn_file_actions_adddup2(actions, p.in[1], 0);
+        posix_spawn_file_actions_adddup2(actions, p.out[1], 1);
+        posix_spawn_file_actions_adddup2(actions, p.err[1], 2);
+        return;
+    }
+    posix_spawn_file_actions_adddup2(actions, p.err[1], 1);
+    posix_spawn_file_actions_adddup2(actions, p.err[1], 2);
+    posix_spawn_file_actions_adddup2(actions, p.in[1], kChannelFd);
+    posix_spawn_file_actions_addopen(actions, 0, "/dev/null", O_RDONLY, 0);
+}
+
+} // namespace
+
+ChildProcess::ChildProcess(const std::vector<std::string> &argv, const ChildOptions &options)
+    : m_echoStderr(options.echoStderr) {
+    if (argv.empty())
+        throw std::invalid_argument("a child process needs a program");
+    Pipes pipes;
+    if (!pipes.make(options.channel)) {
         const int error = errno;
-        for (int fd : {in[0], in[1], out[0], out[1], err[0], err[1]})
-            if (fd >= 0)
-                ::close(fd);
+        pipes.closeAll();
         throw std::runtime_error(osError("cannot start " + argv[0], error));
     }
     posix_spawn_file_actions_t actions;
     posix_spawn_file_actions_init(&actions);
-    posix_spawn_file_actions_adddup2(&actions, in[1], 0);
-    posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-    posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+    addConnections(&actions, pipes, options.channel);
     posix_spawnattr_t attr;
     posix_spawnattr_init(&attr);
     resetSignals(&attr);
-    std::vector<char *> args;
-    for (const std::string &a : argv)
-        args.push_back(const_cast<char *>(a.c_str()));
-    args.push_back(nullptr);
+    std::vector<char *> args = pointers(argv);
+    const std::vector<std::string> environment = environmentWith(options.environment);
+    std::vector<char *> envp = pointers(environment);
     const int spawned =
-        ::posix_spawnp(&m_pid, argv[0].c_str(), &actions, &attr, args.data(), environ);
+        ::posix_spawnp(&m_pid, argv[0].c_str(), &actions, &attr, args.data(), envp.data());
     posix_spawn_file_actions_destroy(&actions);
     posix_spawnattr_destroy(&attr);
-    ::close(in[1]);
-    ::close(out[1]);
-    ::close(err[1]);
-    m_in = in[0];
-    m_out = out[0];
-    m_err = err[0];
+    pipes.closeChildEnds();
+    m_in = pipes.in[0];
+    m_out = pipes.out[0];
+    m_err = pipes.err[0];
     if (spawned != 0) {
         closeFd(&m_in);
         closeFd(&m_out);
@@ -150,6 +208,8 @@ bool ChildProcess::fillStdout(const std::atomic<bool> &stop, bool *stopped) {
         return false;
     if (m_err >= 0 && (fds[1].revents & (POLLIN | POLLHUP | POLLERR)) != 0)
         drainStderr();
+    if (ready == 0 && reap(false))
+        return false; // it exited: what its descendants still hold open is no line of its
     if ((fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0) {
         char chunk[65536];
         const ssize_t n = ::read(m_out, chunk, sizeof chunk);
@@ -162,7 +222,8 @@ bool ChildProcess::fillStdout(const std::atomic<bool> &stop, bool *stopped) {
     return true;
 }
 
-ChildProcess::Read ChildProcess::readLine(std::string *line, const std::atomic<bool> &stop) {
+ChildProcess::Read ChildProcess::readLine(std::string *line, const std::atomic<bool> &stop,
+                                          std::chrono::steady_clock::time_point until) {
     for (;;) {
         const std::size_t newline = m_outBuffer.find('\n');
         if (newline != std::string::npos) {
@@ -181,6 +242,8 @@ ChildProcess::Read ChildProcess::readLine(std::string *line, const std::atomic<b
         }
         if (stopped && m_outBuffer.find('\n') == std::string::npos)
             return Read::Stopped;
+        if (std::chrono::steady_clock::now() > until && m_outBuffer.find('\n') == std::string::npos)
+            return Read::Late;
     }
 }
 
@@ -218,11 +281,16 @@ void ChildProcess::terminate(std::chrono::milliseconds grace) {
 }
 
 std::string ChildProcess::wait() {
-    closeFd(&m_in); // a child waiting for its turn reads the end and stops
+    if (m_in >= 0)                 // a child waiting for its turn reads the end and stops
+        ::shutdown(m_in, SHUT_WR); // (the channel has a second descriptor: close is not enough)
+    closeFd(&m_in);
     for (int i = 0; i < 100 && !reap(false); ++i) // up to 5 s after its stdout ended
         std::this_thread::sleep_for(std::chrono::milliseconds(kPollMs));
     if (!reap(false))
         terminate();
+    // Its group outlives it while processes it forked (DataLoader workers) are left: the
+    // group's id cannot be reused before they are gone, so this reaches only them.
+    ::kill(-m_pid, SIGKILL);
     while (m_err >= 0) {
         pollfd fd = {m_err, POLLIN, 0};
         if (::poll(&fd, 1, 0) <= 0)

@@ -3,9 +3,13 @@
 // observer; the child's side writes them.
 #include "devicebench/child_run.h"
 
+#include "devicebench/canary.h"
+#include "devicebench/contention.h"
+#include "devicebench/machine_drift.h"
 #include "devicebench/run_events.h"
 #include "devicebench/run_record.h"
 #include "devicebench/summary.h"
+#include "devicebench/system_sampler.h"
 #include "devicebench/trainer.h"
 
 #include "child_process.h"
@@ -30,17 +34,32 @@ public:
     ChildSession(detail::ChildProcess &child, const ChildProgram &program, const RunConfig &config,
                  TrainingObserver &observer, ChildReport *report)
         : m_child(child), m_program(program), m_config(config), m_observer(observer),
-          m_report(report) {}
+          m_report(report),
+          m_meter("/proc", [&child] { return processTreeCpuSeconds(child.pid()); }) {}
+
+    // Before each "take": a channel child's epoch begins with its turn (its load is measured
+    // from here), and its time to start runs from the first.
+    void beginTurn() {
+        if (m_program.startSeconds > 0 && m_startDeadline == Clock::time_point::max())
+            m_startDeadline = Clock::now() + std::chrono::seconds(m_program.startSeconds);
+        if (m_program.channel && m_started)
+            m_meter.begin();
+    }
 
     // Tells the events of one turn (all of them without turns). False: the run is over.
     bool readTurn(const std::atomic<bool> &stop) {
         std::string line;
         for (;;) {
-            const detail::ChildProcess::Read read = m_child.readLine(&line, stop);
+            const detail::ChildProcess::Read read = m_child.readLine(
+                &line, stop, m_started ? Clock::time_point::max() : m_startDeadline);
             if (read == detail::ChildProcess::Read::End)
                 return false;
             if (read == detail::ChildProcess::Read::Stopped) {
                 stopChild();
+                continue;
+            }
+            if (read == detail::ChildProcess::Read::Late) {
+                tooLate();
                 continue;
             }
             if (!m_problem.empty())
@@ -101,12 +120,16 @@ private:
             }
             m_imagesPerEpoch =
                 static_cast<double>(event.started.trainImages + event.started.testImages);
+            if (m_program.channel)
+                startCanary(&event.started);
             m_observer.onRunStarted(event.started);
             return false;
         case RunEventKind::Steps:
             m_observer.onStepLosses(event.steps);
             return false;
         case RunEventKind::Epoch:
+            if (m_program.channel)
+                measureBetweenEpochs(&event.epoch);
             m_outcome.epochs.push_back(event.epoch);
             m_observer.onEpochFinished(event.epoch);
             return false;
@@ -138,7 +161,9 @@ private:
                        " was due";
             if (!(e.seconds > 0.0) || !std::isfinite(e.seconds))
                 return "epoch " + std::to_string(e.epoch) + " took no time or no finite time";
-            if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0))
+            const bool untested =
+                m_config.workload == Workload::Script && std::isnan(e.testAccuracy);
+            if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0) && !untested)
                 return "epoch " + std::to_string(e.epoch) + " has a test accuracy outside 0-1";
         }
         if (event.kind == RunEventKind::Ended && event.status == RunStatus::Finished &&
@@ -157,6 +182,43 @@ private:
             m_child.signalGroup(SIGTERM);
         } else if (Clock::now() > m_stopDeadline) {
             m_child.signalGroup(SIGKILL);
+        }
+    }
+
+    // The "started" event did not come in time: the child's group is killed, the run fails.
+    void tooLate() {
+        m_started = true; // no second deadline; the rest is not read as events
+        m_problem = "did not start its first epoch within " +
+                    std::to_string(m_program.startSeconds) +
+                    " s (the script must call devicebench.run() and iterate run.epochs() by "
+                    "then); its process group was killed";
+        m_child.signalGroup(SIGKILL);
+    }
+
+    // The run's first canary (machine_drift.h), measured here while the child waits for its
+    // turn; none when the device cannot run one in this process (e.g. CUDA without it here).
+    void startCanary(RunStarted *started) {
+        m_threads = started->threads;
+        try {
+            m_canary = std::make_unique<Canary>(started->device, started->threads);
+            started->canary = m_canary->measure();
+            m_firstCanary = started->canary;
+        } catch (const std::exception &) {
+            m_canary.reset();
+        }
+    }
+
+    // An epoch's load (its process tree's CPU against the machine's, since its turn began)
+    // and its canary, measured here after it ended.
+    void measureBetweenEpochs(EpochResult *epoch) {
+        epoch->load = m_meter.end(m_threads, m_config.device.rfind("cuda", 0) != 0);
+        if (!m_canary)
+            return;
+        try {
+            epoch->canary = m_canary->measure();
+            markSpeedChange(m_firstCanary, *epoch);
+        } catch (const std::exception &) {
+            epoch->canary = CanaryTime{};
         }
     }
 
@@ -186,7 +248,20 @@ private:
     bool m_ended = false;
     bool m_stopping = false;
     Clock::time_point m_stopDeadline{};
+    Clock::time_point m_startDeadline = Clock::time_point::max();
     std::string m_problem;
+    EpochLoadMeter m_meter;
+    std::unique_ptr<Canary> m_canary;
+    CanaryTime m_firstCanary{};
+    int m_threads = 0;
+};
+
+// The turns of a child alone: every turn is its own at once.
+class OwnTurns final : public TurnGate {
+public:
+    void take() override {}
+    void pass() override {}
+    void leave() override {}
 };
 
 RunOutcome cannotStart(const std::string &why, TrainingObserver &observer) {
@@ -273,8 +348,13 @@ RunOutcome runChildTraining(const ChildProgram &program, const RunConfig &config
                             TrainingObserver &observer, const std::atomic<bool> &stopRequested,
                             TurnGate *gate, ChildReport *report) {
     std::unique_ptr<detail::ChildProcess> child;
+    OwnTurns alone; // a channel child always takes turns: alone, they are all its own
+    if (gate == nullptr && program.channel)
+        gate = &alone;
     try {
-        child = std::make_unique<detail::ChildProcess>(program.argv, program.echoStderr);
+        child = std::make_unique<detail::ChildProcess>(
+            program.argv,
+            detail::ChildOptions{program.echoStderr, program.channel, program.environment});
     } catch (const std::exception &e) {
         if (gate != nullptr)
             gate->leave();
@@ -287,6 +367,7 @@ RunOutcome runChildTraining(const ChildProgram &program, const RunConfig &config
     while (more) {
         if (gate != nullptr) {
             gate->take();
+            session.beginTurn();
             child->writeLine("take"); // a child that is gone shows as the end of its lines
         }
         more = session.readTurn(stopRequested);
@@ -297,6 +378,21 @@ RunOutcome runChildTraining(const ChildProgram &program, const RunConfig &config
     if (gate != nullptr)
         gate->leave();
     return outcome;
+}
+
+RunOutcome runChildTrainingOf(const std::function<ChildProgram()> &makeProgram,
+                              const RunConfig &config, TrainingObserver &observer,
+                              const std::atomic<bool> &stopRequested, TurnGate *gate,
+                              ChildReport *report) {
+    ChildProgram program;
+    try {
+        program = makeProgram();
+    } catch (const std::exception &e) {
+        if (gate != nullptr)
+            gate->leave();
+        return cannotStart(e.what(), observer);
+    }
+    return runChildTraining(program, config, observer, stopRequested, gate, report);
 }
 
 RunOutcome runAsChild(const RunConfig &config, bool takeTurns, std::atomic<bool> &stopRequested) {

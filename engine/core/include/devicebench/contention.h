@@ -8,6 +8,7 @@
 #include "devicebench/run_types.h"
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -70,13 +71,17 @@ double processCpuSeconds();
 class EpochLoadMeter {
 public:
     // `procRoot`: where stat and loadavg are read ("/proc"; tests give a folder of their own).
-    explicit EpochLoadMeter(std::string procRoot = "/proc");
+    // `cpuSeconds`: whose CPU time is the run's (null: this process's, processCpuSeconds; a
+    // child run's: its process tree's).
+    explicit EpochLoadMeter(std::string procRoot = "/proc",
+                            std::function<double()> cpuSeconds = nullptr);
     void begin();
     // The epoch's load since begin(), judged with `threads` and `cpuDevice` (judgeContention).
     EpochLoad end(int threads, bool cpuDevice);
 
 private:
     std::string m_procRoot;
+    std::function<double()> m_cpuSeconds;
     std::vector<int> m_cpus;
     double m_ticksPerSecond;
     std::chrono::steady_clock::time_point m_wall0;

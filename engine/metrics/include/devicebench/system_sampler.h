@@ -42,6 +42,11 @@ struct SamplerOptions {
 // record says so. `process` and `clock` left empty.
 SamplerOptions samplerOptionsFor(const std::string &device, const std::string &gpuPciBusId);
 
+// CPU seconds (user + system) the process `pid` and its descendants have used so far, as
+// /proc tells them, with its children that ended and were waited for (a deeper descendant
+// that ended drops out); NaN when `pid` cannot be read.
+double processTreeCpuSeconds(int pid, const std::string &procRoot = "/proc");
+
 // The CUDA index of `device`: "cuda" -> 0, "cuda:3" -> 3, anything else -> -1.
 int cudaDeviceIndex(const std::string &device);
 

@@ -10,6 +10,7 @@
 #include "devicebench/run_types.h"
 
 #include <atomic>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,14 @@ struct ChildProgram {
     std::vector<std::string> argv;
     std::string name;
     bool echoStderr = false; // its stderr also goes to this process's stderr, as it comes
+    // A user's script (script_run.h): the lines go both ways on a socket of their own, the
+    // child's descriptor 3 (named in $DEVICEBENCH_CHANNEL_FD), not on stdin and stdout, which
+    // the script keeps for itself (its stdout joins its stderr). Such a child always takes
+    // turns, and between its turns this process measures the canary and each epoch's load
+    // (its process tree's CPU), as the engine's loop does for its own runs.
+    bool channel = false;
+    std::vector<std::string> environment; // "NAME=value" added to the child's environment
+    int startSeconds = 0; // > 0: the "started" event must come within this, else it fails
 };
 
 // What a child run told besides its events.
@@ -46,6 +55,13 @@ struct ChildReport {
 RunOutcome runChildTraining(const ChildProgram &program, const RunConfig &config,
                             TrainingObserver &observer, const std::atomic<bool> &stopRequested,
                             TurnGate *gate = nullptr, ChildReport *report = nullptr);
+
+// runChildTraining of the program `makeProgram` makes; when that throws, the run ends Failed
+// with its message (told to `observer`, `gate` left) and nothing is started.
+RunOutcome runChildTrainingOf(const std::function<ChildProgram()> &makeProgram,
+                              const RunConfig &config, TrainingObserver &observer,
+                              const std::atomic<bool> &stopRequested, TurnGate *gate = nullptr,
+                              ChildReport *report = nullptr);
 
 // The child's side, for DeviceBench's own child (`devicebench-cli train-child`): runs `config`
 // with runTraining, writing its events as lines on stdout (with the machine's fingerprint,
