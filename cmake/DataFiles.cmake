@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: MIT
 # DeviceBench's data files (engine/core resource_files.h): the published results
-# (resources/published/*.json), the example prices (resources/prices/*.json) and the article's
-# Python workload (resources/python/*.py). The programs find them at <folder of the
+# (resources/published/*.json), the example prices (resources/prices/*.json), the article's
+# Python workload (resources/python/*.py), and the Python module for a user's own script with
+# its examples (resources/python/devicebench/, resources/python/examples/). The programs find them at <folder of the
 # program>/../share/devicebench, so they are copied to ${CMAKE_BINARY_DIR}/share/devicebench at
 # build time (beside app/ in the build tree) and installed to
 # ${CMAKE_INSTALL_DATADIR}/devicebench (beside bin/); scripts/make-bundle.sh copies the build
@@ -17,22 +18,22 @@ foreach(_kind published prices python)
   if(_kind STREQUAL "published" OR _kind STREQUAL "prices")
     set(_pattern "*.json")
   else()
-    set(_pattern "*.py")
+    set(_pattern "*.py") # also in subfolders: the module (devicebench/) and its examples
   endif()
-  file(GLOB _files CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/resources/${_kind}/${_pattern})
-  foreach(_file IN LISTS _files)
-    get_filename_component(_name ${_file} NAME)
-    set(_out ${DEVICEBENCH_DATA_BUILD_DIR}/${_kind}/${_name})
+  file(GLOB_RECURSE _files CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}/resources
+       ${PROJECT_SOURCE_DIR}/resources/${_kind}/${_pattern})
+  foreach(_relative IN LISTS _files)
+    set(_file ${PROJECT_SOURCE_DIR}/resources/${_relative})
+    set(_out ${DEVICEBENCH_DATA_BUILD_DIR}/${_relative})
+    get_filename_component(_folder ${_relative} DIRECTORY)
     add_custom_command(OUTPUT ${_out}
       COMMAND ${CMAKE_COMMAND} -E copy_if_different ${_file} ${_out}
       DEPENDS ${_file}
-      COMMENT "data file: share/devicebench/${_kind}/${_name}"
+      COMMENT "data file: share/devicebench/${_relative}"
       VERBATIM)
     list(APPEND _devicebench_data_outputs ${_out})
+    install(FILES ${_file} DESTINATION ${CMAKE_INSTALL_DATADIR}/devicebench/${_folder})
   endforeach()
-  if(_files)
-    install(FILES ${_files} DESTINATION ${CMAKE_INSTALL_DATADIR}/devicebench/${_kind})
-  endif()
 endforeach()
 
 add_custom_target(devicebench_data_files ALL DEPENDS ${_devicebench_data_outputs})

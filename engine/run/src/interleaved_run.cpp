@@ -2,6 +2,7 @@
 #include "devicebench/interleaved_run.h"
 
 #include "devicebench/article_script.h"
+#include "devicebench/script_run.h"
 
 #include "devicebench/epoch_turns.h"
 #include "devicebench/run_events.h"
@@ -16,7 +17,7 @@ namespace devicebench {
 namespace {
 
 // The training of one seat: in this process, or in a child process of its own whose
-// fingerprint the record takes. The article's script is always a child (a Python process).
+// fingerprint the record takes. A Python script (the article's, or a user's) is always a child.
 struct SeatTraining {
     TrainFunction train;
     FingerprintSource fingerprint; // empty: this process's
@@ -25,19 +26,22 @@ struct SeatTraining {
 SeatTraining seatTraining(EpochTurns &turns, int seat, const ChildProgram *child,
                           const std::shared_ptr<ChildReport> &report) {
     FingerprintSource childFingerprint = [report] {
-        if (report->python) // the article's script: this machine with the script's torch
+        if (report->python) // a Python script: this machine with the script's torch
             return articleScriptFingerprint(collectFingerprint(), *report);
         return report->fingerprint ? *report->fingerprint : collectFingerprint();
     };
     TrainFunction train = [&turns, seat, child, report](const RunConfig &config,
                                                         TrainingObserver &o,
                                                         const std::atomic<bool> &stop) {
-        const bool script = config.workload == Workload::ArticleScript;
-        if (!script && child == nullptr)
+        const bool article = config.workload == Workload::ArticleScript;
+        const bool script = config.workload == Workload::Script;
+        if (!article && !script && child == nullptr)
             return runTrainingInTurns(config, o, stop, turns, seat);
         SeatGate gate(turns, seat);
-        if (script)
+        if (article)
             return runArticleScript(config, o, stop, &gate, report.get());
+        if (script)
+            return runScript(config, o, stop, &gate, report.get());
         ChildProgram program = *child;
         program.argv.insert(program.argv.end(),
                             {"--config-json", runConfigJson(config), "--turns"});

@@ -2,6 +2,7 @@
 #include "devicebench/recorded_run.h"
 
 #include "devicebench/article_script.h"
+#include "devicebench/script_run.h"
 
 #include "sampling_observer.h"
 
@@ -85,14 +86,16 @@ RunOutcome trainGuarded(const TrainFunction &train, const RunConfig &config,
     return outcome;
 }
 
-// The article's script trains in a child Python process; the record takes this machine's
-// fingerprint with the script's torch in it.
-void useArticleScript(TrainFunction *train, FingerprintSource *fingerprint,
-                      std::function<int()> *process) {
+// The article's script and a user's script train in a child Python process; the record
+// takes this machine's fingerprint with the script's torch in it.
+void usePythonChild(TrainFunction *train, FingerprintSource *fingerprint,
+                    std::function<int()> *process) {
     auto report = std::make_shared<ChildReport>();
     *process = [report] { return report->pid.load(); };
     *train = [report](const RunConfig &config, TrainingObserver &observer,
                       const std::atomic<bool> &stop) {
+        if (config.workload == Workload::Script)
+            return runScript(config, observer, stop, nullptr, report.get());
         return runArticleScript(config, observer, stop, nullptr, report.get());
     };
     *fingerprint = [report] { return articleScriptFingerprint(collectFingerprint(), *report); };
@@ -107,6 +110,10 @@ std::vector<std::string> checkRunRequest(const RunRequest &request) {
             checkArticleScriptPython(articleScriptPython(request.config), request.config.device);
         if (!python.empty())
             problems.push_back(python);
+    }
+    if (problems.empty() && request.config.workload == Workload::Script) {
+        if (std::string script = checkScriptRun(request.config); !script.empty())
+            problems.push_back(std::move(script));
     }
     if (!request.tensorBoardFolder.empty()) {
         std::error_code ec;
@@ -130,13 +137,19 @@ RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
     TrainFunction train = givenTrain;
     FingerprintSource fingerprint = givenFingerprint;
     std::function<int()> process = trainingProcess;
-    if (!train && request.config.workload == Workload::ArticleScript)
-        useArticleScript(&train, &fingerprint, &process);
+    const bool python = request.config.workload == Workload::ArticleScript ||
+                        request.config.workload == Workload::Script;
+    if (!train && python)
+        usePythonChild(&train, &fingerprint, &process);
     // TF32 acts on CUDA devices only: a CPU run records it as left alone, so that it stays
     // comparable with every other CPU run.
     RunConfig config = request.config;
     if (config.device.rfind("cuda", 0) != 0)
         config.tf32 = Tf32::Default;
+    if (config.workload == Workload::Script) { // what ran: the file as it is now
+        config.scriptHash = fileContentHash(config.script);
+        config.model = kScriptModel; // until the script names its model
+    }
     const std::string runId = request.runId.empty() ? newRunId() : request.runId;
     std::unique_ptr<TensorBoardObserver> board;
     if (!request.tensorBoardFolder.empty())

@@ -37,8 +37,8 @@ struct RecordedRun {
 
 // The engine's messages for a request that must not run, one per problem (validateRunConfig's,
 // trainer.h; for the article's script, what its Python lacks, by checkArticleScriptPython: a
-// few seconds; and "TensorBoard log folder F cannot be created", after trying to create it).
-// Empty: the request may run.
+// few seconds; for a user's script, checkScriptRun's problem, script_run.h; and "TensorBoard log
+// folder F cannot be created", after trying to create it). Empty: the request may run.
 std::vector<std::string> checkRunRequest(const RunRequest &request);
 
 // "<runId>_<device>_x<threads>", threads 0 counted as availableCores() (devices.h): the run's
@@ -53,7 +53,9 @@ std::string tensorBoardRunName(const RunConfig &config, const std::string &runId
 // request passed checkRunRequest.
 // `fingerprint` (empty: collectFingerprint) is where the record's fingerprint comes from; a
 // child run's is its child's. An article-script request with no `train` runs the script
-// (runArticleScript, article_script.h), its fingerprint naming the script's Python.
+// (runArticleScript, article_script.h), its fingerprint naming the script's Python; a script
+// request likewise (runScript, script_run.h), its record's config.scriptHash the script file's
+// hash as the run starts.
 // A system sampler (system_sampler.h) reads the machine during the run: the record gets its
 // samples and each epoch its EpochSystem; `trainingProcess` (empty: this process) gives the pid
 // of the process that trains (a child run's, once started), whose tree the sampler reads.
