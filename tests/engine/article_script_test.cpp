@@ -7,6 +7,7 @@
 // the Python CMake found with torch and torchvision (DEVICEBENCH_TEST_PYTHON overrides it);
 // without one, the tests that need it skip.
 #include "cifar_files.h"
+#include "python_test_support.h"
 
 #include "devicebench/article_script.h"
 #include "devicebench/interleaved_run.h"
@@ -30,10 +31,7 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-std::string testPython() {
-    const char *fromEnv = std::getenv("DEVICEBENCH_TEST_PYTHON");
-    return fromEnv != nullptr && *fromEnv != '\0' ? fromEnv : DEVICEBENCH_TEST_PYTHON;
-}
+std::string testPython() { return devicebench::testing::testPythonOr(DEVICEBENCH_TEST_PYTHON); }
 
 // The program from the source tree, the cache in a folder of the test's own.
 class ArticleScript : public ::testing::Test {
@@ -70,19 +68,7 @@ protected:
     if (const std::string why = unusable(); !why.empty())                                          \
     GTEST_SKIP() << "no Python with torch and torchvision for the article's script: " << why
 
-// Calls `act` when the run's first epoch has finished.
-class AfterFirstEpoch : public RecordObserver {
-public:
-    explicit AfterFirstEpoch(std::function<void()> act) : m_act(std::move(act)) {}
-    void onEpochFinished(const EpochResult &epoch) override {
-        if (epoch.epoch == 1)
-            m_act();
-    }
-    void onRunEnded(const RunOutcome & /*outcome*/) override {}
-
-private:
-    std::function<void()> m_act;
-};
+using devicebench::testing::AfterFirstEpoch;
 
 TEST_F(ArticleScript, RecordedRunHoldsTheScriptsEpochsStepLossesAndPython) {
     SKIP_WITHOUT_TORCH();

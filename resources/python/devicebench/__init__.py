@@ -153,6 +153,11 @@ def _excepthook(kind, error, tb):
     elif channel is not None and not channel.ended:
         if issubclass(kind, Stopped):
             status, reason = "cancelled", str(error)
+        elif _State.signal:  # e.g. a DataLoader whose workers the same signal ended
+            status = "cancelled"
+            reason = "stopped by %s%s (the script then raised %s: %s)" % (
+                _State.signal, " during epoch %d" % current.epoch if current else "",
+                kind.__name__, error)
         elif issubclass(kind, Diverged):
             status, reason = "diverged", str(error)
         else:
@@ -276,7 +281,7 @@ class Run:
         if isinstance(model, str):
             self.model_name = model
             return
-        self.model_name = type(model).__name__
+        self.model_name = self.model_name or type(model).__name__  # a name given stays
         self.parameters = sum(p.numel() for p in model.parameters() if p.requires_grad)
 
     def epochs(self, count):
@@ -366,10 +371,14 @@ class Run:
         torch = self._torch
         cuda = self.device.startswith("cuda")
         name = torch.cuda.get_device_name(self.device) if cuda else self.device.upper()
+        device = self.device
+        if cuda:  # canonical, as DeviceBench records devices: "cuda:0"
+            index = torch.device(device).index
+            device = "cuda:%d" % (torch.cuda.current_device() if index is None else index)
         script = _script_path()
         vision = sys.modules.get("torchvision")
         self.channel.emit({"event": "started", "started": {
-            "device": self.device, "deviceName": name, "threads": torch.get_num_threads(),
+            "device": device, "deviceName": name, "threads": torch.get_num_threads(),
             "trainImages": 0, "testImages": 0, "stepsPerEpoch": 0,
             "dataDescription": "the script's own data (%s)" % os.path.basename(script),
             "synthetic": False, "modelParameters": self.parameters,
