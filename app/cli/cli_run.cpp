@@ -34,7 +34,8 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
             return kExitUsage;
         }
     }
-    if (!base.synthetic && base.dataDir.empty()) {
+    const bool ownData = base.synthetic || base.workload == Workload::Script; // no data folder
+    if (!ownData && base.dataDir.empty()) {
         if (auto dir = findDefaultDataDir()) {
             base.dataDir = *dir;
         } else {
@@ -48,7 +49,7 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
     }
     // The data and the output paths are checked before the first run, so that a mistake there
     // does not cost a whole run.
-    if (!base.synthetic) {
+    if (!ownData) {
         if (const std::string problem = checkCifar10Folder(base.dataDir); !problem.empty()) {
             err << "devicebench-cli: error: " << problem << "\n";
             return kExitNoData;
@@ -70,9 +71,10 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
 
 bool checkRunConfig(RunConfig *config, std::ostream &err) {
     auto errors = validateRunConfig(*config);
-    // The article's script trains on its Python's torch, not on this LibTorch: whether that
-    // torch has the device is its --check's to say (checkRunRequest, before any run).
-    const bool onPythonsTorch = config->workload == Workload::ArticleScript;
+    // A Python script trains on its Python's torch, not on this LibTorch: whether that torch
+    // has the device is its check's to say (checkRunRequest, before any run).
+    const bool onPythonsTorch =
+        config->workload == Workload::ArticleScript || config->workload == Workload::Script;
     if (!config->device.empty() && !onPythonsTorch) { // an empty one: validateRunConfig's
         try {
             config->device = resolveDevice(config->device);

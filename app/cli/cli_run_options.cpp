@@ -26,6 +26,22 @@ struct RunArguments {
     std::string tf32 = "default";
 };
 
+// --script ...: a script run's script (workload script).
+void declareScriptOptions(CLI::App &run, RunConfig &c) {
+    run.add_option("--script", c.script,
+                   "script: your training script (a Python file that uses DeviceBench's module; "
+                   "its data, model and batches are its own)");
+    run.add_option("--script-arg", c.scriptArgs,
+                   "script: one argument for the script (its sys.argv[1:]), repeatable; write "
+                   "one that begins with '-' as --script-arg=-x")
+        ->expected(1)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+    run.add_option("--script-timeout", c.scriptStartSeconds,
+                   "script: seconds the script may take from its start to its first epoch "
+                   "(importing torch, its data and model) before the run fails")
+        ->default_val(kDefaultScriptStartSeconds);
+}
+
 // --device ... --image-size: what is trained, on what and how long.
 void declareTrainingOptions(CLI::App &run, RunArguments &args) {
     RunConfig &c = args.options.base;
@@ -60,13 +76,16 @@ void declareTrainingOptions(CLI::App &run, RunArguments &args) {
                    "faithful: the article's computation; tuned: the same training computed the "
                    "fastest way measured (channels-last, no per-step allocation, ...); "
                    "article-script: the article's own Python script, run by --python (the only "
-                   "runs comparable with the article's published rows)")
-        ->check(CLI::IsMember({"faithful", "tuned", "article-script"}))
+                   "runs comparable with the article's published rows); script: your own "
+                   "training script (--script), timed by DeviceBench's Python module "
+                   "(docs/YOUR-SCRIPT.md)")
+        ->check(CLI::IsMember({"faithful", "tuned", "article-script", "script"}))
         ->default_str("faithful");
     run.add_option("--python", c.python,
-                   "article-script: the Python that runs the script (needs torch and "
-                   "torchvision; checked before any run)")
+                   "article-script and script: the Python that runs the script (needs torch; "
+                   "the article's script torchvision too; checked before any run)")
         ->default_str("$DEVICEBENCH_PYTHON, else python3");
+    declareScriptOptions(run, c);
     run.add_option("--precision", args.precision,
                    "fp32: the article's arithmetic; bf16: mixed precision (autocast to "
                    "bfloat16), CPU and CUDA; fp16: mixed precision with loss scaling, CUDA only")
@@ -165,6 +184,10 @@ std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
     if (!problem.empty())
         return problem;
     parseWorkload(args.workload, &options.base.workload);
+    const bool scriptOptions = run.count("--script") > 0 || run.count("--script-arg") > 0 ||
+                               run.count("--script-timeout") > 0;
+    if (scriptOptions && options.base.workload != Workload::Script)
+        return "--script, --script-arg and --script-timeout are for --workload script";
     parsePrecision(args.precision, &options.base.precision);
     parseTf32(args.tf32, &options.base.tf32);
     if (run.count("--warmup-epochs") == 0) {
@@ -193,10 +216,11 @@ int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &con
                        "torchrun or Slurm)\n";
         return kExitUsage;
     }
-    if (environment.present && options.base.workload == Workload::ArticleScript) {
-        context.err << "devicebench-cli: error: --workload article-script runs the article's "
-                       "script in one process; a rank of a data-parallel job trains the engine's "
-                       "workloads only\n";
+    if (environment.present && (options.base.workload == Workload::ArticleScript ||
+                                options.base.workload == Workload::Script)) {
+        context.err << "devicebench-cli: error: --workload " << toString(options.base.workload)
+                    << " runs a Python script in one process; a rank of a data-parallel job "
+                       "trains the engine's workloads only\n";
         return kExitUsage;
     }
     if (environment.present && options.interleave) {

@@ -69,6 +69,7 @@ ChildProgram scriptProgram(const RunConfig &config) {
     program.argv = {program.name, config.script};
     program.argv.insert(program.argv.end(), config.scriptArgs.begin(), config.scriptArgs.end());
     program.channel = true;
+    program.echoStderr = true; // the script's own prints and progress, as if run alone
     program.environment = {pythonPath(moduleFolder()),
                            std::string(kScriptSettingsVariable) + "=" + settingsJson(config),
                            std::string(kScriptChannelVariable) + "=" +

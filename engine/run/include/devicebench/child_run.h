@@ -29,7 +29,7 @@ struct ChildProgram {
     // turns, and between its turns this process measures the canary and each epoch's load
     // (its process tree's CPU), as the engine's loop does for its own runs.
     bool channel = false;
-    std::vector<std::string> environment; // "NAME=value" added to the child's environment
+    std::vector<std::string> environment{}; // "NAME=value" added to the child's environment
     int startSeconds = 0; // > 0: the "started" event must come within this, else it fails
 };
 

@@ -33,7 +33,8 @@ inline constexpr const char *kScriptModel = "script";
 std::string checkScriptRun(const RunConfig &config);
 
 // The child program of a script run: the Python, the script and config.scriptArgs; the module
-// on PYTHONPATH; the settings and the channel in the environment; the time to start.
+// on PYTHONPATH; the settings and the channel in the environment; the time to start; its
+// output (stdout and stderr) echoed on this process's stderr.
 // Throws std::runtime_error when the module cannot be found.
 ChildProgram scriptProgram(const RunConfig &config);
 
