@@ -132,8 +132,7 @@ void MainWindow::buildActions() {
     // The shortcuts in the buttons' tooltips too (the GPU button's tooltip stays the reason
     // it is disabled, when it is).
     runCpuButton->setToolTip(withShortcut(runCpuButton->toolTip(), m_runCpuAction));
-    m_settings->setGpuToolTip(
-        withShortcut(QStringLiteral("Train on the first CUDA device"), m_runGpuAction));
+    m_settings->setGpuShortcut(withShortcut(QString(), m_runGpuAction));
     stopButton->setToolTip(withShortcut(stopButton->toolTip(), m_stopAction));
     exportPngButton->setToolTip(withShortcut(exportPngButton->toolTip(), m_exportPngAction));
     exportCsvButton->setToolTip(withShortcut(exportCsvButton->toolTip(), m_exportCsvAction));
@@ -161,6 +160,9 @@ void MainWindow::syncActions() {
         return; // before buildActions()
     m_runCpuAction->setEnabled(m_settings->runCpuButton()->isEnabled());
     m_runGpuAction->setEnabled(m_settings->runGpuButton()->isEnabled());
+    const QString gpu = m_settings->gpuName();
+    m_runGpuAction->setText(gpu.isEmpty() ? QStringLiteral("Run on &GPU")
+                                          : QStringLiteral("Run on &GPU: ") + gpu);
     m_stopAction->setEnabled(m_settings->stopButton()->isEnabled());
     m_reproduceAction->setEnabled(m_settings->reproduceButton()->isEnabled());
     m_exportPngAction->setEnabled(m_compare->exportPngButton()->isEnabled());
