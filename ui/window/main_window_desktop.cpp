@@ -3,6 +3,7 @@
 // window geometry kept through QSettings (the run settings through the settings panel).
 #include "window/main_window.h"
 
+#include "export/comparison_export.h"
 #include "panels/charts_panel.h"
 #include "panels/compare_panel.h"
 #include "panels/run_library_panel.h"
@@ -75,6 +76,8 @@ void MainWindow::buildActions() {
                                    QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportCsvAction = makeAction(QStringLiteral("Export &CSV (+ summary)…"), "exportCsvAction",
                                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportHtmlAction =
+        makeAction(QStringLiteral("Export &HTML report…"), "exportHtmlAction", QKeySequence());
     // Explicit keys, not QKeySequence::Quit: some platforms (offscreen, plain X11) bind none.
     QAction *quitAction =
         makeAction(QStringLiteral("&Quit"), "quitAction", QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -101,6 +104,8 @@ void MainWindow::buildActions() {
     connect(importAction, &QAction::triggered, importButton, &QPushButton::click);
     connect(m_exportPngAction, &QAction::triggered, exportPngButton, &QPushButton::click);
     connect(m_exportCsvAction, &QAction::triggered, exportCsvButton, &QPushButton::click);
+    connect(m_exportHtmlAction, &QAction::triggered, m_compare->exportHtmlButton(),
+            &QPushButton::click);
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
     connect(m_runCpuAction, &QAction::triggered, runCpuButton, &QPushButton::click);
     connect(m_runGpuAction, &QAction::triggered, runGpuButton, &QPushButton::click);
@@ -114,6 +119,7 @@ void MainWindow::buildActions() {
     fileMenu->addAction(importAction);
     fileMenu->addAction(m_exportPngAction);
     fileMenu->addAction(m_exportCsvAction);
+    fileMenu->addAction(m_exportHtmlAction);
     fileMenu->addSeparator();
     fileMenu->addAction(quitAction);
     QMenu *runMenu = menuBar()->addMenu(QStringLiteral("&Run"));
@@ -165,6 +171,11 @@ void MainWindow::syncActions() {
     m_reproduceAction->setEnabled(m_settings->reproduceButton()->isEnabled());
     m_exportPngAction->setEnabled(m_compare->exportPngButton()->isEnabled());
     m_exportCsvAction->setEnabled(m_compare->exportCsvButton()->isEnabled());
+    m_exportHtmlAction->setEnabled(m_compare->exportHtmlButton()->isEnabled());
+}
+
+bool MainWindow::exportHtml(const QString &path, QString *error) const {
+    return exportComparisonHtml(*m_store, path, error);
 }
 
 void MainWindow::saveSettings(QSettings &settings) const {
