@@ -290,8 +290,10 @@
   // ---- System readings, settings, control, footer ---------------------------------------------
   const system = data.system || [];
   const systemBox = document.getElementById('system');
+  const unsampled = [];
   system.forEach(function (s) {
     const r = byNumber[s.number] || { number: s.number };
+    if (!s.samples && !(r.energy && r.energy.sampled)) { unsampled.push(runName(r)); return; }
     const readings = (s.readings || []).map(function (q) {
       const f = q.unit === 'bytes' ? bytes : (q.unit === 'fraction' ? function (v) { return isNum(v) ? (100 * v).toFixed(0) + ' %' : 'n/a'; }
         : function (v) { return fixed(v, 2) + (q.unit === 'W' ? ' W' : ''); });
@@ -302,6 +304,8 @@
       (r.energy && r.energy.line ? ' · ' + r.energy.line : '')));
     if (readings.length > 0) systemBox.appendChild(table('Readings during ' + runName(r), ['Quantity', 'Mean', 'Max'], readings));
   });
+  if (unsampled.length > 0)
+    systemBox.appendChild(el('p', {}, 'Not sampled (no readings in the record): ' + unsampled.join(', ') + '.'));
   if (system.length === 0) systemBox.appendChild(el('p', {}, 'No run, no reading.'));
   function definitions(object) {
     const dl = el('dl');
