@@ -342,5 +342,5 @@
   }
   document.getElementById('control').textContent = line;
   document.getElementById('made').textContent = 'Made by DeviceBench ' + (data.version || 'n/a') + ' on ' + (data.generated || 'n/a') +
-    ' from ' + runs.length + ' run records. Charts: Chart.js ' + kChartJsVersion + ' (MIT licence; its notice is in this page\'s source).';
+    ' from ' + runs.length + (runs.length === 1 ? ' run record' : ' run records') + '. Charts: Chart.js ' + kChartJsVersion + ' (MIT licence; its notice is in this page\'s source).';
 })();
