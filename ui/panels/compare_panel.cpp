@@ -81,24 +81,7 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
     m_ratios->setVisible(false);
     layout->addWidget(m_ratios);
 
-    m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), box);
-    m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
-    m_exportPngButton->setToolTip(QStringLiteral("Both charts in one picture"));
-    m_exportCsvButton = new QPushButton(QStringLiteral("Export CSV…"), box);
-    m_exportCsvButton->setObjectName(QStringLiteral("exportCsvButton"));
-    m_exportCsvButton->setToolTip(
-        QStringLiteral("Writes FILE.csv (one row per epoch) and FILE-summary.csv beside it "
-                       "(one row per run: statistics, speed-up, comparability, fingerprint)"));
-    m_exportHtmlButton = new QPushButton(QStringLiteral("Export HTML…"), box);
-    m_exportHtmlButton->setObjectName(QStringLiteral("exportHtmlButton"));
-    m_exportHtmlButton->setToolTip(
-        QStringLiteral("One self-contained page to share: the answer, the tables, interactive "
-                       "charts and every run's settings; opens offline in any browser"));
-    auto *exportRow = new QHBoxLayout;
-    exportRow->addWidget(m_exportPngButton);
-    exportRow->addWidget(m_exportCsvButton);
-    exportRow->addWidget(m_exportHtmlButton);
-    layout->addLayout(exportRow);
+    layout->addLayout(makeExportRow(box));
     auto *note = new QLabel(
         QStringLiteral("Export CSV writes FILE.csv (per epoch) and FILE-summary.csv (per run)."),
         box);
@@ -221,6 +204,27 @@ void ComparePanel::syncRuns() {
         m_baselineCombo->addItem(item.second, item.first);
     const int chosen = m_baselineCombo->findData(m_store.baselineSetting());
     m_baselineCombo->setCurrentIndex(chosen >= 0 ? chosen : 0);
+}
+
+QHBoxLayout *ComparePanel::makeExportRow(QWidget *box) {
+    m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), box);
+    m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
+    m_exportPngButton->setToolTip(QStringLiteral("Both charts in one picture"));
+    m_exportCsvButton = new QPushButton(QStringLiteral("Export CSV…"), box);
+    m_exportCsvButton->setObjectName(QStringLiteral("exportCsvButton"));
+    m_exportCsvButton->setToolTip(
+        QStringLiteral("Writes FILE.csv (one row per epoch) and FILE-summary.csv beside it "
+                       "(one row per run: statistics, speed-up, comparability, fingerprint)"));
+    m_exportHtmlButton = new QPushButton(QStringLiteral("Export HTML…"), box);
+    m_exportHtmlButton->setObjectName(QStringLiteral("exportHtmlButton"));
+    m_exportHtmlButton->setToolTip(
+        QStringLiteral("One self-contained page to share: the answer, the tables, interactive "
+                       "charts and every run's settings; opens offline in any browser"));
+    auto *exportRow = new QHBoxLayout;
+    exportRow->addWidget(m_exportPngButton);
+    exportRow->addWidget(m_exportCsvButton);
+    exportRow->addWidget(m_exportHtmlButton);
+    return exportRow;
 }
 
 void ComparePanel::setExportEnabled(bool enabled) {

@@ -21,6 +21,7 @@
 
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -83,6 +84,8 @@ private:
     // The dialog, then `write(path, &error)`: "Saved <path>" as statusMessage, or a warning.
     void exportFileInteractive(const ExportDialog &dialog,
                                const std::function<bool(const QString &, QString *)> &write);
+    // The row of export buttons (PNG, CSV, HTML), made in `box`.
+    QHBoxLayout *makeExportRow(QWidget *box);
     void syncNotes(); // the machine speed notes and the programs' ratios from the store
     void syncCosts(); // the cost lines
 

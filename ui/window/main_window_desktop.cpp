@@ -33,10 +33,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
 namespace devicebench {
 
 namespace {
+
+// A menu titled `title` in `bar` with `actions` in order; nullptr: a separator.
+void addMenu(QMenuBar &bar, const QString &title, std::initializer_list<QAction *> actions) {
+    QMenu *menu = bar.addMenu(title);
+    for (QAction *action : actions) {
+        if (action == nullptr)
+            menu->addSeparator();
+        else
+            menu->addAction(action);
+    }
+}
 
 // The window's size at its first start (or when no saved geometry can be used), shrunk to
 // the screen's available area.
@@ -115,35 +128,25 @@ void MainWindow::buildActions() {
     connect(diagnosticsAction, &QAction::triggered, this, &MainWindow::showDiagnostics);
     connect(pricesAction, &QAction::triggered, this, [this] { openPricesDialog(); });
 
-    QMenu *fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
-    fileMenu->addAction(importAction);
-    fileMenu->addAction(m_exportPngAction);
-    fileMenu->addAction(m_exportCsvAction);
-    fileMenu->addAction(m_exportHtmlAction);
-    fileMenu->addSeparator();
-    fileMenu->addAction(quitAction);
-    QMenu *runMenu = menuBar()->addMenu(QStringLiteral("&Run"));
-    runMenu->addAction(m_runCpuAction);
-    runMenu->addAction(m_runGpuAction);
-    runMenu->addAction(m_stopAction);
-    runMenu->addSeparator();
-    runMenu->addAction(m_reproduceAction);
-    QMenu *viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
-    viewMenu->addAction(m_charts->runsOneByOneAction());
-    QMenu *settingsMenu = menuBar()->addMenu(QStringLiteral("&Settings"));
-    settingsMenu->addAction(pricesAction);
-    QMenu *toolsMenu = menuBar()->addMenu(QStringLiteral("&Tools"));
-    toolsMenu->addAction(diagnosticsAction);
+    addMenu(*menuBar(), QStringLiteral("&File"),
+            {importAction, m_exportPngAction, m_exportCsvAction, m_exportHtmlAction, nullptr,
+             quitAction});
+    addMenu(*menuBar(), QStringLiteral("&Run"),
+            {m_runCpuAction, m_runGpuAction, m_stopAction, nullptr, m_reproduceAction});
+    addMenu(*menuBar(), QStringLiteral("&View"), {m_charts->runsOneByOneAction()});
+    addMenu(*menuBar(), QStringLiteral("&Settings"), {pricesAction});
+    addMenu(*menuBar(), QStringLiteral("&Tools"), {diagnosticsAction});
 
     // The shortcuts in the buttons' tooltips too (the GPU button's tooltip stays the reason
     // it is disabled, when it is).
-    runCpuButton->setToolTip(withShortcut(runCpuButton->toolTip(), m_runCpuAction));
     m_settings->setGpuToolTip(
         withShortcut(QStringLiteral("Train on the first CUDA device"), m_runGpuAction));
-    stopButton->setToolTip(withShortcut(stopButton->toolTip(), m_stopAction));
-    exportPngButton->setToolTip(withShortcut(exportPngButton->toolTip(), m_exportPngAction));
-    exportCsvButton->setToolTip(withShortcut(exportCsvButton->toolTip(), m_exportCsvAction));
-    importButton->setToolTip(withShortcut(importButton->toolTip(), importAction));
+    for (const auto &[button, shortcut] : {std::pair{runCpuButton, m_runCpuAction},
+                                           {stopButton, m_stopAction},
+                                           {exportPngButton, m_exportPngAction},
+                                           {exportCsvButton, m_exportCsvAction},
+                                           {importButton, importAction}})
+        button->setToolTip(withShortcut(button->toolTip(), shortcut));
 
     // The application icon from the resources (resources/icons/), also where no
     // QApplication::setWindowIcon was called (tests, embedding).
