@@ -5,7 +5,7 @@
 #   devicebench_torch_venv(<var> [<version>])
 #       <var> = the folder of the venv scripts/install-torch.sh makes, by its rule:
 #       $DEVICEBENCH_TORCH_VENV, else ${XDG_CACHE_HOME:-$HOME/.cache}/devicebench/venv-torch<version>.
-#       <version> defaults to that script's own pin (its `torch_version=` line).
+#       <version> defaults to that script's own pin (its `torch_pin=` line).
 #   devicebench_python_with(<var> MODULES <module>... CANDIDATES <python>...)
 #       <var> = the first candidate that runs and finds every module (importlib.util.find_spec:
 #       nothing is imported), else the first candidate that exists, else the last one, so that
@@ -17,8 +17,8 @@ function(devicebench_torch_venv var)
     set(_version "${ARGV1}")
   else()
     file(STRINGS "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/../scripts/install-torch.sh" _pin
-         REGEX "^torch_version=")
-    string(REGEX REPLACE "^torch_version=([^ #]*).*" "\\1" _version "${_pin}")
+         REGEX "^torch_pin=")
+    string(REGEX REPLACE "^torch_pin=([^ #]*).*" "\\1" _version "${_pin}")
   endif()
   if(NOT "$ENV{DEVICEBENCH_TORCH_VENV}" STREQUAL "")
     set(_venv "$ENV{DEVICEBENCH_TORCH_VENV}")

@@ -4,17 +4,23 @@
 # every target of it, or only the TARGETs given and what they link.
 #   scripts/build.sh [PRESET [TARGET...]]
 # The presets against PyTorch's CUDA LibTorch (cuda, ci-cuda, bundle) first make sure its venv
-# exists (scripts/install-torch.sh; skipped when present).
+# exists (scripts/install-torch.sh; skipped when present), for DEVICEBENCH_TORCH_VERSION when set
+# (a torch of engine/device/src/torch_cuda_pins.inc; the presets' pin otherwise).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset="${1:-default}"
+configure_args=()
 case "$preset" in
-  cuda|ci-cuda|bundle) scripts/install-torch.sh >/dev/null ;;
+  cuda|ci-cuda|bundle)
+    scripts/install-torch.sh >/dev/null
+    if [ -n "${DEVICEBENCH_TORCH_VERSION:-}" ]; then
+      configure_args=(-DDEVICEBENCH_TORCH_VERSION="$DEVICEBENCH_TORCH_VERSION")
+    fi ;;
 esac
 # ccache (when installed, CMakeLists.txt): paths relative to the checkout's parent, so that
 # build folders and clones share cache entries.
 export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$PWD")}"
-cmake --preset "$preset" >/dev/null
+cmake --preset "$preset" "${configure_args[@]}" >/dev/null
 build_args=(--preset "$preset" -j "$(nproc)")
 if [ $# -gt 1 ]; then build_args+=(--target "${@:2}"); fi
 cmake --build "${build_args[@]}"

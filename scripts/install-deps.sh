@@ -20,6 +20,8 @@ packages=(
   patchelf                                         # scripts/make-bundle.sh: the bundle's RUNPATHs
   clang-format clang-tidy                          # scripts/lint.sh (CI checks the format)
   python3 python3-crc32c protobuf-compiler   # tests/tensorboard: the independent event decoder
+  libjs-chart.js   # the HTML report inlines its Chart.js at build time (engine/report)
+  chromium         # tests/cli: the HTML report opened in headless Chromium
 )
 if [ "${DEVICEBENCH_WITH_REFERENCE:-0}" = 1 ]; then
   packages+=(python3-torch python3-torchvision python3-pil)   # bench/: the reference loop

@@ -9,15 +9,26 @@
 #                                       # ${XDG_CACHE_HOME:-$HOME/.cache}/devicebench/venv-torch2.11.0
 #   PYTHON=python3.12 scripts/install-torch.sh   # the Python that makes the venv (3.10-3.14)
 #
+#   DEVICEBENCH_TORCH_VERSION=2.6.0 scripts/install-torch.sh   # another torch of the table
+#
 # The pins: torch 2.11.0 is the GPU machine's version (2.11.0+cu130) and PyPI's default Linux
 # x86-64 wheel of it is built for CUDA 13.0, the toolkit at /usr/local/cuda-13.0 here;
 # torchvision 0.26.0 is the release made for torch 2.11; tensorboard 2.21.0 is what pip resolved
 # for tests/tensorboard and bench/. Keep them in step with DEVICEBENCH_TORCH_VERSION in
-# CMakePresets.json.
+# CMakePresets.json. Another torch (for a driver whose CUDA is older than 13.0) comes with its
+# torchvision from the table in engine/device/src/torch_cuda_pins.inc (scripts/preset.sh).
 set -euo pipefail
+source "$(dirname "$0")/preset.sh"
 
-torch_version=2.11.0
-pins=("torch==${torch_version}" "torchvision==0.26.0" "tensorboard==2.21.0")
+torch_pin=2.11.0 # the pin CI builds (cmake/Python.cmake reads this line)
+torch_version="${DEVICEBENCH_TORCH_VERSION:-$torch_pin}"
+torchvision_version="$(devicebench_torch_pins | awk -v t="$torch_version" '$1 == t { print $2 }')"
+if [ -z "$torchvision_version" ]; then
+  echo "install-torch: torch $torch_version is not in engine/device/src/torch_cuda_pins.inc" \
+    "(DEVICEBENCH_TORCH_VERSION); the table has: $(devicebench_torch_pins | cut -f 1 | tr '\n' ' ')" >&2
+  exit 2
+fi
+pins=("torch==${torch_version}" "torchvision==${torchvision_version}" "tensorboard==2.21.0")
 venv="${DEVICEBENCH_TORCH_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/devicebench/venv-torch${torch_version}}"
 
 # True when the venv's installed distributions are exactly the pins (importlib.metadata: reads

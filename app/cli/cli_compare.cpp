@@ -4,10 +4,12 @@
 #include "cli_cost.h"
 #include "cli_json.h"
 #include "cli_phases.h"
+#include "cli_report.h"
 #include "cli_support.h"
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
+#include "devicebench/csv_export.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/machine_speed.h"
 #include "devicebench/run_groups.h"
@@ -63,6 +65,14 @@ int checkOptions(const CompareOptions &options, std::ostream &err) {
     }
     if (!options.pngPath.empty() && !kPngAvailable) {
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
+        return kExitUsage;
+    }
+    std::vector<std::pair<std::string, std::string>> others{{"--png", options.pngPath}};
+    if (!options.csvPath.empty())
+        for (const std::string &path : comparisonCsvPaths(options.csvPath))
+            others.emplace_back("--csv", path);
+    if (const std::string problem = htmlOutputProblem(options.htmlPath, others); !problem.empty()) {
+        err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }
     return kExitOk;
@@ -360,43 +370,6 @@ std::vector<ControlPair> printRuns(std::ostream &out, const RunSet &store, const
 
 } // namespace
 
-CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
-    auto options = std::make_shared<CompareOptions>(); // kept by the callback
-    auto *compare = app.add_subcommand(
-        "compare", "Compare run records (made here or elsewhere): table, PNG and CSV");
-    compare->add_option("records", options->records, "Run record files (JSON)");
-    compare->add_option("--csv", options->csvPath,
-                        "Write the per-epoch CSV to FILE, the per-run summary to "
-                        "FILE-summary.csv and the per-group one to FILE-groups.csv beside it");
-    compare->add_option("--png", options->pngPath,
-                        kPngAvailable ? "Write the comparison picture to FILE"
-                                      : "Write the comparison picture to FILE: needs the full "
-                                        "build (DEVICEBENCH_BUILD_UI=ON), refused here");
-    auto *baselineOption = compare->add_option(
-        "--baseline", options->baseline,
-        "Speed-ups against the N-th record given, from 1 (default: the slowest run)");
-    compare
-        ->add_option("--warmup-epochs", options->warmupEpochs,
-                     "Warm-up epochs for every run (default: each run's own)")
-        ->check(CLI::Range(0, 100000));
-    compare->add_flag("--runs", options->runs,
-                      "After the groups, show the runs one by one: the per-run table, their "
-                      "GFLOP/s and phase splits, every control pair (and --json's \"control\")");
-    compare->add_flag("--json", options->json,
-                      "Print one JSON document on stdout: {\"runs\": [...], \"groups\": [...], "
-                      "\"controlSummary\": {...}, ...}; the table goes to stderr when it is a "
-                      "terminal");
-    addComparePublishedOptions(*compare, options->published);
-    addCostOptions(*compare, options->cost);
-    setAction(*compare, chosen, [options, baselineOption, &context] {
-        options->baselineGiven = baselineOption->count() > 0;
-        options->published.show = options->published.show || !options->published.extraDir.empty() ||
-                                  options->published.baselineGiven;
-        return compareCommand(*options, context.out, context.err);
-    });
-    return compare;
-}
-
 int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ostream &err) {
     // With --json, stdout carries the JSON document only; the table goes to a terminal.
     std::ostringstream dropped;
@@ -448,17 +421,21 @@ int compareCommand(const CompareOptions &options, std::ostream &stdOut, std::ost
         !writeComparisonFiles(store, options.csvPath, options.pngPath, out, err, &written,
                               rows ? &beside : nullptr, rows ? &published.sets : nullptr))
         exitCode = kExitRunFailed;
+    if (!options.htmlPath.empty() &&
+        !writeReportFile(options.htmlPath, store, rows ? &published.sets : nullptr,
+                         rows ? &beside : nullptr, out, err, &written))
+        exitCode = kExitRunFailed;
     if (options.json) {
-        OrderedJson document =
-            compareJson(store, pairs, exitCode, std::move(skipped), OrderedJson(written));
-        document["groups"] = groupsJson(store, groups);
-        document["controlSummary"] = controlSummaryJson(store, control);
-        if (!options.runs)
-            document.erase("control"); // every pair: with --runs only
+        ComparisonParts parts;
+        parts.groups = &groups;
+        parts.control = &control;
+        parts.pairs = options.runs ? &pairs : nullptr; // every pair: with --runs only
         if (options.published.show) {
-            document["published"] = publishedJson(published, beside, store);
-            document["programRatios"] = programRatiosJson(store);
+            parts.published = &published.sets;
+            parts.beside = &beside;
         }
+        const OrderedJson document =
+            comparisonDocument(store, parts, exitCode, std::move(skipped), OrderedJson(written));
         stdOut << dumpJson(document) << std::flush;
     }
     return exitCode;

@@ -88,22 +88,4 @@ void printGroupCosts(std::ostream &out, const RunSet &store, const RunGroups &gr
     }
 }
 
-OrderedJson costJson(const RunCost &cost) {
-    const RunPrice &p = cost.price;
-    OrderedJson j;
-    j["basis"] = toString(cost.basis);
-    j["perEpoch"] = cost.perEpoch; // NaN: null
-    j["perTenEpochRun"] = cost.perRun;
-    j["imagesPerMoney"] = cost.imagesPerMoney;
-    j["currency"] = cost.currency;
-    j["pricePerHour"] = p.perHour;
-    j["pricePerKwh"] = cost.perKwh;
-    j["priceMatch"] = p.match;
-    j["priceSource"] = p.source;
-    j["priceDate"] = p.date;
-    j["reason"] = cost.reason;
-    j["line"] = costLine(cost);
-    return j;
-}
-
 } // namespace devicebench::cli

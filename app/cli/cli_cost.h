@@ -43,9 +43,6 @@ void printCosts(std::ostream &out, const RunSet &store);
 // The same a group of repeated runs a line (meanCost of its runs), for compare without --runs.
 void printGroupCosts(std::ostream &out, const RunSet &store, const RunGroups &groups);
 
-// A run's cost in --json: {"basis", "perEpoch", "perTenEpochRun", "imagesPerMoney",
-// "currency", "pricePerHour", "pricePerKwh", "priceMatch", "priceSource", "priceDate",
-// "reason", "line"}; numbers that do not exist are null.
-OrderedJson costJson(const RunCost &cost);
+// A run's cost in --json: costJson (comparison_json.h).
 
 } // namespace devicebench::cli

@@ -115,8 +115,9 @@ int checkRankOptions(const RunOptions &options, const std::string &me, std::ostr
         return kExitUsage;
     }
     if (!options.recordPath.empty() || !options.csvPath.empty() || !options.pngPath.empty() ||
-        !options.logDir.empty() || options.json) {
-        err << me << "error: --record, --csv, --png, --logdir and --json are for single-process "
+        !options.htmlPath.empty() || !options.logDir.empty() || options.json) {
+        err << me << "error: --record, --csv, --png, --html, --logdir and --json are for "
+            << "single-process "
             << "runs; a job writes its records with --out-dir DIR (compare them with "
             << "`devicebench-cli compare DIR/<job id>-job.json ...`)\n";
         return kExitUsage;

@@ -5,6 +5,7 @@
 #include "cli_json.h"
 #include "cli_phases.h"
 #include "cli_published.h"
+#include "cli_report.h"
 #include "cli_support.h"
 #include "cli_train_child.h"
 
@@ -470,6 +471,10 @@ int runPlanned(const RunOptions &options, const std::vector<RunConfig> &runs,
     if (!writeComparisonFiles(done.store, options.csvPath, options.pngPath, out, err, &written,
                               shown.shown ? &shown.beside : nullptr,
                               shown.shown ? &shown.sets : nullptr))
+        exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
+    if (!options.htmlPath.empty() &&
+        !writeReportFile(options.htmlPath, done.store, shown.shown ? &shown.sets : nullptr,
+                         shown.shown ? &shown.beside : nullptr, out, err, &written))
         exitCode = exitCode == kExitOk ? kExitRunFailed : exitCode;
     if (options.json) {
         OrderedJson document;

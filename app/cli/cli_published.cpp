@@ -22,20 +22,6 @@ std::string speedUpText(double ratio, bool isBaseline) {
     return std::isfinite(ratio) ? fixed(ratio, 2) + "x" : "–";
 }
 
-const char *matchName(PublishedMatch match) {
-    switch (match) {
-    case PublishedMatch::LikeForLike:
-        return "like-for-like";
-    case PublishedMatch::OtherProgram:
-        return "other-program";
-    case PublishedMatch::OtherSettings:
-        return "other-settings";
-    case PublishedMatch::NoRun:
-        break;
-    }
-    return "no-run";
-}
-
 struct Row {
     std::string label, seconds, speedUp, note;
 };
@@ -174,70 +160,12 @@ OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSe
     printPublished(out, load, beside, store);
     if (shown != nullptr)
         *shown = PublishedShown{true, load.sets, beside};
-    return publishedJson(load, beside, store);
+    return publishedJson(load.sets, beside, store);
 }
 
 void printProgramRatios(std::ostream &out, const RunSet &store) {
     for (const ProgramRatio &ratio : programRatios(store))
         out << ratio.line << "\n";
-}
-
-OrderedJson programRatiosJson(const RunSet &store) {
-    OrderedJson ratios = OrderedJson::array();
-    for (const ProgramRatio &ratio : programRatios(store)) {
-        OrderedJson j;
-        j["scriptRun"] = store.run(ratio.scriptIndex).number;
-        j["faithfulRun"] = store.run(ratio.faithfulIndex).number;
-        j["ratio"] = ratio.ratio;
-        j["line"] = ratio.line;
-        ratios.push_back(std::move(j));
-    }
-    return ratios;
-}
-
-OrderedJson publishedJson(const PublishedLoad &load, const PublishedBeside &beside,
-                          const RunSet &store) {
-    OrderedJson rows = OrderedJson::array();
-    for (const PublishedEntry &entry : beside.rows) {
-        const PublishedSet &set = load.sets[static_cast<std::size_t>(entry.setIndex)];
-        const PublishedRow &row = set.rows[static_cast<std::size_t>(entry.rowIndex)];
-        const PublishedSettings &s = set.settings;
-        OrderedJson runs = OrderedJson::array();
-        for (int index : likeForLikeRuns(set, store))
-            runs.push_back(store.run(index).number);
-        OrderedJson j;
-        j["file"] = set.file;
-        j["builtIn"] = set.builtIn;
-        j["source"] = {{"title", set.source.title},
-                       {"shortName", set.source.shortName},
-                       {"note", set.source.note},
-                       {"program", set.source.program},
-                       {"url", set.source.url}};
-        j["settings"] = {{"model", s.model},
-                         {"batchSize", s.batchSize},
-                         {"epochs", s.epochs},
-                         {"warmupEpochs", s.warmupEpochs},
-                         {"learningRate", s.learningRate},
-                         {"precision", shortName(s.precision)},
-                         {"imageSize", s.imageSize},
-                         {"trainImages", s.trainImages},
-                         {"testImages", s.testImages}};
-        j["label"] = entry.label;
-        j["device"] = row.device;
-        j["deviceKind"] = row.deviceKind;
-        j["where"] = row.where;
-        j["stableMeanSeconds"] = row.stableMeanSeconds;
-        j["epochSeconds"] =
-            row.epochSeconds.empty() ? OrderedJson(nullptr) : OrderedJson(row.epochSeconds);
-        j["speedUp"] =
-            std::isfinite(entry.speedUp) ? OrderedJson(entry.speedUp) : OrderedJson(nullptr);
-        j["isBaseline"] = entry.isBaseline;
-        j["match"] = matchName(entry.comparability.match);
-        j["note"] = entry.comparability.note;
-        j["likeForLikeRuns"] = std::move(runs);
-        rows.push_back(std::move(j));
-    }
-    return rows;
 }
 
 } // namespace devicebench::cli

@@ -70,15 +70,7 @@ OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSe
 // article's script on ..."; nothing when there is none.
 void printProgramRatios(std::ostream &out, const RunSet &store);
 
-// --json's "programRatios": [{"scriptRun", "faithfulRun" (run numbers), "ratio", "line"}].
-OrderedJson programRatiosJson(const RunSet &store);
-
-// One entry per published row: {"file", "builtIn", "source": {"title", "shortName", "note",
-// "program", "url"}, "settings": {...}, "label", "device", "deviceKind", "where",
-// "stableMeanSeconds", "epochSeconds" (null when none published), "speedUp" (null without a
-// baseline), "isBaseline", "match" ("like-for-like", "other-program", "other-settings",
-// "no-run"), "note", "likeForLikeRuns": [run numbers]}.
-OrderedJson publishedJson(const PublishedLoad &load, const PublishedBeside &beside,
-                          const RunSet &store);
+// --json's "programRatios" and "published": programRatiosJson and publishedJson
+// (comparison_json.h).
 
 } // namespace devicebench::cli

@@ -2,6 +2,7 @@
 // `devicebench-cli run`: its options into checked runs, which cli_planned_runs.h runs.
 #include "cli_run.h"
 #include "cli_planned_runs.h"
+#include "cli_report.h"
 #include "cli_support.h"
 
 #include "devicebench/csv_export.h"
@@ -65,6 +66,13 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
             err << "devicebench-cli: error: " << problem << "\n";
             return kExitUsage;
         }
+    }
+    std::vector<std::pair<std::string, std::string>> others{{"--record", options.recordPath}};
+    for (std::size_t i = 0; i < outputs.size(); ++i)
+        others.emplace_back(i == 0 ? "--png" : "--csv", outputs[i]);
+    if (const std::string problem = htmlOutputProblem(options.htmlPath, others); !problem.empty()) {
+        err << "devicebench-cli: error: " << problem << "\n";
+        return kExitUsage;
     }
     return kExitOk;
 }

@@ -23,6 +23,7 @@ struct RunOptions {
     bool dataDirGiven = false;
     std::string csvPath;    // empty: no CSV
     std::string pngPath;    // empty: no PNG
+    std::string htmlPath;   // the HTML report of the runs (cli_report.h); empty: none
     std::string recordPath; // run record (docs/run-record.md) of the only run; empty: none
     std::string outDir;     // one run record per run, "<runId>.json"; created if missing
     // TensorBoard event files (devicebench/tensorboard.h), one per run in
@@ -55,7 +56,8 @@ int runCommand(RunOptions options, std::ostream &out, std::ostream &err,
 // What can be refused before anything else, for `run` and `reproduce`: --png without the full
 // build, a precision a device cannot run, no data folder (the default one is looked for and set
 // into options.base.dataDir), an empty --device or --threads, a data folder that is not
-// CIFAR-10, a --csv or --png folder that cannot be written. kExitOk, kExitUsage or kExitNoData.
+// CIFAR-10, a --csv, --png or --html folder that cannot be written, an --html file that is
+// another output's. kExitOk, kExitUsage or kExitNoData.
 int checkRunOptions(RunOptions &options, std::ostream &err);
 
 // One planned run's settings as the engine checks them (validateRunConfig), and its device

@@ -142,6 +142,9 @@ void declareOutputOptions(CLI::App &run, RunOptions &options) {
                    kPngAvailable ? "Write the comparison picture (PNG) to FILE"
                                  : "Write the comparison picture (PNG) to FILE: needs the full "
                                    "build (DEVICEBENCH_BUILD_UI=ON), refused here");
+    run.add_option("--html", options.htmlPath,
+                   "Write the HTML report of the runs (one self-contained page: answer, tables, "
+                   "charts, settings; as `report`) to FILE");
     auto *recordOption = run.add_option(
         "--record", options.recordPath,
         "Write the run record (JSON, docs/run-record.md) to FILE, rewritten after every epoch; "

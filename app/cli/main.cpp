@@ -5,6 +5,7 @@
 #include "cli_devices.h"
 #include "cli_fetch.h"
 #include "cli_launch.h"
+#include "cli_report.h"
 #include "cli_reproduce.h"
 #include "cli_run.h"
 #include "cli_sweep.h"
@@ -89,6 +90,7 @@ int main(int argc, char **argv) {
     const CLI::App *launch = addLaunchCommand(app, context, chosen);
     addDevicesCommand(app, context, chosen);
     addCompareCommand(app, context, chosen);
+    addReportCommand(app, context, chosen);
     addReproduceCommand(app, context, chosen);
     addFetchDataCommand(app, context, chosen);
     addSweepCommand(app, context, chosen);

@@ -77,6 +77,10 @@ void addSessionOptions(QCommandLineParser &parser) {
         {QStringLiteral("export-csv"),
          QStringLiteral("After the scripted runs, export the comparison CSV to FILE."),
          QStringLiteral("FILE")},
+        {QStringLiteral("export-html"),
+         QStringLiteral("After the scripted runs, export the HTML report (one self-contained "
+                        "page) to FILE."),
+         QStringLiteral("FILE")},
         {QStringLiteral("import"),
          QStringLiteral("Import a run record (JSON) when the window opens, as \"Import runs…\" "
                         "does; repeat for several."),
@@ -188,6 +192,7 @@ void readSession(const QCommandLineParser &parser, DashboardOptions *options) {
     options->imports = parser.values(QStringLiteral("import"));
     options->exportPng = parser.value(QStringLiteral("export-png"));
     options->exportCsv = parser.value(QStringLiteral("export-csv"));
+    options->exportHtml = parser.value(QStringLiteral("export-html"));
     options->fetchUrl = parser.value(QStringLiteral("fetch-url"));
     options->fetchMd5 = parser.value(QStringLiteral("fetch-md5"));
     options->fetchDir = parser.value(QStringLiteral("fetch-dir"));

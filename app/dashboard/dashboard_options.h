@@ -48,6 +48,7 @@ struct DashboardOptions {
     QStringList imports;
     QString exportPng;
     QString exportCsv;
+    QString exportHtml;
     QString fetchUrl; // empty: no download at start
     QString fetchMd5;
     QString fetchDir;

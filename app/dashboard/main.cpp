@@ -210,10 +210,10 @@ int main(int argc, char *argv[]) {
         window.resize(1560, 960); // a script gets the same window every time
     window.show();
 
-    devicebench::ScriptedSession session(window, controller, parser, options->script,
-                                         {options->exportPng, options->exportCsv, options->quit},
-                                         openStartupItems(*options, parser, window),
-                                         options->interleave);
+    devicebench::ScriptedSession session(
+        window, controller, parser, options->script,
+        {options->exportPng, options->exportCsv, options->quit, options->exportHtml},
+        openStartupItems(*options, parser, window), options->interleave);
     if (options->reproduce)
         session.reproduceFirst(devicebench::reproductionOverrides(options->settings));
     session.begin(options->screenshot);

@@ -92,6 +92,10 @@ void ScriptedSession::finish() {
         std::fprintf(stderr, "devicebench: %s\n", qPrintable(error));
         m_exitCode = 1;
     }
+    if (!m_finish.exportHtml.isEmpty() && !m_window.exportHtml(m_finish.exportHtml, &error)) {
+        std::fprintf(stderr, "devicebench: %s\n", qPrintable(error));
+        m_exitCode = 1;
+    }
     if (m_stopSignalled)
         QTimer::singleShot(0, this, [] { QApplication::exit(kExitStopped); });
     else if (m_finish.quit)
@@ -136,7 +140,8 @@ void ScriptedSession::onStopSignal(int signalNumber) {
     m_stopSignalled = true;
     m_script.clear();
     m_reproduce.reset();
-    const bool exports = !m_finish.exportPng.isEmpty() || !m_finish.exportCsv.isEmpty();
+    const bool exports = !m_finish.exportPng.isEmpty() || !m_finish.exportCsv.isEmpty() ||
+                         !m_finish.exportHtml.isEmpty();
     std::fprintf(stderr, "devicebench: %s: %s%s\n", signalNumber == SIGINT ? "SIGINT" : "SIGTERM",
                  m_window.isRunning() ? "stopping the run after its current step" : "quitting",
                  exports ? ", exporting what finished" : "");

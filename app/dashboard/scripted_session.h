@@ -31,12 +31,13 @@ class ScriptedSession : public QObject {
     Q_OBJECT
 
 public:
-    // What the session does after its runs: the --export-png / --export-csv files (empty:
-    // none) and whether it quits.
+    // What the session does after its runs: the --export-png / --export-csv / --export-html
+    // files (empty: none) and whether it quits.
     struct Finish {
         QString exportPng;
         QString exportCsv;
         bool quit = false;
+        QString exportHtml;
     };
 
     // `parser` (the chart script's options) must outlive the session. `exitCode`: what the

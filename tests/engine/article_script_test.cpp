@@ -249,8 +249,11 @@ TEST_F(ArticleScript, TheEngineLoopRefusesToTrainIt) {
 
 // The real data set, seed 0, 2 threads, 1 epoch: the script and the engine's faithful workload
 // train the same network from the same initial weights on the same images in the same order,
-// so they end epoch 1 at the same test accuracy (27.43 % on an AMD EPYC, 27.44 % on an Intel
-// Xeon: each CPU's kernels round alike in both programs).
+// so they end epoch 1 at the same test accuracy to within a few of the 10,000 test images
+// (27.42-27.44 % on an AMD EPYC, 27.44 % on an Intel Xeon). Not exactly: the two processes'
+// kernels may add in a different order, and after 782 steps that moves an image or two across
+// a decision boundary (seen: 27.43 % against 27.42 %).
+constexpr double kOneTestImage = 1.0 / 10000;
 class RealCifar10ArticleScript : public ArticleScript {};
 
 TEST_F(RealCifar10ArticleScript, EndsEpochOneAtTheFaithfulWorkloadsTestAccuracy) {
@@ -275,7 +278,8 @@ TEST_F(RealCifar10ArticleScript, EndsEpochOneAtTheFaithfulWorkloadsTestAccuracy)
     ASSERT_EQ(b.outcome.status, RunStatus::Finished) << b.outcome.reason;
     ASSERT_EQ(a.record.epochs.size(), 1u);
     ASSERT_EQ(b.record.epochs.size(), 1u);
-    EXPECT_EQ(a.record.epochs[0].testAccuracy, b.record.epochs[0].testAccuracy);
+    EXPECT_NEAR(a.record.epochs[0].testAccuracy, b.record.epochs[0].testAccuracy,
+                5 * kOneTestImage);
     EXPECT_NEAR(a.record.epochs[0].testAccuracy, 0.2744, 0.0011);
     EXPECT_NEAR(a.record.epochs[0].testLoss, b.record.epochs[0].testLoss, 1e-3);
 }

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "devicebench/cuda_driver.h"
 #include "devicebench/fingerprint.h"
 
 #include "fingerprint_internal.h"
@@ -172,9 +173,9 @@ TEST(Fingerprint, CgroupPathsAreFoundInProcSelfCgroup) {
 }
 
 TEST(Fingerprint, CudaVersionNumbersAreFormatted) {
-    EXPECT_EQ(detail::formatCudaVersion(11080), "11.8");
-    EXPECT_EQ(detail::formatCudaVersion(12020), "12.2");
-    EXPECT_EQ(detail::formatCudaVersion(0), "");
+    EXPECT_EQ(formatCudaVersion(11080), "11.8");
+    EXPECT_EQ(formatCudaVersion(12020), "12.2");
+    EXPECT_EQ(formatCudaVersion(0), "");
     EXPECT_EQ(detail::formatCudnnVersion(8700), "8.7.0");
     EXPECT_EQ(detail::formatCudnnVersion(8902), "8.9.2");
     EXPECT_EQ(detail::formatCudnnVersion(90100), "9.1.0");

@@ -8,6 +8,7 @@
 #include "theme/theme.h"
 
 #include "devicebench/csv_export.h"
+#include "devicebench/html_report.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/machine_speed.h"
 #include "devicebench/version.h"
@@ -313,6 +314,21 @@ bool exportComparisonPng(const RunStore &store, const QString &path, QString *er
     return writeRenderedPng(
         [&] { return renderComparison(store, QSize(kExportWidth, kExportHeight), options, panes); },
         path, error);
+}
+
+bool exportComparisonHtml(const RunStore &store, const QString &path, QString *error) {
+    try {
+        const bool published = store.publishedShown() && !store.publishedSets().empty();
+        const PublishedBeside beside = store.publishedRows();
+        writeHtmlReport(path.toStdString(), store.runSet(),
+                        published ? &store.publishedSets() : nullptr,
+                        published ? &beside : nullptr);
+    } catch (const ReportError &e) {
+        if (error != nullptr)
+            *error = QString::fromStdString(e.what());
+        return false;
+    }
+    return true;
 }
 
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error) {

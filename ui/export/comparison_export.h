@@ -121,4 +121,9 @@ bool exportComparisonPng(const RunStore &store, const QString &path, QString *er
 bool writeRenderedPng(const std::function<QImage()> &render, const QString &path, QString *error);
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error);
 
+// The HTML report of the store's runs (writeHtmlReport, devicebench/html_report.h: one
+// self-contained page), with the published rows when the store shows them, written atomically.
+// False on failure with `error` (when not null) naming the path and the OS error.
+bool exportComparisonHtml(const RunStore &store, const QString &path, QString *error);
+
 } // namespace devicebench

@@ -81,18 +81,7 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
     m_ratios->setVisible(false);
     layout->addWidget(m_ratios);
 
-    m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), box);
-    m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
-    m_exportPngButton->setToolTip(QStringLiteral("Both charts in one picture"));
-    m_exportCsvButton = new QPushButton(QStringLiteral("Export CSV…"), box);
-    m_exportCsvButton->setObjectName(QStringLiteral("exportCsvButton"));
-    m_exportCsvButton->setToolTip(
-        QStringLiteral("Writes FILE.csv (one row per epoch) and FILE-summary.csv beside it "
-                       "(one row per run: statistics, speed-up, comparability, fingerprint)"));
-    auto *exportRow = new QHBoxLayout;
-    exportRow->addWidget(m_exportPngButton);
-    exportRow->addWidget(m_exportCsvButton);
-    layout->addLayout(exportRow);
+    layout->addLayout(makeExportRow(box));
     auto *note = new QLabel(
         QStringLiteral("Export CSV writes FILE.csv (per epoch) and FILE-summary.csv (per run)."),
         box);
@@ -114,6 +103,7 @@ ComparePanel::ComparePanel(RunStore &store, QWidget *parent) : QWidget(parent), 
 
     connect(m_exportPngButton, &QPushButton::clicked, this, &ComparePanel::exportPngInteractive);
     connect(m_exportCsvButton, &QPushButton::clicked, this, &ComparePanel::exportCsvInteractive);
+    connect(m_exportHtmlButton, &QPushButton::clicked, this, &ComparePanel::exportHtmlInteractive);
     connect(m_publishedCheck, &QCheckBox::toggled, this,
             [this](bool on) { m_store.setPublishedShown(on); });
     connect(m_warmupSpin, qOverload<int>(&QSpinBox::valueChanged), this,
@@ -216,23 +206,63 @@ void ComparePanel::syncRuns() {
     m_baselineCombo->setCurrentIndex(chosen >= 0 ? chosen : 0);
 }
 
+QHBoxLayout *ComparePanel::makeExportRow(QWidget *box) {
+    m_exportPngButton = new QPushButton(QStringLiteral("Export PNG…"), box);
+    m_exportPngButton->setObjectName(QStringLiteral("exportPngButton"));
+    m_exportPngButton->setToolTip(QStringLiteral("Both charts in one picture"));
+    m_exportCsvButton = new QPushButton(QStringLiteral("Export CSV…"), box);
+    m_exportCsvButton->setObjectName(QStringLiteral("exportCsvButton"));
+    m_exportCsvButton->setToolTip(
+        QStringLiteral("Writes FILE.csv (one row per epoch) and FILE-summary.csv beside it "
+                       "(one row per run: statistics, speed-up, comparability, fingerprint)"));
+    m_exportHtmlButton = new QPushButton(QStringLiteral("Export HTML…"), box);
+    m_exportHtmlButton->setObjectName(QStringLiteral("exportHtmlButton"));
+    m_exportHtmlButton->setToolTip(
+        QStringLiteral("One self-contained page to share: the answer, the tables, interactive "
+                       "charts and every run's settings; opens offline in any browser"));
+    auto *exportRow = new QHBoxLayout;
+    exportRow->addWidget(m_exportPngButton);
+    exportRow->addWidget(m_exportCsvButton);
+    exportRow->addWidget(m_exportHtmlButton);
+    return exportRow;
+}
+
 void ComparePanel::setExportEnabled(bool enabled) {
     m_exportPngButton->setEnabled(enabled);
     m_exportCsvButton->setEnabled(enabled);
+    m_exportHtmlButton->setEnabled(enabled);
 }
 
-void ComparePanel::exportPngInteractive() {
+void ComparePanel::exportFileInteractive(
+    const ExportDialog &dialog, const std::function<bool(const QString &, QString *)> &write) {
     const QString path = QFileDialog::getSaveFileName(
-        this, QStringLiteral("Export comparison as PNG"),
-        QDir::home().filePath(QStringLiteral("devicebench-comparison.png")),
-        QStringLiteral("PNG images (*.png)"));
+        this, dialog.title, QDir::home().filePath(dialog.fileName), dialog.filter);
     if (path.isEmpty())
         return;
     QString error;
-    if (exportComparisonPng(m_store, path, &error, m_chartOptions, systemPanesFor(m_store)))
+    if (write(path, &error))
         Q_EMIT statusMessage(QStringLiteral("Saved %1").arg(QDir::toNativeSeparators(path)), false);
     else
-        QMessageBox::warning(this, QStringLiteral("Export PNG"), error);
+        QMessageBox::warning(this, dialog.failure, error);
+}
+
+void ComparePanel::exportHtmlInteractive() {
+    exportFileInteractive({QStringLiteral("Export comparison as an HTML report"),
+                           QStringLiteral("devicebench-report.html"),
+                           QStringLiteral("HTML pages (*.html)"), QStringLiteral("Export HTML")},
+                          [this](const QString &path, QString *error) {
+                              return exportComparisonHtml(m_store, path, error);
+                          });
+}
+
+void ComparePanel::exportPngInteractive() {
+    exportFileInteractive({QStringLiteral("Export comparison as PNG"),
+                           QStringLiteral("devicebench-comparison.png"),
+                           QStringLiteral("PNG images (*.png)"), QStringLiteral("Export PNG")},
+                          [this](const QString &path, QString *error) {
+                              return exportComparisonPng(m_store, path, error, m_chartOptions,
+                                                         systemPanesFor(m_store));
+                          });
 }
 
 void ComparePanel::exportCsvInteractive() {

@@ -17,8 +17,11 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
+
 class QCheckBox;
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSpinBox;
@@ -28,6 +31,7 @@ namespace devicebench {
 class RunStore;
 
 // Object names (tests): compareWarmupSpin, baselineCombo, exportPngButton, exportCsvButton,
+// exportHtmlButton,
 // machineSpeedNotesLabel, publishedCheck, programRatiosLabel, costLabel.
 class ComparePanel : public QWidget {
     Q_OBJECT
@@ -48,6 +52,8 @@ public:
     // "Export PNG…" / "Export CSV…" with a file dialog; the outcome as statusMessage.
     void exportPngInteractive();
     void exportCsvInteractive();
+    // "Export HTML…": the report page (exportComparisonHtml) with a file dialog.
+    void exportHtmlInteractive();
 
     // Reads the published results (loadPublished(publishedFolders(extraDir))) into the store.
     // A file that cannot be read is skipped and named once, in statusMessage and the log; with
@@ -58,6 +64,7 @@ public:
     QSpinBox *warmupSpin() const { return m_warmupSpin; }
     QPushButton *exportPngButton() const { return m_exportPngButton; }
     QPushButton *exportCsvButton() const { return m_exportCsvButton; }
+    QPushButton *exportHtmlButton() const { return m_exportHtmlButton; }
     // The machine speed notes (hidden when there are none).
     QLabel *machineSpeedNotesLabel() const { return m_notes; }
     // The two programs' ratio lines (hidden when there are none).
@@ -69,6 +76,16 @@ Q_SIGNALS:
     void statusMessage(QString text, bool error);
 
 private:
+    // A save dialog's texts: its title, the file name offered in the home folder, the filter,
+    // and the title of the warning when writing fails.
+    struct ExportDialog {
+        QString title, fileName, filter, failure;
+    };
+    // The dialog, then `write(path, &error)`: "Saved <path>" as statusMessage, or a warning.
+    void exportFileInteractive(const ExportDialog &dialog,
+                               const std::function<bool(const QString &, QString *)> &write);
+    // The row of export buttons (PNG, CSV, HTML), made in `box`.
+    QHBoxLayout *makeExportRow(QWidget *box);
     void syncNotes(); // the machine speed notes and the programs' ratios from the store
     void syncCosts(); // the cost lines
 
@@ -78,6 +95,7 @@ private:
     QComboBox *m_baselineCombo = nullptr;
     QCheckBox *m_publishedCheck = nullptr;
     QPushButton *m_exportPngButton = nullptr;
+    QPushButton *m_exportHtmlButton = nullptr;
     QPushButton *m_exportCsvButton = nullptr;
     QLabel *m_notes = nullptr;
     QLabel *m_ratios = nullptr;

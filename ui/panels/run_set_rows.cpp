@@ -91,6 +91,9 @@ void RunSettingsPanel::requestRunSet() {
         showProblems({error});
         return;
     }
+    for (RunSetItem &item : items)
+        if (item.device == "cuda")
+            item.device = m_gpu.device(); // the GPU row's choice
     Q_EMIT runSetRequested(items, m_interleaveCheck->isChecked());
 }
 

@@ -86,7 +86,6 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     m_runCpuButton = makeSettingsButton(this, QStringLiteral("Run on CPU"), "runCpuButton",
                                         QStringLiteral("Train on the CPU"));
     m_runGpuButton = makeSettingsButton(this, QStringLiteral("Run on GPU"), "runGpuButton");
-    m_gpuTip = QStringLiteral("Train on the first CUDA device");
     m_stopButton = makeSettingsButton(
         this, QStringLiteral("Stop"), "stopButton",
         QStringLiteral("End the run within one step; its finished epochs are kept"));
@@ -115,7 +114,7 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     connect(m_runCpuButton, &QPushButton::clicked, this,
             [this] { Q_EMIT runRequested(QStringLiteral("cpu")); });
     connect(m_runGpuButton, &QPushButton::clicked, this,
-            [this] { Q_EMIT runRequested(QStringLiteral("cuda")); });
+            [this] { Q_EMIT runRequested(QString::fromStdString(m_gpu.device())); });
     connect(m_stopButton, &QPushButton::clicked, this, &RunSettingsPanel::stopRequested);
     connect(m_diagnosticsButton, &QPushButton::clicked, this,
             &RunSettingsPanel::diagnosticsRequested);
@@ -240,6 +239,7 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     form->addRow(QStringLiteral("Learning rate"), m_learningRateSpin);
     form->addRow(QStringLiteral("Warm-up epochs"), m_warmupSpin);
     form->addRow(QStringLiteral("CPU threads"), m_threadsSpin);
+    m_gpu.addRow(box, form, [this] { showChosenGpu(); });
     form->addRow(QStringLiteral("Seed"), m_seedSpin);
     form->addRow(QStringLiteral("Training images"), m_trainImagesSpin);
     form->addRow(QStringLiteral("Test images"), m_testImagesSpin);
@@ -306,16 +306,44 @@ void RunSettingsPanel::showProblems(const QStringList &problems) {
     m_validationLabel->setVisible(!problems.isEmpty());
 }
 
-void RunSettingsPanel::setGpuToolTip(const QString &tip) {
-    m_gpuTip = tip;
+void RunSettingsPanel::setGpuShortcut(const QString &keys) {
+    m_gpuShortcut = keys;
     if (m_runGpuButton->isEnabled() || m_runGpuButton->toolTip().isEmpty())
-        m_runGpuButton->setToolTip(tip);
+        m_runGpuButton->setToolTip(gpuTip());
+}
+
+QString RunSettingsPanel::gpuTip() const {
+    const QString name = m_gpu.name();
+    const QString tip =
+        name.isEmpty()
+            ? QStringLiteral("Train on the first CUDA device")
+            : QStringLiteral("Train on %1, %2").arg(QString::fromStdString(m_gpu.device()), name);
+    return m_gpuShortcut.isEmpty() ? tip
+                                   : tip + QStringLiteral(" (") + m_gpuShortcut + QLatin1Char(')');
+}
+
+void RunSettingsPanel::setGpus(const std::vector<DeviceInfo> &devices) {
+    m_gpu.setGpus(devices);
+    showChosenGpu();
+}
+
+void RunSettingsPanel::showChosenGpu() {
+    // A long product name ("NVIDIA GeForce RTX 3050 Laptop GPU") is cut at 32 characters, so
+    // that the button does not widen the panel; the tooltip has it whole.
+    constexpr int kMaxText = 32;
+    const QString name = m_gpu.name();
+    QString text = name.isEmpty() ? QStringLiteral("Run on GPU") : QStringLiteral("Run on ") + name;
+    if (text.size() > kMaxText)
+        text = text.left(kMaxText - 1).trimmed() + QChar(0x2026);
+    m_runGpuButton->setText(text);
+    if (m_runGpuButton->isEnabled())
+        m_runGpuButton->setToolTip(gpuTip());
 }
 
 void RunSettingsPanel::setRunState(bool running, const QString &gpuReason) {
     m_runCpuButton->setEnabled(!running);
     m_runGpuButton->setEnabled(!running && gpuReason.isEmpty());
-    m_runGpuButton->setToolTip(gpuReason.isEmpty() ? m_gpuTip : gpuReason);
+    m_runGpuButton->setToolTip(gpuReason.isEmpty() ? gpuTip() : gpuReason);
     m_stopButton->setEnabled(running);
     m_runSetButton->setEnabled(!running);
     m_reproduceButton->setEnabled(!running);
@@ -337,6 +365,7 @@ void RunSettingsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(kTensorBoardDir, tensorBoardDir());
     m_model.save(settings);
     m_precision.save(settings);
+    m_gpu.save(settings);
     settings.setValue(kPhases, config.phases);
     settings.setValue(kRunSet, runSetText());
     settings.setValue(kInterleave, interleave());
@@ -366,6 +395,7 @@ void RunSettingsPanel::restoreSettings(const QSettings &settings) {
     m_workload.restore(settings);
     m_model.restore(settings);
     m_precision.restore(settings);
+    m_gpu.restore(settings);
     if (settings.contains(kPhases))
         m_phasesCheck->setChecked(settings.value(kPhases).toBool());
     if (settings.contains(kRunSet))

@@ -7,7 +7,9 @@
 // usable.
 #pragma once
 
+#include "devicebench/devices.h"
 #include "devicebench/run_types.h"
+#include "panels/gpu_choice.h"
 #include "panels/model_settings.h"
 #include "panels/precision_settings.h"
 #include "panels/workload_settings.h"
@@ -47,10 +49,10 @@ bool parseRunSet(const QString &text, std::vector<RunSetItem> *items, QString *e
 // Object names (tests): dataDirEdit, browseButton, getDataButton, openArchiveButton,
 // syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
 // learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
-// workloadCombo, pythonEdit (workload_settings.h), modelCombo, imageSizeCombo (model_settings.h),
-// precisionCombo, tf32Combo (precision_settings.h), phasesCheck (RunConfig::phases), runCpuButton,
-// runGpuButton, stopButton, diagnosticsButton, runSetEdit, interleaveCheck, runSetButton,
-// reproduceButton, validationLabel.
+// gpuCombo (gpu_choice.h), workloadCombo, pythonEdit (workload_settings.h), modelCombo,
+// imageSizeCombo (model_settings.h), precisionCombo, tf32Combo (precision_settings.h), phasesCheck
+// (RunConfig::phases), runCpuButton, runGpuButton, stopButton, diagnosticsButton, runSetEdit,
+// interleaveCheck, runSetButton, reproduceButton, validationLabel.
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
 
@@ -73,8 +75,13 @@ public:
     // GPU when idle and `gpuReason` is empty (the reason is its tooltip otherwise), Stop while
     // running.
     void setRunState(bool running, const QString &gpuReason);
-    // The GPU button's tooltip while it is usable (default "Train on the first CUDA device").
-    void setGpuToolTip(const QString &tip);
+    // The probe's result: the GPU row lists the usable GPUs, and "Run on GPU" names the chosen
+    // one ("Run on NVIDIA H200"; its tooltip "Train on cuda:0, NVIDIA H200").
+    void setGpus(const std::vector<DeviceInfo> &devices);
+    // The chosen GPU's product name ("" before the probe found one).
+    QString gpuName() const { return m_gpu.name(); }
+    // The GPU button's shortcut, shown in its tooltip while it is usable ("Ctrl+G").
+    void setGpuShortcut(const QString &keys);
 
     // The run set as typed, and whether "Interleave epochs" is ticked (default: ticked).
     QString runSetText() const;
@@ -98,7 +105,7 @@ public:
     QPushButton *reproduceButton() const { return m_reproduceButton; }
 
 Q_SIGNALS:
-    void runRequested(QString device); // "cpu" or "cuda"
+    void runRequested(QString device); // "cpu" or the chosen GPU ("cuda:0"; "cuda" before a probe)
     // "Run set" with a list that parses (a bad one shows its message and emits nothing).
     void runSetRequested(std::vector<devicebench::RunSetItem> items, bool interleave);
     void stopRequested();
@@ -134,6 +141,7 @@ private:
     WorkloadSettings m_workload;        // the Workload and Python rows
     ModelSettings m_model;              // the Model and Image size rows
     PrecisionSettings m_precision;      // the Precision and TF32 rows
+    GpuChoice m_gpu;                    // the GPU row
     QCheckBox *m_phasesCheck = nullptr; // "Time each phase (slower)"
     QPushButton *m_runCpuButton = nullptr;
     QPushButton *m_runGpuButton = nullptr;
@@ -144,7 +152,9 @@ private:
     QPushButton *m_runSetButton = nullptr;
     QPushButton *m_reproduceButton = nullptr;
     QLabel *m_validationLabel = nullptr;
-    QString m_gpuTip; // the GPU button's tooltip when usable (with its shortcut)
+    QString m_gpuShortcut;  // the GPU button's shortcut, for its tooltip
+    QString gpuTip() const; // the GPU button's tooltip when usable: the chosen GPU, the shortcut
+    void showChosenGpu();   // the GPU button's text and tooltip after a choice
 };
 
 // A spin box with an object name, range, value, tooltip and group separators.

@@ -75,7 +75,7 @@ std::vector<RunRequest> reproductionRequests(const PublishedSet &set, const RunR
 // Object names of the widgets tests look up with findChild<>(): those of the panels (see
 // their headers) and statusLabel. Actions (menus, with keyboard shortcuts): runCpuAction
 // (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), exportPngAction (Ctrl+E),
-// exportCsvAction (Ctrl+Shift+E), importAction (Ctrl+O), quitAction (Ctrl+Q),
+// exportCsvAction (Ctrl+Shift+E), exportHtmlAction, importAction (Ctrl+O), quitAction (Ctrl+Q),
 // diagnosticsAction; each clicks its button, so it is disabled when the button is. And
 // pricesAction (Settings > Prices…: openPricesDialog).
 //
@@ -125,6 +125,8 @@ public:
     bool exportPng(const QString &path, QString *error) const;
     // Writes `path` (per epoch), and the per-run and per-group CSVs beside it (savedCsvFiles).
     bool exportCsv(const QString &path, QString *error) const;
+    // The HTML report (exportComparisonHtml, comparison_export.h) of every run in view.
+    bool exportHtml(const QString &path, QString *error) const;
 
     // QStandardPaths::AppDataLocation + "/runs".
     static QString defaultRunsFolder();
@@ -319,6 +321,7 @@ private:
     QAction *m_reproduceAction = nullptr; // Run menu: the settings' "Reproduce the article"
     QAction *m_exportPngAction = nullptr;
     QAction *m_exportCsvAction = nullptr;
+    QAction *m_exportHtmlAction = nullptr;
 };
 
 } // namespace devicebench

@@ -3,6 +3,7 @@
 // window geometry kept through QSettings (the run settings through the settings panel).
 #include "window/main_window.h"
 
+#include "export/comparison_export.h"
 #include "panels/charts_panel.h"
 #include "panels/compare_panel.h"
 #include "panels/run_library_panel.h"
@@ -32,10 +33,23 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
+#include <utility>
 
 namespace devicebench {
 
 namespace {
+
+// A menu titled `title` in `bar` with `actions` in order; nullptr: a separator.
+void addMenu(QMenuBar &bar, const QString &title, std::initializer_list<QAction *> actions) {
+    QMenu *menu = bar.addMenu(title);
+    for (QAction *action : actions) {
+        if (action == nullptr)
+            menu->addSeparator();
+        else
+            menu->addAction(action);
+    }
+}
 
 // The window's size at its first start (or when no saved geometry can be used), shrunk to
 // the screen's available area.
@@ -75,6 +89,8 @@ void MainWindow::buildActions() {
                                    QKeySequence(Qt::CTRL | Qt::Key_E));
     m_exportCsvAction = makeAction(QStringLiteral("Export &CSV (+ summary)…"), "exportCsvAction",
                                    QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportHtmlAction =
+        makeAction(QStringLiteral("Export &HTML report…"), "exportHtmlAction", QKeySequence());
     // Explicit keys, not QKeySequence::Quit: some platforms (offscreen, plain X11) bind none.
     QAction *quitAction =
         makeAction(QStringLiteral("&Quit"), "quitAction", QKeySequence(Qt::CTRL | Qt::Key_Q));
@@ -101,6 +117,8 @@ void MainWindow::buildActions() {
     connect(importAction, &QAction::triggered, importButton, &QPushButton::click);
     connect(m_exportPngAction, &QAction::triggered, exportPngButton, &QPushButton::click);
     connect(m_exportCsvAction, &QAction::triggered, exportCsvButton, &QPushButton::click);
+    connect(m_exportHtmlAction, &QAction::triggered, m_compare->exportHtmlButton(),
+            &QPushButton::click);
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
     connect(m_runCpuAction, &QAction::triggered, runCpuButton, &QPushButton::click);
     connect(m_runGpuAction, &QAction::triggered, runGpuButton, &QPushButton::click);
@@ -110,34 +128,24 @@ void MainWindow::buildActions() {
     connect(diagnosticsAction, &QAction::triggered, this, &MainWindow::showDiagnostics);
     connect(pricesAction, &QAction::triggered, this, [this] { openPricesDialog(); });
 
-    QMenu *fileMenu = menuBar()->addMenu(QStringLiteral("&File"));
-    fileMenu->addAction(importAction);
-    fileMenu->addAction(m_exportPngAction);
-    fileMenu->addAction(m_exportCsvAction);
-    fileMenu->addSeparator();
-    fileMenu->addAction(quitAction);
-    QMenu *runMenu = menuBar()->addMenu(QStringLiteral("&Run"));
-    runMenu->addAction(m_runCpuAction);
-    runMenu->addAction(m_runGpuAction);
-    runMenu->addAction(m_stopAction);
-    runMenu->addSeparator();
-    runMenu->addAction(m_reproduceAction);
-    QMenu *viewMenu = menuBar()->addMenu(QStringLiteral("&View"));
-    viewMenu->addAction(m_charts->runsOneByOneAction());
-    QMenu *settingsMenu = menuBar()->addMenu(QStringLiteral("&Settings"));
-    settingsMenu->addAction(pricesAction);
-    QMenu *toolsMenu = menuBar()->addMenu(QStringLiteral("&Tools"));
-    toolsMenu->addAction(diagnosticsAction);
+    addMenu(*menuBar(), QStringLiteral("&File"),
+            {importAction, m_exportPngAction, m_exportCsvAction, m_exportHtmlAction, nullptr,
+             quitAction});
+    addMenu(*menuBar(), QStringLiteral("&Run"),
+            {m_runCpuAction, m_runGpuAction, m_stopAction, nullptr, m_reproduceAction});
+    addMenu(*menuBar(), QStringLiteral("&View"), {m_charts->runsOneByOneAction()});
+    addMenu(*menuBar(), QStringLiteral("&Settings"), {pricesAction});
+    addMenu(*menuBar(), QStringLiteral("&Tools"), {diagnosticsAction});
 
     // The shortcuts in the buttons' tooltips too (the GPU button's tooltip stays the reason
     // it is disabled, when it is).
-    runCpuButton->setToolTip(withShortcut(runCpuButton->toolTip(), m_runCpuAction));
-    m_settings->setGpuToolTip(
-        withShortcut(QStringLiteral("Train on the first CUDA device"), m_runGpuAction));
-    stopButton->setToolTip(withShortcut(stopButton->toolTip(), m_stopAction));
-    exportPngButton->setToolTip(withShortcut(exportPngButton->toolTip(), m_exportPngAction));
-    exportCsvButton->setToolTip(withShortcut(exportCsvButton->toolTip(), m_exportCsvAction));
-    importButton->setToolTip(withShortcut(importButton->toolTip(), importAction));
+    m_settings->setGpuShortcut(withShortcut(QString(), m_runGpuAction));
+    for (const auto &[button, shortcut] : {std::pair{runCpuButton, m_runCpuAction},
+                                           {stopButton, m_stopAction},
+                                           {exportPngButton, m_exportPngAction},
+                                           {exportCsvButton, m_exportCsvAction},
+                                           {importButton, importAction}})
+        button->setToolTip(withShortcut(button->toolTip(), shortcut));
 
     // The application icon from the resources (resources/icons/), also where no
     // QApplication::setWindowIcon was called (tests, embedding).
@@ -161,10 +169,18 @@ void MainWindow::syncActions() {
         return; // before buildActions()
     m_runCpuAction->setEnabled(m_settings->runCpuButton()->isEnabled());
     m_runGpuAction->setEnabled(m_settings->runGpuButton()->isEnabled());
+    const QString gpu = m_settings->gpuName();
+    m_runGpuAction->setText(gpu.isEmpty() ? QStringLiteral("Run on &GPU")
+                                          : QStringLiteral("Run on &GPU: ") + gpu);
     m_stopAction->setEnabled(m_settings->stopButton()->isEnabled());
     m_reproduceAction->setEnabled(m_settings->reproduceButton()->isEnabled());
     m_exportPngAction->setEnabled(m_compare->exportPngButton()->isEnabled());
     m_exportCsvAction->setEnabled(m_compare->exportCsvButton()->isEnabled());
+    m_exportHtmlAction->setEnabled(m_compare->exportHtmlButton()->isEnabled());
+}
+
+bool MainWindow::exportHtml(const QString &path, QString *error) const {
+    return exportComparisonHtml(*m_store, path, error);
 }
 
 void MainWindow::saveSettings(QSettings &settings) const {

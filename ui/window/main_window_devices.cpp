@@ -48,6 +48,7 @@ void MainWindow::onDevicesProbed(const std::vector<DeviceInfo> &devices,
     if (m_diagnostics != nullptr)
         m_diagnostics->showSurvey(devices, fingerprint);
     m_sweep->setDevices(devices); // the GPUs that passed the probe, for the sweep's grid
+    m_settings->setGpus(devices); // the GPU row and the name on "Run on GPU"
     updateButtons();
     sendPendingReproduction(); // "Reproduce the article" waited for the devices
 }

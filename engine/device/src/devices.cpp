@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/devices.h"
 
+#include "devicebench/cuda_driver.h"
+
 #include "fingerprint_internal.h"
 
 #include <ATen/Version.h>
+#include <ATen/detail/CUDAHooksInterface.h>
 #include <torch/cuda.h>
 #include <torch/torch.h>
 #include <torch/version.h>
@@ -52,6 +55,19 @@ std::string existingDevicesText() {
     return text;
 }
 
+// The CUDA this LibTorch was built for (1000 * major + 10 * minor): its runtime's answer, else
+// the table of PyPI wheels; 0 when neither knows. Only asked of a CUDA build.
+int libtorchCuda() {
+    try {
+        const long version = at::detail::getCUDAHooks().versionCUDART();
+        if (version > 0)
+            return static_cast<int>(version);
+    } catch (const std::exception &) {
+    }
+    const TorchCudaPin *pin = findTorchCudaPin(TORCH_VERSION);
+    return pin != nullptr ? pin->cuda : 0;
+}
+
 } // namespace
 
 double startDevice(const std::string &id) {
@@ -90,11 +106,10 @@ std::string cudaUnavailableReason() {
     }
     if (!detail::builtWithCuda()) {
         return std::string("this LibTorch (") + TORCH_VERSION +
-               ") was built without CUDA; install a CUDA build of LibTorch to train on a GPU";
+               ") was built without CUDA; the GPU build of DeviceBench: DEVICEBENCH_PRESET=cuda "
+               "scripts/run.sh (docs/GPU.md)";
     }
-    return std::string("this LibTorch (") + TORCH_VERSION +
-           ") has CUDA, but no CUDA device is visible (no GPU, no driver, or "
-           "CUDA_VISIBLE_DEVICES hides it)";
+    return cudaBuildUnusableReason(TORCH_VERSION, libtorchCuda(), readCudaDriver());
 }
 
 std::vector<DeviceInfo> listDevices() { return listDevices(probeDevice); }

@@ -6,6 +6,7 @@
 
 #include "fingerprint_internal.h"
 
+#include "devicebench/cuda_driver.h"
 #include "devicebench/dynamic_symbol.h"
 #include "devicebench/version.h"
 
@@ -234,7 +235,7 @@ void *cudaDriver() {
     return library;
 }
 
-void readCudaDriver(Fingerprint &fp) {
+void readDriverGpus(Fingerprint &fp) {
     void *const library = cudaDriver();
     if (library == nullptr) {
         return; // no NVIDIA driver: normal on CPU-only machines
@@ -251,7 +252,7 @@ void readCudaDriver(Fingerprint &fp) {
     }
     int version = 0;
     if (driverVersion != nullptr && driverVersion(&version) == kCudaSuccess) {
-        fp.driverVersion = detail::formatCudaVersion(version);
+        fp.driverVersion = formatCudaVersion(version);
     }
     int count = 0;
     if (getCount == nullptr || getDevice == nullptr || getCount(&count) != kCudaSuccess) {
@@ -336,12 +337,11 @@ Fingerprint collectFingerprint() {
     guarded([&] {
         if (fp.cudaBuilt && torch::cuda::is_available()) {
             const auto &hooks = at::detail::getCUDAHooks();
-            guarded(
-                [&] { fp.cudaRuntimeVersion = detail::formatCudaVersion(hooks.versionCUDART()); });
+            guarded([&] { fp.cudaRuntimeVersion = formatCudaVersion(hooks.versionCUDART()); });
             guarded([&] { fp.cudnnVersion = detail::formatCudnnVersion(hooks.versionCuDNN()); });
         }
     });
-    guarded([&] { readCudaDriver(fp); });
+    guarded([&] { readDriverGpus(fp); });
     guarded([&] { fp.cudnnBenchmark = at::globalContext().benchmarkCuDNN(); });
     // Present in LibTorch 1.13.1 and 2.11 alike; 2.x throws when the legacy and the new
     // precision settings disagree, which leaves the field unset.

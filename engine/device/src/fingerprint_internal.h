@@ -31,10 +31,6 @@ struct CgroupV1Cpu {
 };
 CgroupV1Cpu cgroupV1CpuPath(const std::string &procSelfCgroup);
 
-// A CUDA runtime or driver version number as "major.minor": 11080 -> "11.8", 12020 -> "12.2"
-// (CUDA encodes 1000 * major + 10 * minor). 0 or negative -> "".
-std::string formatCudaVersion(long version);
-
 // A cuDNN version number as "major.minor.patch": 8700 -> "8.7.0" (cuDNN 8: 1000 * major +
 // 100 * minor + patch), 90100 -> "9.1.0" (cuDNN 9: 10000 * major + 100 * minor + patch).
 std::string formatCudnnVersion(long version);

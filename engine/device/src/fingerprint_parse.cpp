@@ -88,13 +88,6 @@ CgroupV1Cpu cgroupV1CpuPath(const std::string &procSelfCgroup) {
     return {};
 }
 
-std::string formatCudaVersion(long version) {
-    if (version <= 0) {
-        return {};
-    }
-    return std::to_string(version / 1000) + "." + std::to_string((version % 1000) / 10);
-}
-
 std::string formatCudnnVersion(long version) {
     if (version <= 0) {
         return {};

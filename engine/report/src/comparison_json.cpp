@@ -1,19 +1,34 @@
 // SPDX-License-Identifier: MIT
-#include "cli_json.h"
-#include "cli_cost.h"
+// A comparison as JSON (comparison_json.h).
+#include "devicebench/comparison_json.h"
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
+#include "devicebench/reproduction.h"
 #include "devicebench/run_energy.h"
-#include "devicebench/run_groups.h"
-#include "devicebench/run_set.h"
-
 #include "devicebench/version.h"
 
 #include <cmath>
 
-namespace devicebench::cli {
+namespace devicebench {
+namespace {
+
+const char *matchName(PublishedMatch match) {
+    switch (match) {
+    case PublishedMatch::LikeForLike:
+        return "like-for-like";
+    case PublishedMatch::OtherProgram:
+        return "other-program";
+    case PublishedMatch::OtherSettings:
+        return "other-settings";
+    case PublishedMatch::NoRun:
+        break;
+    }
+    return "no-run";
+}
+
+} // namespace
 
 OrderedJson summaryJson(const Summary &s) {
     OrderedJson j;
@@ -48,6 +63,24 @@ OrderedJson energyJson(const RunRecord &record, int warmupEpochs) {
 }
 
 OrderedJson recordJson(const RunRecord &record) { return OrderedJson::parse(toJson(record)); }
+
+OrderedJson recordHeadJson(const RunRecord &record) {
+    RunRecord head;
+    head.schemaVersion = record.schemaVersion;
+    head.runId = record.runId;
+    head.createdUtc = record.createdUtc;
+    head.model = record.model;
+    head.precision = record.precision;
+    head.workload = record.workload;
+    head.config = record.config;
+    head.started = record.started;
+    head.fingerprint = record.fingerprint;
+    head.data = record.data;
+    head.sampling = record.sampling;
+    head.status = record.status;
+    head.reason = record.reason;
+    return recordJson(head);
+}
 
 namespace {
 
@@ -107,7 +140,7 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
                         OrderedJson skipped, OrderedJson files) {
     OrderedJson runs = OrderedJson::array();
     for (const RunEntry &run : store.runs()) {
-        const OrderedJson record = recordJson(run.record);
+        const OrderedJson record = recordHeadJson(run.record);
         OrderedJson j;
         j["number"] = run.number;
         j["label"] = run.label;
@@ -157,8 +190,102 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
     return document;
 }
 
+OrderedJson costJson(const RunCost &cost) {
+    const RunPrice &p = cost.price;
+    OrderedJson j;
+    j["basis"] = toString(cost.basis);
+    j["perEpoch"] = cost.perEpoch; // NaN: null
+    j["perTenEpochRun"] = cost.perRun;
+    j["imagesPerMoney"] = cost.imagesPerMoney;
+    j["currency"] = cost.currency;
+    j["pricePerHour"] = p.perHour;
+    j["pricePerKwh"] = cost.perKwh;
+    j["priceMatch"] = p.match;
+    j["priceSource"] = p.source;
+    j["priceDate"] = p.date;
+    j["reason"] = cost.reason;
+    j["line"] = costLine(cost);
+    return j;
+}
+
+OrderedJson programRatiosJson(const RunSet &store) {
+    OrderedJson ratios = OrderedJson::array();
+    for (const ProgramRatio &ratio : programRatios(store)) {
+        OrderedJson j;
+        j["scriptRun"] = store.run(ratio.scriptIndex).number;
+        j["faithfulRun"] = store.run(ratio.faithfulIndex).number;
+        j["ratio"] = ratio.ratio;
+        j["line"] = ratio.line;
+        ratios.push_back(std::move(j));
+    }
+    return ratios;
+}
+
+OrderedJson publishedJson(const std::vector<PublishedSet> &sets, const PublishedBeside &beside,
+                          const RunSet &store) {
+    OrderedJson rows = OrderedJson::array();
+    for (const PublishedEntry &entry : beside.rows) {
+        const PublishedSet &set = sets[static_cast<std::size_t>(entry.setIndex)];
+        const PublishedRow &row = set.rows[static_cast<std::size_t>(entry.rowIndex)];
+        const PublishedSettings &s = set.settings;
+        OrderedJson runs = OrderedJson::array();
+        for (int index : likeForLikeRuns(set, store))
+            runs.push_back(store.run(index).number);
+        OrderedJson j;
+        j["file"] = set.file;
+        j["builtIn"] = set.builtIn;
+        j["source"] = {{"title", set.source.title},
+                       {"shortName", set.source.shortName},
+                       {"note", set.source.note},
+                       {"program", set.source.program},
+                       {"url", set.source.url}};
+        j["settings"] = {{"model", s.model},
+                         {"batchSize", s.batchSize},
+                         {"epochs", s.epochs},
+                         {"warmupEpochs", s.warmupEpochs},
+                         {"learningRate", s.learningRate},
+                         {"precision", shortName(s.precision)},
+                         {"imageSize", s.imageSize},
+                         {"trainImages", s.trainImages},
+                         {"testImages", s.testImages}};
+        j["label"] = entry.label;
+        j["device"] = row.device;
+        j["deviceKind"] = row.deviceKind;
+        j["where"] = row.where;
+        j["stableMeanSeconds"] = row.stableMeanSeconds;
+        j["epochSeconds"] =
+            row.epochSeconds.empty() ? OrderedJson(nullptr) : OrderedJson(row.epochSeconds);
+        j["speedUp"] =
+            std::isfinite(entry.speedUp) ? OrderedJson(entry.speedUp) : OrderedJson(nullptr);
+        j["isBaseline"] = entry.isBaseline;
+        j["match"] = matchName(entry.comparability.match);
+        j["note"] = entry.comparability.note;
+        j["likeForLikeRuns"] = std::move(runs);
+        rows.push_back(std::move(j));
+    }
+    return rows;
+}
+
+OrderedJson comparisonDocument(const RunSet &runs, const ComparisonParts &parts, int exitCode,
+                               OrderedJson skipped, OrderedJson files) {
+    const std::vector<ControlPair> none;
+    OrderedJson document = compareJson(runs, parts.pairs != nullptr ? *parts.pairs : none, exitCode,
+                                       std::move(skipped), std::move(files));
+    document["groups"] =
+        parts.groups != nullptr ? groupsJson(runs, *parts.groups) : OrderedJson::array();
+    document["controlSummary"] =
+        controlSummaryJson(runs, parts.control != nullptr ? *parts.control : ControlSummary());
+    if (parts.pairs == nullptr)
+        document.erase("control"); // every pair: compare --runs only
+    if (parts.published != nullptr && parts.beside != nullptr) {
+        document["published"] = publishedJson(*parts.published, *parts.beside, runs);
+        document["programRatios"] = programRatiosJson(runs);
+    }
+    return document;
+}
+
 std::string dumpJson(const OrderedJson &document) {
     return document.dump(2, ' ', false, OrderedJson::error_handler_t::replace) + "\n";
 }
 
-} // namespace devicebench::cli
+} // namespace devicebench
