@@ -95,10 +95,20 @@ protected:
     if (const std::string why = unusable(); !why.empty())                                          \
     GTEST_SKIP() << "no Python with torch for a script run: " << why
 
-// Whether process `pid` is gone within a second (an orphan is reaped by init, not by us).
+// Whether process `pid` no longer runs within two seconds. A killed orphan stays a zombie until
+// init reaps it, and a container's init may reap late or never: a zombie runs nothing, so it
+// counts as gone (kill(pid, 0) alone would still find it).
 bool goneSoon(int pid) {
-    for (int i = 0; i < 50; ++i) {
-        if (::kill(pid, 0) == -1 && errno == ESRCH)
+    const std::string stat = "/proc/" + std::to_string(pid) + "/stat";
+    for (int i = 0; i < 100; ++i) {
+        std::ifstream in(stat);
+        std::string text;
+        if (!in || !std::getline(in, text))
+            return true;
+        // "PID (COMMAND) STATE ...": the command may hold spaces and parentheses.
+        const std::size_t close = text.rfind(')');
+        if (close != std::string::npos && close + 2 < text.size() &&
+            (text[close + 2] == 'Z' || text[close + 2] == 'X'))
             return true;
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
     }
