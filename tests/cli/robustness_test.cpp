@@ -696,8 +696,13 @@ devicebench::RunRecord plausibleRecord(const std::string &id, const std::vector<
     r.config.trainImages = 64;
     r.config.testImages = 32;
     r.config.dataDir = "/data/cifar-10-batches-bin";
-    r.started = {"cpu", "CPU", 1, 64, 32, 2,    "/data/cifar-10-batches-bin",
-                 false, 0.0,   0, 0,  {}, true, ""};
+    r.started.device = "cpu";
+    r.started.deviceName = "CPU";
+    r.started.threads = 1;
+    r.started.trainImages = 64;
+    r.started.testImages = 32;
+    r.started.stepsPerEpoch = 2;
+    r.started.dataDescription = "/data/cifar-10-batches-bin";
     r.fingerprint.hostName = "host-" + id;
     r.data = {"/data/cifar-10-batches-bin", "cifar-10-binary", 64, 32,
               "xxh3-128:00112233445566778899aabbccddeeff"};
