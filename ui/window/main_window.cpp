@@ -32,7 +32,7 @@ namespace {
 // Coalescing windows. Idle (imports, warm-up control): at most 25 redraws a second, so the
 // window answers at once. During a run: at most 5 a second. A live curve needs no more, and
 // every redraw is main-thread work on the machine whose speed is being measured
-// (docs/PERFORMANCE.md, "Dashboard overhead").
+// (docs/PERFORMANCE.md, "Does the dashboard slow what it measures?").
 constexpr int kRedrawIntervalMs = 40;
 constexpr int kRunningRedrawIntervalMs = 200;
 
