@@ -316,11 +316,15 @@ TEST(SamplerOptions, TheDeviceChoosesTheGpuAndTheEnvironmentThePeriod) {
     EXPECT_TRUE(samplerOptionsFor("cpu", "").notes.empty());
     setenv("DEVICEBENCH_SAMPLING_PERIOD", "0.25", 1);
     EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.25);
+    // Empty is unset, as for every DEVICEBENCH_ variable (DEVICEBENCH_PYTHON="" is python3).
+    setenv("DEVICEBENCH_SAMPLING_PERIOD", "", 1);
+    EXPECT_DOUBLE_EQ(samplerOptionsFor("cpu", "").periodSeconds, 0.5);
+    EXPECT_TRUE(samplerOptionsFor("cpu", "").notes.empty());
     unsetenv("DEVICEBENCH_SAMPLING_PERIOD");
 }
 
 TEST(SamplerOptions, APeriodThatIsNotANumberFromAMillisecondToAMinuteIsIgnoredWithANote) {
-    for (const char *bad : {"fast", "", "-1", "1e-10", "0.0009", "61", "nan", "inf", "0.5s"}) {
+    for (const char *bad : {"fast", "-1", "1e-10", "0.0009", "61", "nan", "inf", "0.5s"}) {
         setenv("DEVICEBENCH_SAMPLING_PERIOD", bad, 1);
         const SamplerOptions options = samplerOptionsFor("cpu", "");
         EXPECT_DOUBLE_EQ(options.periodSeconds, 0.5) << bad;

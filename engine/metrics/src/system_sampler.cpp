@@ -72,7 +72,8 @@ SamplerOptions samplerOptionsFor(const std::string &device, const std::string &g
     options.gpu = index >= 0;
     options.gpuIndex = std::max(index, 0);
     options.gpuPciBusId = options.gpu ? gpuPciBusId : std::string();
-    if (const char *period = std::getenv("DEVICEBENCH_SAMPLING_PERIOD")) {
+    const char *period = std::getenv("DEVICEBENCH_SAMPLING_PERIOD");
+    if (period != nullptr && *period != '\0') { // empty is unset, as for every variable
         char *end = nullptr;
         const double seconds = std::strtod(period, &end);
         const bool number = end != period && *end == '\0';

@@ -38,8 +38,8 @@ struct SamplerOptions {
 // The options for a run on `device` ("cpu", "cuda", "cuda:N"): its GPU through NVML, found by
 // `gpuPciBusId` (gpu_bus.h's cudaPciBusId; "" uses the index), and the period: 0.5 s, or
 // $DEVICEBENCH_SAMPLING_PERIOD seconds: 0 (do not sample, for bench/sampling_overhead) or a
-// number from 0.001 to 60. Other text is ignored with a note in `notes` that names it, so the
-// record says so. `process` and `clock` left empty.
+// number from 0.001 to 60; empty is unset. Other text is ignored with a note in `notes` that
+// names it, so the record says so. `process` and `clock` left empty.
 SamplerOptions samplerOptionsFor(const std::string &device, const std::string &gpuPciBusId);
 
 // CPU seconds (user + system) the process `pid` and its descendants have used so far, as
