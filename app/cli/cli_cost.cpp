@@ -80,10 +80,11 @@ void printGroupCosts(std::ostream &out, const RunSet &store, const RunGroups &gr
         return;
     printCostHeader(out, ", a group's the mean of its runs'");
     for (const RunGroup &group : groups.groups) {
-        std::vector<RunCost> costs;
+        std::vector<RunCost> costs; // over the runs the group's row counts (n), as its mean
         for (const int run : group.runs)
-            costs.push_back(store.run(run).cost);
-        out << "  group " << group.number << " (n = " << group.runs.size() << ") "
+            if (countsInGroupStats(store.run(run).summary))
+                costs.push_back(store.run(run).cost);
+        out << "  group " << group.number << " (n = " << group.stats.n << ") "
             << costLine(meanCost(costs)) << "\n";
     }
 }

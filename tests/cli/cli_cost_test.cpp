@@ -86,6 +86,23 @@ TEST(CompareCost, RepeatedRunsGetOneCostLineAGroupWithoutRuns) {
     EXPECT_TRUE(contains(oneByOne.out, "#4 cost: 0.00117 USD per stable epoch")) << oneByOne.out;
 }
 
+// A group's cost line counts the runs its row counts: a run cancelled before its first stable
+// epoch is in the group but in neither its mean nor its cost (it is not "priced differently").
+TEST(CompareCost, AGroupsCostIsOverTheRunsWithAStableEpochAsItsRow) {
+    TempDir dir("devicebench-cost-records");
+    std::vector<std::string> args{"compare"};
+    for (const char *name : {"a", "b", "c"})
+        args.push_back(writeGpuRecord(dir, name, "Tesla T4").string());
+    devicebench::RunRecord early = devicebench::readRunRecord(args.back());
+    early.epochs.resize(static_cast<std::size_t>(early.config.warmupEpochs));
+    early.status = "cancelled";
+    devicebench::writeRunRecord(args.back(), early);
+    const auto r = runCli(args);
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "group 1 (n = 2) cost: 0.00117 USD per stable epoch")) << r.out;
+    EXPECT_FALSE(contains(r.out, "priced differently")) << r.out;
+}
+
 TEST(CompareCost, AnUnknownGpuIsNotAvailableUntilTheUserGivesAPrice) {
     TempDir dir("devicebench-cost-records");
     const std::string h200 = writeGpuRecord(dir, "h200", "NVIDIA H200").string();

@@ -387,7 +387,7 @@ TEST(GroupCost, TheMeanOfItsRunsFiguresOrNoneWhenTheyArePricedDifferently) {
                                     costOfRun(cpu, summaryOf(cpu), 1, settings)});
     EXPECT_EQ(mixed.basis, CostBasis::None);
     EXPECT_EQ(mixed.reason, "its runs are priced differently (see them one by one)");
-    EXPECT_EQ(meanCost({}).reason, "no runs");
+    EXPECT_EQ(meanCost({}).reason, "no run with a stable epoch");
 }
 
 TEST(RunCost, NoPriceOrNoStableEpochGivesNoFigure) {

@@ -298,7 +298,7 @@ RunCost costOfRun(const RunRecord &record, const Summary &summary, int warmupEpo
 RunCost meanCost(const std::vector<RunCost> &costs) {
     if (costs.empty()) {
         RunCost none;
-        none.reason = "no runs";
+        none.reason = "no run with a stable epoch";
         return none;
     }
     RunCost mean = costs.front();

@@ -136,10 +136,14 @@ std::pair<double, double> logInterval(double centre, double se, double df) {
 
 } // namespace
 
+bool countsInGroupStats(const Summary &run) {
+    return run.hasStable && run.stableMean > 0.0 && std::isfinite(run.logMean);
+}
+
 GroupStats groupStats(const std::vector<const Summary *> &runs) {
     std::vector<const Summary *> counted;
     for (const Summary *s : runs) {
-        if (s->hasStable && s->stableMean > 0.0 && std::isfinite(s->logMean))
+        if (countsInGroupStats(*s))
             counted.push_back(s);
     }
     GroupStats g;

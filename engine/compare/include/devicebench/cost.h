@@ -126,7 +126,8 @@ struct RunCost {
 // The cost of a group of repeated runs (run_groups.h) from its runs' costs: the mean of their
 // figures (per epoch, per run, images per money, joules) when all share the basis, currency and
 // price; else basis None, reason "its runs are priced differently (see them one by one)". The
-// first run's price and reason otherwise. An empty list: None, "no runs".
+// first run's price and reason otherwise. An empty list: None, "no run with a stable epoch"
+// (a group's cost is over the runs its statistics count, countsInGroupStats).
 RunCost meanCost(const std::vector<RunCost> &costs);
 
 // The cost of a run with `summary` (its stable mean) and `warmupEpochs` (for its energy,

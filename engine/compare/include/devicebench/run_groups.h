@@ -36,6 +36,10 @@ struct GroupStats {
     double degreesOfFreedom = kGroupNaN; // of logSe (Student t), not rounded
 };
 
+// Whether a run's summary counts in its group's statistics (GroupStats::n): it has a stable
+// mean above 0. Every figure of a group (its row, its cost) is over these runs.
+bool countsInGroupStats(const Summary &run);
+
 // The statistics of a group's runs from their summaries (any order); pointers must not be null.
 GroupStats groupStats(const std::vector<const Summary *> &runs);
 
