@@ -67,14 +67,10 @@ int checkOptions(const CompareOptions &options, std::ostream &err) {
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
         return kExitUsage;
     }
-    std::vector<std::pair<std::string, std::string>> others{{"--png", options.pngPath}};
-    if (!options.csvPath.empty())
-        for (const std::string &path : comparisonCsvPaths(options.csvPath))
-            others.emplace_back("--csv", path);
-    if (const std::string problem = htmlOutputProblem(options.htmlPath, others); !problem.empty()) {
-        err << "devicebench-cli: error: " << problem << "\n";
-        return kExitUsage;
-    }
+    if (const int code = refuseBadOutputs(
+            comparisonOutputs(options.csvPath, options.pngPath, options.htmlPath), err);
+        code != kExitOk)
+        return code;
     return kExitOk;
 }
 

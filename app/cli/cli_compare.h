@@ -49,8 +49,8 @@ void finishCompareOptions(CompareOptions &options, const CLI::Option &baselineOp
 // kExitOk; kExitRunFailed when a record was skipped or an output could not be written; kExitUsage
 // when no record loaded,
 // --baseline is not 1..N, or --warmup-epochs is not below every loaded run's epochs, or
-// (before any record is read) an output cannot be written or htmlPath is another output's file
-// (htmlOutputProblem, cli_report.h). With htmlPath, the HTML report is written last.
+// (before any record is read) an output cannot be written or two outputs name one file
+// (checkPlannedOutputs, planned_outputs.h). With htmlPath, the HTML report is written last.
 // With --published, the published rows follow (cli_published.h), and no record is needed.
 int compareCommand(const CompareOptions &options, std::ostream &out, std::ostream &err);
 

@@ -177,51 +177,18 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     printWhereTheTimeGoes(out, outcome, config);
 }
 
-// --record (one run, a writable folder), --out-dir and --logdir (created when missing), before
-// the first run. kExitOk, kExitUsage or kExitRunFailed.
+// --record holds one run; --out-dir is made when missing, as the runs start (checkRunOptions
+// has checked every output before). kExitOk, kExitUsage or kExitRunFailed.
 int prepareRecordFolders(const RunOptions &options, std::size_t runCount, std::ostream &err) {
     if (!options.recordPath.empty() && runCount > 1) {
         err << "devicebench-cli: error: --record FILE holds one run, but this command makes "
             << runCount << " runs; use --out-dir DIR for one record per run\n";
         return kExitUsage;
     }
-    if (!options.recordPath.empty()) {
-        // Refuse before training rather than lose the record at the end.
-        const auto folder = std::filesystem::path(options.recordPath).parent_path();
-        const auto checked = folder.empty() ? std::filesystem::path(".") : folder;
-        std::error_code ec;
-        if (!std::filesystem::is_directory(checked, ec)) {
-            err << "devicebench-cli: error: cannot write run record " << options.recordPath
-                << ": folder '" << folder.string() << "' does not exist\n";
-            return kExitUsage;
-        }
-        if (::access(checked.c_str(), W_OK) != 0) {
-            err << "devicebench-cli: error: cannot write run record " << options.recordPath
-                << ": folder '" << checked.string() << "' is not writable\n";
-            return kExitUsage;
-        }
-        try { // a folder or a device at the path itself
-            checkReplaceable(options.recordPath);
-        } catch (const AtomicWriteError &e) {
-            err << "devicebench-cli: error: cannot write run record " << options.recordPath << ": "
-                << e.what() << "\n";
-            return kExitUsage;
-        }
-    }
     if (!options.outDir.empty()) {
         if (const std::string problem = makeRecordFolder(options.outDir); !problem.empty()) {
             err << "devicebench-cli: error: " << problem << "\n";
             return kExitRunFailed;
-        }
-    }
-    if (!options.logDir.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(options.logDir, ec);
-        if (ec || !std::filesystem::is_directory(options.logDir) ||
-            ::access(options.logDir.c_str(), W_OK) != 0) {
-            err << "devicebench-cli: error: cannot use the TensorBoard folder " << options.logDir
-                << ": " << (ec ? ec.message() : std::string("not a writable folder")) << "\n";
-            return kExitUsage;
         }
     }
     return kExitOk;
@@ -443,13 +410,13 @@ int runPlanned(const RunOptions &options, const std::vector<RunConfig> &runs,
     std::ostringstream dropped;
     std::ostream &text = isatty(fileno(stderr)) != 0 ? err : dropped;
     std::ostream &out = options.json ? text : stdOut;
-    if (const int code = prepareRecordFolders(options, runs.size(), err); code != kExitOk)
-        return code;
     if (!checkRequests(options, runs, err))
         return kExitUsage;
     CostSettings prices;
     if (const int code = prepareCost(options.cost, err, &prices); code != kExitOk)
         return code;
+    if (const int code = prepareRecordFolders(options, runs.size(), err); code != kExitOk)
+        return code; // after every check: a refused command leaves no folder behind
 
     printHeader(out, options.base, runs.size());
     if (!intro.empty())

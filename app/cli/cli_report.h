@@ -22,13 +22,6 @@ namespace devicebench::cli {
 // Adds the `report` subcommand (compare's options and -o/--output FILE) and its action.
 CLI::App *addReportCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
 
-// What refuses the report's path `html` before anything is read or run: its folder cannot be
-// written (checkOutputFolder), or it is the same file as another output of the command
-// (`others`: {flag, path}, empty paths ignored): "cannot write the report to x.csv: it is
-// also the --csv file; give the report a file of its own". "" when it is fine or empty.
-std::string htmlOutputProblem(const std::string &html,
-                              const std::vector<std::pair<std::string, std::string>> &others);
-
 // Writes the report of `runs` (its groups and control, and the published rows of `sets` as
 // `beside` shows them when both are given) to `path`: "wrote <path>" on `out` and the path
 // into *written, or "devicebench-cli: error: Cannot write ..." on `err` and false.

@@ -8,6 +8,7 @@
 #include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/recorded_run.h"
 #include "devicebench/trainer.h"
 
 #include <ostream>
@@ -56,24 +57,14 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
             return kExitNoData;
         }
     }
-    std::vector<std::string> outputs{options.pngPath};
-    if (!options.csvPath.empty()) // the per-epoch CSV and the two beside it
-        for (const std::string &path : comparisonCsvPaths(options.csvPath))
-            outputs.push_back(path);
-    for (const std::string &path : outputs) {
-        if (const std::string problem = path.empty() ? "" : checkOutputFolder(path);
-            !problem.empty()) {
-            err << "devicebench-cli: error: " << problem << "\n";
-            return kExitUsage;
-        }
-    }
-    std::vector<std::pair<std::string, std::string>> others{{"--record", options.recordPath}};
-    for (std::size_t i = 0; i < outputs.size(); ++i)
-        others.emplace_back(i == 0 ? "--png" : "--csv", outputs[i]);
-    if (const std::string problem = htmlOutputProblem(options.htmlPath, others); !problem.empty()) {
-        err << "devicebench-cli: error: " << problem << "\n";
-        return kExitUsage;
-    }
+    // Every file and folder the runs will write, together: none may be another.
+    std::vector<PlannedOutput> outputs =
+        comparisonOutputs(options.csvPath, options.pngPath, options.htmlPath);
+    outputs.push_back({"--record", options.recordPath});
+    outputs.push_back({"--out-dir", options.outDir, true});
+    outputs.push_back({"--logdir", options.logDir, true});
+    if (const int code = refuseBadOutputs(outputs, err); code != kExitOk)
+        return code;
     return kExitOk;
 }
 
@@ -108,7 +99,7 @@ std::vector<RunConfig> expandRuns(const RunOptions &options, std::ostream &err) 
             c.threads = threads;
             if (!checkRunConfig(&c, err))
                 return {};
-            runs.push_back(c);
+            runs.push_back(configAsRecorded(c)); // the header says what the record will
         }
     }
     return runs;

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: MIT
 #include "cli_support.h"
 
+#include "cli_command.h"
+
 #ifdef DEVICEBENCH_HAVE_PNG
 #include "export/png_export.h"
 #include "export/sweep_png.h"
 #endif
 
-#include "devicebench/atomic_file.h"
 #include "devicebench/csv_export.h"
 
 #include <algorithm>
@@ -152,20 +153,11 @@ std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &
     return {};
 }
 
-std::string checkOutputFolder(const std::string &path) {
-    const std::filesystem::path parent =
-        std::filesystem::absolute(std::filesystem::path(path)).parent_path();
-    std::error_code ec;
-    if (!std::filesystem::is_directory(parent, ec) || ::access(parent.c_str(), W_OK) != 0) {
-        return "cannot write " + path + ": folder " + parent.string() +
-               " does not exist or is not writable";
-    }
-    try {
-        checkReplaceable(path);
-    } catch (const AtomicWriteError &e) {
-        return "cannot write " + path + ": " + e.what();
-    }
-    return {};
+int refuseBadOutputs(const std::vector<PlannedOutput> &outputs, std::ostream &err) {
+    const std::vector<std::string> problems = checkPlannedOutputs(outputs);
+    for (const std::string &problem : problems)
+        err << "devicebench-cli: error: " << problem << "\n";
+    return problems.empty() ? kExitOk : kExitUsage;
 }
 
 std::string makeRecordFolder(const std::string &dir) {

@@ -2,6 +2,8 @@
 // Small pieces shared by the CLI's subcommands.
 #pragma once
 
+#include "devicebench/planned_outputs.h"
+
 #include <cstdint>
 #include <iosfwd>
 #include <string>
@@ -75,10 +77,9 @@ std::string splitList(const char *flag, const char *expected, const std::vector<
 std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &items,
                               std::vector<int> *values);
 
-// "" when `path`'s folder exists and is writable and `path` is not a folder, device or pipe
-// (checkReplaceable, atomic_file.h), else "cannot write <path>: folder <folder> does not exist
-// or is not writable" or "cannot write <path>: <why>": outputs are checked before the first run.
-std::string checkOutputFolder(const std::string &path);
+// Checks `outputs` before anything runs (checkPlannedOutputs): kExitOk, or kExitUsage with each
+// problem on `err` as "devicebench-cli: error: ...".
+int refuseBadOutputs(const std::vector<PlannedOutput> &outputs, std::ostream &err);
 
 // Creates the record folder `dir` (--out-dir) with its parents when missing. "" when it is a
 // writable folder now, else "cannot create the record folder <dir>: <OS error>" or "cannot

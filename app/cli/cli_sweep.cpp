@@ -190,7 +190,8 @@ std::vector<std::string> deviceLabels(const std::vector<SweepCell> &cells) {
     return labels;
 }
 
-// --baseline among the devices, and the --csv and --png folders. "" or the problem.
+// --baseline among the devices, and the --out-dir, --csv and --png outputs (checkPlannedOutputs).
+// "" or the first problem.
 std::string checkBaselineAndOutputs(const SweepOptions &options, const std::string &baseline,
                                     const std::vector<std::string> &labels) {
     if (std::find(labels.begin(), labels.end(), baseline) == labels.end()) {
@@ -200,12 +201,12 @@ std::string checkBaselineAndOutputs(const SweepOptions &options, const std::stri
         }
         return problem + ")";
     }
-    for (const std::string *path : {&options.csvPath, &options.pngPath}) {
-        if (const std::string problem = path->empty() ? "" : checkOutputFolder(*path);
-            !problem.empty()) {
-            return problem;
-        }
-    }
+    const std::vector<std::string> problems =
+        checkPlannedOutputs({{"--out-dir", options.outDir, true},
+                             {"--csv", options.csvPath},
+                             {"--png", options.pngPath}});
+    if (!problems.empty())
+        return problems.front();
     return {};
 }
 

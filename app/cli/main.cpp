@@ -5,6 +5,7 @@
 #include "cli_devices.h"
 #include "cli_fetch.h"
 #include "cli_launch.h"
+#include "cli_parse_error.h"
 #include "cli_report.h"
 #include "cli_reproduce.h"
 #include "cli_run.h"
@@ -62,16 +63,15 @@ bool reportUnknownSubcommand(CLI::App &app) {
     return false;
 }
 
-// CLI11's message for a parse error (help and --version included), with a hint where one
-// helps. Returns the exit code.
+// A parse error in the program's words (help and --version as CLI11 prints them), with a hint
+// where one helps. Returns the exit code.
 int reportParseError(CLI::App &app, const CLI::App &launch, const CLI::ParseError &e) {
     if (reportUnknownSubcommand(app))
         return kExitUsage;
     if (launch.parsed() && dynamic_cast<const CLI::ExtrasError *>(&e) != nullptr)
         std::cerr << "devicebench-cli launch: put `--` before the run command: "
                      "devicebench-cli launch --nproc-per-node N -- run ...\n";
-    const int code = app.exit(e);
-    return code == 0 ? kExitOk : kExitUsage;
+    return printParseError(app, e);
 }
 
 } // namespace
@@ -100,6 +100,10 @@ int main(int argc, char **argv) {
         app.parse(argc, argv);
     } catch (const CLI::ParseError &e) {
         return reportParseError(app, *launch, e);
+    }
+    if (const std::string problem = emptyValueProblem(app, {"--script-arg"}); !problem.empty()) {
+        std::cerr << "devicebench-cli: error: " << problem << "\n";
+        return kExitUsage;
     }
     // Log lines go to stderr, so stdout stays the results only.
     spdlog::set_default_logger(spdlog::stderr_color_mt("devicebench"));

@@ -5,6 +5,9 @@
 #include "window/desktop.h"
 #include "window/main_window.h"
 
+#include "devicebench/csv_export.h"
+#include "devicebench/planned_outputs.h"
+#include "devicebench/recorded_run.h"
 #include "devicebench/trainer.h"
 
 #include <QCommandLineParser>
@@ -268,26 +271,30 @@ ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings) 
     return overrides;
 }
 
-bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script) {
-    for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1); ++i) {
-        RunConfig check = config;
+bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
+                              const DashboardOptions &options) {
+    std::vector<std::string> problems = checkPlannedOutputs(
+        comparisonOutputs(options.exportCsv.toStdString(), options.exportPng.toStdString(),
+                          options.exportHtml.toStdString(), "--export-"));
+    for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1) && problems.empty(); ++i) {
+        RunRequest check;
+        check.config = config;
         if (!script.empty()) {
             if (script[i].threads > 0)
-                check.threads = script[i].threads;
-            check.device = script[i].device; // fp16 is refused on the CPU only
+                check.config.threads = script[i].threads;
+            check.config.device = script[i].device; // fp16 is refused on the CPU only
+            problems = checkRunRequest(check);      // as the CLI: the Python of a script too
         } else {
             // Nothing runs yet: the data folder and the device are chosen in the window.
-            if (!check.synthetic && check.dataDir.empty())
-                check.synthetic = true;
-            check.precision = Precision::Float32; // fp16 is for a GPU run, chosen there
+            if (!check.config.synthetic && check.config.dataDir.empty())
+                check.config.synthetic = true;
+            check.config.precision = Precision::Float32; // fp16 is for a GPU run, chosen there
+            problems = validateRunConfig(check.config);
         }
-        const auto problems = validateRunConfig(check);
-        for (const std::string &problem : problems)
-            std::fprintf(stderr, "devicebench: %s\n", problem.c_str());
-        if (!problems.empty())
-            return false;
     }
-    return true;
+    for (const std::string &problem : problems)
+        std::fprintf(stderr, "devicebench: %s\n", problem.c_str());
+    return problems.empty();
 }
 
 } // namespace devicebench

@@ -70,9 +70,12 @@ RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &se
 // the published settings of --reproduce's runs.
 ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings);
 
-// The command line's settings checked with the engine's validateRunConfig for every scripted
-// run, before the window's spin boxes clamp them (--epochs 0 would become 1): a script gets the
-// settings it asked for or an error. False after printing the engine's messages on stderr.
-bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script);
+// The command line's settings and outputs checked before anything runs, as the CLI checks
+// its own: every scripted run by the engine's checkRunRequest (the settings before the
+// window's spin boxes clamp them, --epochs 0 would become 1; a script's Python), and the
+// --export-* files by checkPlannedOutputs (writable, none another's). False after printing
+// the engine's messages on stderr: the dashboard then exits 2, nothing run.
+bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
+                              const DashboardOptions &options);
 
 } // namespace devicebench

@@ -203,7 +203,7 @@ int main(int argc, char *argv[]) {
     devicebench::applyChartControls(parser, window);
     const devicebench::RunConfig settings =
         devicebench::withCommandLineSettings(window.runConfig("cpu"), options->settings, parser);
-    if (!devicebench::checkCommandLineSettings(settings, options->script))
+    if (!devicebench::checkCommandLineSettings(settings, options->script, *options))
         return 2;
     window.setRunConfig(settings);
     if (options->quit)

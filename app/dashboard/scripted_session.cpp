@@ -128,7 +128,7 @@ void ScriptedSession::onRunRefused(const QStringList &reasons) {
     std::fprintf(stderr, "devicebench: scripted %s did not start%s\n", m_asked.c_str(),
                  why.c_str());
     m_asked.clear();
-    m_exitCode = 1;
+    m_exitCode = 2; // bad input, as the CLI's for a request it refuses
     m_script.clear();
     m_reproduce.reset();
     QTimer::singleShot(0, this, &ScriptedSession::startNext);

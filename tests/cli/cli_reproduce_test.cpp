@@ -92,6 +92,16 @@ TEST_F(Reproduce, WithoutTheArticlesReferenceFileNothingRuns) {
     EXPECT_TRUE(r.out.empty()) << r.out;
 }
 
+TEST_F(Reproduce, AnOutDirThatIsAFileIsBadInputExitTwoBeforeAnyRun) {
+    const fs::path file = m_dir.path() / "not-a-folder";
+    std::ofstream(file) << "x";
+    const auto r = runCli({"reproduce", "--device", "cpu", "--python", "/bin/false", "--data-dir",
+                           m_data.string(), "--out-dir", file.string()});
+    EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+    EXPECT_TRUE(contains(r.err, "--out-dir " + file.string() + ": it is a file")) << r.err;
+    EXPECT_FALSE(contains(r.out, "epoch")) << "nothing ran:\n" << r.out;
+}
+
 TEST_F(Reproduce, NoDataFolderIsExitCodeThreeBeforeAnyRun) {
     const auto r = runCli({"reproduce", "--device", "cpu", "--python", "/bin/false", "--data-dir",
                            (m_dir.path() / "missing").string()});

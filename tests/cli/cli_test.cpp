@@ -296,6 +296,121 @@ INSTANTIATE_TEST_SUITE_P(
                       BadArgs{{"--precision", "fp16"}, "precision fp16 is CUDA only: device cpu"},
                       BadArgs{{"--tf32", "maybe"}, "maybe"}));
 
+// CLI11's parse errors in the program's words: each case gives what the message must say and
+// what CLI11's own text said that it must not.
+struct ParseCase {
+    std::vector<std::string> args;
+    const char *said;
+    const char *notSaid;
+};
+
+void PrintTo(const ParseCase &c, std::ostream *os) { PrintTo(BadArgs{c.args, c.said}, os); }
+
+class CliParseErrors : public ::testing::TestWithParam<ParseCase> {};
+
+TEST_P(CliParseErrors, AreSaidInTheProgramsWordsWithExitCodeTwo) {
+    std::vector<std::string> args = {"run", "--synthetic"};
+    args.insert(args.end(), GetParam().args.begin(), GetParam().args.end());
+    const CliResult r = runCli(args);
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_NE(r.err.find(std::string("devicebench-cli: error: ") + GetParam().said),
+              std::string::npos)
+        << r.err;
+    EXPECT_EQ(r.err.find(GetParam().notSaid), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("see `devicebench-cli run --help`"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("epoch "), std::string::npos) << "no run may start: " << r.out;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli11, CliParseErrors,
+    ::testing::Values(
+        ParseCase{{"--epochs", "2", "--epochs", "3"},
+                  "--epochs was given 2 times; give it once",
+                  "At Most"},
+        ParseCase{{"--batch-size", "64x"},
+                  "--batch-size: '64x' is not a whole number",
+                  "Could not convert"},
+        ParseCase{{"--lr", "fast"}, "--lr: 'fast' is not a number", "Could not convert"},
+        ParseCase{{"--seed", "-1"},
+                  "--seed: -1 is out of range: it must be at least 0",
+                  "179769313486231570814527423731704356798070567525844996598917476803157"},
+        ParseCase{{"--precision", "fp8"},
+                  "--precision: 'fp8' is not one of fp32, bf16 or fp16",
+                  "not in {"},
+        ParseCase{{"--epochs"}, "--epochs needs a value (INT)", "required INT missing"},
+        ParseCase{
+            {"--no-such-flag"}, "unknown option or argument: --no-such-flag", "was not expected"},
+        ParseCase{{"--record", "a.json", "--out-dir", "runs"},
+                  "--record and --out-dir cannot be given together",
+                  "excludes"},
+        ParseCase{
+            {"--timeout", "0"}, "--timeout must be a number of seconds", "--timeout: --timeout"}));
+
+// An option given an empty value is refused rather than read as its default, whichever it is
+// ("--python ''" would run python3); an empty environment variable is unset instead.
+TEST(Cli, AnOptionGivenAnEmptyValueIsRefusedNamingIt) {
+    for (const char *option : {"--python", "--data-dir", "--csv", "--price-per-hour"}) {
+        const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", option, ""});
+        EXPECT_EQ(r.exitCode, 2) << option << r.err;
+        EXPECT_NE(r.err.find(std::string("devicebench-cli: error: ") + option +
+                             " needs a value: leave it out for its default"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.out.find("epoch "), std::string::npos) << r.out;
+    }
+}
+
+// Every output of a run is checked together before the first epoch: two that name one file (or
+// one that is another's derived name) and an --out-dir that is a file are bad input, exit 2,
+// and nothing runs or is written.
+TEST(CliOutputs, TwoOutputsOfOneFileOrOfADerivedNameAreRefusedBeforeAnyRun) {
+    TempDir dir("devicebench-cli-outputs");
+    const std::string both = (dir.path() / "both.dat").string();
+    const std::string csv = (dir.path() / "x.csv").string();
+    const std::string summary = (dir.path() / "x-summary.csv").string();
+    const std::vector<std::vector<std::string>> cases = {{"--csv", both, "--html", both},
+                                                         {"--csv", csv, "--record", summary},
+                                                         {"--record", both, "--html", both}};
+    for (const std::vector<std::string> &outputs : cases) {
+        std::vector<std::string> args = {
+            "run",           "--synthetic", "--epochs",  "1", "--train-images", "64",
+            "--test-images", "32",          "--threads", "1", "--no-published"};
+        args.insert(args.end(), outputs.begin(), outputs.end());
+        const CliResult r = runCli(args);
+        EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+        EXPECT_NE(r.err.find("both name"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out.find("epoch "), std::string::npos) << "no run may start: " << r.out;
+        EXPECT_TRUE(fs::is_empty(dir.path())) << "nothing may be written";
+    }
+}
+
+TEST(CliOutputs, AnOutDirOrLogdirThatIsAFileIsBadInputLikeACsvThatIsAFolder) {
+    TempDir dir("devicebench-cli-outputs");
+    const fs::path file = dir.path() / "a-file";
+    std::ofstream(file) << "x";
+    for (const char *flag : {"--out-dir", "--logdir"}) {
+        const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--train-images", "64",
+                                    "--test-images", "32", "--threads", "1", flag, file.string()});
+        EXPECT_EQ(r.exitCode, 2) << flag << r.out << r.err;
+        EXPECT_NE(r.err.find(std::string(flag) + " " + file.string() + ": it is a file"),
+                  std::string::npos)
+            << r.err;
+        EXPECT_EQ(r.out.find("epoch "), std::string::npos) << "no run may start: " << r.out;
+    }
+    const CliResult folder =
+        runCli({"run", "--synthetic", "--epochs", "1", "--csv", dir.path().string()});
+    EXPECT_EQ(folder.exitCode, 2) << folder.err;
+}
+
+TEST(CliOutputs, ARefusedRunLeavesNoRecordsFolderBehind) {
+    TempDir dir("devicebench-cli-outputs");
+    const fs::path runs = dir.path() / "runs";
+    const CliResult r = runCli({"run", "--synthetic", "--epochs", "1", "--price-per-hour", "bogus",
+                                "--out-dir", runs.string()});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_FALSE(fs::exists(runs)) << "a refused command made its --out-dir";
+}
+
 // A refused precision is found before any data is read: the data folder named here does not
 // exist, and the message is the precision's, not the folder's.
 TEST(Cli, Fp16OnTheCpuIsRefusedBeforeTheDataFolderIsRead) {
@@ -315,6 +430,8 @@ TEST(Cli, Tf32OnACpuRunIsNotedAndRecordedAsDefaultSoTheRunStaysComparable) {
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.err.find("--tf32 acts on CUDA devices only"), std::string::npos) << r.err;
     EXPECT_EQ(devicebench::readRunRecord(record.string()).config.tf32, devicebench::Tf32::Default);
+    EXPECT_EQ(r.out.find("TF32 on"), std::string::npos) << "the header says what is recorded:\n"
+                                                        << r.out;
 }
 
 TEST(Cli, ABf16RunSaysItsPrecisionAndWhetherTheCpuDoesItNatively) {

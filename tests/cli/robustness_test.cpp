@@ -283,7 +283,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadSetting{"LearningRateWithTrailingGarbage", {"--lr", "0.01x"}, "0.01x"},
         BadSetting{"EmptyDevice",
                    {"--device", ""},
-                   "--device '' has an empty item: give cpu, cuda or cuda:N"},
+                   "--device needs a value: leave it out for its default"},
         BadSetting{"DeviceListWithAnEmptyItem",
                    {"--device", "cpu,,cpu"},
                    "--device 'cpu,,cpu' has an empty item"},
@@ -419,15 +419,15 @@ TEST(CliRobustness, AReadOnlyFolderForExportsOrTheRecordIsRefusedBeforeAnyRun) {
                                 fs::perms::others_exec);
     const Result png = runCli(tinyRun({"--csv", (folder / "out.csv").string()}), *prefix);
     EXPECT_EQ(png.exitCode, 2) << png.out << png.err;
-    EXPECT_TRUE(contains(png.err, "cannot write " + (folder / "out.csv").string() + ": folder " +
-                                      folder.string() + " does not exist or is not writable"))
+    EXPECT_TRUE(contains(png.err, "cannot write --csv " + (folder / "out.csv").string() +
+                                      ": folder " + folder.string() + " is not writable"))
         << png.err;
     EXPECT_TRUE(noRunStarted(png)) << png.out;
 
     const Result record = runCli(tinyRun({"--record", (folder / "run.json").string()}), *prefix);
     EXPECT_EQ(record.exitCode, 2) << record.out << record.err;
-    EXPECT_TRUE(contains(record.err, "cannot write run record " + (folder / "run.json").string() +
-                                         ": folder '" + folder.string() + "' is not writable"))
+    EXPECT_TRUE(contains(record.err, "cannot write --record " + (folder / "run.json").string() +
+                                         ": folder " + folder.string() + " is not writable"))
         << record.err;
     EXPECT_TRUE(noRunStarted(record)) << record.out;
     EXPECT_TRUE(namesIn(folder).empty());
@@ -440,7 +440,7 @@ TEST(CliRobustness, AFolderOrADeviceWhereAnOutputGoesIsRefusedBeforeAnyRun) {
     const Result record = runCli(tinyRun({"--record", folder.string()}));
     EXPECT_EQ(record.exitCode, 2) << record.out << record.err;
     EXPECT_TRUE(
-        contains(record.err, "cannot write run record " + folder.string() + ": Is a directory"))
+        contains(record.err, "cannot write --record " + folder.string() + ": Is a directory"))
         << record.err;
     EXPECT_TRUE(noRunStarted(record)) << record.out;
 
@@ -448,7 +448,8 @@ TEST(CliRobustness, AFolderOrADeviceWhereAnOutputGoesIsRefusedBeforeAnyRun) {
     const fs::path csv = dir.path() / "out.csv";
     const Result third = runCli(tinyRun({"--csv", csv.string()}));
     EXPECT_EQ(third.exitCode, 2) << third.out << third.err;
-    EXPECT_TRUE(contains(third.err, "cannot write " + (dir.path() / "out-groups.csv").string() +
+    EXPECT_TRUE(contains(third.err, "cannot write the per-group CSV beside --csv " +
+                                        (dir.path() / "out-groups.csv").string() +
                                         ": Is a directory"))
         << third.err;
     EXPECT_TRUE(noRunStarted(third)) << third.out;
@@ -457,7 +458,7 @@ TEST(CliRobustness, AFolderOrADeviceWhereAnOutputGoesIsRefusedBeforeAnyRun) {
     ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
     const Result png = runCli(tinyRun({"--png", fifo.string()}));
     EXPECT_EQ(png.exitCode, 2) << png.out << png.err;
-    EXPECT_TRUE(contains(png.err, "cannot write " + fifo.string() + ": not a regular file"))
+    EXPECT_TRUE(contains(png.err, "cannot write --png " + fifo.string() + ": not a regular file"))
         << png.err;
     EXPECT_TRUE(fs::is_fifo(fifo));
     EXPECT_EQ(namesIn(dir.path()),
@@ -860,6 +861,44 @@ INSTANTIATE_TEST_SUITE_P(
                   {"--run", ""},
                   "devicebench: --run: '' is not cpu, cpu:THREADS or cuda"}),
     [](const ::testing::TestParamInfo<BadScript> &p) { return std::string(p.param.name); });
+
+// The dashboard checks a scripted session's exports and runs as the CLI checks its own, before
+// any run: an export it cannot write, two exports of one file and a Python that cannot start
+// are bad input, exit 2, and nothing is trained or written.
+TEST(DashboardRobustness, BadExportsAndAPythonThatCannotStartAreExitTwoBeforeAnyRun) {
+    TempDir dir;
+    const std::string same = (dir.path() / "same.out").string();
+    const std::string missing = (dir.path() / "no-such-folder" / "a.png").string();
+    const std::vector<std::string> quick = {"--synthetic", "--epochs",      "1",  "--train-images",
+                                            "64",          "--test-images", "32", "--run",
+                                            "cpu:1"};
+    struct Case {
+        std::vector<std::string> args;
+        std::string expected;
+    };
+    const std::vector<Case> cases = {
+        {{"--export-png", missing}, "devicebench: cannot write --export-png " + missing},
+        {{"--export-csv", same, "--export-html", same}, "--export-csv and --export-html both name"},
+        {{"--export-csv", dir.path().string()},
+         "cannot write --export-csv " + dir.path().string()}};
+    for (const Case &c : cases) {
+        std::vector<std::string> args = quick;
+        args.insert(args.end(), c.args.begin(), c.args.end());
+        args.push_back("--quit");
+        const Result r = runProgram(DEVICEBENCH_DASHBOARD, args);
+        EXPECT_EQ(r.exitCode, 2) << r.out << r.err;
+        EXPECT_TRUE(contains(r.err, c.expected)) << r.err;
+        EXPECT_FALSE(contains(r.err, "epoch 1")) << "nothing may run:\n" << r.err;
+    }
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{}) << "nothing may be written";
+    const fs::path data = dir.path() / "data";
+    devicebench::testing::writeDataset(data);
+    const Result python = runProgram(
+        DEVICEBENCH_DASHBOARD, {"--data-dir", data.string(), "--workload", "article-script",
+                                "--python", "/nonexistent/python3", "--run", "cpu:1", "--quit"});
+    EXPECT_EQ(python.exitCode, 2) << python.out << python.err;
+    EXPECT_TRUE(contains(python.err, "/nonexistent/python3")) << python.err;
+}
 
 TEST(DashboardRobustness, AScriptedImportNamesEachBadFileAndExitsOne) {
     TempDir dir;

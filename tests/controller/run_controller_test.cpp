@@ -238,8 +238,10 @@ TEST(RunController, ATensorBoardFolderThatCannotBeMadeRefusesTheRunWithTheEngine
     ASSERT_EQ(rejected.count(), 1);
     EXPECT_EQ(rejected.at(0).at(0).toStringList(),
               QStringList{QString::fromStdString(checkRunRequest(request).front())});
-    EXPECT_EQ(rejected.at(0).at(0).toStringList().front(),
-              QStringLiteral("TensorBoard log folder %1 cannot be created").arg(file));
+    EXPECT_EQ(
+        rejected.at(0).at(0).toStringList().front(),
+        QStringLiteral("cannot write the TensorBoard log folder %1: it is a file, not a folder")
+            .arg(file));
     EXPECT_EQ(accepted.count(), 0);
     EXPECT_FALSE(controller.isRunning());
     waitUntil([] { return false; }, 50);

@@ -131,6 +131,18 @@ TEST(RecordedRun, TheRequestCheckGivesTheEnginesMessages) {
     request.tensorBoardFolder = file.string();
     std::vector<std::string> expected = validateRunConfig(request.config);
     ASSERT_FALSE(expected.empty());
-    expected.push_back("TensorBoard log folder " + file.string() + " cannot be created");
+    expected.push_back("cannot write the TensorBoard log folder " + file.string() +
+                       ": it is a file, not a folder");
     EXPECT_EQ(checkRunRequest(request), expected);
+}
+
+TEST(RecordedRun, TheRequestCheckWritesNothingTheRunMakesTheFolders) {
+    TempDir dir;
+    RunRequest request;
+    request.config = tinyRun(1);
+    request.recordsFolder = (dir.path() / "runs" / "today").string();
+    request.tensorBoardFolder = (dir.path() / "logs").string();
+    EXPECT_TRUE(checkRunRequest(request).empty());
+    EXPECT_FALSE(fs::exists(dir.path() / "runs")) << "a check made the records folder";
+    EXPECT_FALSE(fs::exists(dir.path() / "logs")) << "a check made the TensorBoard folder";
 }

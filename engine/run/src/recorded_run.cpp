@@ -7,6 +7,7 @@
 #include "sampling_observer.h"
 
 #include "devicebench/devices.h"
+#include "devicebench/planned_outputs.h"
 #include "devicebench/tensorboard.h"
 #include "devicebench/trainer.h"
 
@@ -115,14 +116,19 @@ std::vector<std::string> checkRunRequest(const RunRequest &request) {
         if (std::string script = checkScriptRun(request.config); !script.empty())
             problems.push_back(std::move(script));
     }
-    if (!request.tensorBoardFolder.empty()) {
-        std::error_code ec;
-        std::filesystem::create_directories(request.tensorBoardFolder, ec);
-        if (ec || !std::filesystem::is_directory(request.tensorBoardFolder, ec))
-            problems.push_back("TensorBoard log folder " + request.tensorBoardFolder +
-                               " cannot be created");
-    }
+    // The outputs as the run will write them; checked only (the run makes the folders).
+    for (std::string &problem :
+         checkPlannedOutputs({{"the run record", request.recordFile},
+                              {"the records folder", request.recordsFolder, true},
+                              {"the TensorBoard log folder", request.tensorBoardFolder, true}}))
+        problems.push_back(std::move(problem));
     return problems;
+}
+
+RunConfig configAsRecorded(RunConfig config) {
+    if (config.device.rfind("cuda", 0) != 0)
+        config.tf32 = Tf32::Default;
+    return config;
 }
 
 std::string tensorBoardRunName(const RunConfig &config, const std::string &runId) {
@@ -141,11 +147,7 @@ RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
                         request.config.workload == Workload::Script;
     if (!train && python)
         usePythonChild(&train, &fingerprint, &process);
-    // TF32 acts on CUDA devices only: a CPU run records it as left alone, so that it stays
-    // comparable with every other CPU run.
-    RunConfig config = request.config;
-    if (config.device.rfind("cuda", 0) != 0)
-        config.tf32 = Tf32::Default;
+    RunConfig config = configAsRecorded(request.config);
     if (config.workload == Workload::Script) { // what ran: the file as it is now
         config.scriptHash = fileContentHash(config.script);
         config.model = kScriptModel; // until the script names its model

@@ -4,6 +4,8 @@
 // locale, RFC 4180 quoting. Plain C++.
 #pragma once
 
+#include "devicebench/planned_outputs.h"
+
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -74,6 +76,14 @@ std::string summaryCsvPath(const std::string &csvPath);
 // The three files writeComparisonCsv writes for `csvPath`, in order: per epoch, per run, per
 // group ({csvPath, summaryCsvPath(csvPath), groupsCsvPath(csvPath)}).
 std::vector<std::string> comparisonCsvPaths(const std::string &csvPath);
+
+// The comparison files a command writes, for checkPlannedOutputs (planned_outputs.h) with its
+// other outputs: `pngPath`, `csvPath` and the two CSVs beside it, `htmlPath`, each named by
+// its flag: `flagPrefix` + "png", "csv", "html" ("--png"; the dashboard's "--export-png"), and
+// "the per-run CSV beside --csv", ...; "" paths are skipped.
+std::vector<PlannedOutput> comparisonOutputs(const std::string &csvPath, const std::string &pngPath,
+                                             const std::string &htmlPath,
+                                             const std::string &flagPrefix = "--");
 
 // "a, b and c": the names for a "wrote ..." or "Saved ..." line.
 std::string listedPaths(const std::vector<std::string> &paths);

@@ -37,9 +37,15 @@ struct RecordedRun {
 
 // The engine's messages for a request that must not run, one per problem (validateRunConfig's,
 // trainer.h; for the article's script, what its Python lacks, by checkArticleScriptPython: a
-// few seconds; for a user's script, checkScriptRun's problem, script_run.h; and "TensorBoard log
-// folder F cannot be created", after trying to create it). Empty: the request may run.
+// few seconds; for a user's script, checkScriptRun's problem, script_run.h; and the record
+// file, records folder and TensorBoard folder it would write, by checkPlannedOutputs,
+// planned_outputs.h: checked, not made). Empty: the request may run.
 std::vector<std::string> checkRunRequest(const RunRequest &request);
+
+// `config` as its run records it: TF32 acts on CUDA devices only, so a CPU run records it as
+// left alone (Tf32::Default) and stays comparable with every other CPU run. What a front end
+// shows of a run before it starts comes from this, so that it says what the record will.
+RunConfig configAsRecorded(RunConfig config);
 
 // "<runId>_<device>_x<threads>", threads 0 counted as availableCores() (devices.h): the run's
 // TensorBoard folder name (sanitised by the writer, tensorboard.h).

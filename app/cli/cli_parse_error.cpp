@@ -1,0 +1,125 @@
+// SPDX-License-Identifier: MIT
+#include "cli_parse_error.h"
+
+#include "cli_command.h"
+
+#include <algorithm>
+#include <iostream>
+#include <regex>
+#include <sstream>
+#include <string>
+#include <vector>
+
+namespace devicebench::cli {
+namespace {
+
+// CLI11 writes range ends with std::to_string: "0.000000", and DBL_MAX in full. The ends as a
+// user would write them: "0", and no upper end at all when it is that large.
+std::string plainNumber(const std::string &text) {
+    if (text.find('.') == std::string::npos)
+        return text;
+    std::string t = text;
+    while (!t.empty() && t.back() == '0')
+        t.pop_back();
+    if (!t.empty() && t.back() == '.')
+        t.pop_back();
+    return t;
+}
+
+std::string rangeText(const std::string &low, const std::string &high) {
+    if (high.size() > 20) // DBL_MAX or INT64_MAX: only a lower end
+        return "it must be at least " + plainNumber(low);
+    return "it must be from " + plainNumber(low) + " to " + plainNumber(high);
+}
+
+// "{fp32,bf16,fp16}" -> "fp32, bf16 or fp16".
+std::string choicesText(const std::string &braced) {
+    std::vector<std::string> items;
+    std::stringstream in(braced.substr(1, braced.size() - 2));
+    for (std::string item; std::getline(in, item, ',');)
+        items.push_back(item);
+    std::string text;
+    for (std::size_t i = 0; i < items.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == items.size() ? " or " : ", ") + items[i];
+    return text;
+}
+
+// What option `name` of `command` takes, as a phrase: "a whole number" for INT and UINT.
+std::string kindOf(const CLI::App *command, const std::string &name) {
+    const CLI::Option *option = command ? command->get_option_no_throw(name) : nullptr;
+    const std::string type = option ? option->get_type_name() : "";
+    if (type.rfind("INT", 0) == 0 || type.rfind("UINT", 0) == 0)
+        return "a whole number";
+    if (type.rfind("FLOAT", 0) == 0)
+        return "a number";
+    return "a value it takes";
+}
+
+} // namespace
+
+std::string parseErrorInOurWords(const CLI::ParseError &e, const CLI::App *command) {
+    const std::string what = e.what();
+    std::smatch m;
+    static const std::regex atMost(R"(^(\S+): At Most (\d+) required but received (\d+)$)");
+    static const std::regex missing(R"(^(\S+): (\d+) required (\S+) missing$)");
+    static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
+    static const std::regex range(R"(^(\S+): Value (\S+) not in range (\S+) to (\S+)$)");
+    static const std::regex choice(R"(^(\S+): (.*) not in (\{.*\})$)");
+    static const std::regex own(R"(^(\S+): (\1 .*)$)"); // our validators name the option again
+    static const std::regex extras(R"(^The following arguments? (?:was|were) not expected: (.*)$)");
+    static const std::regex excludes(R"(^(\S+) excludes (\S+)$)");
+    if (std::regex_match(what, m, atMost))
+        return m[1].str() + " was given " + m[3].str() + " times; give it once";
+    if (std::regex_match(what, m, missing))
+        return m[1].str() + " needs a value (" + m[3].str() + ")";
+    if (std::regex_match(what, m, convert))
+        return m[1].str() + ": '" + m[2].str() + "' is not " + kindOf(command, m[1].str());
+    if (std::regex_match(what, m, range))
+        return m[1].str() + ": " + m[2].str() + " is out of range: " +
+               rangeText(m[3].str(), m[4].str());
+    if (std::regex_match(what, m, choice))
+        return m[1].str() + ": '" + m[2].str() + "' is not one of " + choicesText(m[3].str());
+    if (std::regex_match(what, m, own))
+        return m[2].str();
+    if (std::regex_match(what, m, extras))
+        return "unknown option or argument: " + m[1].str();
+    if (std::regex_match(what, m, excludes))
+        return m[1].str() + " and " + m[2].str() + " cannot be given together; give one";
+    return what;
+}
+
+int printParseError(const CLI::App &app, const CLI::ParseError &e) {
+    if (e.get_exit_code() == static_cast<int>(CLI::ExitCodes::Success)) { // help, --version
+        app.exit(e);
+        return kExitOk;
+    }
+    const CLI::App *command = &app; // the subcommand parsed, as deep as it goes
+    std::string name = app.get_name();
+    while (!command->get_subcommands().empty()) {
+        command = command->get_subcommands().front();
+        name += " " + command->get_name();
+    }
+    std::cerr << "devicebench-cli: error: " << parseErrorInOurWords(e, command) << "\n"
+              << "see `" << name << " --help`\n";
+    return kExitUsage;
+}
+
+std::string emptyValueProblem(const CLI::App &app, const std::vector<std::string> &mayBeEmpty) {
+    for (const CLI::App *command = &app; command != nullptr;
+         command = command->get_subcommands().empty() ? nullptr
+                                                       : command->get_subcommands().front()) {
+        for (const CLI::Option *option : command->get_options()) {
+            if (option->get_type_size_max() == 0) // a flag: no value to be empty
+                continue;
+            const std::string name = option->get_name();
+            if (std::find(mayBeEmpty.begin(), mayBeEmpty.end(), name) != mayBeEmpty.end())
+                continue;
+            const CLI::results_t &given = option->results();
+            if (std::find(given.begin(), given.end(), std::string()) != given.end())
+                return name + " needs a value: leave it out for its default";
+        }
+    }
+    return {};
+}
+
+} // namespace devicebench::cli
