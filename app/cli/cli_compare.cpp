@@ -67,9 +67,10 @@ int checkOptions(const CompareOptions &options, std::ostream &err) {
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
         return kExitUsage;
     }
-    if (const int code = refuseBadOutputs(
-            comparisonOutputs(options.csvPath, options.pngPath, options.htmlPath), err);
-        code != kExitOk)
+    std::vector<PlannedOutput> outputs =
+        comparisonOutputs(options.csvPath, options.pngPath, options.htmlPath);
+    outputs.back().what = options.htmlFlag; // the report's -o
+    if (const int code = refuseBadOutputs(outputs, err); code != kExitOk)
         return code;
     return kExitOk;
 }

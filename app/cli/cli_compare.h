@@ -15,16 +15,17 @@ namespace devicebench::cli {
 
 struct CompareOptions {
     std::vector<std::string> records; // run record files (docs/run-record.md)
-    std::string csvPath;        // per-epoch CSV; the summary goes beside it as FILE-summary.csv
-    std::string pngPath;        // the comparison picture
-    std::string htmlPath;       // the HTML report (report -o); empty: none
-    int baseline = 0;           // 1-based position in `records` (when baselineGiven)
-    bool baselineGiven = false; // false: the slowest run is the baseline
-    int warmupEpochs = -1;      // warm-up epochs for every run; -1 = each run's own
-    bool json = false;          // as RunOptions::json
-    bool runs = false;          // --runs: the runs one by one after the groups
-    PublishedOptions published; // --published: the published results beside the runs
-    CostOptions cost;           // --price-per-hour, --price-per-kwh, --prices
+    std::string csvPath;  // per-epoch CSV; the summary goes beside it as FILE-summary.csv
+    std::string pngPath;  // the comparison picture
+    std::string htmlPath; // the HTML report (report -o); empty: none
+    std::string htmlFlag = "--html"; // how messages name htmlPath (report: "-o")
+    int baseline = 0;                // 1-based position in `records` (when baselineGiven)
+    bool baselineGiven = false;      // false: the slowest run is the baseline
+    int warmupEpochs = -1;           // warm-up epochs for every run; -1 = each run's own
+    bool json = false;               // as RunOptions::json
+    bool runs = false;               // --runs: the runs one by one after the groups
+    PublishedOptions published;      // --published: the published results beside the runs
+    CostOptions cost;                // --price-per-hour, --price-per-kwh, --prices
 };
 
 // Adds the `compare` subcommand, its options and its action to `app`.

@@ -75,8 +75,8 @@ std::string parseErrorInOurWords(const CLI::ParseError &e, const CLI::App *comma
     if (std::regex_match(what, m, convert))
         return m[1].str() + ": '" + m[2].str() + "' is not " + kindOf(command, m[1].str());
     if (std::regex_match(what, m, range))
-        return m[1].str() + ": " + m[2].str() + " is out of range: " +
-               rangeText(m[3].str(), m[4].str());
+        return m[1].str() + ": " + m[2].str() +
+               " is out of range: " + rangeText(m[3].str(), m[4].str());
     if (std::regex_match(what, m, choice))
         return m[1].str() + ": '" + m[2].str() + "' is not one of " + choicesText(m[3].str());
     if (std::regex_match(what, m, own))
@@ -107,7 +107,7 @@ int printParseError(const CLI::App &app, const CLI::ParseError &e) {
 std::string emptyValueProblem(const CLI::App &app, const std::vector<std::string> &mayBeEmpty) {
     for (const CLI::App *command = &app; command != nullptr;
          command = command->get_subcommands().empty() ? nullptr
-                                                       : command->get_subcommands().front()) {
+                                                      : command->get_subcommands().front()) {
         for (const CLI::Option *option : command->get_options()) {
             if (option->get_type_size_max() == 0) // a flag: no value to be empty
                 continue;

@@ -15,6 +15,7 @@ CLI::App *addReportCommand(CLI::App &app, const CommandContext &context, Command
     auto *report = app.add_subcommand(
         "report", "One self-contained HTML page of a comparison of run records (compare's "
                   "rules and options): the answer, tables, charts, settings; opens offline");
+    options->htmlFlag = "-o";
     report->add_option("-o,--output", options->htmlPath, "Write the report (HTML) to FILE")
         ->required();
     const CLI::Option *baselineOption = addCompareOptions(*report, *options);

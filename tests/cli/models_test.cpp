@@ -32,11 +32,13 @@ TEST(CliModels, AnUnknownModelOrImageSizeIsRefusedNamingTheValueBeforeAnyRun) {
     TempDir dir;
     const ProgramResult model = runCli(dir, {"run", "--synthetic", "--model", "resnet50"});
     EXPECT_EQ(model.exitCode, 2) << model.out << model.err;
-    EXPECT_TRUE(contains(model.err, "--model: resnet50")) << model.err;
+    EXPECT_TRUE(
+        contains(model.err, "--model: 'resnet50' is not one of small-cnn, resnet18 or vit-tiny"))
+        << model.err;
     EXPECT_FALSE(contains(model.out, "run 1")) << model.out;
     const ProgramResult size = runCli(dir, {"run", "--synthetic", "--image-size", "48"});
     EXPECT_EQ(size.exitCode, 2) << size.out << size.err;
-    EXPECT_TRUE(contains(size.err, "--image-size: 48")) << size.err;
+    EXPECT_TRUE(contains(size.err, "--image-size: '48' is not one of 32, 64 or 128")) << size.err;
     EXPECT_FALSE(contains(size.out, "run 1")) << size.out;
 }
 

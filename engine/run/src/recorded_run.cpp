@@ -116,11 +116,11 @@ std::vector<std::string> checkRunRequest(const RunRequest &request) {
         if (std::string script = checkScriptRun(request.config); !script.empty())
             problems.push_back(std::move(script));
     }
-    // The outputs as the run will write them; checked only (the run makes the folders).
+    // The TensorBoard folder, checked only (its writer makes it when the run starts). The
+    // record's file and folder are the front ends' to check (the CLI's outputs, the
+    // dashboard's runs folder): a record that cannot be saved does not stop a run.
     for (std::string &problem :
-         checkPlannedOutputs({{"the run record", request.recordFile},
-                              {"the records folder", request.recordsFolder, true},
-                              {"the TensorBoard log folder", request.tensorBoardFolder, true}}))
+         checkPlannedOutputs({{"the TensorBoard log folder", request.tensorBoardFolder, true}}))
         problems.push_back(std::move(problem));
     return problems;
 }

@@ -37,9 +37,9 @@ struct RecordedRun {
 
 // The engine's messages for a request that must not run, one per problem (validateRunConfig's,
 // trainer.h; for the article's script, what its Python lacks, by checkArticleScriptPython: a
-// few seconds; for a user's script, checkScriptRun's problem, script_run.h; and the record
-// file, records folder and TensorBoard folder it would write, by checkPlannedOutputs,
-// planned_outputs.h: checked, not made). Empty: the request may run.
+// few seconds; for a user's script, checkScriptRun's problem, script_run.h; and the TensorBoard
+// folder, by checkPlannedOutputs, planned_outputs.h: checked, not made). Empty: the request may
+// run.
 std::vector<std::string> checkRunRequest(const RunRequest &request);
 
 // `config` as its run records it: TF32 acts on CUDA devices only, so a CPU run records it as
