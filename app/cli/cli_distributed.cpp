@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `devicebench-cli run` as one rank of a data-parallel job (cli_distributed.h).
 #include "cli_distributed.h"
+#include "cli_command.h"
 #include "cli_support.h"
 
 #include "devicebench/data_location.h"

@@ -6,7 +6,7 @@
 // and its efficiency against a 1-rank job of the same settings found in DIR.
 #pragma once
 
-#include "cli_run.h"
+#include "cli_run_options.h"
 
 #include "devicebench/distributed.h"
 

@@ -5,8 +5,6 @@
 
 #include "devicebench/devices.h"
 
-#include <torch/cuda.h>
-
 #include <chrono>
 #include <csignal>
 #include <cstring>
@@ -269,7 +267,7 @@ int localRankCount(const LaunchOptions &options, std::ostream &out, std::ostream
     *localRanks = options.nprocPerNode;
     if (optionValue(options.command, "--device") != "cuda")
         return kExitOk;
-    const int gpus = static_cast<int>(torch::cuda::device_count());
+    const int gpus = cudaDeviceCount();
     if (gpus == 0) {
         err << "devicebench-cli launch: error: --device cuda, but this host has no usable "
                "CUDA device ("

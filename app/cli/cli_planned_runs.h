@@ -5,7 +5,7 @@
 // the JSON document.
 #pragma once
 
-#include "cli_run.h"
+#include "cli_run_options.h"
 
 #include "devicebench/run_types.h"
 

@@ -4,8 +4,7 @@
 #pragma once
 
 #include "cli_command.h"
-#include "cli_cost.h"
-#include "cli_published.h"
+#include "cli_run_options.h"
 
 #include "devicebench/run_types.h"
 
@@ -15,38 +14,6 @@
 #include <vector>
 
 namespace devicebench::cli {
-
-struct RunOptions {
-    std::vector<std::string> devices{"cpu"}; // one run per device x thread count
-    std::vector<int> threads{0};             // 0 = all cores this process may use
-    RunConfig base;                          // everything but device and threads
-    bool dataDirGiven = false;
-    std::string csvPath;    // empty: no CSV
-    std::string pngPath;    // empty: no PNG
-    std::string htmlPath;   // the HTML report of the runs (cli_report.h); empty: none
-    std::string recordPath; // run record (docs/run-record.md) of the only run; empty: none
-    std::string outDir;     // one run record per run, "<runId>.json"; created if missing
-    // TensorBoard event files (devicebench/tensorboard.h), one per run in
-    // "<logDir>/<runId>_<device>_x<threads>/"; created if missing; empty: none.
-    std::string logDir;
-    // One JSON document on stdout at the end (README, "JSON output"); the text lines go to
-    // stderr when it is a terminal, else nowhere.
-    bool json = false;
-    // Data-parallel runs (cli_distributed.h): used when the process is a rank of a
-    // job (WORLD_SIZE set by torchrun, Slurm or `devicebench-cli launch`).
-    int globalBatchSize = 0;    // images per step over all ranks; 0 = --batch-size x world size
-    std::string backend;        // "gloo" or "nccl"; "" = from the device
-    double timeoutSeconds = 60; // rendezvous and each collective
-    // The runs' epochs in alternation (interleaved_run.h): run 1 epoch 1, run 2 epoch 1, ...
-    bool interleave = false;
-    // The published results after the summaries (cli_published.h); --no-published: off.
-    PublishedOptions published{true, "", 0};
-    // What the runs cost (cli_cost.h): --price-per-hour, --price-per-kwh, --prices.
-    CostOptions cost;
-    // The run number (from 1) that is the baseline of the published table; 0: the slowest run.
-    // reproduce: the first run, the article's script, which the rows are like for like with.
-    int baselineRun = 0;
-};
 
 // Runs every (device, threads) combination in turn, printing one line per epoch and the
 // article's summary to `out`; errors and progress go to `err`. Returns an ExitCode.

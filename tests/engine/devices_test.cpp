@@ -18,6 +18,12 @@ std::string resolveError(const std::string &device) {
 }
 } // namespace
 
+// The count callers use instead of LibTorch's own (cli launch): GPUs exactly when CUDA is usable.
+TEST(Devices, TheCudaDeviceCountIsAboveZeroExactlyWhenCudaIsUsable) {
+    EXPECT_EQ(cudaDeviceCount() > 0, cudaUnavailableReason().empty()) << cudaUnavailableReason();
+    EXPECT_GE(cudaDeviceCount(), 0);
+}
+
 TEST(Devices, CpuIsAlwaysListedFirstAndUsable) {
     const auto devices = listDevices();
     ASSERT_FALSE(devices.empty());

@@ -4,6 +4,7 @@
 #include "charts/charts.h"
 #include "run_controller.h"
 #include "test_support.h"
+#include "theme/appearance.h"
 #include "window/desktop.h"
 #include "window/main_window.h"
 #include "wiring_support.h"

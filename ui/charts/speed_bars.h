@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: MIT
 // What the bar chart (SpeedChart, charts.h) draws, bar by bar, worked out before anything is
-// drawn: the runs' bars (speed_chart.cpp), the bars of groups of repeated runs
+// drawn: the runs' bars (speed_bars.cpp), the bars of groups of repeated runs
 // (group_bars.cpp), the published rows after them, and the horizontal chart's order.
 #pragma once
 
+#include "charts/bar_measure.h"
 #include "charts/error_bars.h"
 
 #include "devicebench/run_groups.h"
@@ -17,6 +18,7 @@
 namespace devicebench {
 
 class RunStore;
+struct PublishedBars;
 
 // One entry per bar in drawing order; the runs' (and groups') bars first, then the published
 // rows (which have no numbers, runIds or rowLabels).
@@ -45,6 +47,20 @@ struct BarLook {
         return std::tie(number, flagged, contended) < std::tie(o.number, o.flagged, o.contended);
     }
 };
+
+// The runs of `store` that are shown (not hidden in the chart).
+int shownRunCount(const RunStore &store);
+
+// The runs' (and groups', when `grouped`) bars of `measure` in store order: a group's bar where
+// its first shown run is. `publishedBars`: the published rows drawn after them (they crowd the
+// chart too, so the categories get compact sooner). `errorColour` colours the busy-machine and
+// machine-speed lines of the categories.
+SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publishedBars,
+                    BarMeasure measure, bool grouped);
+
+// The published rows after the runs: their categories, bars (the mean written above them, no
+// interval: none is published) and hover texts.
+void appendPublished(SpeedBars &out, const PublishedBars &published);
 
 // Appends the bar of `group` (two runs or more; seconds per epoch) to `out`: category "<label>
 // <br>n = 5 · 1.23x [1.10, 1.38]" (compact: "group 2<br>n = 5<br>1.23x"), the mean with its

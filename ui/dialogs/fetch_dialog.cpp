@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/fetch_dialog.h"
 
-#include "window/desktop.h"
+#include "theme/appearance.h"
 
 #include <QDialogButtonBox>
 #include <QDir>

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "dialogs/prices_dialog.h"
 
-#include "window/desktop.h"
+#include "theme/appearance.h"
 
 #include <QDialogButtonBox>
 #include <QFormLayout>

@@ -9,7 +9,7 @@
 #include "charts/zoom_chart_view.h"
 #include "panels/epoch_table.h"
 #include "store/run_store.h"
-#include "window/desktop.h"
+#include "theme/appearance.h"
 
 #include "devicebench/comparison.h"
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "panels/run_settings_panel.h"
 
-#include "window/desktop.h"
+#include "theme/appearance.h"
 
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"

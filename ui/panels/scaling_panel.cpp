@@ -3,7 +3,7 @@
 
 #include "charts/scaling_chart.h"
 #include "store/run_store.h"
-#include "window/desktop.h"
+#include "theme/appearance.h"
 
 #include <QChartView>
 #include <QHeaderView>

@@ -6,7 +6,7 @@
 #include "charts/sweep_chart.h"
 #include "charts/sweep_heat_map.h"
 #include "sweep/sweep_form.h"
-#include "window/desktop.h"
+#include "theme/appearance.h"
 
 #include <QChartView>
 #include <QComboBox>

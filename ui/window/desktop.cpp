@@ -1,12 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include "window/desktop.h"
 
-#include "theme/theme.h"
-
 #include "devicebench/version.h"
 
 #include <QDir>
-#include <QPalette>
 #include <QStandardPaths>
 #include <QStringList>
 #include <QtGlobal>
@@ -106,19 +103,5 @@ void qtMessageToLog(QtMsgType type, const QMessageLogContext & /*context*/,
 } // namespace
 
 void routeQtMessagesToLog() { qInstallMessageHandler(qtMessageToLog); }
-
-bool isDarkPalette(const QPalette &palette) {
-    return theme::themeOf(palette) == theme::Theme::Dark;
-}
-
-QPalette darkPalette() { return theme::palette(theme::Theme::Dark); }
-
-void applyChartTheme(QChart *chart, bool dark) {
-    theme::applyToChart(chart, dark ? theme::Theme::Dark : theme::Theme::Light);
-}
-
-QString errorColour(const QPalette &palette) {
-    return theme::colourName(theme::Role::ErrorText, theme::themeOf(palette));
-}
 
 } // namespace devicebench

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Desktop conventions of the dashboard: where its log goes (QStandardPaths), the log itself
-// (spdlog: stderr and a rotating file), and short forms of theme.h for the dark palette and
-// chart themes that match the palette. The other places: run records in
+// (spdlog: stderr and a rotating file); the appearance's short forms are theme/appearance.h.
+// The other places: run records in
 // QStandardPaths::AppDataLocation + "/runs" (MainWindow::defaultRunsFolder), the data set in
 // GenericCacheLocation + "/devicebench" (data_location.h), settings and window geometry
 // through QSettings (MainWindow::saveSettings / restoreSettings).
@@ -10,9 +10,6 @@
 #include <QString>
 
 #include <cstddef>
-
-class QChart;
-class QPalette;
 
 namespace devicebench {
 
@@ -40,19 +37,5 @@ bool setUpLogging(const QString &level, const QString &folder, QString *error = 
 
 // Sends Qt's own messages (qWarning, qCritical, ...) to spdlog's default logger as well.
 void routeQtMessagesToLog();
-
-// The appearance, as read from the resources by theme.h (these are short forms of it):
-// A palette is dark when its window colour is darker than its window text (theme::themeOf).
-bool isDarkPalette(const QPalette &palette);
-// The dark palette for the Fusion style (--theme dark): theme::palette(Theme::Dark), from
-// resources/styles/dark.json.
-QPalette darkPalette();
-// theme::applyToChart with Theme::Dark when `dark`, else Theme::Light: QChart::ChartThemeDark
-// or ChartThemeLight with the chart palette's colours over it; the chart's title font (size and
-// weight, set by the chart itself) is kept.
-void applyChartTheme(QChart *chart, bool dark);
-// The colour of error text ("#rrggbb") on `palette` (theme::Role::ErrorText): dark red, or
-// light red on a dark palette, so that it stays readable on both.
-QString errorColour(const QPalette &palette);
 
 } // namespace devicebench

@@ -8,8 +8,8 @@
 #include "panels/run_settings_panel.h"
 #include "panels/scaling_panel.h"
 #include "store/run_store.h"
+#include "theme/appearance.h"
 #include "theme/theme.h"
-#include "window/desktop.h"
 
 #include <QCloseEvent>
 #include <QLabel>

@@ -70,6 +70,10 @@ int libtorchCuda() {
 
 } // namespace
 
+int cudaDeviceCount() {
+    return torch::cuda::is_available() ? static_cast<int>(torch::cuda::device_count()) : 0;
+}
+
 double startDevice(const std::string &id) {
     const torch::Device device(id);
     if (!device.is_cuda()) {

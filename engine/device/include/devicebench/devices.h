@@ -38,6 +38,10 @@ std::string devicesJson(const std::vector<DeviceInfo> &devices, const Fingerprin
 // (e.g. "this LibTorch was built without CUDA (CPU-only build, LibTorch 1.13.1)").
 std::string cudaUnavailableReason();
 
+// How many CUDA devices this LibTorch sees: 0 when it has no CUDA or no usable driver
+// (torch::cuda::is_available() false), so that callers need no LibTorch header.
+int cudaDeviceCount();
+
 // Normalises a device string: "cpu" -> "cpu", "cuda" -> "cuda:0", "cuda:N" -> "cuda:N".
 // Throws std::invalid_argument naming the value and listing the devices that exist when the
 // string is malformed (e.g. "gpu", ""), CUDA is unavailable, or index N does not exist.
