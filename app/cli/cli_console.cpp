@@ -26,15 +26,14 @@ bool stderrIsATerminal() { return isatty(fileno(stderr)) != 0; }
 
 void ConsoleObserver::onRunStarted(const RunStarted &info) {
     m_info = info;
-    m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads)
-          << ", "
+    m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads) << ", "
           << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
                            info.multiplyAddsPerImage)
-          << ", batch size " << m_config.batchSize << ", learning rate "
-          << m_config.learningRate << ", " << m_config.epochs
-          << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ")
-          << m_config.warmupEpochs << " warm-up), seed " << m_config.seed << ", workload "
-          << toString(m_config.workload) << ", precision " << shortName(m_config.precision)
+          << ", batch size " << m_config.batchSize << ", learning rate " << m_config.learningRate
+          << ", " << m_config.epochs
+          << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ") << m_config.warmupEpochs
+          << " warm-up), seed " << m_config.seed << ", workload " << toString(m_config.workload)
+          << ", precision " << shortName(m_config.precision)
           << (m_config.tf32 != Tf32::Default ? ", TF32 " + std::string(toString(m_config.tf32))
                                              : std::string())
           << (m_config.phases ? ", phase-timed" : "") << "\n"
@@ -62,9 +61,9 @@ void ConsoleObserver::onEpochFinished(const EpochResult &e) {
     }
     m_out << m_prefix << "epoch " << std::setw(2) << e.epoch << "/" << m_config.epochs << "  "
           << fixed(e.seconds, 3) << " s  train loss " << fixed(e.trainLoss, 4) << "  test loss "
-          << fixed(e.testLoss, 4) << "  test accuracy " << fixed(100.0 * e.testAccuracy, 2)
-          << "%  " << fixed(e.imagesPerSecond, 0) << " images/s"
-          << (e.warmup ? "  (warm-up)" : "") << (m_info.synthetic ? "  [synthetic]" : "")
+          << fixed(e.testLoss, 4) << "  test accuracy " << fixed(100.0 * e.testAccuracy, 2) << "%  "
+          << fixed(e.imagesPerSecond, 0) << " images/s" << (e.warmup ? "  (warm-up)" : "")
+          << (m_info.synthetic ? "  [synthetic]" : "")
           << (e.load.contended ? "  [CONTENDED: " + describeLoad(e.load, m_info.threads) + "]"
                                : std::string())
           << (e.speedChanged
@@ -87,7 +86,6 @@ void ConsoleObserver::onRunEnded(const RunOutcome &outcome) {
         m_store.replaceRecord(m_runId, m_final); // as written, final
     }
 }
-
 
 void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig &config,
                   const SamplingInfo &sampling, const std::string &label, bool synthetic) {

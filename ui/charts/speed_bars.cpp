@@ -84,7 +84,6 @@ QString barHoverText(const StoredRun &run, int baselineNumber, BarMeasure measur
     return text + machineSpeedHover(run, baselineNumber) + cost;
 }
 
-
 // The measured value, its interval and its text; nothing drawn (mean 0) without a stable mean.
 ErrorBarItem::Bar measuredBar(const MeasuredRun &m, BarMeasure measure, const QString &currency) {
     return {m.value,      m.low,        m.high,

@@ -36,14 +36,9 @@ QString cellText(const QTableWidget *table, int row, int column) {
 
 QString priceText(double value) { return QString::number(value, 'g', 10); }
 
-} // namespace
-
-PricesDialog::PricesDialog(const CostSettings &current, const PriceTable &defaults,
-                           const QString &defaultsNote, QWidget *parent)
-    : QDialog(parent), m_current(current), m_defaults(defaults) {
-    setWindowTitle(QStringLiteral("Prices"));
-    auto *layout = new QVBoxLayout(this);
-    auto *note = new QLabel(this);
+// What the table means, above it: how a run finds its row, and that the prices are examples.
+QLabel *makeNote(const QString &defaultsNote, QWidget *parent) {
+    auto *note = new QLabel(parent);
     note->setObjectName(QStringLiteral("pricesNoteLabel"));
     note->setWordWrap(true);
     note->setText(
@@ -53,17 +48,49 @@ PricesDialog::PricesDialog(const CostSettings &current, const PriceTable &defaul
                        "with their sources and dates; set your own. A price of 0 per hour (a "
                        "machine already paid for) counts the energy measured at the price per "
                        "kWh."));
-    layout->addWidget(note);
+    return note;
+}
 
-    m_table = new QTableWidget(0, 5, this);
-    m_table->setObjectName(QStringLiteral("pricesTable"));
-    m_table->setHorizontalHeaderLabels({QStringLiteral("Device"), QStringLiteral("Price per hour"),
-                                        QStringLiteral("Currency"), QStringLiteral("Source"),
-                                        QStringLiteral("Date")});
-    m_table->verticalHeader()->setVisible(true); // the row numbers the messages name
-    m_table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_table->horizontalHeader()->setStretchLastSection(true);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+// The table of prices: device, price per hour, currency, source, date; rows numbered.
+QTableWidget *makeTable(QWidget *parent) {
+    auto *table = new QTableWidget(0, 5, parent);
+    table->setObjectName(QStringLiteral("pricesTable"));
+    table->setHorizontalHeaderLabels({QStringLiteral("Device"), QStringLiteral("Price per hour"),
+                                      QStringLiteral("Currency"), QStringLiteral("Source"),
+                                      QStringLiteral("Date")});
+    table->verticalHeader()->setVisible(true); // the row numbers the messages name
+    table->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    return table;
+}
+
+// The price per kWh and its currency, in one row; the two fields into *perKwh and *currency.
+QHBoxLayout *makeKwhRow(QLineEdit **perKwh, QLineEdit **currency, QWidget *parent) {
+    *perKwh = new QLineEdit(parent);
+    (*perKwh)->setObjectName(QStringLiteral("perKwhEdit"));
+    (*perKwh)->setPlaceholderText(QStringLiteral("none"));
+    (*perKwh)->setToolTip(QStringLiteral("Your electricity price: the cost of a run priced at 0 "
+                                         "per hour (or not at all) is its measured energy at it"));
+    *currency = new QLineEdit(parent);
+    (*currency)->setObjectName(QStringLiteral("kwhCurrencyEdit"));
+    (*currency)->setPlaceholderText(QStringLiteral("EUR, USD, ..."));
+    auto *row = new QHBoxLayout;
+    row->addWidget(*perKwh, 2);
+    row->addWidget(new QLabel(QStringLiteral("currency"), parent));
+    row->addWidget(*currency, 1);
+    return row;
+}
+
+} // namespace
+
+PricesDialog::PricesDialog(const CostSettings &current, const PriceTable &defaults,
+                           const QString &defaultsNote, QWidget *parent)
+    : QDialog(parent), m_current(current), m_defaults(defaults) {
+    setWindowTitle(QStringLiteral("Prices"));
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(makeNote(defaultsNote, this));
+    m_table = makeTable(this);
     layout->addWidget(m_table, 1);
 
     auto *rowButtons = new QHBoxLayout;
@@ -82,19 +109,7 @@ PricesDialog::PricesDialog(const CostSettings &current, const PriceTable &defaul
     layout->addLayout(rowButtons);
 
     auto *form = new QFormLayout;
-    m_perKwh = new QLineEdit(this);
-    m_perKwh->setObjectName(QStringLiteral("perKwhEdit"));
-    m_perKwh->setPlaceholderText(QStringLiteral("none"));
-    m_perKwh->setToolTip(QStringLiteral("Your electricity price: the cost of a run priced at 0 "
-                                        "per hour (or not at all) is its measured energy at it"));
-    m_kwhCurrency = new QLineEdit(this);
-    m_kwhCurrency->setObjectName(QStringLiteral("kwhCurrencyEdit"));
-    m_kwhCurrency->setPlaceholderText(QStringLiteral("EUR, USD, ..."));
-    auto *kwhRow = new QHBoxLayout;
-    kwhRow->addWidget(m_perKwh, 2);
-    kwhRow->addWidget(new QLabel(QStringLiteral("currency"), this));
-    kwhRow->addWidget(m_kwhCurrency, 1);
-    form->addRow(QStringLiteral("Price per kWh"), kwhRow);
+    form->addRow(QStringLiteral("Price per kWh"), makeKwhRow(&m_perKwh, &m_kwhCurrency, this));
     layout->addLayout(form);
 
     m_error = new QLabel(this);

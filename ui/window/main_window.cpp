@@ -411,27 +411,6 @@ void MainWindow::setStatus(const QString &text, bool error) {
                                        : QString());
 }
 
-bool MainWindow::exportPng(const QString &path, QString *error) const {
-    return exportComparisonPng(*m_store, path, error, m_charts->chartOptions(),
-                               systemPanesFor(*m_store));
-}
-
-bool MainWindow::exportCsv(const QString &path, QString *error) const {
-    return exportComparisonCsv(*m_store, path, error);
-}
-
-ImportReport MainWindow::importRecords(const QStringList &paths, bool showDialog) {
-    const ImportReport report = m_library->importRecords(paths, showDialog);
-    redrawNow();
-    return report;
-}
-
-bool MainWindow::removeRun(int id, bool deleteRecordFile, QString *error) {
-    const bool ok = m_library->removeRun(id, deleteRecordFile, error);
-    redrawNow();
-    return ok;
-}
-
 void MainWindow::closeEvent(QCloseEvent *event) {
     if (isRunning()) {
         // Stop, and close once the run has ended (within one training step): the event loop

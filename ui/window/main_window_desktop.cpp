@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // The desktop-convention part of MainWindow: menus with keyboard shortcuts, the settings and
-// window geometry kept through QSettings (the run settings through the settings panel).
+// window geometry kept through QSettings (the run settings through the settings panel), and
+// the File menu's exports, import and removal as calls (the scripted session's).
 #include "window/main_window.h"
 
 #include "export/comparison_export.h"
@@ -222,6 +223,29 @@ void MainWindow::restoreSettings(const QSettings &settings) {
     const QList<QSplitter *> own = findChildren<QSplitter *>();
     for (qsizetype i = 0; i < std::min(splitters.size(), own.size()); ++i)
         own[i]->restoreState(splitters[i].toByteArray());
+}
+
+// The File menu's scripted counterparts: the exports, an import and a removal, each
+// redrawing what it changed.
+bool MainWindow::exportPng(const QString &path, QString *error) const {
+    return exportComparisonPng(*m_store, path, error, m_charts->chartOptions(),
+                               systemPanesFor(*m_store));
+}
+
+bool MainWindow::exportCsv(const QString &path, QString *error) const {
+    return exportComparisonCsv(*m_store, path, error);
+}
+
+ImportReport MainWindow::importRecords(const QStringList &paths, bool showDialog) {
+    const ImportReport report = m_library->importRecords(paths, showDialog);
+    redrawNow();
+    return report;
+}
+
+bool MainWindow::removeRun(int id, bool deleteRecordFile, QString *error) {
+    const bool ok = m_library->removeRun(id, deleteRecordFile, error);
+    redrawNow();
+    return ok;
 }
 
 } // namespace devicebench

@@ -6,6 +6,7 @@
 
 #include "json_canary.h"
 #include "json_distributed.h"
+#include "json_epoch.h"
 #include "json_field_reader.h"
 #include "json_fingerprint.h"
 #include "json_model.h"
@@ -160,36 +161,6 @@ DataIdentity readData(const FieldReader &r, const Json &j) {
     return d;
 }
 
-// What the epoch got from the machine (contention.h). Added after schema 1 was first written:
-// the fields are optional together; "contended" present means measured, absent means unknown.
-// Numbers may be null (unknown); a share or fraction is 0 or more, a fraction at most 1.
-EpochLoad readEpochLoad(const FieldReader &r, const Json &o, const std::string &p) {
-    EpochLoad load;
-    if (!o.contains("contended"))
-        return load;
-    load.measured = true;
-    load.contended = r.boolean(o, "contended", p);
-    const auto optional = [&](const char *key, double max) {
-        if (!o.contains(key))
-            return kNaN;
-        const double value = r.numberOrNull(o, key, p);
-        if (value < 0.0 || value > max)
-            r.fail(FieldReader::join(p, key), "is out of range (" + o.at(key).dump() + ")");
-        return value;
-    };
-    constexpr double kAny = std::numeric_limits<double>::max();
-    load.cpuSeconds = optional("cpuSeconds", kAny);
-    load.cpuShare = optional("cpuShare", kAny);
-    load.otherCpus = optional("otherCpus", kAny);
-    load.stealFraction = optional("stealFraction", 1.0);
-    load.iowaitFraction = optional("iowaitFraction", 1.0);
-    load.loadAverage = optional("loadAverage", kAny);
-    load.cpus = o.contains("cpus") ? r.integer(o, "cpus", p) : 0;
-    if (load.cpus < 0)
-        r.fail(FieldReader::join(p, "cpus"), "must be 0 or more");
-    return load;
-}
-
 std::string indexed(const char *array, std::size_t i) {
     return std::string(array) + "[" + std::to_string(i) + "]";
 }
@@ -200,41 +171,6 @@ const Json &element(const FieldReader &r, const Json &array, std::size_t i, cons
         r.fail(indexed(name, i), "must be an object");
     }
     return e;
-}
-
-// An epoch as the file holds it; NaN and inf are written as null.
-OrderedJson epochJson(const EpochResult &e) {
-    OrderedJson o;
-    o["epoch"] = e.epoch;
-    o["seconds"] = e.seconds;
-    o["warmup"] = e.warmup;
-    o["trainLoss"] = e.trainLoss;
-    o["testLoss"] = e.testLoss;
-    o["testAccuracy"] = e.testAccuracy;
-    o["imagesPerSecond"] = e.imagesPerSecond;
-    if (e.load.measured) { // absent: not measured (older records, no /proc)
-        o["cpuSeconds"] = e.load.cpuSeconds;
-        o["cpuShare"] = e.load.cpuShare;
-        o["otherCpus"] = e.load.otherCpus;
-        o["stealFraction"] = e.load.stealFraction;
-        o["iowaitFraction"] = e.load.iowaitFraction;
-        o["loadAverage"] = e.load.loadAverage;
-        o["cpus"] = e.load.cpus;
-        o["contended"] = e.load.contended;
-    }
-    if (e.phases.measured) // absent: not phase-timed
-        o["phases"] = detail::phasesJson(e.phases);
-    if (!std::isnan(e.allReduceSeconds)) // absent: not data-parallel
-        o["allReduceSeconds"] = e.allReduceSeconds;
-    if (e.skippedSteps >= 0) { // absent: no loss scaler (not float16)
-        o["skippedSteps"] = e.skippedSteps;
-        o["lossScale"] = e.lossScale;
-    }
-    if (!std::isnan(e.startedUnixSeconds)) // absent: older records
-        o["startedUnixSeconds"] = e.startedUnixSeconds;
-    detail::writeEpochCanary(o, e);
-    detail::writeEpochSystem(o, e.system); // absent: not sampled (older records)
-    return o;
 }
 
 OrderedJson stepJson(const TimedStepLoss &s) {
@@ -309,40 +245,6 @@ std::string readStatus(const FieldReader &r, const Json &j) {
     return status;
 }
 
-EpochResult readEpoch(const FieldReader &r, const Json &o, const std::string &p) {
-    EpochResult e;
-    e.epoch = r.integer(o, "epoch", p);
-    e.seconds = r.finite(o, "seconds", p);
-    e.warmup = r.boolean(o, "warmup", p);
-    e.trainLoss = r.numberOrNull(o, "trainLoss", p);
-    e.testLoss = r.numberOrNull(o, "testLoss", p);
-    e.testAccuracy = r.numberOrNull(o, "testAccuracy", p); // null: a script that did not test
-    e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
-    e.load = readEpochLoad(r, o, p);
-    e.phases = detail::readPhases(r, o, p);
-    if (o.contains("allReduceSeconds")) {
-        e.allReduceSeconds = r.finite(o, "allReduceSeconds", p);
-        if (e.allReduceSeconds < 0.0)
-            r.fail(p + ".allReduceSeconds", "must be 0 or more");
-    }
-    if (o.contains("skippedSteps")) {
-        e.skippedSteps = r.int64(o, "skippedSteps", p);
-        if (e.skippedSteps < 0)
-            r.fail(p + ".skippedSteps", "must be 0 or more");
-        e.lossScale = r.numberOrNull(o, "lossScale", p);
-        if (!(e.lossScale > 0.0) && !std::isnan(e.lossScale))
-            r.fail(p + ".lossScale", "must be above 0, or null");
-    }
-    if (o.contains("startedUnixSeconds")) {
-        e.startedUnixSeconds = r.finite(o, "startedUnixSeconds", p);
-        if (e.startedUnixSeconds < 0.0)
-            r.fail(p + ".startedUnixSeconds", "must be 0 or more");
-    }
-    detail::readEpochCanary(r, o, p, e);
-    e.system = detail::readEpochSystem(r, o, p);
-    return e;
-}
-
 TimedStepLoss readStep(const FieldReader &r, const Json &o, const std::string &p) {
     TimedStepLoss s;
     s.epoch = r.integer(o, "epoch", p);
@@ -381,7 +283,7 @@ std::string toJson(const RunRecord &record) {
     j["fingerprint"] = OrderedJson(toJson(record.fingerprint));
     OrderedJson epochs = OrderedJson::array();
     for (const auto &e : record.epochs)
-        epochs.push_back(epochJson(e));
+        epochs.push_back(detail::epochJson(e));
     j["epochs"] = std::move(epochs);
     OrderedJson steps = OrderedJson::array();
     for (const auto &s : record.steps)
@@ -417,7 +319,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     detail::readModelStarted(r, j.at("started"), record.config, &record.started);
     record.data = readData(r, r.object(j, "data", ""));
     record.fingerprint = fingerprintFromJson(r.object(j, "fingerprint", ""), source);
-    record.epochs = readArray<EpochResult>(r, j, "epochs", readEpoch);
+    record.epochs = readArray<EpochResult>(r, j, "epochs", detail::readEpoch);
     record.steps = readArray<TimedStepLoss>(r, j, "steps", readStep);
     detail::readSampling(r, j, &record.sampling, &record.samples);
     checkRunRecord(record, source);
