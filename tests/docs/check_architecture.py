@@ -18,7 +18,7 @@ library may be named without its `engine_` prefix, and `engine_*` means every en
 
 It fails (exit 1), naming the target and the difference, when a target is missing from the doc,
 the doc names one that does not exist, or the folder or links differ; and when the page has more
-than MAX_LINES lines or a line longer than MAX_WIDTH characters.
+than MAX_LINES lines or a line longer than MAX_WIDTH bytes (UTF-8).
 
 Usage: check_architecture.py SOURCE_DIR
 """
@@ -252,8 +252,9 @@ def shape_problems(lines):
     problems = []
     if len(lines) > MAX_LINES:
         problems.append(f"{DOC}: {len(lines)} lines, more than {MAX_LINES}")
-    problems += [f"{DOC}:{n}: {len(line)} characters, more than {MAX_WIDTH}"
-                 for n, line in enumerate(lines, 1) if len(line) > MAX_WIDTH]
+    # Bytes, as wc and most tools count them: a box-drawing picture is three to a character.
+    problems += [f"{DOC}:{n}: {len(line.encode())} bytes, more than {MAX_WIDTH}"
+                 for n, line in enumerate(lines, 1) if len(line.encode()) > MAX_WIDTH]
     return problems
 
 
