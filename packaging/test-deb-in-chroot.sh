@@ -47,7 +47,7 @@ echo "Recommends: $(chroot "$root" dpkg-query -W -f='${Recommends}' devicebench)
 in_root devicebench-cli --version
 in_root devicebench-cli devices
 in_root devicebench --version
-in_root env QT_QPA_PLATFORM=offscreen devicebench --help | head -5
+in_root env QT_QPA_PLATFORM=offscreen devicebench --help | sed -n 1,5p
 in_root sh -c 'ls /usr/share/applications /usr/share/metainfo /usr/share/icons/hicolor/scalable/apps /usr/share/man/man1/devicebench*'
 # A short real run on synthetic data: the installed CLI trains and writes its PNG.
 in_root devicebench-cli run --synthetic --epochs 1 --train-images 256 --test-images 64 \

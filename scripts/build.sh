@@ -17,9 +17,6 @@ case "$preset" in
       configure_args=(-DDEVICEBENCH_TORCH_VERSION="$DEVICEBENCH_TORCH_VERSION")
     fi ;;
 esac
-# ccache (when installed, CMakeLists.txt): paths relative to the checkout's parent, so that
-# build folders and clones share cache entries.
-export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$PWD")}"
 cmake --preset "$preset" "${configure_args[@]}" >/dev/null
 build_args=(--preset "$preset" -j "$(nproc)")
 if [ $# -gt 1 ]; then build_args+=(--target "${@:2}"); fi

@@ -84,7 +84,7 @@ if [ -n "$bundle" ]; then
   mkdir -p "$out/bundle" && tar -xzf "$bundle" -C "$out/bundle" || die "cannot unpack $bundle"
   # The shallowest one: the launcher, not a binary it starts from a folder below.
   cli=$(find "$out/bundle" -maxdepth 3 -name devicebench-cli -type f -perm -u+x -printf '%d %p\n' |
-    sort -n | head -1 | cut -d' ' -f2-)
+    sort -n | sed -n 1p | cut -d' ' -f2-)
   [ -n "$cli" ] || die "no devicebench-cli in $bundle"
 fi
 [ -n "$cli" ] || die "give --cli PATH or --bundle TAR"
@@ -143,7 +143,7 @@ for tag in "${device//:/}" "$second"; do
   controls+=("$out/runs/control-$tag.json")
 done
 run control-compare "$cli" compare "${controls[@]}"
-max_diff=$(sed -n 's/.*max test-loss difference \([^ ]*\).*/\1/p' "$out/runs/control-compare.txt" | head -1)
+max_diff=$(sed -n 's/.*max test-loss difference \([^ ]*\).*/\1/p' "$out/runs/control-compare.txt" | sed -n 1p)
 [ -n "$max_diff" ] || { echo "gpu-check: compare printed no control line, see $out/runs/control-compare.txt" >&2; exit 1; }
 tf32=$("$python" - "${controls[0]}" <<'EOF'
 import json, sys

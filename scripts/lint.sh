@@ -39,6 +39,18 @@ else
   echo "lint: clang-format: ${#sources[@]} files clean"
 fi
 
+# Shell scripts: no pipe into a reader that stops early (`| head`, `| grep -q`). Under
+# `set -o pipefail` the writer, still writing, dies of SIGPIPE and fails the pipeline at
+# random (make-bundle's `cmake --target help | grep -q` did in CI). Read the whole output
+# first (`x=$(cmd); grep -q ... <<<"$x"`, `sed -n 1p`, `find ... -print -quit`).
+mapfile -t shells < <(git ls-files -- '*.sh' .ci/run)
+if early=$(grep -nE '^[^#]*\|[[:space:]]*(head|grep[[:space:]]+(-[a-zA-Z]*[qm][a-zA-Z]*))([[:space:]]|$)' "${shells[@]}"); then
+  echo "lint: a pipe into a reader that stops early (SIGPIPE under pipefail):" >&2
+  printf '  %s\n' "$early" >&2
+  exit 1
+fi
+echo "lint: shell: ${#shells[@]} scripts without early-stopping pipes"
+
 if [ "$tidy" = 1 ]; then
   build="${1:-build/default}"
   [ $# -gt 0 ] && shift

@@ -46,21 +46,23 @@ python="$venv/bin/python"
 
 if [ -z "$build_dir" ]; then
   build_dir="$source_dir/build/bundle"
-  export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$(dirname "$source_dir")}"
   DEVICEBENCH_TORCH_VENV="$venv" cmake --preset bundle >&2
-  if ! cmake --build "$build_dir" --target help | grep -q '^devicebench-cli:'; then
+  # The target list read whole, then searched: `| grep -q` would close the pipe at the first
+  # match and ninja, still writing, would die of SIGPIPE (a failure under pipefail).
+  targets=$(cmake --build "$build_dir" --target help)
+  if ! grep -q '^devicebench-cli:' <<<"$targets"; then
     die "with -DDEVICEBENCH_BUILD_UI=OFF this checkout defines no devicebench-cli target: the" \
-        "bundle needs the Qt-free CLI (issue 11, 'One house')"
+        "bundle needs the Qt-free CLI"
   fi
   cmake --build --preset bundle -j "$(nproc)" >&2
 fi
 build_dir=$(cd "$build_dir" && pwd)
 cache="$build_dir/CMakeCache.txt"
 [ -f "$cache" ] || die "$build_dir is not a CMake build folder (no CMakeCache.txt)"
-cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$cache" | head -n 1; }
+cache_value() { sed -n "s/^$1:[A-Z]*=//p" "$cache" | sed -n 1p; }
 
 # The binary: app/ today; wherever the Qt-free CLI's target puts it otherwise.
-cli=$(find "$build_dir" -name devicebench-cli -type f -perm -u+x -not -path '*/CMakeFiles/*' | head -n 1)
+cli=$(find "$build_dir" -name devicebench-cli -type f -perm -u+x -not -path '*/CMakeFiles/*' -print -quit)
 [ -n "$cli" ] || die "no devicebench-cli built in $build_dir"
 version=$(cache_value CMAKE_PROJECT_VERSION)
 [ -n "$version" ] || die "no CMAKE_PROJECT_VERSION in $cache"
@@ -162,7 +164,7 @@ cp packaging/copyright "$stage/COPYRIGHT"
 {
   echo "devicebench $version"
   echo "built against: PyTorch $("$python" -c 'import torch; print(torch.__version__)') (CUDA $("$python" -c 'import torch; print(torch.version.cuda)'))"
-  echo "built on: $(. /etc/os-release && echo "$PRETTY_NAME"), $(g++ --version | head -n 1)"
+  echo "built on: $(. /etc/os-release && echo "$PRETTY_NAME"), $(g++ --version | sed -n 1p)"
   echo "commit: $(git -C "$source_dir" rev-parse --short HEAD 2>/dev/null || echo unknown)"
   echo "libstdc++ symbols needed: $needs_glibcxx"
   echo "bundled libraries: ${copied[*]}"

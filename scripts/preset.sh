@@ -44,7 +44,7 @@ devicebench_driver_check_tool() {
 # DEVICEBENCH_TORCH_VERSION is not in the table.
 devicebench_choose_preset() {
   local gpu_preset="$1" cpu_preset="$2" tool verdict status
-  torch_version="${DEVICEBENCH_TORCH_VERSION:-$(devicebench_torch_pins | head -n 1 | cut -f 1)}"
+  torch_version="${DEVICEBENCH_TORCH_VERSION:-$(devicebench_torch_pins | sed -n 1p | cut -f 1)}"
   preset_advice=""
   tool="$(devicebench_driver_check_tool)" || return 1
   status=0

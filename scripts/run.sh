@@ -66,7 +66,8 @@ cores=$(nproc)
 mkdir -p out/runs
 echo "run.sh: each run's record goes to out/runs/: open them in the dashboard (File > Import runs…, or devicebench --import FILE), or compare them with another machine's (devicebench-cli compare out/runs/*.json theirs.json)"
 outputs=(--out-dir out/runs --csv out/comparison.csv --png out/comparison.png)
-if "$bin/devicebench-cli" devices | grep -qE '^ +cuda:[0-9]+ +USABLE'; then
+devices=$("$bin/devicebench-cli" devices)
+if grep -qE '^ +cuda:[0-9]+ +USABLE' <<<"$devices"; then
   "$bin/devicebench-cli" run --device cuda,cpu --threads "$cores" --interleave "${data_args[@]}" \
     "${outputs[@]}" "$@"
 else

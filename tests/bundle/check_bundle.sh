@@ -47,7 +47,7 @@ while read -r soname arrow path _; do
     *) bad+="  $soname => $path (neither the bundle, PyTorch nor glibc)"$'\n' ;;
   esac
 done <<<"$libs"
-if grep -qi "libQt" <<<"$libs"; then bad+="  Qt is loaded: $(grep -i libQt <<<"$libs" | head -n 3)"$'\n'; fi
+if grep -qi "libQt" <<<"$libs"; then bad+="  Qt is loaded: $(grep -i libQt <<<"$libs" | sed -n 1,3p)"$'\n'; fi
 if [ -n "$bad" ]; then fail "libraries:"$'\n'"$bad"; else
   ok "$(grep -c '=>' <<<"$libs") libraries, each from the bundle, PyTorch ($site_packages) or glibc/libstdc++; no Qt"
 fi

@@ -57,7 +57,7 @@ echo "--- node 1 (namespace $ns1)"; cat "$work/node1.log"
 [ "$status0" = 0 ] || { echo "FAIL: node 0 exited with $status0"; exit 1; }
 [ "$status1" = 0 ] || { echo "FAIL: node 1 exited with $status1"; exit 1; }
 
-job=$(ls "$work"/node0/*-job.json 2>/dev/null | head -n1)
+job=$(find "$work/node0" -maxdepth 1 -name '*-job.json' -print -quit)
 [ -n "$job" ] || { echo "FAIL: node 0 wrote no job record"; exit 1; }
 ls "$work"/node1/*-rank1.json >/dev/null 2>&1 || { echo "FAIL: node 1 wrote no rank record"; exit 1; }
 grep -q '"worldSize": 2' "$job" || { echo "FAIL: the job record is not of 2 ranks"; exit 1; }
