@@ -27,53 +27,6 @@ namespace {
 constexpr double kMiB = 1024.0 * 1024.0;
 constexpr double kGiB = 1024.0 * kMiB;
 
-constexpr SystemQuantity kQuantities[] = {SystemQuantity::Cpu, SystemQuantity::Memory,
-                                          SystemQuantity::GpuUtilization, SystemQuantity::GpuMemory,
-                                          SystemQuantity::GpuPower};
-
-// The reading's value of `quantity`, in the record's unit (cores, bytes, fraction, W).
-double valueOf(const SystemSample &sample, SystemQuantity quantity) {
-    switch (quantity) {
-    case SystemQuantity::Cpu:
-        return sample.processCores;
-    case SystemQuantity::Memory:
-        return sample.rssBytes;
-    case SystemQuantity::GpuUtilization:
-        return sample.gpuUtilization;
-    case SystemQuantity::GpuMemory:
-        return sample.gpuMemoryBytes;
-    case SystemQuantity::GpuPower:
-        return sample.gpuPowerWatts;
-    }
-    return kNotSampled;
-}
-
-bool isGpu(SystemQuantity quantity) {
-    return quantity == SystemQuantity::GpuUtilization || quantity == SystemQuantity::GpuMemory ||
-           quantity == SystemQuantity::GpuPower;
-}
-
-bool isBytes(SystemQuantity quantity) {
-    return quantity == SystemQuantity::Memory || quantity == SystemQuantity::GpuMemory;
-}
-
-// The chart's title for `quantity`.
-QString chartTitle(SystemQuantity quantity) {
-    switch (quantity) {
-    case SystemQuantity::Cpu:
-        return QStringLiteral("CPU use: the run's processes (solid), the whole machine (dashed)");
-    case SystemQuantity::Memory:
-        return QStringLiteral("Memory: resident memory of the run's processes");
-    case SystemQuantity::GpuUtilization:
-        return QStringLiteral("GPU utilisation: share of the time a kernel ran");
-    case SystemQuantity::GpuMemory:
-        return QStringLiteral("GPU memory in use (every process on the GPU)");
-    case SystemQuantity::GpuPower:
-        return QStringLiteral("GPU power: the board's draw");
-    }
-    return QString();
-}
-
 } // namespace
 
 // The note over the plot: centred in it, in the chart's title colour.
@@ -104,68 +57,6 @@ private:
     QString m_text;
 };
 
-QString systemQuantityName(SystemQuantity quantity) {
-    switch (quantity) {
-    case SystemQuantity::Cpu:
-        return QStringLiteral("cpu");
-    case SystemQuantity::Memory:
-        return QStringLiteral("memory");
-    case SystemQuantity::GpuUtilization:
-        return QStringLiteral("gpu-utilization");
-    case SystemQuantity::GpuMemory:
-        return QStringLiteral("gpu-memory");
-    case SystemQuantity::GpuPower:
-        return QStringLiteral("gpu-power");
-    }
-    return QStringLiteral("cpu"); // not reached
-}
-
-bool parseSystemQuantity(const QString &name, SystemQuantity *quantity) {
-    for (const SystemQuantity q : kQuantities) {
-        if (name == systemQuantityName(q)) {
-            *quantity = q;
-            return true;
-        }
-    }
-    return false;
-}
-
-QString systemQuantityTitle(SystemQuantity quantity) {
-    switch (quantity) {
-    case SystemQuantity::Cpu:
-        return QStringLiteral("CPU use");
-    case SystemQuantity::Memory:
-        return QStringLiteral("Memory");
-    case SystemQuantity::GpuUtilization:
-        return QStringLiteral("GPU utilisation");
-    case SystemQuantity::GpuMemory:
-        return QStringLiteral("GPU memory");
-    case SystemQuantity::GpuPower:
-        return QStringLiteral("GPU power");
-    }
-    return QString();
-}
-
-bool runSampled(const RunRecord &record) {
-    return record.sampling.sampled || !record.samples.empty();
-}
-
-bool hasQuantity(const RunRecord &record, SystemQuantity quantity) {
-    return std::any_of(record.samples.begin(), record.samples.end(), [&](const SystemSample &s) {
-        return std::isfinite(valueOf(s, quantity)) && std::isfinite(s.seconds);
-    });
-}
-
-std::vector<SystemQuantity> sampledQuantities(const RunStore &store) {
-    std::vector<SystemQuantity> quantities;
-    for (const SystemQuantity q : kQuantities)
-        for (const StoredRun &run : store.runs())
-            if (!store.isRunHidden(run.id) && hasQuantity(run.record, q)) {
-                quantities.push_back(q);
-                break;
-            }
-    return quantities;
-}
 
 SystemChart::SystemChart(QGraphicsItem *parent)
     : ZoomableChart(parent), m_axisY(new QValueAxis(this)), m_hover(new ChartHoverLabel(this)),
@@ -187,7 +78,7 @@ void SystemChart::setQuantity(SystemQuantity quantity) {
     if (quantity != m_quantity || m_unit.isEmpty())
         ++m_generation;
     m_quantity = quantity;
-    styleChartTitle(this, chartTitle(quantity), titleFont().bold() ? 1.0 : 1.15);
+    styleChartTitle(this, systemQuantityChartTitle(quantity), titleFont().bold() ? 1.0 : 1.15);
     hideHover();
 }
 
@@ -280,8 +171,8 @@ void SystemChart::chooseUnit(const RunStore &store) {
         for (const StoredRun &run : store.runs())
             if (!store.isRunHidden(run.id))
                 for (const SystemSample &s : run.record.samples)
-                    if (std::isfinite(valueOf(s, m_quantity)))
-                        peak = std::max(peak, valueOf(s, m_quantity));
+                    if (std::isfinite(systemQuantityValue(s, m_quantity)))
+                        peak = std::max(peak, systemQuantityValue(s, m_quantity));
         const bool gib = peak >= kGiB;
         unit = gib ? QStringLiteral("GiB") : QStringLiteral("MiB");
         scale = 1.0 / (gib ? kGiB : kMiB);
@@ -306,7 +197,7 @@ void SystemChart::build(RunLines &entry, const RunRecord &record) {
     for (const SystemSample &s : record.samples) {
         if (!std::isfinite(s.seconds))
             continue;
-        const double value = valueOf(s, m_quantity);
+        const double value = systemQuantityValue(s, m_quantity);
         if (std::isfinite(value))
             entry.points.append(QPointF(s.seconds, value * m_scale));
         if (m_quantity == SystemQuantity::Cpu && std::isfinite(s.machineCores))
@@ -366,7 +257,7 @@ void SystemChart::updateNote(const RunStore &store) {
         anySampled = anySampled || runSampled(run.record);
         anyValue = anyValue || hasQuantity(run.record, m_quantity);
         for (const std::string &note : run.record.sampling.notes)
-            if (isGpu(m_quantity) == (note.rfind("gpu", 0) == 0))
+            if (isGpuQuantity(m_quantity) == (note.rfind("gpu", 0) == 0))
                 notes.insert(note);
     }
     QString text;
@@ -443,7 +334,7 @@ void SystemChart::redraw() {
 QString SystemChart::valueText(double value) const {
     if (m_quantity == SystemQuantity::Cpu)
         return QStringLiteral("%1 cores").arg(value, 0, 'f', 2);
-    if (isBytes(m_quantity))
+    if (isBytesQuantity(m_quantity))
         return QStringLiteral("%1 %2")
             .arg(value, 0, 'f', m_unit == QLatin1String("GiB") ? 2 : 0)
             .arg(m_unit);

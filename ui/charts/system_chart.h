@@ -4,6 +4,7 @@
 // time. docs/DASHBOARD.md, "The System view", says why one quantity at a time.
 #pragma once
 
+#include "charts/system_quantity.h"
 #include "charts/zoomable_chart.h"
 
 #include <QList>
@@ -25,33 +26,6 @@ class SystemNoteItem;
 struct RunRecord;
 struct StoredRun;
 struct SystemSample;
-
-// What the System view draws, one at a time, each in its own unit on the y axis.
-enum class SystemQuantity {
-    Cpu,            // CPU cores kept busy: the run's processes (solid) and the machine (dashed)
-    Memory,         // resident memory of the run's processes (MiB or GiB)
-    GpuUtilization, // share of the period a kernel ran on the GPU (%)
-    GpuMemory,      // GPU memory in use, all processes (MiB or GiB)
-    GpuPower,       // GPU board power (W)
-};
-inline constexpr int kSystemQuantityCount = 5;
-
-// "cpu", "memory", "gpu-utilization", "gpu-memory", "gpu-power"; parseSystemQuantity reads
-// those (false on anything else).
-QString systemQuantityName(SystemQuantity quantity);
-bool parseSystemQuantity(const QString &name, SystemQuantity *quantity);
-// The selector's words: "CPU use", "Memory", "GPU utilisation", "GPU memory", "GPU power".
-QString systemQuantityTitle(SystemQuantity quantity);
-
-// Whether `record` holds the machine's readings: it says it was sampled, or it has readings
-// (a live run's arrive before its record says so).
-bool runSampled(const RunRecord &record);
-// Whether any of the record's readings has `quantity` (Cpu: the run's processes' cores), i.e.
-// is not NaN.
-bool hasQuantity(const RunRecord &record, SystemQuantity quantity);
-// The quantities that some run the store shows (not hidden) has, in enum order; empty when no
-// run in view was sampled.
-std::vector<SystemQuantity> sampledQuantities(const RunStore &store);
 
 // The System view's chart. x: wall-clock seconds of the run's clock (SystemSample::seconds,
 // the loss chart's time axis); y: the quantity (setQuantity) from 0. Per run the store shows,
