@@ -57,7 +57,6 @@ private:
     QString m_text;
 };
 
-
 SystemChart::SystemChart(QGraphicsItem *parent)
     : ZoomableChart(parent), m_axisY(new QValueAxis(this)), m_hover(new ChartHoverLabel(this)),
       m_note(new SystemNoteItem(this)) {
