@@ -461,6 +461,29 @@ TEST(MachineSpeedAcrossRuns, RecordsOfAnotherMachineOrWithoutCanariesAreNotHeldA
     EXPECT_FALSE(runCanary(cuda).known) << "a CUDA run's canary is the device's";
 }
 
+TEST(MachineSpeedAcrossRuns, TheCanariesOfContendedEpochsAreNotReadAsTheMachinesSpeed) {
+    // Run #2's epochs ran beside other work: their canaries took 38 % longer. The busy machine
+    // is the contention flag's to report; its speed, from the first canary, was run #1's.
+    RunRecord contended = recordOn("vm", 0.0100);
+    for (EpochResult &e : contended.epochs) {
+        e.canary = canary(0.0138, 0.01);
+        e.load.measured = true;
+        e.load.contended = true;
+    }
+    const RunCanary c = runCanary(contended);
+    EXPECT_TRUE(c.known);
+    EXPECT_EQ(c.count, 1) << "only the first canary, taken before the epochs";
+    EXPECT_DOUBLE_EQ(c.seconds, 0.0100);
+    const MachineSpeedDifference d = machineSpeedDifference(recordOn("vm", 0.0100), contended);
+    EXPECT_TRUE(d.compared);
+    EXPECT_FALSE(d.biased);
+    EXPECT_EQ(machineSpeedWarning(d, "run #2", "run #1"), "");
+    // The same canaries on epochs that were not contended are the machine's drift.
+    for (EpochResult &e : contended.epochs)
+        e.load.contended = false;
+    EXPECT_TRUE(machineSpeedDifference(recordOn("vm", 0.0100), contended).biased);
+}
+
 // ---- interleaved runs ---------------------------------------------------------------------------
 
 namespace {

@@ -40,8 +40,11 @@ RunCanary runCanary(const RunRecord &record) {
     if (device != "cpu")
         return canary;
     add(record.started.canary);
+    // A contended epoch's canary timed the busy machine, not its speed: the contention is
+    // reported as such (contention.h), and is not to be read as the machine's drift.
     for (const EpochResult &e : record.epochs)
-        add(e.canary);
+        if (!e.load.contended)
+            add(e.canary);
     if (seconds.empty())
         return canary;
     canary.known = true;

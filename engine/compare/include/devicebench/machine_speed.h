@@ -19,9 +19,10 @@ namespace devicebench {
 inline constexpr double kRunCanaryMargin = 0.05;
 inline constexpr int kRunCanaryCount = 5;
 
-// A CPU run's one-thread canary: the median of its first canary's and its epochs'; `noise` the
-// median of their noise; `count` how many there were. known false when the record has no canary
-// (older records) or is not a CPU run (a CUDA run's canary is the device's).
+// A CPU run's one-thread canary: the median of its first canary's and its epochs', leaving out
+// the canaries of contended epochs (they timed the other work, which the contention flag
+// reports); `noise` the median of their noise; `count` how many there were. known false when
+// the record has no canary (older records) or is not a CPU run (a CUDA run's is the device's).
 struct RunCanary {
     bool known = false;
     double seconds = std::numeric_limits<double>::quiet_NaN();
