@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Does the dashboard stay light and smooth with many long runs in view? (speed issue, items
-// 4 and 5). Prints:
+// Does the dashboard stay light and smooth with many long runs in view? Prints:
 //   1. with --data-dir: the time to load the full CIFAR-10 binary set (loadCifar10), median
 //      of 5 loads, and the bytes it holds;
 //   2. the process's resident memory before and after the real MainWindow (offscreen) imports
@@ -16,7 +15,7 @@
 // writeRunRecord and imported through MainWindow::importRecords, as "Import runs..." does.
 // usage: dashboard_scale [--runs N] [--epochs N] [--steps-per-epoch N] [--repeats N]
 //                        [--live-images N] [--data-dir DIR] [--per-widget] [--no-live]
-// The table of loss chart settings (issue 16: smoothing, log scale, time axis, zoom) comes after
+// The table of loss chart settings (smoothing, log scale, time axis, zoom) comes after
 // the full redraw; --no-live stops there.
 #include "bench_support.h"
 #include "charts/charts.h"
@@ -287,7 +286,7 @@ int main(int argc, char **argv) {
     }
 
     {
-        // Issue 16: the loss chart's settings. Per setting: "apply" = setting it in the
+        // The loss chart's settings. Per setting: "apply" = setting it in the
         // window's controls (rebuilds every run's points, smoothing, decimation for the
         // visible range, axes), then "redraw" = a full window grab and the loss chart's scene
         // alone, medians of --repeats.

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
 # ResNet-18 training steps, the engine against Python PyTorch on the same LibTorch, side by
-# side in one session (issue 13, "Speed and memory": within 1.3 x).
+# side in one session (target: the engine's step time within 1.3 x Python's).
 # For each torch version asked for, in alternating order (E P, P E, ...) for ROUNDS rounds:
 #   E  devicebench-cli sweep --model resnet18 --batch-size B --device cpu --threads N
 #      --warmup-steps W --steps S --phase-steps 0 --synthetic (one cell: median step time

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// How soon does a stop request end a run? (issue #5: "Stop ends a run within one step, under
+// How soon does a stop request end a run? (the target: "Stop ends a run within one step, under
 // 1 s here"; SIGINT to the CLI "finishes the current step, writes the record as cancelled".)
 // Measures, --stops times each, at pseudo-random moments (fixed seed) 0.5-3 s into training:
 //   dashboard  the dashboard's path: RunController::stop() on the main thread (what "Stop"

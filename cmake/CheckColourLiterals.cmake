@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: MIT
-# Fails when a colour is written in a source file under ui/ or app/ (issue 11, item 7): every
+# Fails when a colour is written in a source file under ui/ or app/: every
 # colour lives in resources/ (styles/*.json, charts/palette.json) and is read through
 # ui/theme/theme.h (theme::runColour, theme::colour, theme::palette).
 #

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The loss chart screenshots in docs/ (issue 16), taken by the dashboard's scripted options under
+# The loss chart screenshots in docs/, taken by the dashboard's scripted options under
 # a virtual display with a scratch settings/data folder:
 #   scripts/chart-screenshots.sh RECORD1.json RECORD2.json [OUT_DIR (default docs)]
 # Needs Xvfb and a built tree (build/default). Two records of the same workload on two devices

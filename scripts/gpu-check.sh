@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The GPU check (issue 12, item 3): on a box with PyTorch + CUDA, from the runner bundle (or
+# The GPU check: on a box with PyTorch + CUDA, from the runner bundle (or
 # any devicebench-cli) and a CIFAR-10 subset, in one go:
 #   1. devices: every device with the probe's verdict (devicebench-cli devices, + --json);
 #   2. control: the same run (seed 1, faithful, the real subset) on DEVICE and on cpu, then
@@ -13,7 +13,7 @@
 #      (S F T, F T S, ...) for ROUNDS rounds;
 #   4. writes every run record, every output, summary.md and summary.csv (per program: runs,
 #      median stable epoch, ratio to the script, target) and epochs.csv to OUT;
-#   5. the sweep of issue 13 (three models, batch sizes 16..512, 32 px) on DEVICE: sweep.csv
+#   5. the model sweep (three models, batch sizes 16..512, 32 px) on DEVICE: sweep.csv
 #      and the cell records in OUT/sweep;
 #   6. a data-parallel job (`launch`, one rank per GPU, NCCL) in OUT/distributed;
 #   7. precision: tuned epochs in fp32, bf16 and fp16 (fp32 and bf16 on cpu), alternating,
@@ -239,7 +239,7 @@ awk -F, -v warm="$warm" -v short="$short" -v device="$device" -v md="$out/summar
 log "## 4. summary ($out/summary.md, $out/summary.csv, $out/epochs.csv)"
 tee -a "$out/gpu-check.log" <"$out/summary.md"
 
-# 5. the sweep (issue 13, item 6): the three models at 32 px over batch sizes 16..512 on DEVICE,
+# 5. the sweep: the three models at 32 px over batch sizes 16..512 on DEVICE,
 # short cells, records in OUT/sweep, its CSV and picture beside them (the picture only with a
 # devicebench-cli built with the UI; the runner bundle has none, the CSV says everything). An
 # out-of-memory cell ends with its reason and the sweep goes on. On cpu (CI): one model, two
@@ -254,7 +254,7 @@ run sweep "$cli" sweep "${sweep_grid[@]}" --device "$device" --image-size 32 --s
 log "## 5. sweep ($out/sweep.csv, one row per cell; records in $out/sweep)"
 tail -n +2 "$out/sweep.csv" | cut -d, -f1,4,5,7,11-16 | tee -a "$out/gpu-check.log"
 
-# 6. a data-parallel job (issue 14): `launch` with one rank per GPU (NCCL; on a one-GPU box
+# 6. a data-parallel job: `launch` with one rank per GPU (NCCL; on a one-GPU box
 # it starts one rank and says so), after its 1-rank reference job, records in OUT/distributed;
 # on cpu (CI): 2 Gloo ranks of 1 thread. The job's lines and its efficiency go to the log.
 if [ "$short" = 1 ]; then

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The Scaling view's picture in docs/ (issue 14): the dashboard, under a virtual display with a
+# The Scaling view's picture in docs/: the dashboard, under a virtual display with a
 # scratch settings/data folder, imports every run record (*.json) of a folder and shows the
 # Scaling tab:
 #   scripts/scaling-screenshot.sh RECORDS_FOLDER [OUT_DIR (default docs)]

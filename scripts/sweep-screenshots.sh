@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# The Sweep view's pictures in docs/ (issue 13): a screenshot of the dashboard on a sweep folder
+# The Sweep view's pictures in docs/: a screenshot of the dashboard on a sweep folder
 # and the sweep picture it exports, taken by the dashboard's scripted options under a virtual
 # display with a scratch settings/data folder:
 #   scripts/sweep-screenshots.sh SWEEP_FOLDER [BASELINE (default: the first device)] [OUT_DIR (default docs)]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Issue 12's "Must show" for the runner bundle: the tarball unpacked into an empty folder, with
+# What the runner bundle must show: the tarball unpacked into an empty folder, with
 # only a Python that has the matching PyTorch (no build tree, no Qt from the system), runs
 # `devices`, a 1-epoch synthetic CPU run, and `compare --published` from the bundle's own
 # share/devicebench.

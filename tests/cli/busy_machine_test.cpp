@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A busy machine (issue 15), end to end: a short CLI run pinned to one CPU (taskset) with one
+// A busy machine, end to end: a short CLI run pinned to one CPU (taskset) with one
 // thread, beside a busy loop pinned to the same CPU, must flag its stable epochs "contended" in
 // the record, on its epoch lines and in its summary; `compare` warns about such a record.
 // Nothing here asserts a
@@ -135,7 +135,8 @@ TEST(BusyMachine, CompareWarnsAboutARunWithContendedStableEpochsAndNotAboutAnOld
         e.load.cpus = 1;
         busy.epochs.push_back(e);
     }
-    RunRecord old = busy; // as written before issue 15: no load measured
+    // As written by versions before the per-epoch load was measured: no load measured.
+    RunRecord old = busy;
     old.runId = "20261130T120000Z-host-0ld0ld00";
     for (EpochResult &e : old.epochs)
         e.load = EpochLoad{};

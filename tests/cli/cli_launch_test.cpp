@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
-// Data-parallel jobs from the command line (issue 14, items 2, 4 and 5): `devicebench-cli
-// launch` starting two Gloo ranks over loopback, the records and the efficiency it prints, and
-// the faults: a rank killed mid-run, a rank that never arrives, a port in use, a wrong
-// address, Ctrl-C on the launcher, a bad launch environment. Tiny jobs: synthetic data,
-// 1 thread per rank, a few hundred images.
+// Data-parallel jobs from the command line: `devicebench-cli launch` starting two Gloo ranks over
+// loopback, the records and the efficiency it prints, and the faults: a rank killed mid-run, a rank
+// that never arrives, a port in use, a wrong address, Ctrl-C on the launcher, a bad launch
+// environment. Tiny jobs: synthetic data, 1 thread per rank, a few hundred images.
 #include "cifar_files.h"
 #include "process_support.h"
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// The dashboard as a script runs it (issue #15): a scripted session exports exactly the runs it
-// was given (fault 5), and SIGINT/SIGTERM during a run end it as the CLI does (fault 7). The
-// dashboard runs offscreen (QT_QPA_PLATFORM=offscreen) with its settings, data and cache in a
-// temporary home (XDG_* set), as a child process.
+// The dashboard as a script runs it: a scripted session exports exactly the runs it was given, and
+// SIGINT/SIGTERM during a run end it as the CLI does. The dashboard runs offscreen
+// (QT_QPA_PLATFORM=offscreen) with its settings, data and cache in a temporary home (XDG_* set), as
+// a child process.
 #include "cifar_files.h"
 #include "process_support.h"
 
@@ -167,7 +167,7 @@ TEST(DashboardScript, ExportsExactlyTheImportedRunsAndLeavesTheSavedRunsUntouche
               0);
     const auto saved = namesIn(home.savedRuns());
     ASSERT_EQ(saved.size(), 1u);
-    // The issue's case: a later scripted session with two other records.
+    // The case that leaked: a later scripted session with two other records.
     const fs::path s2 = home.dir.path() / "s2.csv";
     ASSERT_EQ(runDashboard({"--import", (kExamples / "cpu-2-threads.json").string(), "--import",
                             (kExamples / "cpu-2-threads-batch32.json").string(), "--export-csv",

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// `run --model` and `--image-size` (issue 13), end to end: values other than the models and
+// `run --model` and `--image-size`, end to end: values other than the models and
 // sizes offered are refused before any run; a tiny run at 64 px names its model, parameters
 // and multiply-adds on its first line, records them, labels its CSV rows with the size, and
 // `compare` prints its achieved GFLOP/s.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// One record author (issue 11, item 3): the same small synthetic config run by the CLI (record
+// One record author: the same small synthetic config run by the CLI (record
 // via --out-dir) and by the dashboard's RunController (the real trainer, records folder set)
 // gives two records that differ only in the run id, the creation time, the times and the
 // fingerprint; the dashboard's record is written on the worker side, named by its runId, which
@@ -42,7 +42,7 @@ Json withoutIdTimesAndFingerprint(Json record) {
     for (Json &epoch : record.at("epochs")) {
         epoch.erase("seconds");
         epoch.erase("imagesPerSecond");
-        // What the epoch got from the machine (issue 15) is measured, like its time; that it
+        // What the epoch got from the machine is measured, like its time; that it
         // was measured is not: both records must have the fields.
         for (const char *load : {"cpuSeconds", "cpuShare", "otherCpus", "stealFraction",
                                  "iowaitFraction", "loadAverage", "contended"}) {

@@ -679,7 +679,7 @@ TEST_F(CliCompareRobustness, ARecordGivenTwiceIsComparedOnceAndSaysSo) {
     EXPECT_TRUE(contains(r.out, ": 2 runs")) << r.out;
 }
 
-// ---- compare: issue #15 (numbers that cannot mislead) ---------------------------------------
+// ---- compare: numbers that cannot mislead ---------------------------------------------------
 
 namespace {
 
@@ -721,19 +721,19 @@ devicebench::RunRecord plausibleRecord(const std::string &id, const std::vector<
     return r;
 }
 
-class CliCompareIssue15 : public ::testing::Test {
+class CliCompareHonestNumbers : public ::testing::Test {
 protected:
     std::string write(const std::string &name, const devicebench::RunRecord &record) {
         const fs::path p = m_dir.path() / name;
         devicebench::writeRunRecord(p.string(), record);
         return p.string();
     }
-    TempDir m_dir{"devicebench-compare-15"};
+    TempDir m_dir{"devicebench-compare-honest"};
 };
 
 } // namespace
 
-TEST_F(CliCompareIssue15, ARecordWhoseEpochsTookNoTimeIsSkippedNamingTheFileAndTheField) {
+TEST_F(CliCompareHonestNumbers, ARecordWhoseEpochsTookNoTimeIsSkippedNamingTheFileAndTheField) {
     devicebench::RunRecord zero = plausibleRecord("zero", {1.0, 1.0, 1.0});
     for (auto &e : zero.epochs)
         e.seconds = 0.0;
@@ -751,7 +751,7 @@ TEST_F(CliCompareIssue15, ARecordWhoseEpochsTookNoTimeIsSkippedNamingTheFileAndT
     EXPECT_FALSE(contains(r.out, "0.000 s")) << r.out;
 }
 
-TEST_F(CliCompareIssue15, RunsThatFetchLossesEveryStepOrEveryFiftyAreNotComparable) {
+TEST_F(CliCompareHonestNumbers, RunsThatFetchLossesEveryStepOrEveryFiftyAreNotComparable) {
     devicebench::RunRecord every = plausibleRecord("every", {2.0, 1.0, 1.1});
     every.config.lossFetchInterval = 1;
     devicebench::RunRecord fifty = plausibleRecord("fifty", {2.0, 1.0, 1.1});
@@ -761,7 +761,7 @@ TEST_F(CliCompareIssue15, RunsThatFetchLossesEveryStepOrEveryFiftyAreNotComparab
     EXPECT_TRUE(contains(r.out, "not comparable: loss fetch interval")) << r.out;
 }
 
-TEST_F(CliCompareIssue15, RunsOnDifferentDataAreNotComparable) {
+TEST_F(CliCompareHonestNumbers, RunsOnDifferentDataAreNotComparable) {
     devicebench::RunRecord other = plausibleRecord("other", {2.0, 1.0, 1.1});
     other.data.contentHash = "xxh3-128:ffeeddccbbaa99887766554433221100";
     const Result r = runCli({"compare", write("a.json", plausibleRecord("a", {2.0, 1.0, 1.1})),
@@ -770,7 +770,7 @@ TEST_F(CliCompareIssue15, RunsOnDifferentDataAreNotComparable) {
     EXPECT_TRUE(contains(r.out, "not comparable: data set")) << r.out;
 }
 
-TEST_F(CliCompareIssue15, OneStableEpochHasNoStandardDeviationNullInJsonAndNAInCsv) {
+TEST_F(CliCompareHonestNumbers, OneStableEpochHasNoStandardDeviationNullInJsonAndNAInCsv) {
     const std::string csv = (m_dir.path() / "out.csv").string();
     const Result r =
         runCli({"compare", write("a.json", plausibleRecord("a", {2.0, 1.0})),
@@ -782,7 +782,7 @@ TEST_F(CliCompareIssue15, OneStableEpochHasNoStandardDeviationNullInJsonAndNAInC
     EXPECT_TRUE(contains(summary, ",1.0000,1.0000,n/a,1.0000,1.0000,n/a,n/a,n/a,")) << summary;
 }
 
-TEST_F(CliCompareIssue15, SkewedEpochTimesGiveIntervalsThatStayAboveZero) {
+TEST_F(CliCompareHonestNumbers, SkewedEpochTimesGiveIntervalsThatStayAboveZero) {
     const Result r =
         runCli({"compare", write("a.json", plausibleRecord("a", {5.0, 1.0, 9.0, 1.0, 9.0})),
                 write("b.json", plausibleRecord("b", {2.0, 1.0, 1.1, 0.9, 1.0}))});
@@ -792,7 +792,7 @@ TEST_F(CliCompareIssue15, SkewedEpochTimesGiveIntervalsThatStayAboveZero) {
     EXPECT_FALSE(contains(r.out, "[0.00,")) << r.out;
 }
 
-TEST_F(CliCompareIssue15, HostNamesThatLookLikeFormulasAreTextInTheCsv) {
+TEST_F(CliCompareHonestNumbers, HostNamesThatLookLikeFormulasAreTextInTheCsv) {
     devicebench::RunRecord hostile = plausibleRecord("h", {2.0, 1.0, 1.1});
     hostile.fingerprint.hostName = "=HYPERLINK(\"http://x\",\"y\")";
     hostile.fingerprint.cpuModel = "@SUM(1+1)";

@@ -405,7 +405,7 @@ TEST(WriteComparisonCsv, WritesTheThreeFilesOrOnFailureNone) {
               (std::vector<std::string>{"cmp-groups.csv", "cmp-summary.csv", "cmp.csv"}));
 }
 
-// Issue 15, a busy machine: what each epoch got from the machine, one column each, empty for an
+// A busy machine: what each epoch got from the machine, one column each, empty for an
 // epoch that was not measured (a record from before); the summary counts contended stable
 // epochs under the set's warm-up setting.
 EpochLoad measuredLoad(bool contended, double share, double others) {

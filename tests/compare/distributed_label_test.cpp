@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Data-parallel records in the comparison (issue 14, item 3): a job record is labelled as its
+// Data-parallel records in the comparison: a job record is labelled as its
 // ranks' machine ("2 x CPU (1 thread), Gloo @ host-a"), a rank record as a rank of its job, and
 // a job compares with a single-process run (or a job of another world size) of the same global
 // batch as two devices do.

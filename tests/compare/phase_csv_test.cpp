@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Where the time goes in the CSVs (issue 13): each epoch's phase seconds, each run's phase
+// Where the time goes in the CSVs: each epoch's phase seconds, each run's phase
 // fractions over its phase-timed stable epochs, and empty / "n/a" cells for normal runs.
 #include "devicebench/csv_export.h"
 #include "devicebench/run_set.h"

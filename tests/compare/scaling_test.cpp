@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Scaling with the world size (issue 14, item 3; devicebench/scaling.h): the efficiency
+// Scaling with the world size (devicebench/scaling.h): the efficiency
 // arithmetic, which runs make a series and its 1-rank point, and that rank records and single
 // devices stay out. Job records are made from the single-process examples (job_records.h).
 #include "devicebench/scaling.h"

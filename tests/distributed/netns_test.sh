@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# A 2-node data-parallel job that really crosses a network interface (issue 14, item 5): two
+# A 2-node data-parallel job that really crosses a network interface: two
 # network namespaces joined by a veth pair, one `devicebench-cli launch` per namespace (node 0
 # holds the rendezvous store at 10.77.<n>.1, Gloo uses the veth: GLOO_SOCKET_IFNAME), one rank
 # each, 1 thread, synthetic data. Passes when both launchers exit 0, node 0 wrote the job record

@@ -234,7 +234,7 @@ TEST(SpeedUp, RatioOfStableMeansWithAWelchIntervalOnTheLogOfTheTimes) {
     EXPECT_GT(s.high, s.ratio);
 }
 
-// Issue #15, fault 2: with the arithmetic intervals this speed-up interval started at 0.00.
+// With the arithmetic intervals this speed-up interval started at 0.00.
 TEST(SpeedUp, IntervalOfSkewedEpochsHasALowerBoundAboveZero) {
     const Summary base = summarize(std::vector<double>{1.0, 9.0, 1.0, 9.0}, 0, 1.0);
     const Summary run = summarize(std::vector<double>{2.0, 2.2, 1.9, 2.1}, 0, 1.0);

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A busy machine (issue 15): the contention rule with fixed numbers, the /proc parsers, the
+// A busy machine: the contention rule with fixed numbers, the /proc parsers, the
 // meter over a /proc of the test's own, the warning texts, and the record fields (round trip,
 // older records without them). The run beside a busy loop is tests/cli/busy_machine_test.cpp.
 #include "devicebench/contention.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Data-parallel training (issue 14, item 1; data_parallel.h): shards, and N ranks on N threads
+// Data-parallel training (data_parallel.h): shards, and N ranks on N threads
 // of this process, each with its own real c10d Gloo process group over one c10d::HashStore
 // (the same process group a launched job uses, over loopback), against one rank at the same
 // global batch: parameters and losses match within float tolerance.

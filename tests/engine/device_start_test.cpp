@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Issue 12, item 4: what a run records about its device start and the float32 precision it
+// What a run records about its device start and the float32 precision it
 // ran with, and that records written before these fields existed still import.
 #include "devicebench/devices.h"
 #include "devicebench/fingerprint.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Data-parallel runs in the run record (issue 14; docs/run-record.md, started.distributed and
+// Data-parallel runs in the run record (docs/run-record.md, started.distributed and
 // epochs[i].allReduceSeconds): written, read back exactly, optional for older records, checked.
 #include "devicebench/run_record.h"
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
-// Runs of the issue-13 settings through runTraining: another image size (the data upsampled
-// once before epoch 1) and the other models. Tiny synthetic runs: 8 training and 4 test
+// Runs of the model and image-size settings through runTraining: another image size (the data
+// upsampled once before epoch 1) and the other models. Tiny synthetic runs: 8 training and 4 test
 // images, batch 4, one epoch, one thread.
 #include "devicebench/cifar10.h"
 #include "devicebench/trainer.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The models of issue 13 behind makeModel (models.h): parameter counts, multiply-adds counted
+// The models behind makeModel (models.h): parameter counts, multiply-adds counted
 // from the layers against the arithmetic written out here, seeding, shapes and refusals.
 // Kept cheap for the sanitizer builds: one forward pass at batch 2 per model and size.
 #include "devicebench/models.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Phase timing in the run record (issue 13; docs/run-record.md, config.phases and
+// Phase timing in the run record (docs/run-record.md, config.phases and
 // epochs[i].phases): written, read back exactly, optional for older records, and checked.
 #include "devicebench/phase_summary.h"
 #include "devicebench/run_record.h"

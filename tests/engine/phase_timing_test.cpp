@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Phase timing (issue 13, "where the time goes"): a phase-timed run's six phases cover each
+// Phase timing ("where the time goes"): a phase-timed run's six phases cover each
 // epoch's wall time, a normal run has none, and timing the phases does not change what is
 // computed. Also the phase summary (phase_summary.h) the CSV, CLI and dashboard share.
 #include "devicebench/phase_summary.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The model fields of run records (issue 13; docs/run-record.md): config.model,
+// The model fields of run records (docs/run-record.md): config.model,
 // config.imageSize, started.modelParameters and started.multiplyAddsPerImage written and read,
 // their defaults for records written before them, their checks, the recorder and the label.
 #include "devicebench/comparison.h"

@@ -191,7 +191,7 @@ public:
 } // namespace
 
 // One step per epoch: the first step's loss is computed before any update, so epoch 1 always
-// finishes; the learning rate of the issue (10) then drives the loss to inf or NaN.
+// finishes; a learning rate of 10 then drives the loss to inf or NaN.
 TEST(Divergence, ANonFiniteLossEndsTheRunAsDivergedAtThatStepKeepingTheFinishedEpochs) {
     RunConfig c;
     c.synthetic = true;

@@ -394,7 +394,7 @@ INSTANTIATE_TEST_SUITE_P(
                   ": field 'fingerprint.hostName' must be a string"}),
     [](const ::testing::TestParamInfo<Rejection> &p) { return std::string(p.param.name); });
 
-// ---- issue #15, fault 3: records no real run could have made ------------------------------
+// ---- records no real run could have made --------------------------------------------------
 
 struct Impossible {
     const char *name;
@@ -653,7 +653,7 @@ TEST(DataIdentity, HashTellsCopiesFromChangedFilesApart) {
     EXPECT_NE(identifyData(c, 100, 10).contentHash, first.contentHash);
 }
 
-// Issue #15, fault 1: records 2 to 639 of data_batch_1.bin relabelled, far past the first
+// Records 2 to 639 of data_batch_1.bin relabelled, far past the first
 // 4 KiB that the older hash read.
 TEST(DataIdentity, FoldersDifferingOnlyInSomeLabelBytesAreDifferentDataAndNotComparable) {
     TempDir dir;

@@ -84,7 +84,7 @@ TEST(Summary, StableStatisticsIncludeMinMaxCvAndAStudentTIntervalOnTheLogOfTheTi
     EXPECT_GT(s.ciHigh, s.stableMean);
 }
 
-// Issue #15, fault 2: the arithmetic interval of 1, 9, 1, 9 s was [-2.35, 12.35] s.
+// The arithmetic interval of 1, 9, 1, 9 s was [-2.35, 12.35] s.
 TEST(Summary, EpochsOfOneAndNineSecondsGiveAnIntervalWithAPositiveLowerBound) {
     const Summary s = summarize(std::vector<double>{1.0, 9.0, 1.0, 9.0}, 0, 1.0);
     EXPECT_DOUBLE_EQ(s.stableMean, 5.0);

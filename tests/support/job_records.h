@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Data-parallel job records made from a single-process example record (docs/examples), as
-// rank 0 of a job writes them (issue 14; run_types.h, DistributedInfo): the same workload (the
+// rank 0 of a job writes them (run_types.h, DistributedInfo): the same workload (the
 // global batch is the example's batch size, the image counts the whole job's), epochs that
 // took `1 / speedUp` of the example's, and a share of each epoch in all-reduce. For the
 // comparison, scaling and dashboard tests; no training.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A busy machine (issue 15) in the dashboard: an epoch flagged contended is marked in the epoch
+// A busy machine in the dashboard: an epoch flagged contended is marked in the epoch
 // table (its seconds and its own column, in the error colour, with a tooltip saying what it
 // got) and the bar of a run with a contended stable epoch is cross-hatched with a note.
 #include "charts/charts.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The loss chart as people use a training dashboard (issue 16): smoothing (ui/chart_math.h),
+// The loss chart as people use a training dashboard: smoothing (ui/chart_math.h),
 // zoom kept across live updates, every step of a zoomed-in epoch, hover values, runs shown and
 // hidden, coinciding curves, log scale and the time axis. No timings here
 // (bench/dashboard_scale measures the redraw).

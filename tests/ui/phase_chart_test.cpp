@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Where the time goes in the dashboard (issue 13): the phase chart's bars and segments, the
+// Where the time goes in the dashboard: the phase chart's bars and segments, the
 // charts panel showing it only while a run is phase-timed, the comparison picture drawing it,
 // and the "Time each phase" setting.
 #include "test_support.h"

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Scaling view (issue 14, item 3): after importing a 1-rank and a 2-rank job's records, the
+// The Scaling view: after importing a 1-rank and a 2-rank job's records, the
 // chart draws images/s against world size with the ideal line and each point's efficiency,
 // the table lists the points, and rank records are labelled as ranks, not drawn. Job records
 // are made from a single-process example record (job_records.h): no training.

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The Sweep view (issue 13, item 3): the images/s chart, the speed-up heat map, the sweep PNG
+// The Sweep view: the images/s chart, the speed-up heat map, the sweep PNG
 // and the panel's progress, from cell records made in memory (sweep_support.h): no training.
 #include "charts/sweep_chart.h"
 #include "charts/sweep_heat_map.h"
