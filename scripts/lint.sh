@@ -51,6 +51,14 @@ if early=$(grep -nE '^[^#]*\|[[:space:]]*(head|grep[[:space:]]+(-[a-zA-Z]*[qm][a
 fi
 echo "lint: shell: ${#shells[@]} scripts without early-stopping pipes"
 
+# No issue numbers in code, scripts or tests (docs/CONVENTIONS.md, "Comments"): say the why.
+if numbered=$(git grep -nIE '[Ii]ssue ?#?[0-9]+|Issue[0-9]+' -- engine app ui bench tests scripts \
+    cmake resources packaging .ci CMakeLists.txt); then
+  echo "lint: issue numbers in code (say what and why instead):" >&2
+  printf '  %s\n' "$numbered" >&2
+  exit 1
+fi
+
 if [ "$tidy" = 1 ]; then
   build="${1:-build/default}"
   [ $# -gt 0 ] && shift
