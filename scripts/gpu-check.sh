@@ -35,8 +35,8 @@
 #          [--train-images N] [--test-images N] [--threads N]
 #   --threads N    CPU threads of both the engine and the script (default: all cores)
 #   --cli PATH     any devicebench-cli (a build tree's, or the bundle's launcher)
-#   --bundle TAR   devicebench-runner-*.tar.gz: unpacked into OUT/bundle; its shallowest
-#                  executable file named devicebench-cli (the launcher) is used
+#   --bundle TAR   devicebench-runner-*.tar.gz: unpacked into OUT/bundle; its launcher
+#                  bin/devicebench-runner is used
 #   --data DIR     CIFAR-10 binary files; needs only data_batch_1.bin + test_batch.bin (61 MB):
 #                  the engine's reader wants all five training files present, so a subset is
 #                  padded in a scratch folder with links to data_batch_1.bin for the missing
@@ -81,11 +81,12 @@ fi
 mkdir -p "$out/runs"
 out=$(cd "$out" && pwd)
 if [ -n "$bundle" ]; then
-  mkdir -p "$out/bundle" && tar -xzf "$bundle" -C "$out/bundle" || die "cannot unpack $bundle"
-  # The shallowest one: the launcher, not a binary it starts from a folder below.
-  cli=$(find "$out/bundle" -maxdepth 3 -name devicebench-cli -type f -perm -u+x -printf '%d %p\n' |
-    sort -n | sed -n 1p | cut -d' ' -f2-)
-  [ -n "$cli" ] || die "no devicebench-cli in $bundle"
+  mkdir -p "$out/bundle" && tar -xf "$bundle" -C "$out/bundle" || die "cannot unpack $bundle"
+  # The launcher (bin/devicebench-runner: it finds PyTorch's LibTorch and checks its version),
+  # not the binary it starts (libexec/devicebench-cli, which alone finds no LibTorch).
+  cli=$(find "$out/bundle" -maxdepth 3 -path '*/bin/devicebench-runner' -type f -perm -u+x -print |
+    sed -n 1p)
+  [ -n "$cli" ] || die "no bin/devicebench-runner in $bundle"
 fi
 [ -n "$cli" ] || die "give --cli PATH or --bundle TAR"
 [ -x "$cli" ] || die "devicebench-cli not executable: $cli"
