@@ -3,8 +3,8 @@
 # ctest scripts.gpu_check_takes_the_bundles_launcher: scripts/gpu-check.sh --bundle TAR runs the
 # bundle's launcher (bin/devicebench-runner, which finds PyTorch's LibTorch), not the binary it
 # starts (libexec/devicebench-cli, which alone finds no LibTorch: it used to be picked, and
-# the check failed at its first step), from a .tar.gz and from an uncompressed .tar alike. Stand-ins for the bundle, the
-# Python and the data: nothing is trained; the check stops at its first real step.
+# the check failed at its first step), from a .tar.gz and from an uncompressed .tar alike.
+# Stand-ins for the bundle, the Python and the data: nothing is trained.
 # usage: gpu_check_bundle_test.sh SOURCE_DIR
 set -euo pipefail
 src=$1
