@@ -92,10 +92,11 @@ double viaControllerOnly(const RunConfig &config) {
                      qPrintable(reasons.join(QStringLiteral("; "))));
         std::exit(1);
     });
-    QObject::connect(&controller, &RunController::runEnded, &loop, [&](int, const RunOutcome &o) {
-        outcome = o;
-        loop.quit();
-    });
+    QObject::connect(&controller, &RunController::runEnded, &loop,
+                     [&](int, const RecordedRun &run) {
+                         outcome = run.outcome;
+                         loop.quit();
+                     });
     RunRequest request;
     request.config = config;
     controller.startRun(request);
@@ -141,15 +142,13 @@ double viaDashboard(const RunConfig &config, std::vector<double> *latenessMs,
                      qPrintable(reasons.join(QStringLiteral("; "))));
         std::exit(1);
     });
-    QObject::connect(&controller, &RunController::runEnded, &loop, [&](int, const RunOutcome &o) {
-        outcome = o;
-        loop.quit();
-    });
+    QObject::connect(&controller, &RunController::runEnded, &loop,
+                     [&](int, const RecordedRun &run) {
+                         outcome = run.outcome;
+                         loop.quit();
+                     });
     LatenessProbe probe(latenessMs);
-    if (!window.startRun(config.device)) {
-        std::fprintf(stderr, "the dashboard refused the run\n");
-        std::exit(1);
-    }
+    window.startRun(config.device); // a refusal is the controller's: runRejected above
     loop.exec();
     mainThreadShare->push_back((threadCpuSeconds() - cpu0) /
                                (static_cast<double>(wall.nsecsElapsed()) / 1e9));

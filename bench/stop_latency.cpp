@@ -81,7 +81,8 @@ Sample viaController(const RunConfig &config, int delayMs, std::vector<double> *
                      qPrintable(reasons.join(QStringLiteral("; "))));
         std::exit(1);
     });
-    QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &o) {
+    QObject::connect(&controller, &RunController::runEnded, [&](int, const RecordedRun &run) {
+        const RunOutcome &o = run.outcome;
         const qint64 now = clock.nsecsElapsed();
         sample.latencySeconds = stopAt < 0 ? -1.0 : static_cast<double>(now - stopAt) / 1e9;
         sample.cancelled = o.status == RunStatus::Cancelled;

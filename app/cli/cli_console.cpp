@@ -45,7 +45,7 @@ void ConsoleObserver::onRunStarted(const RunStarted &info) {
 }
 
 void ConsoleObserver::onStepLosses(const std::vector<StepLoss> &losses) {
-    m_store.appendSteps(m_runId, losses); // with the recorder's seconds
+    m_feed.onStepLosses(losses); // with the recorder's seconds
     if (m_progress && !losses.empty() && m_info.stepsPerEpoch > 0) {
         const auto &last = losses.back();
         const std::int64_t inEpoch = last.step - (last.epoch - 1) * m_info.stepsPerEpoch;
@@ -55,7 +55,7 @@ void ConsoleObserver::onStepLosses(const std::vector<StepLoss> &losses) {
 }
 
 void ConsoleObserver::onEpochFinished(const EpochResult &e) {
-    m_store.addEpoch(m_runId, e);
+    m_feed.onEpochFinished(e);
     if (m_progress) {
         m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
     }
@@ -77,13 +77,9 @@ void ConsoleObserver::onEpochFinished(const EpochResult &e) {
     m_out.flush();
 }
 
-void ConsoleObserver::onRunEnded(const RunOutcome &outcome) {
+void ConsoleObserver::onRunEnded(const RunOutcome & /*outcome*/) {
     if (m_progress) {
         m_err << "\r" << std::string(60, ' ') << "\r" << std::flush;
-    }
-    if (m_store.hasRun(m_runId)) {
-        m_store.endRun(m_runId, outcome);
-        m_store.replaceRecord(m_runId, m_final); // as written, final
     }
 }
 

@@ -83,7 +83,9 @@ RecordedRun runOne(const RunOptions &options, const std::vector<RunConfig> &runs
                    RunSet &store, std::ostream &out, std::ostream &err,
                    const std::atomic<bool> &stopRequested) {
     ConsoleObserver observer(out, err, store, static_cast<int>(i) + 1, runs[i], false);
-    return runRecorded(requestOf(options, runs[i]), &observer, stopRequested);
+    RecordedRun run = runRecorded(requestOf(options, runs[i]), &observer, stopRequested);
+    observer.finish(run);
+    return run;
 }
 
 // All of `runs` at once, their epochs in alternation (--interleave; interleaved_run.h), each
@@ -106,7 +108,11 @@ std::vector<RecordedRun> runInterleaved(const RunOptions &options,
     // Each child logs at this process's level, on this process's stderr.
     const ChildProgram child{trainChildCommand("devicebench-cli"), "devicebench-cli train-child",
                              true};
-    return runRecordedInterleaved(requests, downstream, stopRequested, &child);
+    std::vector<RecordedRun> ended =
+        runRecordedInterleaved(requests, downstream, stopRequested, &child);
+    for (std::size_t i = 0; i < ended.size() && i < observers.size(); ++i)
+        observers[i]->finish(ended[i]);
+    return ended;
 }
 
 // The files a run wrote ("wrote ..." on `out`) or could not write (on `err`). False when one

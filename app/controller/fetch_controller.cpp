@@ -13,8 +13,8 @@ FetchController::FetchController(FetchFunction fetch, QObject *parent,
         onJobEnded(jobId, true, JobFailure::Error, QString(), result);
     });
     connect(&m_jobs, &JobRunner::failed, this,
-            [this](int jobId, JobFailure kind, const QString &reason, const std::any &result) {
-                onJobEnded(jobId, false, kind, reason, result);
+            [this](int jobId, JobFailure kind, const QString &reason) {
+                onJobEnded(jobId, false, kind, reason, std::any());
             });
 }
 
@@ -40,8 +40,8 @@ void FetchController::onJobEnded(int jobId, bool ok, JobFailure kind, const QStr
                                  const std::any &value) {
     const auto *returned = std::any_cast<FetchResult>(&value);
     FetchResult result = returned != nullptr ? *returned : FetchResult{};
-    // Stopped: the fetch saw the flag and returned its own (cancelled) result.
-    if (!ok && kind != JobFailure::Stopped) {
+    // A stopped fetch saw the flag and returned its own (cancelled) result: ok.
+    if (!ok) {
         result.status = FetchStatus::Failed;
         result.dataDir.clear();
         result.message = (kind == JobFailure::NoThread ? "the download could not start: "

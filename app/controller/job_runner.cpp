@@ -43,11 +43,6 @@ int JobRunner::start(Work work) {
         std::any result;
         try {
             result = work(context);
-            if (m_stop.load()) {
-                ok = false;
-                kind = JobFailure::Stopped;
-                reason = QStringLiteral("stopped");
-            }
         } catch (const std::exception &e) {
             ok = false;
             reason = QString::fromUtf8(e.what());
@@ -55,8 +50,6 @@ int JobRunner::start(Work work) {
             ok = false;
             reason = QStringLiteral("unknown error");
         }
-        if (!ok && kind != JobFailure::Stopped)
-            result.reset();
         // The last act of the worker: the terminal call follows everything the work posted.
         m_events.post([this, jobId, ok, kind, reason, result = std::move(result)] {
             deliverEnd(jobId, ok, kind, reason, result);
@@ -92,7 +85,7 @@ void JobRunner::deliverEnd(int jobId, bool ok, JobFailure kind, const QString &r
     if (ok)
         Q_EMIT finished(jobId, result);
     else
-        Q_EMIT failed(jobId, kind, reason, result);
+        Q_EMIT failed(jobId, kind, reason);
 }
 
 } // namespace devicebench

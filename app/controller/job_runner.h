@@ -18,10 +18,10 @@
 
 namespace devicebench {
 
-// Why a job failed (the `kind` of JobRunner::failed).
+// Why a job failed (the `kind` of JobRunner::failed). A job that was asked to stop and returned
+// is not a failure: it finished, and its result says how far it got.
 enum class JobFailure {
     Error,    // the work threw; the reason is the exception's text
-    Stopped,  // stop() was asked before the work returned; the reason says so
     NoThread, // the system refused a worker thread (std::system_error); the work never ran
 };
 
@@ -53,7 +53,7 @@ private:
 
 // Runs at most one job at a time. For each accepted job, in this order on the runner's thread:
 // the calls the work posted (JobContext::post), then exactly one of finished(id, result) or
-// failed(id, kind, reason, result). Before that terminal signal the worker thread has been joined
+// failed(id, kind, reason). Before that terminal signal the worker thread has been joined
 // and the runner is idle, so a slot may start the next job at once. Even when no thread can be
 // started, start() returns an id and the job ends with failed(id, NoThread, reason), queued
 // like any other end (never emitted inside start()).
@@ -84,8 +84,8 @@ public:
     // when a job is already going.
     int start(Work work);
 
-    // Sets the current job's stop flag; it then ends as usual (failed with Stopped when the
-    // work returns normally). No effect when idle.
+    // Sets the current job's stop flag; the job then ends as usual, with finished() when the
+    // work returns (its result says it stopped). No effect when idle.
     void stop();
 
     // True from an accepted start() until its terminal signal has been emitted.
@@ -94,11 +94,10 @@ public:
     int currentJobId() const { return m_currentJobId; }
 
 Q_SIGNALS:
-    // The work returned `result`.
+    // The work returned `result` (also after stop()).
     void finished(int jobId, std::any result);
-    // `result`: the work's return value when kind is Stopped (it returned after stop()); empty
-    // for Error and NoThread.
-    void failed(int jobId, devicebench::JobFailure kind, QString reason, std::any result);
+    // The work threw, or never ran.
+    void failed(int jobId, devicebench::JobFailure kind, QString reason);
 
 private:
     friend class JobContext;

@@ -19,7 +19,7 @@ ProbeController::ProbeController(ProbeFunction probe, QObject *parent,
         Q_EMIT probed(jobId, survey.devices, survey.fingerprint);
     });
     connect(&m_jobs, &JobRunner::failed, this,
-            [this](int jobId, JobFailure kind, const QString &reason, const std::any &) {
+            [this](int jobId, JobFailure kind, const QString &reason) {
                 Q_EMIT probeFailed(jobId,
                                    kind == JobFailure::NoThread
                                        ? QStringLiteral("the probe could not start: ") + reason

@@ -6,6 +6,7 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 
+#include <algorithm>
 #include <memory>
 #include <optional>
 #include <utility>
@@ -23,6 +24,7 @@ void registerRunMetaTypes() {
     qRegisterMetaType<EpochResult>();
     qRegisterMetaType<RunOutcome>();
     qRegisterMetaType<RunRecord>();
+    qRegisterMetaType<RecordedRun>();
 }
 
 namespace {
@@ -51,7 +53,7 @@ std::optional<ChildProgram> childProgram() {
 // Lives on a run's thread for the duration of that run, behind the run's recorder. It never
 // touches the controller's members: each event is copied into a call posted through the job's
 // context, which emits it, with the run's id, on the controller's thread while the job is
-// current. The run's end is not posted here: it comes with the run's RecordedRun.
+// current. The run's end is not posted here: it is the job's result (a RecordedRun).
 class RunController::Observer final : public RecordObserver {
 public:
     Observer(RunController *controller, const JobContext &job, int runId, RunConfig config)
@@ -95,26 +97,6 @@ RunController::RunController(TrainFunction train, QObject *parent, JobRunner::Th
 
 RunController::~RunController() = default; // m_jobs stops and joins the worker first
 
-int RunController::startRun(const RunRequest &request) {
-    if (isRunning()) {
-        Q_EMIT runRejected({QStringLiteral("Run #%1 is still going: stop it or wait for it to end.")
-                                .arg(currentJobId())});
-        return 0;
-    }
-    if (const std::vector<std::string> problems = checkRunRequest(request); !problems.empty()) {
-        Q_EMIT runRejected(toQStringList(problems));
-        return 0;
-    }
-    const int runId = ++m_lastRunId;
-    m_firstRunId = runId;
-    m_runCount = 1;
-    m_endedRuns = 0;
-    m_jobs.start(
-        [this, request, runId](JobContext &job) { return runInOrder(job, {request}, runId); });
-    Q_EMIT runAccepted(runId, request);
-    return runId;
-}
-
 QStringList RunController::problemsOf(const std::vector<RunRequest> &requests) const {
     QStringList problems;
     for (std::size_t i = 0; i < requests.size(); ++i) {
@@ -127,127 +109,144 @@ QStringList RunController::problemsOf(const std::vector<RunRequest> &requests) c
     return problems;
 }
 
+bool RunController::refuses(const std::vector<RunRequest> &requests, bool inSet) {
+    QStringList reasons;
+    if (isRunning())
+        reasons.append(QStringLiteral("Run #%1 is still going: stop it or wait for it to end.")
+                           .arg(currentJobId()));
+    else if (requests.empty())
+        reasons.append(QStringLiteral("A run set needs at least one run."));
+    else if (inSet)
+        reasons = problemsOf(requests);
+    else
+        reasons = toQStringList(checkRunRequest(requests.front()));
+    if (reasons.isEmpty())
+        return false;
+    Q_EMIT runRejected(reasons);
+    return true;
+}
+
+int RunController::accept(const std::vector<RunRequest> &requests, bool interleaved) {
+    const int first = m_lastRunId + 1;
+    m_lastRunId += static_cast<int>(requests.size());
+    m_going.clear();
+    m_waiting.clear();
+    m_stopRequested = false;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+        const int id = first + static_cast<int>(i);
+        m_going.push_back(id);
+        if (interleaved && i > 0) {
+            m_waiting.back().ids.push_back(id);
+            m_waiting.back().requests.push_back(requests[i]);
+        } else {
+            m_waiting.push_back(Job{{id}, {requests[i]}, interleaved});
+        }
+    }
+    startNextJob();
+    return first;
+}
+
+int RunController::startRun(const RunRequest &request) {
+    if (refuses({request}, false))
+        return 0;
+    const int id = accept({request}, false);
+    Q_EMIT runAccepted(id, request);
+    return id;
+}
+
 int RunController::startRunSet(std::vector<RunRequest> requests, bool interleave) {
-    if (isRunning()) {
-        Q_EMIT runRejected({QStringLiteral("Run #%1 is still going: stop it or wait for it to end.")
-                                .arg(currentJobId())});
+    if (refuses(requests, true))
         return 0;
-    }
-    if (requests.empty()) {
-        Q_EMIT runRejected({QStringLiteral("A run set needs at least one run.")});
-        return 0;
-    }
-    if (const QStringList problems = problemsOf(requests); !problems.isEmpty()) {
-        Q_EMIT runRejected(problems);
-        return 0;
-    }
-    const int firstId = m_lastRunId + 1;
     const int count = static_cast<int>(requests.size());
     const bool interleaved = interleave && count > 1;
-    m_lastRunId += count;
-    m_firstRunId = firstId;
-    m_runCount = count;
-    m_endedRuns = 0;
-    m_jobs.start([this, requests, firstId, interleaved](JobContext &job) {
-        return interleaved ? runInterleaved(job, requests, firstId)
-                           : runInOrder(job, requests, firstId);
-    });
-    Q_EMIT runSetAccepted(firstId, count, interleaved);
+    const int first = accept(requests, interleaved);
+    Q_EMIT runSetAccepted(first, count, interleaved);
     for (int i = 0; i < count; ++i)
-        Q_EMIT runAccepted(firstId + i, requests[static_cast<std::size_t>(i)]);
-    return firstId;
+        Q_EMIT runAccepted(first + i, requests[static_cast<std::size_t>(i)]);
+    return first;
 }
 
-// On the worker: each run in turn (the first one even when a stop came early, so that it ends
-// with its record as a lone run does). The end of a run that another follows is posted at once,
-// so the window shows it ended while the next one goes (ends are delivered in run order, so the
-// next run not ended is its run); the last run that ran is the job's result.
-std::any RunController::runInOrder(JobContext &job, const std::vector<RunRequest> &requests,
-                                   int firstId) {
-    std::vector<RecordedRun> notEnded;
-    for (std::size_t i = 0; i < requests.size() && (i == 0 || !job.stopRequested()); ++i) {
-        Observer observer(this, job, firstId + static_cast<int>(i), requests[i].config);
-        RecordedRun run = runRecorded(requests[i], &observer, job.stopFlag(), m_train);
-        if (i + 1 < requests.size() && !job.stopRequested()) {
-            job.post([this, run = std::move(run)] { deliverResult(run); });
-            continue;
+// A slot of runEnded may start the next run or set at once (the controller is idle inside the
+// last runEnded): every loop that emits runEnded works on a copy, and nothing is started after
+// it when a job was started meanwhile.
+void RunController::startNextJob() {
+    while (!m_waiting.empty() && m_jobId == 0) {
+        m_job = std::move(m_waiting.front());
+        m_waiting.erase(m_waiting.begin());
+        if (!m_stopRequested) {
+            m_jobId = m_jobs.start(
+                [this, job = m_job](JobContext &context) { return runJob(context, job); });
+            return;
         }
-        notEnded.push_back(std::move(run));
+        RecordedRun cancelled; // a run of a stopped set: it ends without starting
+        cancelled.outcome.status = RunStatus::Cancelled;
+        cancelled.outcome.reason = "the run set was stopped before this run started";
+        const std::vector<int> ids = m_job.ids;
+        for (int id : ids)
+            endRun(id, cancelled);
     }
-    return std::any(std::move(notEnded));
 }
 
-// On the worker: the runs in processes of their own (childProgram), their epochs in turns;
-// every run's end is the job's result.
-std::any RunController::runInterleaved(JobContext &job, const std::vector<RunRequest> &requests,
-                                       int firstId) {
+// On the worker: one run, recorded as the CLI's; or an interleaved set, each run in a process of
+// its own (childProgram) unless a train function was injected (tests: this process).
+std::any RunController::runJob(JobContext &context, const Job &job) {
     std::vector<std::unique_ptr<Observer>> observers;
     std::vector<RecordObserver *> downstream;
-    for (std::size_t i = 0; i < requests.size(); ++i) {
-        observers.push_back(std::make_unique<Observer>(this, job, firstId + static_cast<int>(i),
-                                                       requests[i].config));
+    for (std::size_t i = 0; i < job.ids.size(); ++i) {
+        observers.push_back(
+            std::make_unique<Observer>(this, context, job.ids[i], job.requests[i].config));
         downstream.push_back(observers.back().get());
     }
-    // An injected train function (tests) trains in this process; otherwise each run in a child.
+    if (!job.interleaved)
+        return std::any(std::vector<RecordedRun>{
+            runRecorded(job.requests.front(), downstream.front(), context.stopFlag(), m_train)});
     const std::optional<ChildProgram> child = m_train ? std::nullopt : childProgram();
-    return std::any(
-        runRecordedInterleaved(requests, downstream, job.stopFlag(), child ? &*child : nullptr));
+    return std::any(runRecordedInterleaved(job.requests, downstream, context.stopFlag(),
+                                           child ? &*child : nullptr));
 }
 
-void RunController::stop() { m_jobs.stop(); }
-
-void RunController::deliverResult(const RecordedRun &run) {
-    const int runId = currentJobId();
-    if (!run.eventError.empty())
-        Q_EMIT tensorBoardFailed(runId, QString::fromStdString(run.eventError));
-    if (!run.recordError.empty())
-        Q_EMIT recordFailed(runId, QString::fromStdString(run.recordError));
-    Q_EMIT recordEnded(runId, run.record);
-    deliverEnd(run.outcome);
-}
-
-void RunController::deliverEnd(const RunOutcome &outcome) {
-    const int runId = currentJobId();
-    if (++m_endedRuns == m_runCount)
-        m_firstRunId = 0; // idle inside the last runEnded: a slot may start again
-    Q_EMIT runEnded(runId, outcome);
-}
-
-void RunController::endRemainingRuns(const std::vector<RecordedRun> *runs,
-                                     const RunOutcome *failure) {
-    std::size_t next = 0;
-    while (isRunning()) {
-        if (failure != nullptr) {
-            deliverEnd(*failure);
-        } else if (runs != nullptr && next < runs->size()) {
-            deliverResult((*runs)[next++]);
-        } else {
-            RunOutcome cancelled;
-            cancelled.status = RunStatus::Cancelled;
-            cancelled.reason = "the run set was stopped before this run started";
-            deliverEnd(cancelled);
-        }
-    }
-}
-
-void RunController::onJobFinished(int /*jobId*/, const std::any &result) {
-    // No copy of the records.
-    endRemainingRuns(&std::any_cast<const std::vector<RecordedRun> &>(result), nullptr);
-}
-
-void RunController::onJobFailed(int /*jobId*/, JobFailure kind, const QString &reason,
-                                const std::any &result) {
-    const auto *runs = std::any_cast<std::vector<RecordedRun>>(&result);
-    if (kind == JobFailure::Stopped && runs != nullptr) {
-        endRemainingRuns(runs, nullptr); // the train function's own (cancelled) outcomes
+void RunController::stop() {
+    if (!isRunning())
         return;
+    m_stopRequested = true;
+    m_jobs.stop();
+}
+
+void RunController::endRun(int id, const RecordedRun &run) {
+    m_going.erase(std::remove(m_going.begin(), m_going.end(), id), m_going.end());
+    Q_EMIT runEnded(id, run); // idle inside the last one: a slot may start again
+}
+
+void RunController::onJobFinished(int jobId, const std::any &result) {
+    if (jobId != m_jobId)
+        return;
+    m_jobId = 0;
+    const std::vector<int> ids = m_job.ids;
+    const auto &runs = std::any_cast<const std::vector<RecordedRun> &>(result); // no copy
+    for (std::size_t i = 0; i < ids.size(); ++i) {
+        RecordedRun missing; // a run an interleaved set never reported (not expected)
+        missing.outcome.status = RunStatus::Failed;
+        missing.outcome.reason = "the run ended without a result";
+        endRun(ids[i], i < runs.size() ? runs[i] : missing);
     }
-    RunOutcome outcome;
-    outcome.status = RunStatus::Failed;
-    outcome.reason = (kind == JobFailure::NoThread ? std::string("the run could not start: ")
-                                                   : std::string("training stopped: ")) +
-                     reason.toStdString();
-    endRemainingRuns(nullptr, &outcome);
+    startNextJob();
+}
+
+// The work threw or never started: each run of the job, and every run waiting behind it, ends
+// failed with the reason (a set does not go on after a failure of its machinery).
+void RunController::onJobFailed(int jobId, JobFailure kind, const QString &reason) {
+    if (jobId != m_jobId)
+        return;
+    m_jobId = 0;
+    RecordedRun failed;
+    failed.outcome.status = RunStatus::Failed;
+    failed.outcome.reason = (kind == JobFailure::NoThread ? std::string("the run could not start: ")
+                                                          : std::string("training stopped: ")) +
+                            reason.toStdString();
+    const std::vector<int> ids = m_going;
+    m_waiting.clear();
+    for (int id : ids)
+        endRun(id, failed);
 }
 
 } // namespace devicebench

@@ -27,6 +27,7 @@ Q_DECLARE_METATYPE(std::vector<devicebench::SystemSample>)
 Q_DECLARE_METATYPE(devicebench::EpochResult)
 Q_DECLARE_METATYPE(devicebench::RunOutcome)
 Q_DECLARE_METATYPE(devicebench::RunRecord)
+Q_DECLARE_METATYPE(devicebench::RecordedRun)
 
 namespace devicebench {
 
@@ -34,30 +35,27 @@ namespace devicebench {
 // queued connections and QSignalSpy. Idempotent; the RunController constructor calls it.
 void registerRunMetaTypes();
 
-// Owns the worker thread of the current run or run set (at most one at a time). Each run is a job
+// Owns the worker thread of the current run or run set (at most one at a time). A run is a job
 // of a JobRunner (job_runner.h) whose work is runRecorded (recorded_run.h), the same recorded run
 // as the CLI's: its RunRecorder makes the record id, times the steps, takes the fingerprint and
 // the data identity and writes the record file on the worker; the GUI thread writes nothing.
-// The job returns the RecordedRun, which arrives with the job's terminal signal.
 //
-// Validation: startRun asks the engine's checkRunRequest before it accepts a job and refuses
-// with its messages; that is the one check on the dashboard's path.
+// Validation: startRun / startRunSet ask the engine's checkRunRequest before they accept, and
+// refuse a request while a run is going; runRejected then carries the words the window shows.
 //
-// Run sets: startRunSet runs several requests as one job, interleaved (runRecordedInterleaved,
-// interleaved_run.h: each run on a thread of its own, their epochs in alternation) or one after
-// another (runRecorded each; a stop ends the run going and cancels those not started). Each run
-// of a set has its own id, reserved consecutively, and gets the signals below as a lone run does.
+// Run sets: startRunSet runs several requests, one after another (each run a job of its own,
+// started when the one before has ended; a stop ends the run going and cancels those not
+// started) or interleaved (one job, runRecordedInterleaved, interleaved_run.h: each run in a
+// process of its own, their epochs in alternation). Each run has its own id, reserved
+// consecutively, and gets the signals below as a lone run does.
 //
-// Every signal is emitted on the controller's thread, and carries the run's id (1, 2, ...; the
-// "job id" of the window). For each accepted run: runAccepted (inside startRun / startRunSet),
-// recordStarted and runStarted (absent when loading fails), stepLosses / epochFinished
-// interleaved (each step with the recorder's seconds), then tensorBoardFailed / recordFailed when
-// a write failed, recordEnded (unless no worker thread could start, or the run of a set never
-// started) and exactly one runEnded. In a set run one after another each run ends before the
-// next starts; in an interleaved set every run ends when the last one has (in request order).
-// Events of a run that is no longer current, or that arrive after the controller was destroyed,
-// are dropped. When the system refuses the worker thread, every run ends with runEnded(Failed,
-// the reason).
+// Every signal is emitted on the controller's thread and carries the run's id (1, 2, ...). For
+// each accepted run: runAccepted (inside startRun / startRunSet), recordStarted and runStarted
+// (absent when it ended before it started), stepLosses / systemSamples / epochFinished as it
+// trains, and exactly one runEnded with its RecordedRun: every run ends that way, the first of a
+// set as the last. In a set run one after another each run ends before the next starts; in an
+// interleaved set every run ends when the last one has (in request order). Events of a run that
+// is no longer current, or that arrive after the controller was destroyed, are dropped.
 class RunController : public QObject {
     Q_OBJECT
 
@@ -74,8 +72,8 @@ public:
     RunController(const RunController &) = delete;
     RunController &operator=(const RunController &) = delete;
 
-    // Starts `request` on a new worker thread, emits runAccepted(jobId, request) and returns
-    // the job id. Emits runRejected(reasons) and returns 0 when a run is already going or the
+    // Starts `request` on a new worker thread, emits runAccepted(runId, request) and returns
+    // the run's id. Emits runRejected(reasons) and returns 0 when a run is already going or the
     // request fails checkRunRequest (the engine's messages, one per problem).
     int startRun(const devicebench::RunRequest &request);
 
@@ -86,16 +84,16 @@ public:
     // empty, or any request fails checkRunRequest (each message prefixed "run N (device): ").
     int startRunSet(std::vector<devicebench::RunRequest> requests, bool interleave);
 
-    // Asks the current run (or every run of the set) to stop (sets the job's atomic stop
-    // flag); a run going ends as cancelled through the usual runEnded, a run of the set not
-    // started yet ends cancelled too. No effect when idle.
+    // Asks the current run (or every run of the set) to stop: the run going ends as cancelled
+    // through the usual runEnded, and so does each run of the set not started yet. No effect
+    // when idle.
     void stop();
 
     // True from an accepted startRun() / startRunSet() until its last runEnded is emitted
     // (false inside that last runEnded, so that a slot may start again).
-    bool isRunning() const { return m_firstRunId != 0; }
+    bool isRunning() const { return !m_going.empty(); }
     // Id of the (first) run of the current set that has not ended yet, or 0 when idle.
-    int currentJobId() const { return m_firstRunId == 0 ? 0 : m_firstRunId + m_endedRuns; }
+    int currentJobId() const { return m_going.empty() ? 0 : m_going.front(); }
 
 Q_SIGNALS:
     // Emitted inside startRun(), before it returns, for every accepted run.
@@ -103,6 +101,8 @@ Q_SIGNALS:
     // Emitted inside startRunSet(), before the set's runAccepted signals: the runs' ids are
     // firstJobId .. firstJobId + runs - 1, in request order.
     void runSetAccepted(int firstJobId, int runs, bool interleaved);
+    // A request was refused: the controller's words ("Run #2 is still going: ..."), or the
+    // engine's messages for settings that must not run.
     void runRejected(QStringList reasons);
     // The record as its recorder holds it once the run started (runId, createdUtc, config,
     // started, fingerprint, data identity; no epochs yet); just before runStarted.
@@ -113,42 +113,42 @@ Q_SIGNALS:
     // seconds on their clock); also for each run of an interleaved set.
     void systemSamples(int jobId, std::vector<devicebench::SystemSample> samples);
     void epochFinished(int jobId, devicebench::EpochResult epoch);
-    // The run's event file could not be written (the run itself went on); before runEnded.
-    void tensorBoardFailed(int jobId, QString message);
-    // The run's record file could not be written (the message names the file and the OS
-    // error); before runEnded.
-    void recordFailed(int jobId, QString message);
-    // The final record, as written (every epoch and step with the recorder's times, the status
-    // and reason); just before runEnded, also for a run that failed before it started.
-    void recordEnded(int jobId, devicebench::RunRecord record);
-    void runEnded(int jobId, devicebench::RunOutcome outcome);
+    // The run's end, once for every accepted run: how it ended (run.outcome), its final record
+    // as written (run.record; empty for a run that never started), and its files' errors
+    // (recordError: the record could not be written; eventError: the TensorBoard events).
+    void runEnded(int jobId, devicebench::RecordedRun run);
 
 private:
     class Observer;
+    // One job: the runs it trains, in order (one run, or the runs of an interleaved set).
+    struct Job {
+        std::vector<int> ids;
+        std::vector<RunRequest> requests;
+        bool interleaved = false;
+    };
 
-    // The set's work: one after another, or interleaved. Each returns the runs that ran and
-    // whose end was not posted yet (std::vector<RecordedRun>), in order.
-    std::any runInOrder(JobContext &job, const std::vector<RunRequest> &requests, int firstId);
-    std::any runInterleaved(JobContext &job, const std::vector<RunRequest> &requests, int firstId);
+    // Refuses (runRejected) and returns false when a run is going or `requests` must not run.
+    bool refuses(const std::vector<RunRequest> &requests, bool inSet);
     QStringList problemsOf(const std::vector<RunRequest> &requests) const;
-
-    // The job's terminal signals: `result` holds the runs not ended yet when the work returned.
+    // Reserves ids for `requests`, plans their jobs and starts the first; the first id.
+    int accept(const std::vector<RunRequest> &requests, bool interleaved);
+    void startNextJob(); // the first waiting job; every waiting run cancelled after a stop
+    // On the worker: the job's runs, their results in order (std::vector<RecordedRun>).
+    std::any runJob(JobContext &context, const Job &job);
+    // The job's terminal signals.
     void onJobFinished(int jobId, const std::any &result);
-    void onJobFailed(int jobId, JobFailure kind, const QString &reason, const std::any &result);
-    // The ends of the set's runs not ended yet: those in `runs` (in order) with their results,
-    // the rest (never started) cancelled, or all with `failure` when it is given.
-    void endRemainingRuns(const std::vector<RecordedRun> *runs, const RunOutcome *failure);
-    // recordFailed / tensorBoardFailed / recordEnded / runEnded of one run of the set (the next
-    // not ended); the set is over (isRunning() false) before its last runEnded.
-    void deliverResult(const RecordedRun &run);
-    void deliverEnd(const RunOutcome &outcome);
+    void onJobFailed(int jobId, JobFailure kind, const QString &reason);
+    // runEnded for run `id`, which then is no longer going.
+    void endRun(int id, const RecordedRun &run);
 
     TrainFunction m_train;
     int m_lastRunId = 0;
-    int m_firstRunId = 0; // of the set going; 0 when idle
-    int m_runCount = 0;   // runs of the set going
-    int m_endedRuns = 0;  // of those, how many got their runEnded
-    JobRunner m_jobs;     // last member: destroyed (stopped and joined) first
+    std::vector<int> m_going; // the runs accepted and not ended, in order
+    Job m_job;                // the job going (its JobRunner id: m_jobId; 0 when none)
+    int m_jobId = 0;
+    std::vector<Job> m_waiting; // of a set run one after another: the jobs not started yet
+    bool m_stopRequested = false;
+    JobRunner m_jobs; // last member: destroyed (stopped and joined) first
 };
 
 } // namespace devicebench

@@ -36,14 +36,10 @@ SweepController::SweepController(SweepFunction sweep, QObject *parent,
     connect(&m_jobs, &JobRunner::finished, this, [this](int jobId, const std::any &result) {
         Q_EMIT sweepEnded(jobId, outcomeOf(result), QString());
     });
+    // A stopped sweep returns its own (cancelled) outcome through finished.
     connect(&m_jobs, &JobRunner::failed, this,
-            [this](int jobId, JobFailure kind, const QString &reason, const std::any &result) {
-                SweepOutcome outcome = outcomeOf(result);
-                if (kind == JobFailure::Stopped) { // the sweep's own (cancelled) outcome
-                    outcome.status = RunStatus::Cancelled;
-                    Q_EMIT sweepEnded(jobId, outcome, QString());
-                    return;
-                }
+            [this](int jobId, JobFailure kind, const QString &reason) {
+                SweepOutcome outcome;
                 outcome.status = RunStatus::Failed;
                 Q_EMIT sweepEnded(jobId, outcome,
                                   kind == JobFailure::NoThread

@@ -26,7 +26,7 @@ ScriptedSession::ScriptedSession(MainWindow &window, RunController &controller,
     connect(&controller, &RunController::runAccepted, this, [this] { m_asked.clear(); });
     connect(&window, &MainWindow::runRefused, this, &ScriptedSession::onRunRefused);
     connect(&controller, &RunController::runEnded, this,
-            [this](int, const RunOutcome &outcome) { onRunEnded(outcome); });
+            [this](int, const RecordedRun &run) { onRunEnded(run.outcome); });
 }
 
 void ScriptedSession::begin(bool screenshot) {

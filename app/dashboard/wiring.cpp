@@ -42,16 +42,12 @@ void wireDashboard(MainWindow &window, RunController &runs, ProbeController &pro
     QObject::connect(&window, &MainWindow::stopRequested, &runs, &RunController::stop);
     QObject::connect(&runs, &RunController::runAccepted, &window, &MainWindow::onRunAccepted);
     QObject::connect(&runs, &RunController::recordStarted, &window, &MainWindow::onRecordStarted);
-    QObject::connect(&runs, &RunController::recordEnded, &window, &MainWindow::onRecordEnded);
-    QObject::connect(&runs, &RunController::recordFailed, &window, &MainWindow::onRecordFailed);
     QObject::connect(&runs, &RunController::runStarted, &window, &MainWindow::onRunStarted);
     QObject::connect(&runs, &RunController::stepLosses, &window, &MainWindow::onStepLosses);
     QObject::connect(&runs, &RunController::systemSamples, &window, &MainWindow::onSystemSamples);
     QObject::connect(&runs, &RunController::epochFinished, &window, &MainWindow::onEpochFinished);
     QObject::connect(&runs, &RunController::runEnded, &window, &MainWindow::onRunEnded);
     QObject::connect(&runs, &RunController::runRejected, &window, &MainWindow::onRunRejected);
-    QObject::connect(&runs, &RunController::tensorBoardFailed, &window,
-                     &MainWindow::onTensorBoardFailed);
 
     QObject::connect(&window, &MainWindow::probeRequested, &probe, &ProbeController::start);
     QObject::connect(

@@ -20,8 +20,8 @@ class SweepPanel;
 //   window.startRunSetRequested(requests, interleave) -> runs.startRunSet
 //   runs.runSetAccepted                              -> window.onRunSetAccepted
 //   window.stopRequested                             -> runs.stop
-//   runs.runAccepted / recordStarted / runStarted / stepLosses / epochFinished /
-//     recordFailed / tensorBoardFailed / recordEnded / runEnded / runRejected
+//   runs.runAccepted / recordStarted / runStarted / stepLosses / systemSamples /
+//     epochFinished / runEnded (the RecordedRun) / runRejected
 //                                                    -> window.onRunAccepted / ... (same names)
 //   window.probeRequested                            -> probe.start
 //   probe.probed(id, devices, fingerprint)           -> window.onDevicesProbed

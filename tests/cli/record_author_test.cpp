@@ -95,21 +95,26 @@ TEST(OneRecordAuthor, CliAndDashboardRecordsOfOneConfigDifferOnlyInIdTimesAndFin
     request.config = cliRecord.config;
     request.recordsFolder = runsDir.string();
     request.tensorBoardFolder = boardDir.string();
-    RunStore store; // as the dashboard's composition root wires it
-    QObject::connect(&controller, &RunController::recordStarted, &store,
-                     [&store](int id, const RunRecord &record) { store.addRun(id, record); });
-    QObject::connect(&controller, &RunController::epochFinished, &store, &RunStore::addEpoch);
-    QObject::connect(&controller, &RunController::recordEnded, &store, &RunStore::replaceRecord);
+    RunStore store; // as the dashboard's window feeds it
+    QObject::connect(&controller, &RunController::runAccepted, &store,
+                     [&store](int id) { store.acceptRun(id); });
+    QObject::connect(
+        &controller, &RunController::recordStarted, &store,
+        [&store](int id, const RunRecord &record) { store.liveRun(id)->onRecordStarted(record); });
+    QObject::connect(
+        &controller, &RunController::epochFinished, &store,
+        [&store](int id, const EpochResult &epoch) { store.liveRun(id)->onEpochFinished(epoch); });
     std::string startedId;
     RunRecord ended;
     int runEndedCount = 0;
     QObject::connect(&controller, &RunController::recordStarted,
                      [&startedId](int, const RunRecord &record) { startedId = record.runId; });
-    QObject::connect(&controller, &RunController::recordEnded,
-                     [&ended](int, const RunRecord &record) { ended = record; });
-    QString recordError;
-    QObject::connect(&controller, &RunController::recordFailed,
-                     [&recordError](int, const QString &message) { recordError = message; });
+    std::string recordError;
+    QObject::connect(&controller, &RunController::runEnded, [&](int id, const RecordedRun &run) {
+        ended = run.record;
+        recordError = run.recordError;
+        store.finishRun(id, run);
+    });
     QEventLoop loop;
     QObject::connect(&controller, &RunController::runEnded, &loop, [&] {
         ++runEndedCount;
@@ -120,7 +125,7 @@ TEST(OneRecordAuthor, CliAndDashboardRecordsOfOneConfigDifferOnlyInIdTimesAndFin
     ASSERT_NE(id, 0);
     loop.exec();
     ASSERT_EQ(runEndedCount, 1) << "the run did not end within 4 minutes";
-    EXPECT_TRUE(recordError.isEmpty()) << recordError.toStdString();
+    EXPECT_TRUE(recordError.empty()) << recordError;
 
     // One run id names the record file, the TensorBoard folder and the run the store shows.
     ASSERT_FALSE(startedId.empty());

@@ -82,7 +82,7 @@ TEST(RunSet, ARecordLeftRunningIsInterruptedWithTheEpochItStoppedIn) {
     EXPECT_EQ(set.run(0).reason, "the process that ran it ended during epoch 3");
 }
 
-TEST(RunSet, LiveEventsFillTheRecordAndTheOutcomeEndsIt) {
+TEST(RunSet, LiveEventsFillTheRecordAndTheFinalRecordEndsIt) {
     RunSet set;
     set.addRun(7, recordOf("h", 1, {}, 1));
     set.appendSteps(7, {{1, 1, 2.3, 0.5}, {1, 2, 2.2, 0.5}});
@@ -92,19 +92,16 @@ TEST(RunSet, LiveEventsFillTheRecordAndTheOutcomeEndsIt) {
     EXPECT_EQ(set.findRun(7)->record.steps.size(), 2U);
     EXPECT_EQ(set.findRun(7)->record.steps[1].seconds, 0.5) << "the time given, not a clock's";
     EXPECT_DOUBLE_EQ(set.findRun(7)->summary.stableMean, 4.0);
+    EXPECT_EQ(set.findRun(7)->state, RunState::Running);
 
-    RunOutcome outcome;
-    outcome.status = RunStatus::Cancelled;
-    outcome.reason = "stopped";
-    outcome.epochs = {epochOf(1, 9.0)}; // fewer than stored: the stored ones stay
-    EXPECT_TRUE(set.endRun(7, outcome));
-    EXPECT_FALSE(set.endRun(99, outcome));
+    // The recorder's final record replaces it, state and reason from its status.
+    RunRecord final = set.findRun(7)->record;
+    final.status = "cancelled";
+    final.reason = "stopped";
+    EXPECT_TRUE(set.replaceRecord(7, final));
     EXPECT_EQ(set.findRun(7)->state, RunState::Cancelled);
     EXPECT_EQ(set.findRun(7)->reason, "stopped");
     EXPECT_EQ(set.findRun(7)->record.epochs.size(), 2U);
-
-    // The recorder's final record replaces it, state from its status.
-    RunRecord final = set.findRun(7)->record;
     final.status = "diverged";
     final.reason = "loss became NaN";
     EXPECT_TRUE(set.replaceRecord(7, final));

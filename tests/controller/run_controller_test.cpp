@@ -72,11 +72,11 @@ TEST(RunController, EventsArriveOnTheMainThreadInOrderWithExactlyOneRunEnded) {
                      [&](int, const EpochResult &e) { note("epoch" + std::to_string(e.epoch)); });
     int endedCount = 0;
     RunOutcome ended;
-    QObject::connect(&controller, &RunController::runEnded, [&](int id, const RunOutcome &o) {
+    QObject::connect(&controller, &RunController::runEnded, [&](int id, const RecordedRun &run) {
         EXPECT_EQ(id, 1);
         EXPECT_FALSE(controller.isRunning()) << "idle before runEnded, so a slot may start again";
         ++endedCount;
-        ended = o;
+        ended = run.outcome;
         note("ended");
     });
 
@@ -131,7 +131,7 @@ TEST(RunController, StopEndsTheRunAsCancelled) {
     ASSERT_TRUE(waitUntil([&] { return started.count() == 1; }));
     controller.stop();
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }, 3000));
-    const auto outcome = ended.at(0).at(1).value<RunOutcome>();
+    const auto outcome = ended.at(0).at(1).value<RecordedRun>().outcome;
     EXPECT_EQ(outcome.status, RunStatus::Cancelled);
     EXPECT_FALSE(outcome.reason.empty());
     EXPECT_FALSE(controller.isRunning());
@@ -147,7 +147,7 @@ TEST(RunController, AThrowingTrainerEndsAsFailedWithTheMessage) {
     QSignalSpy ended(&controller, &RunController::runEnded);
     controller.startRun(fakeRequest());
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
-    const auto outcome = ended.at(0).at(1).value<RunOutcome>();
+    const auto outcome = ended.at(0).at(1).value<RecordedRun>().outcome;
     EXPECT_EQ(outcome.status, RunStatus::Failed);
     EXPECT_NE(outcome.reason.find("boom"), std::string::npos);
 }
@@ -178,7 +178,6 @@ TEST(RunController, WithALogFolderEachRunWritesOneEventFileInAFolderOfItsOwn) {
     RunRequest request = fakeRequest();
     request.tensorBoardFolder = logs.path().toStdString();
     QSignalSpy ended(&controller, &RunController::runEnded);
-    QSignalSpy failed(&controller, &RunController::tensorBoardFailed);
     ASSERT_EQ(controller.startRun(request), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
     const QStringList runs = QDir(logs.path()).entryList(QDir::Dirs | QDir::NoDotAndDotDot);
@@ -189,7 +188,9 @@ TEST(RunController, WithALogFolderEachRunWritesOneEventFileInAFolderOfItsOwn) {
     ASSERT_EQ(files.size(), 1);
     EXPECT_TRUE(files[0].fileName().startsWith(QStringLiteral("events.out.tfevents.")));
     EXPECT_GT(files[0].size(), 0);
-    EXPECT_EQ(failed.count(), 0);
+    const auto run = ended.at(0).at(1).value<RecordedRun>();
+    EXPECT_EQ(run.eventError, "");
+    EXPECT_EQ(QFileInfo(QString::fromStdString(run.eventFile)).fileName(), files[0].fileName());
 }
 
 TEST(RunController, AnEventFileThatCannotBeWrittenIsReportedAndTheRunFinishes) {
@@ -204,19 +205,15 @@ TEST(RunController, AnEventFileThatCannotBeWrittenIsReportedAndTheRunFinishes) {
     ASSERT_TRUE(f.open(QIODevice::WriteOnly));
     f.close();
     RunController controller{FakeTrainer{}};
-    std::vector<std::string> order;
-    QObject::connect(
-        &controller, &RunController::tensorBoardFailed,
-        [&](int, const QString &message) { order.push_back("failed: " + message.toStdString()); });
-    QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &outcome) {
-        order.push_back(std::string("ended ") + toString(outcome.status));
-    });
+    std::vector<RecordedRun> ended;
+    QObject::connect(&controller, &RunController::runEnded,
+                     [&](int, const RecordedRun &run) { ended.push_back(run); });
     ASSERT_EQ(controller.startRun(request), 1);
-    ASSERT_TRUE(waitUntil([&] { return order.size() == 2; }));
-    EXPECT_EQ(order[0].rfind("failed: cannot create TensorBoard folder " + file.toStdString(), 0),
-              0u)
-        << order[0];
-    EXPECT_EQ(order[1], "ended finished");
+    ASSERT_TRUE(waitUntil([&] { return ended.size() == 1; }));
+    EXPECT_EQ(
+        ended[0].eventError.rfind("cannot create TensorBoard folder " + file.toStdString(), 0), 0u)
+        << ended[0].eventError;
+    EXPECT_EQ(ended[0].outcome.status, RunStatus::Finished);
 }
 
 TEST(RunController, ATensorBoardFolderThatCannotBeMadeRefusesTheRunWithTheEnginesMessage) {
@@ -295,7 +292,7 @@ TEST(RunController, TheAcceptedSignalCarriesTheWholeRequest) {
     EXPECT_TRUE(QDir(dir.filePath(QStringLiteral("logs/the-run_cpu_x1"))).exists());
 }
 
-TEST(RunController, TheJobsResultArrivesWithTheTerminalSignalsAndStepsKeepTheRecordersTimes) {
+TEST(RunController, TheRunsEndCarriesItsRecordAsWrittenAndStepsKeepTheRecordersTimes) {
     // The trainer's returned outcome differs from the one it told the observer: runEnded
     // carries the returned one, the job's result.
     RunController controller(
@@ -313,18 +310,14 @@ TEST(RunController, TheJobsResultArrivesWithTheTerminalSignalsAndStepsKeepTheRec
                          shown.insert(shown.end(), losses.begin(), losses.end());
                          order.emplace_back("steps");
                      });
-    QObject::connect(&controller, &RunController::recordEnded, [&](int, const RunRecord &r) {
-        ended = r;
-        order.emplace_back("record");
-    });
-    QObject::connect(&controller, &RunController::runEnded, [&](int, const RunOutcome &o) {
-        outcome = o;
+    QObject::connect(&controller, &RunController::runEnded, [&](int, const RecordedRun &run) {
+        ended = run.record;
+        outcome = run.outcome;
         order.emplace_back("ended");
     });
     ASSERT_EQ(controller.startRun(fakeRequest()), 1);
     ASSERT_TRUE(waitUntil([&] { return outcome.reason.size() > 0; }));
-    ASSERT_GE(order.size(), 3U);
-    EXPECT_EQ(order[order.size() - 2], "record");
+    ASSERT_GE(order.size(), 2U);
     EXPECT_EQ(order.back(), "ended");
     EXPECT_EQ(outcome.reason, "returned by the train function");
     EXPECT_EQ(ended.status, "finished");
@@ -359,8 +352,8 @@ TEST(RunController, TheMachinesReadingsReachTheMainThreadWithEachRunsId) {
                              shown.emplace_back(id, s.processCores);
                      });
     std::vector<RunRecord> ended;
-    QObject::connect(&controller, &RunController::recordEnded,
-                     [&](int, const RunRecord &r) { ended.push_back(r); });
+    QObject::connect(&controller, &RunController::runEnded,
+                     [&](int, const RecordedRun &run) { ended.push_back(run.record); });
     RunRequest two = fakeRequest();
     two.config.threads = 2;
     ASSERT_EQ(controller.startRunSet({fakeRequest(), two}, false), 1);
@@ -384,8 +377,8 @@ TEST(RunController, TheEnginesSamplerReadingsReachTheMainThreadAndTheRecord) {
         &controller, &RunController::systemSamples,
         [&](int, const std::vector<SystemSample> &samples) { shown += samples.size(); });
     std::vector<RunRecord> ended;
-    QObject::connect(&controller, &RunController::recordEnded,
-                     [&](int, const RunRecord &r) { ended.push_back(r); });
+    QObject::connect(&controller, &RunController::runEnded,
+                     [&](int, const RecordedRun &run) { ended.push_back(run.record); });
     ASSERT_EQ(controller.startRun(fakeRequest()), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.size() == 1; }));
     unsetenv("DEVICEBENCH_SAMPLING_PERIOD");

@@ -63,12 +63,11 @@ struct EventLog {
                              note("epoch", id, epoch.epoch);
                              epochs.emplace_back(id, epoch.epoch);
                          });
-        QObject::connect(&controller, &RunController::recordEnded,
-                         [this](int id, const RunRecord &) { note("recordEnded", id); });
         QObject::connect(&controller, &RunController::runEnded,
-                         [this, &controller](int id, const RunOutcome &outcome) {
+                         [this, &controller](int id, const RecordedRun &run) {
                              note("ended", id);
-                             ends[id].push_back(outcome);
+                             ends[id].push_back(run.outcome);
+                             records[id] = run.record;
                              runningAtEnd.push_back(controller.isRunning());
                          });
     }
@@ -91,6 +90,7 @@ struct EventLog {
     std::vector<std::string> events;
     std::vector<std::pair<int, int>> epochs; // (run id, epoch)
     std::map<int, std::vector<RunOutcome>> ends;
+    std::map<int, RunRecord> records; // the record each run's end carried
     std::vector<bool> runningAtEnd;
 };
 
@@ -117,8 +117,7 @@ TEST(RunSet, OneAfterAnotherEachRunHasItsOwnIdAndEndsBeforeTheNextStarts) {
         EXPECT_EQ(log.ends[id].front().status, RunStatus::Finished);
         EXPECT_LT(log.indexOf("record " + std::to_string(id)),
                   log.indexOf("started " + std::to_string(id)));
-        EXPECT_LT(log.indexOf("recordEnded " + std::to_string(id)),
-                  log.indexOf("ended " + std::to_string(id)));
+        EXPECT_FALSE(log.records[id].runId.empty()) << "the end carries the record as written";
     }
     EXPECT_LT(log.indexOf("ended 1"), log.indexOf("started 2"));
     EXPECT_LT(log.indexOf("ended 2"), log.indexOf("started 3"));
@@ -178,8 +177,8 @@ TEST(RunSet, StoppingASetOneAfterAnotherCancelsTheRunGoingAndThoseNotStarted) {
     }
     EXPECT_EQ(log.ends[2].front().reason, "the run set was stopped before this run started");
     EXPECT_EQ(log.indexOf("record 2"), -1);
-    EXPECT_EQ(log.indexOf("recordEnded 2"), -1);
-    EXPECT_GE(log.indexOf("recordEnded 1"), 0) << "the stopped run keeps its record";
+    EXPECT_TRUE(log.records[2].runId.empty()) << "a run never started has no record";
+    EXPECT_FALSE(log.records[1].runId.empty()) << "the stopped run keeps its record";
     EXPECT_FALSE(controller.isRunning());
 }
 
@@ -256,8 +255,7 @@ TEST(RunSet, AnInterleavedSetsEpochsAlternateAndEveryRunEndsOnce) {
         ASSERT_EQ(log.ends[id].size(), 1U) << "run " << id;
         EXPECT_EQ(log.ends[id].front().status, RunStatus::Finished) << log.ends[id].front().reason;
         EXPECT_EQ(log.ends[id].front().epochs.size(), 2U);
-        EXPECT_LT(log.indexOf("recordEnded " + std::to_string(id)),
-                  log.indexOf("ended " + std::to_string(id)));
+        EXPECT_FALSE(log.records[id].runId.empty()) << "the end carries the record as written";
     }
     EXPECT_EQ(log.runningAtEnd, (std::vector<bool>{true, false}));
     EXPECT_FALSE(controller.isRunning());

@@ -189,6 +189,7 @@ TEST(LossChartZoom, AUserZoomIsKeptWhileALiveRunAppendsSteps) {
     MainWindow window(nullptr, test::scratchRunsFolder());
     window.resize(1400, 900);
     window.show();
+    window.onRunAccepted(1, {}); // the controller's order: accepted, then the record
     window.onRecordStarted(1, startedRecord(10, 100));
     window.onStepLosses(1, stepsOf(1, 250, 100));
     window.redrawNow();
@@ -239,7 +240,7 @@ TEST(LossChartZoom, AUserZoomIsKeptWhileALiveRunAppendsSteps) {
 TEST(LossChartZoom, AZoomIntoOneEpochDrawsEveryStepOfIt) {
     RunStore store;
     test::addLiveRun(store, 1, test::syntheticConfig(10, 1), startedWith(782));
-    store.appendStepLosses(1, stepsOf(1, 7820, 782));
+    store.liveRun(1)->onStepLosses(stepsOf(1, 7820, 782));
     LossChart chart;
     chart.sync(store);
     EXPECT_LE(chart.trainSeries(1)->count(), kMaxDrawnPoints);
@@ -253,6 +254,7 @@ TEST(LossChartZoom, AZoomIntoOneEpochDrawsEveryStepOfIt) {
 
 TEST(LossChartSmoothing, ChangesOnlyTheDrawingNotTheStoreNorTheCsv) {
     MainWindow window(nullptr, test::scratchRunsFolder());
+    window.onRunAccepted(1, {});
     window.onRecordStarted(1, startedRecord(2, 50));
     window.onStepLosses(1, stepsOf(1, 100, 50));
     for (int e = 1; e <= 2; ++e) {
@@ -327,7 +329,7 @@ TEST(LossChartSmoothing, IsRememberedWithTheAxisChoices) {
 TEST(LossChartHover, ShowsRunEpochStepAndTheRawAndSmoothedLoss) {
     RunStore store;
     test::addLiveRun(store, 1, test::syntheticConfig(2, 1), startedWith(10));
-    store.appendStepLosses(1, {{1, 1, 2.0}, {1, 2, 1.0}, {2, 11, 1.5}, {2, 12, 1.25}});
+    store.liveRun(1)->onStepLosses({{1, 1, 2.0}, {1, 2, 1.0}, {2, 11, 1.5}, {2, 12, 1.25}});
     LossChart chart;
     chart.setGeometry(0, 0, 800, 500);
     chart.sync(store);
@@ -350,7 +352,7 @@ TEST(SpeedChartHover, ShowsStableMeanIntervalEpochsAndSpeedUp) {
             epoch.epoch = e;
             epoch.seconds = (id == 1 ? 10.0 : 5.0) + 0.1 * e;
             epoch.testLoss = 1.0;
-            store.addEpoch(id, epoch);
+            store.liveRun(id)->onEpochFinished(epoch);
         }
     }
     SpeedChart chart;
@@ -379,6 +381,7 @@ TEST(HiddenRuns, AHiddenRunLeavesBothChartsAndIsRememberedByRunId) {
         options.runsOneByOne = true; // two runs of one configuration: a group otherwise
         window.chartsPanel()->setChartOptions(options);
         for (int id : {1, 2}) {
+            window.onRunAccepted(id, {});
             window.onRecordStarted(id, startedRecord(2, 10));
             window.onStepLosses(id, stepsOf(1, 20, 10, id * 0.5));
         }
@@ -416,6 +419,7 @@ TEST(HiddenRuns, AHiddenRunLeavesBothChartsAndIsRememberedByRunId) {
     again.restoreSettings(settings);
     RunRecord record = startedRecord(2, 10);
     record.runId = hiddenRunId; // the same run, imported again
+    again.onRunAccepted(7, {});
     again.onRecordStarted(7, record);
     again.redrawNow();
     EXPECT_TRUE(again.store().isRunHidden(7));
@@ -430,7 +434,7 @@ TEST(HiddenRuns, TheBarChartLeavesOutAHiddenRunsBar) {
             EpochResult epoch;
             epoch.epoch = e;
             epoch.seconds = id + 0.1 * e;
-            store.addEpoch(id, epoch);
+            store.liveRun(id)->onEpochFinished(epoch);
         }
     }
     SpeedChart chart;
@@ -451,7 +455,7 @@ TEST(CoincidingCurves, TheLaterRunIsDashedAndItsLegendSaysIdenticalToTheFirst) {
     const double offsets[] = {0.0, 0.0, 0.3, 2e-4};
     for (int id : {1, 2, 3, 4}) {
         test::addLiveRun(store, id, test::syntheticConfig(2, 1), startedWith(10));
-        store.appendStepLosses(id, stepsOf(1, 20, 10, offsets[id - 1]));
+        store.liveRun(id)->onStepLosses(stepsOf(1, 20, 10, offsets[id - 1]));
     }
     LossChart chart;
     ChartOptions options;

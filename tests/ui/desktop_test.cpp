@@ -250,7 +250,7 @@ TEST(DesktopShortcuts, CtrlRStartsARunAndCtrlPeriodStopsIt) {
     EXPECT_TRUE(action(window, "stopAction")->isEnabled());
     QTest::keySequence(&window, QKeySequence(QStringLiteral("Ctrl+.")));
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
-    EXPECT_EQ(ended.at(0).at(1).value<RunOutcome>().status, RunStatus::Cancelled);
+    EXPECT_EQ(ended.at(0).at(1).value<RecordedRun>().outcome.status, RunStatus::Cancelled);
 }
 
 TEST(DesktopLogging, WritesToARotatingFileInTheGivenFolder) {

@@ -36,7 +36,7 @@ RunStore *storeWithOneRun(QObject *parent, const std::string &deviceName) {
         e.testLoss = 1.5;
         e.testAccuracy = 0.125;
         e.imagesPerSecond = 110 / e.seconds;
-        store->addEpoch(1, e);
+        store->liveRun(1)->onEpochFinished(e);
     }
     return store;
 }
@@ -188,7 +188,7 @@ TEST(SummaryCsv, HasOneRowPerRunWithStatisticsSpeedUpComparabilityAndFingerprint
         e.epoch = n;
         e.seconds = 3.0 / n;
         e.warmup = n == 1;
-        store->addEpoch(2, e);
+        store->liveRun(2)->onEpochFinished(e);
     }
 
     const QStringList lines = summaryCsv(*store).split(QLatin1Char('\n'), Qt::SkipEmptyParts);

@@ -83,7 +83,7 @@ TEST(MainWindow, ClosingDuringARunStopsItAndClosesWhenItHasEnded) {
     EXPECT_TRUE(window.findChild<QPushButton *>(QStringLiteral("stopButton"))->isEnabled());
     window.close();
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1 && !window.isVisible(); }, 5000));
-    EXPECT_EQ(ended.at(0).at(1).value<RunOutcome>().status, RunStatus::Cancelled);
+    EXPECT_EQ(ended.at(0).at(1).value<RecordedRun>().outcome.status, RunStatus::Cancelled);
 }
 
 TEST(MainWindow, ARunThatFailsBeforeStartingShowsTheReasonInRed) {
@@ -132,7 +132,7 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->click();
     ASSERT_TRUE(controller.isRunning());
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }, 120000));
-    const auto outcome = ended.at(0).at(1).value<RunOutcome>();
+    const auto outcome = ended.at(0).at(1).value<RecordedRun>().outcome;
     ASSERT_EQ(outcome.status, RunStatus::Finished) << outcome.reason;
     window.redrawNow();
 
@@ -465,7 +465,7 @@ TEST(MainWindow, TheRunRequestReachesTheControllerWhole) {
     QSignalSpy sent(&window, &MainWindow::startRunRequested);
     QSignalSpy accepted(&controller, &RunController::runAccepted);
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_TRUE(window.startRun("cpu"));
+    window.startRun("cpu");
     ASSERT_EQ(sent.count(), 1);
     ASSERT_EQ(accepted.count(), 1);
     const auto request = accepted.at(0).at(1).value<RunRequest>();
@@ -497,8 +497,8 @@ TEST(MainWindow, TheStoresStepTimesAreTheRecordsFromTheFirstStep) {
             firstShown = window.store().findRun(id)->record.steps;
     });
     RunRecord ended;
-    QObject::connect(&controller, &RunController::recordEnded, &window,
-                     [&](int, const RunRecord &record) { ended = record; });
+    QObject::connect(&controller, &RunController::runEnded, &window,
+                     [&](int, const RecordedRun &run) { ended = run.record; });
     QSignalSpy done(&controller, &RunController::runEnded);
     ASSERT_EQ(test::startRun(window, "cpu"), 1);
     ASSERT_TRUE(waitUntil([&] { return done.count() == 1; }));

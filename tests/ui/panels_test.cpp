@@ -163,7 +163,7 @@ TEST(WindowPanels, ARunWhoseThreadIsRefusedEndsWithTheReasonAndLeavesTheWindowId
     QSignalSpy ended(&controller, &RunController::runEnded);
     ASSERT_EQ(test::startRun(window, "cpu"), 1);
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
-    const auto outcome = ended.at(0).at(1).value<RunOutcome>();
+    const auto outcome = ended.at(0).at(1).value<RecordedRun>().outcome;
     EXPECT_EQ(outcome.status, RunStatus::Failed);
     EXPECT_NE(outcome.reason.find("the system refused a worker thread"), std::string::npos)
         << outcome.reason;

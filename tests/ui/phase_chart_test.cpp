@@ -54,7 +54,7 @@ void addRun(RunStore &store, int id, bool phases, double scale) {
                 epoch.phases.data = 9.0;
         }
         epoch.seconds = phases ? epoch.phases.total() : scale;
-        store.addEpoch(id, epoch);
+        store.liveRun(id)->onEpochFinished(epoch);
     }
 }
 

@@ -210,7 +210,12 @@ TEST(RunStartPrecision, TheRunsPrecisionNoteIsInTheStatusBarFromItsStartAndInThe
     window.onRunAccepted(2, fp32);
     info.precisionNative = true;
     info.precisionNote.clear();
-    window.onRunStarted(2, request.config, info);
+    RunRecord second = record; // the controller's order: the record, then the start
+    second.runId = "2026-12-01T12:05:00Z-host-abcd";
+    second.config = fp32.config;
+    second.started = info;
+    window.onRecordStarted(2, second);
+    window.onRunStarted(2, fp32.config, info);
     window.redrawNow();
     EXPECT_FALSE(status->text().contains(QStringLiteral("emulated")))
         << status->text().toStdString();

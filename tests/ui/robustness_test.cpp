@@ -53,7 +53,9 @@ TEST(MainWindowRobustness, ASecondRunWhileOneIsGoingIsRefusedWithTheReason) {
     EXPECT_FALSE(window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->isEnabled())
         << "the button is disabled while a run goes";
     EXPECT_EQ(test::startRun(window, "cpu"), 0);
-    EXPECT_EQ(statusText(window), QStringLiteral("Not started: Run #1 is still going."));
+    EXPECT_EQ(statusText(window),
+              QStringLiteral("Not started: Run #1 is still going: stop it or wait for it to end."))
+        << "the controller's words, the one refusal";
     EXPECT_EQ(controller.currentJobId(), 1);
     QSignalSpy ended(&controller, &RunController::runEnded);
     controller.stop();
@@ -77,7 +79,7 @@ TEST(MainWindowRobustness, StopEndsTheRunAsCancelledKeepingItsFinishedEpochs) {
     }));
     window.findChild<QPushButton *>(QStringLiteral("stopButton"))->click();
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 1; }));
-    const auto outcome = ended.at(0).at(1).value<RunOutcome>();
+    const auto outcome = ended.at(0).at(1).value<RecordedRun>().outcome;
     EXPECT_EQ(outcome.status, RunStatus::Cancelled);
     const StoredRun *run = window.store().findRun(id);
     ASSERT_NE(run, nullptr);
@@ -249,7 +251,7 @@ TEST(MainWindowRobustness, ABadDataFolderShowsTheReadersMessageAndAddsNoRun) {
         const int id = test::startRun(window, "cpu");
         ASSERT_GT(id, 0);
         ASSERT_TRUE(waitUntil([&] { return ended.count() == before + 1; }, 60000));
-        EXPECT_EQ(ended.back().at(1).value<RunOutcome>().status, RunStatus::Failed);
+        EXPECT_EQ(ended.back().at(1).value<RecordedRun>().outcome.status, RunStatus::Failed);
         const QString text = statusText(window);
         EXPECT_TRUE(text.startsWith(QStringLiteral("Run #%1 failed: ").arg(id)))
             << text.toStdString();

@@ -129,7 +129,11 @@ TEST(WindowRunSet, EachRunOfTheSetIsInTheStoreWithItsThreadsAndTheStatusNamesThe
     window.findChild<QPushButton *>(QStringLiteral("runSetButton"))->click();
     EXPECT_TRUE(window.isRunning());
     EXPECT_FALSE(window.findChild<QPushButton *>(QStringLiteral("runSetButton"))->isEnabled());
-    EXPECT_FALSE(window.startRun("cpu")) << "a set is going";
+    QSignalSpy refused(&window, &MainWindow::runRefused);
+    window.startRun("cpu");
+    ASSERT_EQ(refused.count(), 1) << "a set is going";
+    EXPECT_EQ(refused.at(0).at(0).toStringList(),
+              QStringList{QStringLiteral("Run #1 is still going: stop it or wait for it to end.")});
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }));
     EXPECT_FALSE(window.isRunning());
     ASSERT_EQ(window.store().runCount(), 2);
@@ -155,7 +159,8 @@ TEST(WindowRunSet, StopStopsTheWholeSet) {
     window.setRunConfig(test::syntheticConfig(2, 1));
     QSignalSpy started(&controller, &RunController::runStarted);
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_TRUE(window.startRunSet({{"cpu", 1}, {"cpu", 2}, {"cpu", 3}}, false));
+    window.startRunSet({{"cpu", 1}, {"cpu", 2}, {"cpu", 3}}, false);
+    ASSERT_TRUE(window.isRunning());
     ASSERT_TRUE(waitUntil([&] { return started.count() == 1; }));
     window.findChild<QPushButton *>(QStringLiteral("stopButton"))->click();
     EXPECT_EQ(window.findChild<QLabel *>(QStringLiteral("statusLabel"))->text(),
@@ -181,7 +186,8 @@ TEST(WindowRunSet, AnInterleavedSetShowsBothRunsWithEveryEpoch) {
         shown.append(status->text());
     });
     QSignalSpy ended(&controller, &RunController::runEnded);
-    ASSERT_TRUE(window.startRunSet({{"cpu", 1}, {"cpu", 1}}, true));
+    window.startRunSet({{"cpu", 1}, {"cpu", 1}}, true);
+    ASSERT_TRUE(window.isRunning());
     ASSERT_TRUE(waitUntil([&] { return ended.count() == 2; }, 120000));
     ASSERT_EQ(window.store().runCount(), 2);
     for (int id = 1; id <= 2; ++id) {

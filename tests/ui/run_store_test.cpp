@@ -74,15 +74,23 @@ TEST(RunStore, KeepsEveryPointSummarizesAndEmitsChanged) {
     std::vector<StepLoss> losses;
     for (int i = 1; i <= 5000; ++i)
         losses.push_back({1 + (i - 1) / 10, i, 1.0});
-    store.appendStepLosses(7, losses);
-    store.addEpoch(7, epochOf(1, 9.0, true));
-    store.addEpoch(7, epochOf(2, 4.0, false));
-    store.addEpoch(7, epochOf(3, 6.0, false));
-    RunOutcome outcome;
-    outcome.status = RunStatus::Cancelled;
-    outcome.reason = "stopped";
-    EXPECT_TRUE(store.endRun(7, outcome)); // fewer epochs in the outcome: stored ones are kept
-    EXPECT_FALSE(store.endRun(99, outcome));
+    store.liveRun(7)->onStepLosses(losses);
+    store.liveRun(7)->onEpochFinished(epochOf(1, 9.0, true));
+    store.liveRun(7)->onEpochFinished(epochOf(2, 4.0, false));
+    store.liveRun(7)->onEpochFinished(epochOf(3, 6.0, false));
+    EXPECT_TRUE(store.isRunGoing());
+    EXPECT_EQ(store.followedRun(), 7);
+    // Its end: the record as its recorder wrote it, here the live one with its status.
+    RecordedRun ended;
+    ended.outcome.status = RunStatus::Cancelled;
+    ended.outcome.reason = "stopped";
+    ended.record = store.findRun(7)->record;
+    ended.record.status = "cancelled";
+    ended.record.reason = "stopped";
+    EXPECT_TRUE(store.finishRun(7, ended));
+    EXPECT_FALSE(store.finishRun(99, ended));
+    EXPECT_FALSE(store.isRunGoing());
+    EXPECT_EQ(store.followedRun(), 0);
 
     const StoredRun *run = store.findRun(7);
     ASSERT_NE(run, nullptr);
@@ -98,16 +106,50 @@ TEST(RunStore, KeepsEveryPointSummarizesAndEmitsChanged) {
     EXPECT_GE(changed.count(), 5);
 }
 
+TEST(RunStore, ARunIsGoingFromItsAcceptanceToItsEndAndTheStatusFollowsTheOneThatReported) {
+    RunStore store;
+    store.acceptRunSet(3, 2, true);
+    store.acceptRun(3);
+    store.acceptRun(4);
+    EXPECT_TRUE(store.isRunGoing()) << "going before any record: data still loading";
+    EXPECT_EQ(store.runCount(), 0);
+    EXPECT_EQ(store.followedRun(), 3) << "the first until one reports";
+    EXPECT_EQ(store.liveSet().runs, 2);
+    EXPECT_TRUE(store.liveSet().interleaved);
+    test::addLiveRun(store, 4, configWithWarmup(2, 1), startedOn("cpu", 1));
+    EXPECT_EQ(store.followedRun(), 4) << "the one whose event came last";
+
+    // Run 3 ended before it started (no record): it leaves no entry, and is no longer going.
+    RecordedRun failed;
+    failed.outcome.status = RunStatus::Failed;
+    failed.outcome.reason = "no CIFAR-10 files in /nowhere";
+    EXPECT_FALSE(store.finishRun(3, failed));
+    EXPECT_EQ(store.runCount(), 1);
+    EXPECT_TRUE(store.isRunGoing());
+    EXPECT_EQ(store.liveRun(3), nullptr);
+    EXPECT_EQ(store.followedRun(), 4);
+
+    RecordedRun finished;
+    finished.outcome.status = RunStatus::Finished;
+    finished.record = store.findRun(4)->record;
+    finished.record.status = "finished";
+    EXPECT_TRUE(store.finishRun(4, finished));
+    EXPECT_FALSE(store.isRunGoing());
+    EXPECT_EQ(store.followedRun(), 0);
+    EXPECT_EQ(store.liveSet().runs, 0) << "no set goes any more";
+    EXPECT_EQ(store.findRun(4)->state, RunState::Finished);
+}
+
 TEST(RunStore, SpeedUpIsTheSlowestStableMeanOverThisOne) {
     RunStore store;
     test::addLiveRun(store, 1, configWithWarmup(2, 1), startedOn("cpu", 1));
     test::addLiveRun(store, 2, configWithWarmup(2, 1), startedOn("cuda:0", 1));
     test::addLiveRun(store, 3, configWithWarmup(2, 1), startedOn("cpu", 2)); // no stable epoch yet
-    store.addEpoch(1, epochOf(1, 50.0, true));
-    store.addEpoch(1, epochOf(2, 40.0, false));
-    store.addEpoch(2, epochOf(1, 30.0, true));
-    store.addEpoch(2, epochOf(2, 10.0, false));
-    store.addEpoch(3, epochOf(1, 20.0, true));
+    store.liveRun(1)->onEpochFinished(epochOf(1, 50.0, true));
+    store.liveRun(1)->onEpochFinished(epochOf(2, 40.0, false));
+    store.liveRun(2)->onEpochFinished(epochOf(1, 30.0, true));
+    store.liveRun(2)->onEpochFinished(epochOf(2, 10.0, false));
+    store.liveRun(3)->onEpochFinished(epochOf(1, 20.0, true));
     EXPECT_DOUBLE_EQ(store.speedUp(0), 1.0);
     EXPECT_DOUBLE_EQ(store.speedUp(1), 4.0);
     EXPECT_TRUE(std::isnan(store.speedUp(2)));
@@ -150,7 +192,7 @@ TEST(LossChart, DrawsADecimatedCopyAndKeepsAllPointsInTheStore) {
     std::vector<StepLoss> losses;
     for (int i = 1; i <= 10000; ++i)
         losses.push_back({1 + (i - 1) / 1000, i, 2.3 - i * 1e-4});
-    store.appendStepLosses(1, losses);
+    store.liveRun(1)->onStepLosses(losses);
     LossChart chart;
     chart.sync(store);
     ASSERT_NE(chart.trainSeries(1), nullptr);
@@ -175,10 +217,10 @@ TEST(LossChart, AxisRangesIgnoreNaNAndInfinity) {
 
     RunStore store;
     test::addLiveRun(store, 1, configWithWarmup(2, 1), startedOn("cpu", 1, 4));
-    store.appendStepLosses(1, {{1, 1, 2.3}, {1, 2, 1.5}, {1, 3, nan}, {1, 4, inf}});
+    store.liveRun(1)->onStepLosses({{1, 1, 2.3}, {1, 2, 1.5}, {1, 3, nan}, {1, 4, inf}});
     EpochResult e = epochOf(1, 1.0, true);
     e.testLoss = nan;
-    store.addEpoch(1, e);
+    store.liveRun(1)->onEpochFinished(e);
     LossChart chart;
     chart.sync(store);
     EXPECT_TRUE(std::isfinite(chart.yAxis()->min()));

@@ -87,12 +87,13 @@ std::vector<int> lineCount(const SystemChart &chart, const RunStore &store) {
 
 TEST(SystemStore, KeepsALiveRunsReadingsInItsRecordAndIgnoresUnknownRuns) {
     RunStore store;
-    store.addRun(1, testing::finishedCpuRun("live", {}));
+    store.acceptRun(1);
+    store.liveRun(1)->onRecordStarted(testing::finishedCpuRun("live", {}));
     int changes = 0;
     QObject::connect(&store, &RunStore::changed, [&] { ++changes; });
-    store.appendSystemSamples(1, readings(3, false));
-    store.appendSystemSamples(1, readings(2, false, 1.0));
-    store.appendSystemSamples(7, readings(2, false)); // no such run
+    store.liveRun(1)->onSystemSamples(readings(3, false));
+    store.liveRun(1)->onSystemSamples(readings(2, false, 1.0));
+    EXPECT_EQ(store.liveRun(7), nullptr); // no such run
     const RunRecord &record = store.findRun(1)->record;
     ASSERT_EQ(record.samples.size(), 5U);
     EXPECT_EQ(record.samples[3].seconds, 1.0) << "in the order they came";
@@ -113,6 +114,7 @@ TEST(SystemStore, KeepsAnImportedRecordsReadingsAndHowItWasSampled) {
 
 TEST(SystemStore, TheWindowHandsALiveRunsReadingsToTheStore) {
     MainWindow window(nullptr, test::scratchRunsFolder());
+    window.onRunAccepted(1, {});
     window.onRecordStarted(1, testing::finishedCpuRun("live", {}));
     window.onSystemSamples(1, readings(4, true));
     ASSERT_NE(window.store().findRun(1), nullptr);
@@ -224,14 +226,15 @@ TEST(SystemView, AnOldRecordSaysNotSampledInsteadOfAnEmptyChart) {
 
 TEST(SystemView, ZoomIsKeptAcrossLiveUpdatesUntilReset) {
     RunStore store;
-    store.addRun(1, testing::finishedCpuRun("live", {}));
-    store.appendSystemSamples(1, readings(40, false));
+    store.acceptRun(1);
+    store.liveRun(1)->onRecordStarted(testing::finishedCpuRun("live", {}));
+    store.liveRun(1)->onSystemSamples(readings(40, false));
     SystemChart chart;
     chart.sync(store);
     EXPECT_GE(chart.xAxis()->max(), 10.0);
     chart.setXRange(2.0, 4.0);
     EXPECT_EQ(chart.series(1)->count(), 11) << "the range's 9 readings and a neighbour each side";
-    store.appendSystemSamples(1, readings(40, false, 10.25));
+    store.liveRun(1)->onSystemSamples(readings(40, false, 10.25));
     chart.sync(store);
     EXPECT_TRUE(chart.userZoomed());
     EXPECT_DOUBLE_EQ(chart.xAxis()->min(), 2.0);

@@ -13,9 +13,10 @@
 
 namespace devicebench::test {
 
-// Adds a live run to `store` with the record the engine's RunRecorder makes when run `config`
-// starts as `info` (what RunController::recordStarted delivers in the dashboard): the same
-// record author as the CLI's, nothing made up on the GUI thread.
+// Adds a live run to `store` as the dashboard does (accepted, then its feed told the record the
+// engine's RunRecorder makes when run `config` starts as `info`, what RunController::recordStarted
+// delivers): the same record author as the CLI's, nothing made up on the GUI thread. Its later
+// events go to store.liveRun(id). Returns the run's index.
 // In a real run the engine has set the intra-op thread count to info.threads before the
 // recorder takes the fingerprint; here the fingerprint says so directly.
 inline int addLiveRun(RunStore &store, int id, const RunConfig &config, const RunStarted &info) {
@@ -25,7 +26,9 @@ inline int addLiveRun(RunStore &store, int id, const RunConfig &config, const Ru
         return fingerprint;
     });
     recorder.onRunStarted(info);
-    return store.addRun(id, recorder.record());
+    store.acceptRun(id);
+    store.liveRun(id)->onRecordStarted(recorder.record());
+    return store.indexOf(id);
 }
 
 } // namespace devicebench::test

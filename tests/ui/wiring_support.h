@@ -10,6 +10,8 @@
 #include "window/main_window.h"
 #include "wiring.h"
 
+#include <QSignalSpy>
+
 #include <string>
 #include <utility>
 
@@ -26,10 +28,12 @@ inline ProbeController &wire(MainWindow &window, RunController &runs,
     return *probeController;
 }
 
-// Asks `window` for a run on `device` and returns the job id the controller's accepted signal
+// Asks `window` for a run on `device` and returns the run id the controller's accepted signal
 // gave it (a direct connection, as the wiring makes); 0 when the run was refused.
 inline int startRun(MainWindow &window, const std::string &device) {
-    return window.startRun(device) ? window.activeJobId() : 0;
+    QSignalSpy refused(&window, &MainWindow::runRefused);
+    window.startRun(device);
+    return refused.isEmpty() ? window.activeJobId() : 0;
 }
 
 } // namespace devicebench::test

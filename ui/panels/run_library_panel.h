@@ -61,7 +61,7 @@ public:
     // kept in saveError() and said once per problem with statusMessage; a success clears it.
     void saveRun(int runId);
     const QString &saveError() const { return m_saveError; }
-    // A record the run's own recorder could not write (RunController::recordFailed): kept in
+    // A record the run's own recorder could not write (RecordedRun::recordError): kept in
     // saveError() and said once per problem, like a failed saveRun.
     void reportSaveError(int runId, const QString &message);
     // A record written by the run's own recorder: clears saveError().

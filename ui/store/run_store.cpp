@@ -52,45 +52,39 @@ void RunStore::sync() {
     Q_EMIT changed();
 }
 
-int RunStore::addRun(int id, const RunRecord &record) {
-    const int index = m_set.addRun(id, record);
-    sync();
-    return index;
+void RunStore::acceptRun(int id) {
+    if (m_live.empty())
+        m_followed = id;
+    m_live[id] = std::make_unique<RunSetFeed>(m_set, id, [this, id](RunSetFeed::Change change) {
+        m_followed = id;
+        if (change == RunSetFeed::Change::Rederived)
+            sync();
+        else
+            Q_EMIT changed(); // steps or readings: no derived value changed
+    });
 }
 
-void RunStore::appendStepLosses(int id, const std::vector<StepLoss> &losses) {
-    if (losses.empty() || !m_set.hasRun(id))
-        return;
-    m_set.appendSteps(id, losses); // no derived value changes: no sync needed
-    Q_EMIT changed();
+void RunStore::acceptRunSet(int /*firstId*/, int runs, bool interleaved) {
+    m_liveSet = {runs, interleaved};
 }
 
-void RunStore::appendSystemSamples(int id, const std::vector<SystemSample> &samples) {
-    if (samples.empty() || !m_set.hasRun(id))
-        return;
-    m_set.appendSamples(id, samples); // no derived value changes: no sync needed
-    Q_EMIT changed();
+RecordObserver *RunStore::liveRun(int id) {
+    const auto live = m_live.find(id);
+    return live == m_live.end() ? nullptr : live->second.get();
 }
 
-void RunStore::addEpoch(int id, const EpochResult &epoch) {
-    if (!m_set.hasRun(id))
-        return;
-    m_set.addEpoch(id, epoch);
-    sync();
-}
-
-bool RunStore::endRun(int id, const RunOutcome &outcome) {
-    if (!m_set.endRun(id, outcome))
+bool RunStore::finishRun(int id, const RecordedRun &run) {
+    const auto live = m_live.find(id);
+    if (live == m_live.end())
         return false;
-    sync();
-    return true;
-}
-
-bool RunStore::replaceRecord(int id, const RunRecord &record) {
-    if (!m_set.replaceRecord(id, record))
-        return false;
-    sync();
-    return true;
+    const bool entered = live->second->finish(run); // re-derived, when it has an entry
+    m_live.erase(live);
+    if (m_live.empty())
+        m_liveSet = {};
+    if (m_followed == id)
+        m_followed = m_live.empty() ? 0 : m_live.begin()->first; // the set's next run
+    Q_EMIT changed();                                            // no longer going
+    return entered;
 }
 
 int RunStore::addRecord(const RunRecord &record, const QString &origin) {

@@ -5,7 +5,8 @@
 // views need from Qt: QString labels, origins and reasons, and the changed() signal.
 // Lives on one thread (the GUI thread in the dashboard); not thread-safe. It writes no file:
 // live runs are recorded by the engine's RunRecorder on the worker side of the RunController,
-// which hands the store the record it writes (addRun(id, record), replaceRecord()).
+// whose events feed the store's runs (liveRun) and whose end hands it the record as written
+// (finishRun). It is also where the window asks whether a run is going.
 #pragma once
 
 #include "devicebench/comparison.h"
@@ -13,12 +14,15 @@
 #include "devicebench/run_groups.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
+#include "devicebench/run_set_feed.h"
 #include "devicebench/run_types.h"
 
 #include <QObject>
 #include <QString>
 #include <QStringList>
 
+#include <map>
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -35,7 +39,7 @@ struct StoredRun {
     explicit StoredRun(const RunEntry &entry);
     void update(const RunEntry &entry); // everything but `record`, which it refers to
 
-    int id = 0;              // key: the RunController's job id (or the CLI's run number);
+    int id = 0;              // key: the RunController's run id (or the CLI's run number);
                              // negative for records added with addRecord()
     int number = 0;          // 1, 2, ... in the order runs were added: the "#<n>" of the label
     QString label;           // "#<n> " + runLabel(record), e.g. "#1 Tesla T4 @ host-a"
@@ -65,35 +69,33 @@ class RunStore : public QObject {
 public:
     explicit RunStore(QObject *parent = nullptr);
 
-    // ---- live runs (RunController events) ---------------------------------------------------
-    // Adds run `id` with the record its RunRecorder made (RunController::recordStarted: run id,
-    // creation time, fingerprint, data identity) in state Running and returns its index (0-based;
-    // runs keep the order in which they were added). If `id` is already in the store, that run
-    // is replaced and keeps its index and number.
-    int addRun(int id, const RunRecord &record);
-
-    // Appends step losses (kept in full, NaN/inf included) with the seconds they carry (the
-    // recorder's, StepLoss::seconds): the same times the record file gets. Unknown ids are
-    // ignored.
-    void appendStepLosses(int id, const std::vector<StepLoss> &losses);
-
-    // Appends the machine's readings taken during the run (TrainingObserver::onSystemSamples:
-    // seconds on the step losses' clock) to its record.samples, where the System view reads
-    // them; an imported record brings its own. Unknown ids are ignored.
-    void appendSystemSamples(int id, const std::vector<SystemSample> &samples);
-
-    // Appends one finished epoch and re-derives the comparison. Unknown ids are ignored.
-    void addEpoch(int id, const EpochResult &epoch);
-
-    // Sets the run's final state and reason. The outcome's epochs replace the stored ones when
-    // they are at least as many (they are the authoritative list). Unknown ids are ignored and
-    // return false (a run that failed before it started has no record here).
-    bool endRun(int id, const RunOutcome &outcome);
-
-    // Replaces run `id`'s record by the one its recorder wrote (RunController::recordEnded) and
-    // takes the state from its status (its steps are those appended, times included). Unknown
-    // ids: false.
-    bool replaceRecord(int id, const RunRecord &record);
+    // ---- live runs (the run controller's events, in its order) -----------------------------
+    // Each live run is fed into the set by a RunSetFeed (run_set_feed.h), as the CLI's runs are.
+    // Run `id` was accepted: it is going (isRunGoing) until finishRun, and gets its entry in the
+    // store once its recorder has the record (liveRun(id)->onRecordStarted).
+    void acceptRun(int id);
+    // The runs firstId .. firstId + runs - 1 were accepted as one set, `interleaved` or one after
+    // another (before their acceptRun): liveSet() says so while any of them goes.
+    void acceptRunSet(int firstId, int runs, bool interleaved);
+    // Where going run `id`'s events go (record started, step losses with the recorder's seconds,
+    // machine readings, epochs); the store emits changed() after each. nullptr when `id` is not
+    // going.
+    RecordObserver *liveRun(int id);
+    // Ends run `id` with its result: its final record, as written, replaces the live one
+    // (RunSetFeed::finish). False when the run has no entry (it ended before it started); either
+    // way it is no longer going.
+    bool finishRun(int id, const RecordedRun &run);
+    // True from an acceptRun until its finishRun, for any run.
+    bool isRunGoing() const { return !m_live.empty(); }
+    // The going run whose event came last (the first accepted until one reports; after one
+    // ends, the next going); 0 when none is going.
+    int followedRun() const { return m_followed; }
+    // The run set going: its size (0 for a lone run or none) and whether it is interleaved.
+    struct LiveSet {
+        int runs = 0;
+        bool interleaved = false;
+    };
+    const LiveSet &liveSet() const { return m_liveSet; }
 
     // ---- records made elsewhere ----------------------------------------------------------
     // Adds an imported or reloaded record; `origin` names its file. A record whose status is
@@ -203,6 +205,9 @@ private:
     void sync(); // refreshes m_runs from m_set, then emits changed()
 
     RunSet m_set;
+    std::map<int, std::unique_ptr<RunSetFeed>> m_live; // the going runs, by id
+    int m_followed = 0;
+    LiveSet m_liveSet;
     std::vector<StoredRun> m_runs;
     RunGroups m_groups;
     std::set<std::string> m_hidden; // runIds of hidden runs

@@ -146,14 +146,9 @@ RunConfig MainWindow::runConfig(const std::string &device) const {
 
 void MainWindow::setRunConfig(const RunConfig &config) { m_settings->setRunConfig(config); }
 
-bool MainWindow::refuseWhileRunning() {
-    if (!isRunning())
-        return false;
-    const QStringList reasons{QStringLiteral("Run #%1 is still going.").arg(m_activeJobId)};
-    setStatus(QStringLiteral("Not started: %1").arg(reasons.front()), true);
-    Q_EMIT runRefused(reasons);
-    return true;
-}
+bool MainWindow::isRunning() const { return m_store->isRunGoing(); }
+
+int MainWindow::activeJobId() const { return m_store->followedRun(); }
 
 RunRequest MainWindow::runRequest(const std::string &device) const {
     RunRequest request;
@@ -163,16 +158,11 @@ RunRequest MainWindow::runRequest(const std::string &device) const {
     return request;
 }
 
-bool MainWindow::startRun(const std::string &device) {
-    if (refuseWhileRunning())
-        return false;
+void MainWindow::startRun(const std::string &device) {
     Q_EMIT startRunRequested(runRequest(device));
-    return true;
 }
 
-bool MainWindow::startRunSet(const std::vector<RunSetItem> &items, bool interleave) {
-    if (refuseWhileRunning())
-        return false;
+void MainWindow::startRunSet(const std::vector<RunSetItem> &items, bool interleave) {
     std::vector<RunRequest> requests;
     for (const RunSetItem &item : items) {
         requests.push_back(runRequest(item.device));
@@ -180,115 +170,85 @@ bool MainWindow::startRunSet(const std::vector<RunSetItem> &items, bool interlea
             requests.back().config.threads = item.threads;
     }
     Q_EMIT startRunSetRequested(requests, interleave);
-    return true;
 }
 
 void MainWindow::onRunSetAccepted(int firstJobId, int runs, bool interleaved) {
-    m_setRuns = runs;
-    m_setInterleaved = interleaved;
+    m_store->acceptRunSet(firstJobId, runs, interleaved);
     if (m_reproductionSent)
         m_store->setBaseline(firstJobId); // the script run, as `reproduce` makes it
     m_reproductionSent = false;
 }
 
 void MainWindow::onRunAccepted(int jobId, const RunRequest &request) {
-    const bool first = m_going.empty();
-    RunProgress &progress = m_going[jobId];
-    progress.device = QString::fromStdString(request.config.device);
-    progress.epochs = request.config.epochs;
+    const bool first = !isRunning();
+    m_store->acceptRun(jobId);
     if (!first)
         return;                   // a later run of the set: the status bar follows the first
     m_settings->showProblems({}); // those of an earlier refused request
-    m_activeJobId = jobId;
     const QString set = runSetText();
     setStatus(QStringLiteral("%1Run #%2 on %3: loading data and building the model…")
                   .arg(set.isEmpty() ? QString() : set + QStringLiteral(" · "))
                   .arg(jobId)
-                  .arg(progress.device),
+                  .arg(QString::fromStdString(request.config.device)),
               false);
     updateButtons();
 }
 
 QString MainWindow::runSetText() const {
-    if (m_setRuns <= 1)
+    const RunStore::LiveSet &set = m_store->liveSet();
+    if (set.runs <= 1)
         return {};
     return QStringLiteral("Run set: %1 runs %2")
-        .arg(m_setRuns)
-        .arg(m_setInterleaved ? QStringLiteral("interleaved")
-                              : QStringLiteral("one after another"));
+        .arg(set.runs)
+        .arg(set.interleaved ? QStringLiteral("interleaved") : QStringLiteral("one after another"));
 }
 
 QString MainWindow::runningWhat() const {
-    return m_setRuns > 1 ? QStringLiteral("the run set")
-                         : QStringLiteral("run #%1").arg(m_activeJobId);
+    return m_store->liveSet().runs > 1 ? QStringLiteral("the run set")
+                                       : QStringLiteral("run #%1").arg(activeJobId());
 }
 
 void MainWindow::onRecordStarted(int jobId, const RunRecord &record) {
-    m_store->addRun(jobId, record);
+    if (RecordObserver *run = m_store->liveRun(jobId))
+        run->onRecordStarted(record);
     m_library->clearSaveError(); // a failure of this run's writes is said again
 }
 
-void MainWindow::onRecordEnded(int jobId, const RunRecord &record) {
-    m_store->replaceRecord(jobId, record); // the status and reason; the same step times
-}
-
-void MainWindow::onRecordFailed(int jobId, const QString &message) {
-    m_library->reportSaveError(jobId, message);
-}
-
 void MainWindow::onRunStarted(int jobId, const RunConfig & /*config*/, const RunStarted &info) {
-    const auto going = m_going.find(jobId);
-    if (going == m_going.end())
-        return;
-    RunProgress &progress = going->second;
-    progress.device = QString::fromStdString(info.device);
-    progress.stepsPerEpoch = info.stepsPerEpoch;
-    progress.precisionNote = QString::fromStdString(info.precisionNote);
-    progress.clock.start();
-    m_activeJobId = jobId; // a run set's status follows the run that reports
-    if (!progress.precisionNote.isEmpty())
+    if (!info.precisionNote.empty() && m_store->liveRun(jobId) != nullptr)
         setStatus(QStringLiteral("Run #%1 on %2: %3")
                       .arg(jobId)
-                      .arg(progress.device, progress.precisionNote),
+                      .arg(QString::fromStdString(info.device),
+                           QString::fromStdString(info.precisionNote)),
                   false);
 }
 
 void MainWindow::onSystemSamples(int jobId, const std::vector<SystemSample> &samples) {
-    m_store->appendSystemSamples(jobId, samples);
+    if (RecordObserver *run = m_store->liveRun(jobId))
+        run->onSystemSamples(samples);
 }
 
 void MainWindow::onStepLosses(int jobId, const std::vector<StepLoss> &losses) {
-    m_store->appendStepLosses(jobId, losses);
-    const auto going = m_going.find(jobId);
-    if (going != m_going.end() && !losses.empty()) {
-        going->second.lastEpoch = losses.back().epoch;
-        going->second.lastStep = losses.back().step;
-        m_activeJobId = jobId;
-    }
+    if (RecordObserver *run = m_store->liveRun(jobId))
+        run->onStepLosses(losses);
 }
 
 void MainWindow::onEpochFinished(int jobId, const EpochResult &epoch) {
-    m_store->addEpoch(jobId, epoch);
-    const auto going = m_going.find(jobId);
-    if (going != m_going.end()) {
-        going->second.finishedEpochs = std::max(going->second.finishedEpochs, epoch.epoch);
-        m_activeJobId = jobId;
-    }
+    if (RecordObserver *run = m_store->liveRun(jobId))
+        run->onEpochFinished(epoch);
 }
 
-void MainWindow::onRunEnded(int jobId, const RunOutcome &outcome) {
-    m_store->endRun(jobId, outcome); // false for a run that failed before it started
-    m_going.erase(jobId);
-    if (m_going.empty()) {
-        m_activeJobId = 0;
-        m_setRuns = 0;
-    } else if (jobId == m_activeJobId) {
-        m_activeJobId = m_going.begin()->first; // the set's next run
-    }
+void MainWindow::onRunEnded(int jobId, const RecordedRun &run) {
+    const bool shown = m_store->finishRun(jobId, run); // false: it ended before it started
+    if (!run.recordError.empty())
+        m_library->reportSaveError(jobId, QString::fromStdString(run.recordError));
+    if (!run.eventError.empty()) // under the run buttons, where the end's status stays
+        m_settings->showProblems(
+            {QStringLiteral("Run #%1: %2").arg(jobId).arg(QString::fromStdString(run.eventError))});
     redrawNow();
-    showRunEnd(jobId, outcome);
+    showRunEnd(jobId, run.outcome);
     // Progress lines replaced the save error during the run: the end says it again.
-    if (!m_library->saveError().isEmpty() && m_store->findRun(jobId) != nullptr)
+    if (!m_library->saveError().isEmpty() && shown)
         setStatus(m_statusLabel->text() + QStringLiteral(" · not saved: ") + m_library->saveError(),
                   true);
     updateButtons();
@@ -344,11 +304,6 @@ void MainWindow::onRunRejected(const QStringList &reasons) {
     refuse(reasons);
 }
 
-void MainWindow::onTensorBoardFailed(int jobId, const QString &message) {
-    // Shown under the run buttons, where the end-of-run status does not overwrite it.
-    m_settings->showProblems({QStringLiteral("Run #%1: %2").arg(jobId).arg(message)});
-}
-
 void MainWindow::scheduleRedraw() {
     // Throttle, not debounce: a steady stream of changes still redraws every interval.
     if (!m_redrawTimer.isActive())
@@ -359,41 +314,50 @@ void MainWindow::redrawNow() {
     m_redrawTimer.stop();
     m_charts->sync(isRunning());
     m_compare->syncRuns();
-    m_library->syncRuns(m_activeJobId);
+    m_library->syncRuns(activeJobId());
     m_scaling->sync();
     updateProgressText();
     updateButtons();
 }
 
+// The status bar while runs go: the followed run's progress, from its live record (epochs,
+// steps and their times on the recorder's clock), and the time left at its pace so far.
 void MainWindow::updateProgressText() {
-    const auto going = m_going.find(m_activeJobId);
-    if (going == m_going.end() || going->second.stepsPerEpoch <= 0 || m_closeRequested)
+    const StoredRun *run = m_store->findRun(activeJobId());
+    if (run == nullptr || run->state != RunState::Running || m_closeRequested)
         return;
-    const RunProgress &p = going->second;
+    const RunRecord &r = run->record;
+    const std::int64_t stepsPerEpoch = r.started.stepsPerEpoch;
+    if (stepsPerEpoch <= 0)
+        return;
+    const int epochs = r.config.epochs;
+    const int finished = static_cast<int>(r.epochs.size());
+    const int lastEpoch = r.steps.empty() ? 0 : r.steps.back().epoch;
+    const std::int64_t lastStep = r.steps.empty() ? 0 : r.steps.back().step;
     const QString set = runSetText();
-    QString text = (set.isEmpty() ? QString() : set + QStringLiteral(" · ")) +
-                   QStringLiteral("Run #%1 on %2").arg(m_activeJobId).arg(p.device);
-    const int epoch = std::max(1, std::max(p.lastEpoch, std::min(p.finishedEpochs + 1, p.epochs)));
+    QString text =
+        (set.isEmpty() ? QString() : set + QStringLiteral(" · ")) +
+        QStringLiteral("Run #%1 on %2").arg(run->id).arg(QString::fromStdString(r.started.device));
+    const int epoch = std::max(1, std::max(lastEpoch, std::min(finished + 1, epochs)));
     const std::int64_t stepInEpoch =
-        p.lastEpoch == epoch ? p.lastStep - (epoch - 1) * p.stepsPerEpoch : 0;
+        lastEpoch == epoch ? lastStep - (epoch - 1) * stepsPerEpoch : 0;
     text += QStringLiteral(" · epoch %1/%2 · step %3/%4")
                 .arg(epoch)
-                .arg(p.epochs)
+                .arg(epochs)
                 .arg(stepInEpoch)
-                .arg(p.stepsPerEpoch);
-    const double total = static_cast<double>(p.epochs) * static_cast<double>(p.stepsPerEpoch);
-    const double done =
-        std::max(static_cast<double>(p.finishedEpochs) * static_cast<double>(p.stepsPerEpoch),
-                 static_cast<double>(p.lastStep));
-    if (done > 0.0 && total > 0.0 && p.clock.isValid()) {
+                .arg(stepsPerEpoch);
+    const double total = static_cast<double>(epochs) * static_cast<double>(stepsPerEpoch);
+    const double done = std::max(static_cast<double>(finished) * static_cast<double>(stepsPerEpoch),
+                                 static_cast<double>(lastStep));
+    const double elapsed = r.steps.empty() ? 0.0 : r.steps.back().seconds;
+    if (done > 0.0 && total > 0.0 && elapsed > 0.0) {
         // Of an interleaved run: its clock also counts the other runs' turns, so this is
         // roughly the set's time left.
-        const double elapsed = static_cast<double>(p.clock.elapsed()) / 1000.0;
         const double left = elapsed * (total - done) / done;
         text += QStringLiteral(" · about %1 left").arg(formatDuration(left));
     }
-    if (!p.precisionNote.isEmpty())
-        text += QStringLiteral(" · ") + p.precisionNote;
+    if (!r.started.precisionNote.empty())
+        text += QStringLiteral(" · ") + QString::fromStdString(r.started.precisionNote);
     setStatus(text, false);
 }
 

@@ -17,14 +17,12 @@
 #include "panels/run_library_panel.h"  // ImportReport
 #include "panels/run_settings_panel.h" // RunSetItem
 
-#include <QElapsedTimer>
 #include <QMainWindow>
 #include <QString>
 #include <QStringList>
 #include <QTimer>
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -98,28 +96,28 @@ public:
     void setRunConfig(const RunConfig &config);
 
     // Emits startRunRequested with the widgets' settings for `device`, the runs folder and the
-    // TensorBoard folder, and returns true ("request sent"). The window checks nothing itself:
-    // the controller answers with onRunAccepted (the job id) or onRunRejected (the engine's
-    // messages). False, emitting runRefused, when a run is going.
-    bool startRun(const std::string &device);
+    // TensorBoard folder. The window checks nothing itself: the controller answers with
+    // onRunAccepted (the run's id) or onRunRejected (its words: a run is going, or the engine's
+    // messages for settings that must not run), at once with the dashboard's direct connections.
+    void startRun(const std::string &device);
     // Emits startRunSetRequested with one request per item (the widgets' settings on the
     // item's device, its threads when it names them, the runs and TensorBoard folders) and
-    // `interleave`; true ("request sent"). False, emitting runRefused, when a run is going.
-    bool startRunSet(const std::vector<RunSetItem> &items, bool interleave);
+    // `interleave`; answered as startRun is.
+    void startRunSet(const std::vector<RunSetItem> &items, bool interleave);
     // "Reproduce the article" (reproduceButton): with the store's article set (articleSet of
     // its published sets) emits startRunSetRequested(reproductionRequests(..., the panel's
     // settings with its Python, reproductionDevices(the last probe's), overrides), true) and
-    // ticks "Published results"; true ("request sent"). While the first device probe runs it
-    // waits for its result and then sends the set. Without the article set, or while a run is
-    // going, emits runRefused with the message (shown under the run buttons) and returns false.
+    // ticks "Published results"; true ("request sent"). While the first device probe runs (and
+    // no run goes) it waits for its result and then sends the set. Without the article set,
+    // emits runRefused with the message (shown under the run buttons) and returns false.
     bool reproduceArticle(const ReproductionOverrides &overrides = {});
 
     // True from onRunAccepted until the onRunEnded of the last run going (of a run set: every
-    // run of it).
-    bool isRunning() const { return !m_going.empty(); }
-    // The job id onRunAccepted gave the run that is going (of a run set: the one that reported
-    // last, which the status bar follows); 0 when none.
-    int activeJobId() const { return m_activeJobId; }
+    // run of it): the store's answer (RunStore::isRunGoing).
+    bool isRunning() const;
+    // The id of the run going that the status bar follows (of a run set: the one that reported
+    // last; RunStore::followedRun); 0 when none.
+    int activeJobId() const;
 
     // Export without a file dialog; false with *error set on failure (see comparison_export.h).
     bool exportPng(const QString &path, QString *error) const;
@@ -200,25 +198,24 @@ public Q_SLOTS:
     // A run set was accepted (before its runs' onRunAccepted): the status bar names it while
     // it goes ("Run set: 3 runs interleaved · #2 on cpu · epoch 3/10 ...").
     void onRunSetAccepted(int firstJobId, int runs, bool interleaved);
-    // The run's record as its recorder (on the worker) holds it: at the start (before
-    // onRunStarted) and at the end (before onRunEnded); the recorder also writes it to the runs
-    // folder, so the window writes no record of a live run.
+    // The run's record as its recorder (on the worker) holds it at the start (before
+    // onRunStarted); the recorder also writes it to the runs folder, so the window writes no
+    // record of a live run. The run's events go to its live run in the store.
     void onRecordStarted(int jobId, const devicebench::RunRecord &record);
-    void onRecordEnded(int jobId, const devicebench::RunRecord &record);
-    void onRecordFailed(int jobId, const QString &message);
     // The status bar then says the run's precision note (RunStarted::precisionNote) when it
     // has one, at the start and with each progress line.
     void onRunStarted(int jobId, const devicebench::RunConfig &config,
                       const devicebench::RunStarted &info);
     void onStepLosses(int jobId, const std::vector<devicebench::StepLoss> &losses);
-    // The machine's readings during the run, for the System view (RunStore::appendSystemSamples).
+    // The machine's readings during the run, for the System view.
     void onSystemSamples(int jobId, const std::vector<devicebench::SystemSample> &samples);
     void onEpochFinished(int jobId, const devicebench::EpochResult &epoch);
-    void onRunEnded(int jobId, const devicebench::RunOutcome &outcome);
+    // The run's one end: its record as written goes to the store (RunStore::finishRun); a
+    // record or TensorBoard write that failed is said; the status bar says how it ended.
+    void onRunEnded(int jobId, const devicebench::RecordedRun &run);
     // The request was refused: the reasons go under the run buttons and into the status bar,
     // and runRefused passes them on.
     void onRunRejected(const QStringList &reasons);
-    void onTensorBoardFailed(int jobId, const QString &message);
     // From the device probe (app/controller/probe_controller.h).
     void onDevicesProbed(const std::vector<devicebench::DeviceInfo> &devices,
                          const devicebench::Fingerprint &fingerprint);
@@ -231,8 +228,8 @@ Q_SIGNALS:
     // "Run set" (or a scripted --interleave): the requests in order, and whether their epochs
     // are to alternate.
     void startRunSetRequested(std::vector<devicebench::RunRequest> requests, bool interleave);
-    // A run asked for did not start (a run is going, or the controller refused it); `reasons`
-    // are the messages shown, the engine's for bad settings.
+    // A run asked for did not start (the controller refused it: a run is going, or the
+    // engine's messages for bad settings); `reasons` are the messages shown.
     void runRefused(QStringList reasons);
     // "Stop", or closing the window during a run.
     void stopRequested();
@@ -261,7 +258,6 @@ private:
     void setStatus(const QString &text, bool error);
     void showRunEnd(int jobId, const RunOutcome &outcome);
     RunRequest runRequest(const std::string &device) const; // the widgets' settings and folders
-    bool refuseWhileRunning();   // true (after saying why, runRefused) when a run is going
     QString runSetText() const;  // "Run set: 3 runs interleaved" while one goes; else empty
     QString runningWhat() const; // "run #2" or "the run set", for the stop messages
     void refuse(const QStringList &reasons); // shown and status, then runRefused
@@ -296,22 +292,6 @@ private:
     PriceTable m_shippedPrices; // setShippedPrices
     QString m_shippedPricesNote;
 
-    // Progress of a run that is going (status bar).
-    struct RunProgress {
-        QString device;
-        int epochs = 0;
-        std::int64_t stepsPerEpoch = 0;
-        int lastEpoch = 0;
-        std::int64_t lastStep = 0;
-        int finishedEpochs = 0;
-        QElapsedTimer clock;   // since runStarted (data loaded, model built)
-        QString precisionNote; // RunStarted::precisionNote: "bf16 is emulated on this CPU ..."
-    };
-    // The runs accepted and not ended, by job id (one, or the runs of a set).
-    std::map<int, RunProgress> m_going;
-    int m_activeJobId = 0; // the run the status bar follows; 0 when no run is going
-    int m_setRuns = 0;     // runs of the run set going; 0 for a lone run
-    bool m_setInterleaved = false;
     bool m_closeRequested = false; // close once the stopped run has ended
 
     QLabel *m_statusLabel = nullptr;

@@ -53,8 +53,6 @@ void MainWindow::refuse(const QStringList &reasons) {
 }
 
 bool MainWindow::reproduceArticle(const ReproductionOverrides &overrides) {
-    if (refuseWhileRunning())
-        return false;
     const PublishedSet *set = articleSet(m_store->publishedSets());
     if (set == nullptr) {
         refuse({QStringLiteral("Reproduce the article: the article's published results are not "
@@ -63,7 +61,7 @@ bool MainWindow::reproduceArticle(const ReproductionOverrides &overrides) {
                     .arg(QString::fromUtf8(kResourcesVariable))});
         return false;
     }
-    if (m_probing && !m_haveSurvey) {
+    if (m_probing && !m_haveSurvey && !isRunning()) {
         // The devices are the probe's to say; the set goes once it has answered.
         m_pendingReproduction = overrides;
         setStatus(QStringLiteral("Reproduce the article: waiting for the device probe…"), false);

@@ -47,20 +47,6 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
-RunState stateOf(RunStatus status) {
-    switch (status) {
-    case RunStatus::Finished:
-        return RunState::Finished;
-    case RunStatus::Cancelled:
-        return RunState::Cancelled;
-    case RunStatus::Diverged:
-        return RunState::Diverged;
-    case RunStatus::Failed:
-        return RunState::Failed;
-    }
-    return RunState::Failed;
-}
-
 } // namespace
 
 std::string RunSet::defaultLabel(int number, const RunRecord &record) {
@@ -111,20 +97,6 @@ void RunSet::addEpoch(int id, const EpochResult &epoch) {
         return;
     run->record.epochs.push_back(epoch);
     rederive();
-}
-
-bool RunSet::endRun(int id, const RunOutcome &outcome) {
-    RunEntry *run = find(id);
-    if (run == nullptr)
-        return false;
-    run->state = stateOf(outcome.status);
-    run->reason = outcome.reason;
-    run->record.status = toString(outcome.status);
-    run->record.reason = outcome.reason;
-    if (outcome.epochs.size() >= run->record.epochs.size())
-        run->record.epochs = outcome.epochs;
-    rederive();
-    return true;
 }
 
 bool RunSet::replaceRecord(int id, RunRecord record) {

@@ -21,10 +21,13 @@ double steadySeconds() {
 
 } // namespace
 
+RunClock::RunClock() : m_startSeconds(steadySeconds()) {}
+
+double RunClock::seconds() const { return steadySeconds() - m_startSeconds; }
+
 RunRecorder::RunRecorder(const RunConfig &config, std::string path, RecordObserver *next,
-                         std::string runId, FingerprintSource fingerprint)
-    : m_path(std::move(path)), m_next(next), m_fingerprint(std::move(fingerprint)),
-      m_startSeconds(steadySeconds()) {
+                         std::string runId, FingerprintSource fingerprint, RunClock clock)
+    : m_path(std::move(path)), m_next(next), m_fingerprint(std::move(fingerprint)), m_clock(clock) {
     m_record.runId = runId.empty() ? newRunId() : std::move(runId);
     m_record.createdUtc = detail::utcTime(false);
     m_record.config = config;
@@ -51,7 +54,7 @@ void RunRecorder::onRunStarted(const RunStarted &info) {
 }
 
 void RunRecorder::onStepLosses(const std::vector<StepLoss> &losses) {
-    const double seconds = steadySeconds() - m_startSeconds;
+    const double seconds = m_clock.seconds();
     std::vector<StepLoss> timed = losses;
     for (StepLoss &l : timed) {
         l.seconds = seconds;
@@ -76,7 +79,7 @@ void RunRecorder::onSystemSamples(const std::vector<SystemSample> &samples) {
         m_next->onSystemSamples(samples);
 }
 
-double RunRecorder::secondsSinceStart() const { return steadySeconds() - m_startSeconds; }
+void RunRecorder::onSamplingChanged(const SamplingInfo &sampling) { m_record.sampling = sampling; }
 
 void RunRecorder::onRunEnded(const RunOutcome &outcome) {
     if (m_record.started.device.empty()) {
@@ -89,10 +92,8 @@ void RunRecorder::onRunEnded(const RunOutcome &outcome) {
     m_record.status = toString(outcome.status);
     m_record.reason = outcome.reason;
     save();
-    if (m_next != nullptr) {
-        m_next->onRecordEnded(m_record);
+    if (m_next != nullptr)
         m_next->onRunEnded(outcome);
-    }
 }
 
 Fingerprint RunRecorder::takeFingerprint() const {

@@ -30,10 +30,6 @@ public:
         if (m_downstream != nullptr)
             m_downstream->onRecordStarted(record);
     }
-    void onRecordEnded(const RunRecord &record) override {
-        if (m_downstream != nullptr)
-            m_downstream->onRecordEnded(record);
-    }
     void onRunStarted(const RunStarted &info) override {
         each([&](TrainingObserver &o) { o.onRunStarted(info); });
     }
@@ -160,15 +156,16 @@ RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
     FanOut fanOut(board.get(), downstream);
     RecordedRun result;
     result.recordPath = recordPathOf(request, runId);
+    const RunClock clock; // the steps' and the readings' times count from here
     RunRecorder recorder(config, result.recordPath, &fanOut, runId,
-                         fingerprint ? fingerprint : FingerprintSource(collectFingerprint));
-    const SamplerOptions options = detail::samplerOptionsFor(config, recorder, process);
+                         fingerprint ? fingerprint : FingerprintSource(collectFingerprint), clock);
+    const SamplerOptions options = detail::samplerOptionsFor(config, clock, process);
     std::unique_ptr<SystemSampler> sampler;
     std::unique_ptr<detail::SamplingObserver> sampling;
     if (options.periodSeconds > 0.0) { // 0: not sampled (the sampler's own cost measured)
         sampler = std::make_unique<SystemSampler>(options);
         sampler->start();
-        sampling = std::make_unique<detail::SamplingObserver>(*sampler, recorder);
+        sampling = std::make_unique<detail::SamplingObserver>(*sampler, recorder, clock);
     }
     TrainingObserver &first = sampling ? static_cast<TrainingObserver &>(*sampling) : recorder;
     result.outcome = trainGuarded(train, config, first, stopRequested);

@@ -17,41 +17,54 @@ double unixNow() {
 
 } // namespace
 
-SamplerOptions samplerOptionsFor(const RunConfig &config, const RunRecorder &recorder,
+SamplerOptions samplerOptionsFor(const RunConfig &config, RunClock clock,
                                  std::function<int()> process) {
     const int index = cudaDeviceIndex(config.device);
     SamplerOptions options =
         devicebench::samplerOptionsFor(config.device, index >= 0 ? cudaPciBusId(index) : "");
     options.process = std::move(process);
-    options.clock = [&recorder] { return recorder.secondsSinceStart(); };
+    options.clock = [clock] { return clock.seconds(); };
     return options;
 }
 
-SamplingObserver::SamplingObserver(SystemSampler &sampler, RunRecorder &recorder)
-    : m_sampler(sampler), m_recorder(recorder),
-      m_unixAtZero(unixNow() - recorder.secondsSinceStart()) {
-    m_recorder.setSampling(m_sampler.info());
+SamplingObserver::SamplingObserver(SystemSampler &sampler, TrainingObserver &next, RunClock clock)
+    : m_sampler(sampler), m_next(next), m_clock(clock), m_unixAtZero(unixNow() - clock.seconds()),
+      m_told(sampler.info()) {
+    m_next.onSamplingChanged(m_told);
+}
+
+void SamplingObserver::tellSampling() {
+    SamplingInfo info = m_sampler.info();
+    if (info.sampled == m_told.sampled && info.periodSeconds == m_told.periodSeconds &&
+        info.notes == m_told.notes)
+        return;
+    m_told = std::move(info);
+    m_next.onSamplingChanged(m_told);
 }
 
 void SamplingObserver::handOnSamples() {
     std::vector<SystemSample> samples = m_sampler.takeNew();
     if (!samples.empty())
-        m_recorder.onSystemSamples(samples);
+        m_next.onSystemSamples(samples);
 }
 
 void SamplingObserver::onRunStarted(const RunStarted &info) {
-    m_recorder.setSampling(m_sampler.info()); // the GPU's notes, now that the sources are open
-    m_recorder.onRunStarted(info);
+    tellSampling(); // the GPU's notes, now that the sources are open
+    m_next.onRunStarted(info);
     handOnSamples(); // after the start: observers learn of the run before its readings
 }
 
 void SamplingObserver::onStepLosses(const std::vector<StepLoss> &losses) {
-    m_recorder.onStepLosses(losses);
+    m_next.onStepLosses(losses);
     handOnSamples();
 }
 
 void SamplingObserver::onSystemSamples(const std::vector<SystemSample> &samples) {
-    m_recorder.onSystemSamples(samples);
+    m_next.onSystemSamples(samples);
+}
+
+void SamplingObserver::onSamplingChanged(const SamplingInfo &sampling) {
+    m_next.onSamplingChanged(sampling); // a train function's own (none does today)
 }
 
 void SamplingObserver::onEpochFinished(const EpochResult &epoch) {
@@ -59,27 +72,27 @@ void SamplingObserver::onEpochFinished(const EpochResult &epoch) {
     // back from now (then the canary's time after the epoch shifts the window a little).
     m_sampler.readNow(); // a reading after the epoch's end, outside every epoch's clock
     const double end = std::isnan(epoch.startedUnixSeconds)
-                           ? m_recorder.secondsSinceStart()
+                           ? m_clock.seconds()
                            : epoch.startedUnixSeconds - m_unixAtZero + epoch.seconds;
     EpochResult sampled = epoch;
     sampled.system = m_sampler.epoch(end - epoch.seconds, end);
     m_epochs[epoch.epoch] = sampled.system;
-    m_recorder.setSampling(m_sampler.info());
+    tellSampling();
     handOnSamples();
-    m_recorder.onEpochFinished(sampled);
+    m_next.onEpochFinished(sampled);
 }
 
 void SamplingObserver::onRunEnded(const RunOutcome &outcome) {
     m_sampler.stop();
     handOnSamples();
-    m_recorder.setSampling(m_sampler.info());
+    tellSampling();
     RunOutcome sampled = outcome; // the outcome's epochs are what the record keeps
     for (EpochResult &e : sampled.epochs) {
         const auto it = m_epochs.find(e.epoch);
         if (it != m_epochs.end())
             e.system = it->second;
     }
-    m_recorder.onRunEnded(sampled);
+    m_next.onRunEnded(sampled);
 }
 
 } // namespace devicebench::detail

@@ -88,12 +88,9 @@ public:
     // Appends one finished epoch. Unknown ids are ignored.
     void addEpoch(int id, const EpochResult &epoch);
 
-    // Sets the run's final state and reason. The outcome's epochs replace the stored ones when
-    // they are at least as many (they are the authoritative list). Unknown ids: false.
-    bool endRun(int id, const RunOutcome &outcome);
-
     // Replaces the run's record by `record` (the recorder's final one: same run id, its step
     // times) and sets the state from its status ("running" stays Running). Unknown ids: false.
+    // How a live run ends (RunSetFeed::finish, run_set_feed.h).
     bool replaceRecord(int id, RunRecord record);
 
     // ---- records made elsewhere -------------------------------------------------------------

@@ -406,6 +406,9 @@ public:
     // Readings of the machine taken since the last call (system_metrics.h), in time order: the
     // system sampler's, handed on by runRecorded on the run's thread with the step losses.
     virtual void onSystemSamples(const std::vector<SystemSample> & /*samples*/) {}
+    // How the run is sampled (the period, the sources' notes), whenever that changes: the
+    // system sampler's, so that the record says it (RunRecorder keeps the last one).
+    virtual void onSamplingChanged(const SamplingInfo & /*sampling*/) {}
     virtual void onRunEnded(const RunOutcome &outcome) = 0;
 };
 

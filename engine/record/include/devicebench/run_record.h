@@ -148,41 +148,63 @@ std::string fileContentHash(const std::string &path);
 // when the run ended before it started. Empty: the fingerprint stays empty.
 using FingerprintSource = std::function<Fingerprint()>;
 
-// An observer behind a RunRecorder: the run's events, plus the record at its two ends, so
-// that nothing downstream reads the recorder back (observers are told, never ask).
+// An observer behind a RunRecorder: the run's events, plus the record once the run started,
+// so that nothing downstream reads the recorder back (observers are told, never ask). The final
+// record comes with the run's result (RecordedRun), not as an event.
 class RecordObserver : public TrainingObserver {
 public:
     // The record once the run started (runId, createdUtc, config, started, fingerprint, data
     // identity; no epochs yet); just before onRunStarted.
     virtual void onRecordStarted(const RunRecord & /*record*/) {}
-    // The final record, as written (every epoch and timed step, status, reason); just before
-    // onRunEnded, also for a run that ended before it started.
-    virtual void onRecordEnded(const RunRecord & /*record*/) {}
+};
+
+// What a recorded run returns (runRecorded, recorded_run.h): how it ended and its final record,
+// and which of its files were written. The one end of a run that every front end reads.
+struct RecordedRun {
+    RunOutcome outcome;      // the train function's (Failed with the reason when it threw)
+    RunRecord record;        // the final record, as last written; empty (no runId) for a run
+                             // that never started (a run set stopped before it)
+    std::string recordPath;  // "" when the record was kept in memory only
+    std::string recordError; // the last record write's error; "" when it succeeded
+    std::string eventFile;   // the TensorBoard event file; "" when none was opened
+    std::string eventError;  // the first event write's error; "" when none failed
+};
+
+// The clock of one run's steps and machine readings: seconds since it was made (steady clock).
+// A recorded run makes one and hands it to its recorder (the steps' times) and its system
+// sampler (the readings' times), so that both count from the same instant.
+class RunClock {
+public:
+    RunClock();
+    double seconds() const;
+
+private:
+    double m_startSeconds;
 };
 
 // A TrainingObserver that fills a RunRecord as the run goes, forwards every event to `next`
 // (may be null), and rewrites `path` (if not empty) after onRunStarted, after every epoch and
-// at the end. Each step is timed here, once, and handed on with its seconds (StepLoss::seconds)
-// as the record holds it. Write errors do not stop the run: they are kept in writeError() and
-// logged.
+// at the end. Each step is timed here, once, on `clock`, and handed on with its seconds
+// (StepLoss::seconds) as the record holds it. Write errors do not stop the run: they are kept in
+// writeError() and logged.
 class RunRecorder : public TrainingObserver {
 public:
     // `runId` empty: a new one (newRunId()). `fingerprint` defaults to collectFingerprint
     // (fingerprint.h): the default argument is taken at the caller, so this library (which has
     // no LibTorch) never calls it itself; a caller using the default links engine_device (or
-    // `engine`). A source that throws leaves the fingerprint empty (logged).
+    // `engine`). A source that throws leaves the fingerprint empty (logged). `clock`: the run's
+    // (default: one started now).
     RunRecorder(const RunConfig &config, std::string path, RecordObserver *next = nullptr,
-                std::string runId = {}, FingerprintSource fingerprint = collectFingerprint);
+                std::string runId = {}, FingerprintSource fingerprint = collectFingerprint,
+                RunClock clock = RunClock());
     void onRunStarted(const RunStarted &info) override;
     void onStepLosses(const std::vector<StepLoss> &losses) override;
     void onEpochFinished(const EpochResult &epoch) override;
     // Appended to the record's samples (written with the next epoch) and handed on.
     void onSystemSamples(const std::vector<SystemSample> &samples) override;
+    // Kept in the record from now on (written with the next save); not handed on.
+    void onSamplingChanged(const SamplingInfo &sampling) override;
     void onRunEnded(const RunOutcome &outcome) override;
-    // How the run is sampled (period, the sources' notes); kept in the record from now on.
-    void setSampling(const SamplingInfo &sampling) { m_record.sampling = sampling; }
-    // Seconds since this recorder was made (steady clock): the clock of steps and samples.
-    double secondsSinceStart() const;
     const RunRecord &record() const { return m_record; }
     // The last write's error ("" when the last write succeeded, or none was made yet).
     const std::string &writeError() const { return m_writeError; }
@@ -195,7 +217,7 @@ private:
     RecordObserver *m_next;
     FingerprintSource m_fingerprint;
     std::string m_writeError;
-    double m_startSeconds = 0.0;
+    RunClock m_clock;
 };
 
 } // namespace devicebench

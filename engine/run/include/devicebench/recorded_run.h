@@ -25,16 +25,6 @@ namespace devicebench {
 using TrainFunction =
     std::function<RunOutcome(const RunConfig &, TrainingObserver &, const std::atomic<bool> &)>;
 
-// What a recorded run returns.
-struct RecordedRun {
-    RunOutcome outcome;      // the train function's (Failed with the reason when it threw)
-    RunRecord record;        // the final record, as last written
-    std::string recordPath;  // "" when the record was kept in memory only
-    std::string recordError; // the last record write's error; "" when it succeeded
-    std::string eventFile;   // the TensorBoard event file; "" when none was opened
-    std::string eventError;  // the first event write's error; "" when none failed
-};
-
 // The engine's messages for a request that must not run, one per problem (validateRunConfig's,
 // trainer.h; for the article's script, what its Python lacks, by checkArticleScriptPython: a
 // few seconds; for a user's script, checkScriptRun's problem, script_run.h; and the TensorBoard
