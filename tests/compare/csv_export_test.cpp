@@ -137,7 +137,7 @@ TEST(EpochCsv, OneLinePerRunAndEpochWithTheDocumentedFormats) {
                         "peak_rss_bytes,gpu_utilization,gpu_power_w,gpu_memory_peak_bytes,"
                         "energy_j,energy_method");
     const std::vector<std::string> first = fieldsOf(lines[1]);
-    ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    ASSERT_EQ(first.size(), static_cast<std::size_t>(epochCsvColumnCount()));
     EXPECT_EQ(first[0], set.run(0).label);
     EXPECT_EQ(first[1], "cpu");
     EXPECT_EQ(first[2], "2");
@@ -186,7 +186,7 @@ TEST(SummaryCsv, OneRowPerRunWithTheBaselineAndEmptyControlForIt) {
     const std::vector<std::string> lines = splitLines(summaryCsv(set));
     ASSERT_EQ(lines.size(), 4U);
     const std::vector<std::string> header = fieldsOf(lines[0]);
-    ASSERT_EQ(header.size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+    ASSERT_EQ(header.size(), static_cast<std::size_t>(summaryCsvColumnCount()));
     const auto col = [&header](const std::string &name) {
         const auto it = std::find(header.begin(), header.end(), name);
         EXPECT_NE(it, header.end()) << name;
@@ -251,7 +251,7 @@ TEST(EpochCsv, NamesTheModelItsImageSizeAndParametersOfEachRun) {
     const std::vector<std::string> lines = splitLines(epochCsv(set));
     ASSERT_EQ(lines.size(), 5U);
     const std::vector<std::string> first = fieldsOf(lines[1]);
-    ASSERT_EQ(first.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    ASSERT_EQ(first.size(), static_cast<std::size_t>(epochCsvColumnCount()));
     const std::vector<std::string> header = fieldsOf(lines[0]);
     const auto at = std::find(header.begin(), header.end(), "model") - header.begin();
     ASSERT_LE(static_cast<std::size_t>(at) + 3, header.size());
@@ -272,7 +272,7 @@ TEST(SummaryCsv, AchievedGflopsFollowTheDocumentedFormulaAndReadNAWhenUnknown) {
     const std::vector<std::string> lines = splitLines(summaryCsv(set));
     ASSERT_EQ(lines.size(), 3U);
     const std::vector<std::string> header = fieldsOf(lines[0]);
-    ASSERT_EQ(header.size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+    ASSERT_EQ(header.size(), static_cast<std::size_t>(summaryCsvColumnCount()));
     const auto at =
         static_cast<std::size_t>(std::find(header.begin(), header.end(), "model") - header.begin());
     ASSERT_LE(at + 4, header.size());
@@ -441,14 +441,14 @@ TEST(EpochCsv, ContendedEpochsAreMarkedWithTheirShareAndOldRecordsLeaveTheCellsE
     const std::vector<std::string> clean = fieldsOf(lines[2]);
     const std::vector<std::string> contended = fieldsOf(lines[3]);
     const std::vector<std::string> old = fieldsOf(lines[4]);
-    ASSERT_EQ(contended.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    ASSERT_EQ(contended.size(), static_cast<std::size_t>(epochCsvColumnCount()));
     EXPECT_EQ(clean[col("contended")], "0");
     EXPECT_EQ(contended[col("contended")], "1");
     EXPECT_EQ(contended[col("cpu_share")], "0.4000");
     EXPECT_EQ(contended[col("other_cpus")], "1.5000");
     EXPECT_EQ(contended[col("steal_fraction")], "0.0000");
     EXPECT_EQ(contended[col("load_average")], "3.50");
-    ASSERT_EQ(old.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    ASSERT_EQ(old.size(), static_cast<std::size_t>(epochCsvColumnCount()));
     for (const char *name :
          {"contended", "cpu_share", "other_cpus", "steal_fraction", "load_average"})
         EXPECT_EQ(old[col(name)], "") << name << ": unknown, not 0";
@@ -496,7 +496,7 @@ TEST(SummaryCsv, HeaderIsTheDocumentedColumnsInOrder) {
               "energy_j_stable_total,energy_method,cost_basis,price_per_hour,"
               "price_per_kwh,currency,cost_per_epoch,cost_per_10_epochs,images_per_money,"
               "price_source,cost_note");
-    EXPECT_EQ(fieldsOf(header).size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+    EXPECT_EQ(fieldsOf(header).size(), static_cast<std::size_t>(summaryCsvColumnCount()));
 }
 
 } // namespace

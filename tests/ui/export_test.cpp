@@ -194,7 +194,7 @@ TEST(SummaryCsv, HasOneRowPerRunWithStatisticsSpeedUpComparabilityAndFingerprint
     const QStringList lines = summaryCsv(*store).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3) << "header + one row per run";
     const QStringList header = csvFields(lines[0]);
-    ASSERT_EQ(header.size(), kSummaryColumnCount);
+    ASSERT_EQ(header.size(), summaryCsvColumnCount());
     const QStringList expected = {
         QStringLiteral("run"),           QStringLiteral("device"),
         QStringLiteral("host"),          QStringLiteral("threads"),
@@ -215,8 +215,8 @@ TEST(SummaryCsv, HasOneRowPerRunWithStatisticsSpeedUpComparabilityAndFingerprint
 
     const QStringList first = csvFields(lines[1]);
     const QStringList second = csvFields(lines[2]);
-    ASSERT_EQ(first.size(), kSummaryColumnCount);
-    ASSERT_EQ(second.size(), kSummaryColumnCount);
+    ASSERT_EQ(first.size(), summaryCsvColumnCount());
+    ASSERT_EQ(second.size(), summaryCsvColumnCount());
     const auto col = [&header](const char *name) {
         return static_cast<int>(header.indexOf(QString::fromLatin1(name)));
     };
