@@ -4,6 +4,7 @@
 // a record writes the text below, and docs/run-record.md lists each header as the code writes
 // it. A new column adds its cells here (and its header to the docs): its test.
 #include "devicebench/cost.h"
+#include "devicebench/csv_columns.h"
 #include "devicebench/csv_export.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
@@ -15,10 +16,14 @@
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 #include <string>
 
 namespace devicebench {
 namespace {
+
+using testing::fieldsOf;
+using testing::splitLines;
 
 const std::string kExamples = DEVICEBENCH_EXAMPLES_DIR;
 
@@ -224,6 +229,60 @@ TEST(CsvColumns, EveryColumnOfASyntheticSetIsWrittenAsPinned) {
 2,CPU x1 @ =host,#2-#3,2,2,cpu,'=host,1,AMD EPYC 7B12,small-cnn,32,64,fp32,faithful,3,12.8906,0.5524,12.5000,13.2812,8.7590,18.9233,runs,1.0000,0.8316,1.2026,CPU x1 @ =host (group 2),1,,0.000000
 3,CPU x1 @ =host,#4,1,1,cpu,'=host,1,AMD EPYC 7B12,small-cnn,32,32,fp32,faithful,3,6.2500,n/a,6.2500,6.2500,3.7557,10.3844,epochs,2.0625,1.0893,3.9016,CPU x1 @ =host (group 2),0,batch size,
 )csv");
+}
+
+TEST(CsvColumns, EachFilesCountIsItsTablesColumns) {
+    const RunSet set = syntheticSet();
+    const auto columns = [](const std::string &csv) {
+        return static_cast<int>(fieldsOf(splitLines(csv).at(0)).size());
+    };
+    EXPECT_EQ(columns(epochCsv(set)), epochCsvColumnCount());
+    EXPECT_EQ(static_cast<int>(epochCsvColumns().size()), epochCsvColumnCount());
+    EXPECT_EQ(columns(summaryCsv(set)), summaryCsvColumnCount());
+    EXPECT_EQ(columns(groupsCsv(set)), groupsCsvColumnCount());
+    for (const std::string &line : splitLines(epochCsv(set)))
+        EXPECT_EQ(static_cast<int>(fieldsOf(line).size()), epochCsvColumnCount()) << line;
+}
+
+// The names say the unit where they carry one: "_per_s" a rate, "_s" seconds, "_bytes", "_w"
+// watts, "_j" joules (the first that matches).
+TEST(CsvColumns, APerEpochNumbersNameSaysItsUnit) {
+    const std::pair<std::string, std::string> units[] = {
+        {"_per_s", "images/s"}, {"_s", "s"}, {"_bytes", "bytes"}, {"_w", "W"}, {"_j", "J"}};
+    for (const CsvColumn<EpochCsvRow> &column : epochCsvColumns()) {
+        for (const auto &[suffix, unit] : units) {
+            const std::string &name = column.name;
+            if (name.size() > suffix.size() &&
+                name.compare(name.size() - suffix.size(), suffix.size(), suffix) == 0) {
+                EXPECT_TRUE(column.isNumber()) << name;
+                EXPECT_EQ(column.unit, unit) << name;
+                break;
+            }
+        }
+        if (!column.isNumber()) {
+            EXPECT_EQ(column.unit, "") << column.name << ": a text has no unit";
+        }
+    }
+}
+
+TEST(CsvColumns, APerEpochColumnIsFoundByNameAndMakesTheFilesCell) {
+    const RunSet set = syntheticSet();
+    const RunEntry &run = set.run(0);
+    const CsvColumn<EpochCsvRow> &seconds = epochCsvColumn("seconds");
+    EXPECT_EQ(seconds.unit, "s");
+    EXPECT_EQ(seconds.decimals, 4);
+    EXPECT_EQ(seconds.cell(EpochCsvRow::of(run, run.record.epochs[0])), "4.2500");
+    EXPECT_EQ(epochCsvColumn("host").cell(EpochCsvRow::of(run, run.record.epochs[0])), "gpu, box")
+        << "before quoting";
+    const RunEntry &older = set.run(1);
+    EXPECT_EQ(epochCsvColumn("cpu_share").cell(EpochCsvRow::of(older, older.record.epochs[0])), "")
+        << "not measured";
+    try {
+        epochCsvColumn("second");
+        FAIL() << "no error";
+    } catch (const std::out_of_range &e) {
+        EXPECT_EQ(std::string(e.what()), "no per-epoch CSV column 'second'");
+    }
 }
 
 } // namespace
