@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The window's epoch table, pinned: every header, and every shown cell's text, tooltip, colour
 // and alignment for a run whose epochs were measured in full, one sampled without energy and
-// one recorded before any of it; and the model's contract under Qt's model tester.
+// one recorded before any of it; its one table of columns, each the value of a per-epoch CSV
+// column; and the model's contract under Qt's model tester.
 #include "panels/epoch_table.h"
 #include "store/run_store.h"
 #include "theme/theme.h"
@@ -16,6 +17,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <set>
 #include <string>
 
 namespace devicebench {
@@ -283,6 +285,35 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 8.14:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
 8.15:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
 )table");
+}
+
+TEST(EpochTable, EachColumnShowsOnePerEpochCsvColumnAndItsHeaderSaysWhichInWhatUnit) {
+    std::set<EpochColumn> keys;
+    for (const EpochTableColumn &entry : kEpochTableColumns) {
+        EXPECT_TRUE(keys.insert(entry.key).second) << entry.title << ": in the table once";
+        EXPECT_EQ(&epochTableEntry(entry.key), &entry) << entry.title;
+        ASSERT_NO_THROW(epochCsvColumn(entry.csvColumn)) << entry.title;
+        const bool number =
+            entry.display == CellDisplay::Fixed || entry.display == CellDisplay::Seconds ||
+            entry.display == CellDisplay::Percent || entry.display == CellDisplay::Bytes ||
+            entry.display == CellDisplay::Joules;
+        EXPECT_EQ(epochCsvColumn(entry.csvColumn).isNumber(), number) << entry.title;
+    }
+    RunStore store;
+    EpochTableModel model(store);
+    ASSERT_EQ(model.columnCount(), kEpochTableShownColumns);
+    const auto tip = [&model](EpochColumn column) {
+        const auto section = &epochTableEntry(column) - std::begin(kEpochTableColumns);
+        return model.headerData(static_cast<int>(section), Qt::Horizontal, Qt::ToolTipRole)
+            .toString();
+    };
+    EXPECT_EQ(tip(EpochColumn::Seconds), QStringLiteral("CSV column seconds (s)"));
+    EXPECT_EQ(tip(EpochColumn::TestAccuracy),
+              QStringLiteral("CSV column test_accuracy (fraction)"));
+    EXPECT_EQ(tip(EpochColumn::CpuCores), QStringLiteral("CSV column process_cores (cores)"));
+    EXPECT_EQ(tip(EpochColumn::PeakMemory), QStringLiteral("CSV column peak_rss_bytes (bytes)"));
+    EXPECT_EQ(tip(EpochColumn::Run), QStringLiteral("CSV column run"));
+    EXPECT_EQ(epochColumnKey(EpochColumn::Energy), QStringLiteral("energy_j"));
 }
 
 TEST(EpochTable, KeepsQtsModelContractAsRowsArriveAndVanish) {

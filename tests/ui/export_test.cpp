@@ -94,15 +94,24 @@ TEST(CsvExport, TableAndCsvShareOneCellSource) {
     for (int c = 0; c < model.columnCount(); ++c) {
         const auto column = epochTableColumn(c);
         EXPECT_EQ(model.data(model.index(1, c)).toString(),
-                  epochCell(run, run.record.epochs[1], column, CellFormat::Display));
+                  epochCell(run, run.record.epochs[1], column));
     }
+    const auto section = [](EpochColumn column) {
+        return static_cast<int>(&epochTableEntry(column) - std::begin(kEpochTableColumns));
+    };
     EXPECT_EQ(epochTableColumn(1), EpochColumn::Comparable);
     EXPECT_EQ(model.data(model.index(1, 1)).toString(), QStringLiteral("baseline"));
-    EXPECT_EQ(model.data(model.index(0, static_cast<int>(EpochColumn::Warmup) + 1)).toString(),
+    // The table shows the exported CSV's values, for reading.
+    const EpochResult &first = run.record.epochs[0];
+    EXPECT_EQ(model.data(model.index(0, section(EpochColumn::Warmup))).toString(),
               QStringLiteral("yes"));
-    EXPECT_EQ(
-        model.data(model.index(0, static_cast<int>(EpochColumn::TestAccuracy) + 1)).toString(),
-        QStringLiteral("12.5 %"));
+    EXPECT_EQ(test::csvCell(run, first, "warmup"), QStringLiteral("1"));
+    EXPECT_EQ(model.data(model.index(0, section(EpochColumn::TestAccuracy))).toString(),
+              QStringLiteral("12.5 %"));
+    EXPECT_EQ(test::csvCell(run, first, "test_accuracy"), QStringLiteral("0.125000"));
+    EXPECT_EQ(model.data(model.index(0, section(EpochColumn::Seconds))).toString(),
+              QStringLiteral("1.50"));
+    EXPECT_EQ(test::csvCell(run, first, "seconds"), QStringLiteral("1.5000"));
 }
 
 TEST(Export, UnwritablePathFailsWithAMessageNamingThePathAndLeavesNoFile) {

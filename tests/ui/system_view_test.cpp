@@ -273,18 +273,17 @@ TEST(SystemEpochTable, ASampledEpochsCoresMemoryAndEnergy) {
     record.epochs[2].system.gpuEnergy = {EnergyMethod::NvmlEnergyCounter, 24000.0, "gpu 0"};
     const StoredRun &run = store.run(store.addRecord(record, QStringLiteral("a")));
     const auto display = [&](int epoch, EpochColumn column) {
-        return epochCell(run, run.record.epochs[static_cast<std::size_t>(epoch)], column,
-                         CellFormat::Display);
+        return epochCell(run, run.record.epochs[static_cast<std::size_t>(epoch)], column);
     };
     EXPECT_EQ(display(0, EpochColumn::CpuCores), QStringLiteral("3.2"));
     EXPECT_EQ(display(0, EpochColumn::PeakMemory), QStringLiteral("812 MiB"));
     EXPECT_EQ(display(1, EpochColumn::PeakMemory), QStringLiteral("1.50 GiB"));
     EXPECT_EQ(display(0, EpochColumn::Energy), QStringLiteral("850 J"));
     EXPECT_EQ(display(2, EpochColumn::Energy), QStringLiteral("24.9 kJ")) << "GPU + CPU packages";
-    EXPECT_EQ(epochCell(run, run.record.epochs[0], EpochColumn::PeakMemory, CellFormat::Csv),
+    // The same values in the exported CSV.
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[0], "peak_rss_bytes"),
               QString::number(812.0 * kMiB, 'f', 0));
-    EXPECT_EQ(epochCell(run, run.record.epochs[0], EpochColumn::Energy, CellFormat::Csv),
-              QStringLiteral("850.0"));
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[0], "energy_j"), QStringLiteral("850.0"));
 
     EpochTableModel model(store);
     const QString tip =
@@ -319,8 +318,7 @@ TEST(SystemEpochTable, AnUnsampledEpochShowsDashesAndSaysWhy) {
                     .toString()
                     .startsWith(QStringLiteral("Not sampled")));
     const StoredRun &run = store.run(0);
-    EXPECT_EQ(epochCell(run, run.record.epochs[0], EpochColumn::CpuCores, CellFormat::Csv),
-              QString());
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[0], "process_cores"), QString());
 }
 
 // ---- the exported picture ---------------------------------------------------------------------
