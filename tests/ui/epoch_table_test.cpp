@@ -303,8 +303,7 @@ TEST(EpochTable, EachColumnShowsOnePerEpochCsvColumnAndItsHeaderSaysWhichInWhatU
     EpochTableModel model(store);
     ASSERT_EQ(model.columnCount(), kEpochTableShownColumns);
     const auto tip = [&model](EpochColumn column) {
-        const auto section = &epochTableEntry(column) - std::begin(kEpochTableColumns);
-        return model.headerData(static_cast<int>(section), Qt::Horizontal, Qt::ToolTipRole)
+        return model.headerData(epochTableSection(column), Qt::Horizontal, Qt::ToolTipRole)
             .toString();
     };
     EXPECT_EQ(tip(EpochColumn::Seconds), QStringLiteral("CSV column seconds (s)"));

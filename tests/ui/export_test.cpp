@@ -96,20 +96,17 @@ TEST(CsvExport, TableAndCsvShareOneCellSource) {
         EXPECT_EQ(model.data(model.index(1, c)).toString(),
                   epochCell(run, run.record.epochs[1], column));
     }
-    const auto section = [](EpochColumn column) {
-        return static_cast<int>(&epochTableEntry(column) - std::begin(kEpochTableColumns));
-    };
     EXPECT_EQ(epochTableColumn(1), EpochColumn::Comparable);
     EXPECT_EQ(model.data(model.index(1, 1)).toString(), QStringLiteral("baseline"));
     // The table shows the exported CSV's values, for reading.
     const EpochResult &first = run.record.epochs[0];
-    EXPECT_EQ(model.data(model.index(0, section(EpochColumn::Warmup))).toString(),
+    EXPECT_EQ(model.data(model.index(0, epochTableSection(EpochColumn::Warmup))).toString(),
               QStringLiteral("yes"));
     EXPECT_EQ(test::csvCell(run, first, "warmup"), QStringLiteral("1"));
-    EXPECT_EQ(model.data(model.index(0, section(EpochColumn::TestAccuracy))).toString(),
+    EXPECT_EQ(model.data(model.index(0, epochTableSection(EpochColumn::TestAccuracy))).toString(),
               QStringLiteral("12.5 %"));
     EXPECT_EQ(test::csvCell(run, first, "test_accuracy"), QStringLiteral("0.125000"));
-    EXPECT_EQ(model.data(model.index(0, section(EpochColumn::Seconds))).toString(),
+    EXPECT_EQ(model.data(model.index(0, epochTableSection(EpochColumn::Seconds))).toString(),
               QStringLiteral("1.50"));
     EXPECT_EQ(test::csvCell(run, first, "seconds"), QStringLiteral("1.5000"));
 }

@@ -32,6 +32,10 @@ const EpochTableColumn &epochTableEntry(EpochColumn column) {
     return kEpochTableColumns[0]; // not reached: every column is in the table (ui tests)
 }
 
+int epochTableSection(EpochColumn column) {
+    return static_cast<int>(&epochTableEntry(column) - std::begin(kEpochTableColumns));
+}
+
 QString epochColumnKey(EpochColumn column) {
     return QString::fromLatin1(epochTableEntry(column).csvColumn);
 }
@@ -71,11 +75,6 @@ const CsvColumn<EpochCsvRow> &csvColumnOf(int section) {
         return found;
     }();
     return *columns[static_cast<std::size_t>(section)];
-}
-
-int sectionOf(EpochColumn column) {
-    const auto *entry = &epochTableEntry(column);
-    return static_cast<int>(entry - std::begin(kEpochTableColumns));
 }
 
 // A number column's value of `row`; none for a text column.
@@ -139,8 +138,7 @@ QString shown(const EpochTableColumn &entry, const CsvColumn<EpochCsvRow> &csv,
 } // namespace
 
 QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column) {
-    const int section = sectionOf(column);
-    return shown(epochTableEntry(column), csvColumnOf(section), run, epoch);
+    return shown(epochTableEntry(column), csvColumnOf(epochTableSection(column)), run, epoch);
 }
 
 namespace {

@@ -88,8 +88,9 @@ inline constexpr int kEpochTableShownColumns = static_cast<int>(std::size(kEpoch
 // The column shown in section `section` (0 <= section < kEpochTableShownColumns).
 EpochColumn epochTableColumn(int section);
 
-// The table's entry of `column`.
+// The table's entry of `column`, and its section.
 const EpochTableColumn &epochTableEntry(EpochColumn column);
+int epochTableSection(EpochColumn column);
 
 // The per-epoch CSV column whose value `column` shows ("seconds", "process_cores").
 QString epochColumnKey(EpochColumn column);
