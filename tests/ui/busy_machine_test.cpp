@@ -3,9 +3,9 @@
 // table (its seconds and its own column, in the error colour, with a tooltip saying what it
 // got) and the bar of a run with a contended stable epoch is cross-hatched with a note.
 #include "charts/charts.h"
+#include "csv_cells.h"
 #include "panels/epoch_table.h"
 #include "store/run_store.h"
-#include "test_support.h"
 #include "theme/theme.h"
 
 #include "record_builder.h"

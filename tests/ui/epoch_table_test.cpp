@@ -106,7 +106,7 @@ std::string colourOf(const QVariant &foreground) {
     return "other";
 }
 
-// The headers, then one line per cell: "row.section: text [colour, L] {tooltip}".
+// The headers, then one line per cell: "row header: text [colour, L] {tooltip}".
 std::string tableText(const EpochTableModel &model) {
     std::string text;
     for (int c = 0; c < model.columnCount(); ++c)
@@ -119,7 +119,8 @@ std::string tableText(const EpochTableModel &model) {
             const auto align = model.data(index, Qt::TextAlignmentRole).value<Qt::Alignment>();
             QString tip = model.data(index, Qt::ToolTipRole).toString();
             tip.replace(QLatin1Char('\n'), QStringLiteral(" / "));
-            text += std::to_string(r) + "." + std::to_string(c) + ": " +
+            text += std::to_string(r) + " " +
+                    model.headerData(c, Qt::Horizontal).toString().toStdString() + ": " +
                     model.data(index).toString().toStdString() + " [" +
                     colourOf(model.data(index, Qt::ForegroundRole)) +
                     ((align & Qt::AlignLeft) != 0 ? ", L]" : ", R]") +
@@ -140,150 +141,150 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
     EXPECT_EQ(
         tableText(model),
         R"table(run | comparable | device | threads | epoch | seconds | warm-up | train loss | test loss | test accuracy | images/s | CPU cores | peak memory | energy | machine speed | contended
-0.0: #1 cuda:0 @ box [muted, L] {#1 cuda:0 @ box / from measured.json}
-0.1: baseline [muted, L]
-0.2: cuda:0 [muted, L]
-0.3: 4 [muted, R]
-0.4: 1 [muted, R]
-0.5: 4.25 [muted, R] {All-reduce (gradients and test sums, c10d): 0.500 s of the epoch's 4.250 s.}
-0.6: yes [muted, R]
-0.7: 2.0000 [muted, R]
-0.8: 1.7500 [muted, R]
-0.9: 25.0 % [muted, R]
-0.10: 235 [muted, R]
-0.11: 1.3 [muted, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
-0.12: 900 MiB [muted, R] {Peak resident memory of the run's processes (mean 812 MiB).}
-0.13: 4170 J [muted, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 4000 J (nvml-energy-counter) / CPU packages: 170 J (rapl)}
-0.14:  [muted, R] {machine speed steady: canary +1 % against the run's first canary (noise 2 %).}
-0.15:  [muted, R] {Not contended: got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %.}
-1.0: #1 cuda:0 @ box [, L] {#1 cuda:0 @ box / from measured.json}
-1.1: baseline [, L]
-1.2: cuda:0 [, L]
-1.3: 4 [, R]
-1.4: 2 [, R]
-1.5: ⚠ 4.25 [error, R] {Contended: the machine was busy during this epoch (got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %), so its time is not the device's alone.}
-1.6:  [, R]
-1.7: 1.0000 [, R]
-1.8: 0.8750 [, R]
-1.9: 50.0 % [, R]
-1.10: 235 [, R]
-1.11: 1.3 [, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
-1.12: 1.76 GiB [, R] {Peak resident memory of the run's processes (mean 812 MiB).}
-1.13: 8170 J [, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 8000 J (nvml-energy-counter) / CPU packages: 170 J (rapl)}
-1.14:  [, R] {machine speed steady: canary +1 % against the run's first canary (noise 2 %).}
-1.15: yes [error, R] {Contended: the machine was busy during this epoch (got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %), so its time is not the device's alone.}
-2.0: #1 cuda:0 @ box [, L] {#1 cuda:0 @ box / from measured.json}
-2.1: baseline [, L]
-2.2: cuda:0 [, L]
-2.3: 4 [, R]
-2.4: 3 [, R]
-2.5: ⚠ 6.38 [error, R] {machine speed changed: canary +25 % against the run's first canary (noise 2 %), so this epoch's time mixes the device's speed with the machine's.}
-2.6:  [, R]
-2.7: 0.6667 [, R]
-2.8: 0.5833 [, R]
-2.9: 75.0 % [, R]
-2.10: 157 [, R]
-2.11: 1.3 [, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
-2.12: 2.64 GiB [, R] {Peak resident memory of the run's processes (mean 812 MiB).}
-2.13: 12.3 kJ [, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 12.0 kJ (nvml-energy-counter) / CPU packages: 255 J (rapl)}
-2.14: canary +25 % [error, R] {machine speed changed: canary +25 % against the run's first canary (noise 2 %), so this epoch's time mixes the device's speed with the machine's.}
-2.15:  [, R] {Not contended: got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %.}
-3.0: #2 CPU x2 @ box [muted, L] {#2 CPU x2 @ box / from sampled.json}
-3.1: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
-3.2: cpu [muted, L]
-3.3: 2 [muted, R]
-3.4: 1 [muted, R]
-3.5: 4.25 [muted, R]
-3.6: yes [muted, R]
-3.7: 2.0000 [muted, R]
-3.8: 1.7500 [muted, R]
-3.9: 25.0 % [muted, R]
-3.10: 235 [muted, R]
-3.11: 1.9 [muted, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
-3.12: 296 MiB [muted, R] {Peak resident memory of the run's processes (mean 286 MiB).}
-3.13: n/a [muted, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
-3.14:  [muted, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
-3.15:  [muted, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
-4.0: #2 CPU x2 @ box [, L] {#2 CPU x2 @ box / from sampled.json}
-4.1: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
-4.2: cpu [, L]
-4.3: 2 [, R]
-4.4: 2 [, R]
-4.5: 4.25 [, R]
-4.6:  [, R]
-4.7: 1.0000 [, R]
-4.8: 0.8750 [, R]
-4.9: 50.0 % [, R]
-4.10: 235 [, R]
-4.11: 1.9 [, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
-4.12: 296 MiB [, R] {Peak resident memory of the run's processes (mean 286 MiB).}
-4.13: n/a [, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
-4.14:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
-4.15:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
-5.0: #2 CPU x2 @ box [, L] {#2 CPU x2 @ box / from sampled.json}
-5.1: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
-5.2: cpu [, L]
-5.3: 2 [, R]
-5.4: 3 [, R]
-5.5: 6.38 [, R]
-5.6:  [, R]
-5.7: – [, R]
-5.8: 0.5833 [, R]
-5.9: 75.0 % [, R]
-5.10: 157 [, R]
-5.11: 1.9 [, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
-5.12: 296 MiB [, R] {Peak resident memory of the run's processes (mean 286 MiB).}
-5.13: n/a [, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
-5.14:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
-5.15:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
-6.0: #3 CPU x1 @ old-box [muted, L] {#3 CPU x1 @ old-box / from older.json}
-6.1: yes [muted, L]
-6.2: cpu [muted, L]
-6.3: 1 [muted, R]
-6.4: 1 [muted, R]
-6.5: 4.25 [muted, R]
-6.6: yes [muted, R]
-6.7: 2.0000 [muted, R]
-6.8: 1.7500 [muted, R]
-6.9: 25.0 % [muted, R]
-6.10: 235 [muted, R]
-6.11: – [muted, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-6.12: – [muted, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-6.13: – [muted, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-6.14:  [muted, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
-6.15:  [muted, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
-7.0: #3 CPU x1 @ old-box [, L] {#3 CPU x1 @ old-box / from older.json}
-7.1: yes [, L]
-7.2: cpu [, L]
-7.3: 1 [, R]
-7.4: 2 [, R]
-7.5: 4.25 [, R]
-7.6:  [, R]
-7.7: 1.0000 [, R]
-7.8: 0.8750 [, R]
-7.9: 50.0 % [, R]
-7.10: 235 [, R]
-7.11: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-7.12: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-7.13: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-7.14:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
-7.15:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
-8.0: #3 CPU x1 @ old-box [, L] {#3 CPU x1 @ old-box / from older.json}
-8.1: yes [, L]
-8.2: cpu [, L]
-8.3: 1 [, R]
-8.4: 3 [, R]
-8.5: 6.38 [, R]
-8.6:  [, R]
-8.7: 0.6667 [, R]
-8.8: 0.5833 [, R]
-8.9: 75.0 % [, R]
-8.10: 157 [, R]
-8.11: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-8.12: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-8.13: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
-8.14:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
-8.15:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
+0 run: #1 cuda:0 @ box [muted, L] {#1 cuda:0 @ box / from measured.json}
+0 comparable: baseline [muted, L]
+0 device: cuda:0 [muted, L]
+0 threads: 4 [muted, R]
+0 epoch: 1 [muted, R]
+0 seconds: 4.25 [muted, R] {All-reduce (gradients and test sums, c10d): 0.500 s of the epoch's 4.250 s.}
+0 warm-up: yes [muted, R]
+0 train loss: 2.0000 [muted, R]
+0 test loss: 1.7500 [muted, R]
+0 test accuracy: 25.0 % [muted, R]
+0 images/s: 235 [muted, R]
+0 CPU cores: 1.3 [muted, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
+0 peak memory: 900 MiB [muted, R] {Peak resident memory of the run's processes (mean 812 MiB).}
+0 energy: 4170 J [muted, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 4000 J (nvml-energy-counter) / CPU packages: 170 J (rapl)}
+0 machine speed:  [muted, R] {machine speed steady: canary +1 % against the run's first canary (noise 2 %).}
+0 contended:  [muted, R] {Not contended: got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %.}
+1 run: #1 cuda:0 @ box [, L] {#1 cuda:0 @ box / from measured.json}
+1 comparable: baseline [, L]
+1 device: cuda:0 [, L]
+1 threads: 4 [, R]
+1 epoch: 2 [, R]
+1 seconds: ⚠ 4.25 [error, R] {Contended: the machine was busy during this epoch (got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %), so its time is not the device's alone.}
+1 warm-up:  [, R]
+1 train loss: 1.0000 [, R]
+1 test loss: 0.8750 [, R]
+1 test accuracy: 50.0 % [, R]
+1 images/s: 235 [, R]
+1 CPU cores: 1.3 [, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
+1 peak memory: 1.76 GiB [, R] {Peak resident memory of the run's processes (mean 812 MiB).}
+1 energy: 8170 J [, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 8000 J (nvml-energy-counter) / CPU packages: 170 J (rapl)}
+1 machine speed:  [, R] {machine speed steady: canary +1 % against the run's first canary (noise 2 %).}
+1 contended: yes [error, R] {Contended: the machine was busy during this epoch (got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %), so its time is not the device's alone.}
+2 run: #1 cuda:0 @ box [, L] {#1 cuda:0 @ box / from measured.json}
+2 comparable: baseline [, L]
+2 device: cuda:0 [, L]
+2 threads: 4 [, R]
+2 epoch: 3 [, R]
+2 seconds: ⚠ 6.38 [error, R] {machine speed changed: canary +25 % against the run's first canary (noise 2 %), so this epoch's time mixes the device's speed with the machine's.}
+2 warm-up:  [, R]
+2 train loss: 0.6667 [, R]
+2 test loss: 0.5833 [, R]
+2 test accuracy: 75.0 % [, R]
+2 images/s: 157 [, R]
+2 CPU cores: 1.3 [, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
+2 peak memory: 2.64 GiB [, R] {Peak resident memory of the run's processes (mean 812 MiB).}
+2 energy: 12.3 kJ [, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 12.0 kJ (nvml-energy-counter) / CPU packages: 255 J (rapl)}
+2 machine speed: canary +25 % [error, R] {machine speed changed: canary +25 % against the run's first canary (noise 2 %), so this epoch's time mixes the device's speed with the machine's.}
+2 contended:  [, R] {Not contended: got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %.}
+3 run: #2 CPU x2 @ box [muted, L] {#2 CPU x2 @ box / from sampled.json}
+3 comparable: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
+3 device: cpu [muted, L]
+3 threads: 2 [muted, R]
+3 epoch: 1 [muted, R]
+3 seconds: 4.25 [muted, R]
+3 warm-up: yes [muted, R]
+3 train loss: 2.0000 [muted, R]
+3 test loss: 1.7500 [muted, R]
+3 test accuracy: 25.0 % [muted, R]
+3 images/s: 235 [muted, R]
+3 CPU cores: 1.9 [muted, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
+3 peak memory: 296 MiB [muted, R] {Peak resident memory of the run's processes (mean 286 MiB).}
+3 energy: n/a [muted, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
+3 machine speed:  [muted, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
+3 contended:  [muted, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
+4 run: #2 CPU x2 @ box [, L] {#2 CPU x2 @ box / from sampled.json}
+4 comparable: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
+4 device: cpu [, L]
+4 threads: 2 [, R]
+4 epoch: 2 [, R]
+4 seconds: 4.25 [, R]
+4 warm-up:  [, R]
+4 train loss: 1.0000 [, R]
+4 test loss: 0.8750 [, R]
+4 test accuracy: 50.0 % [, R]
+4 images/s: 235 [, R]
+4 CPU cores: 1.9 [, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
+4 peak memory: 296 MiB [, R] {Peak resident memory of the run's processes (mean 286 MiB).}
+4 energy: n/a [, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
+4 machine speed:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
+4 contended:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
+5 run: #2 CPU x2 @ box [, L] {#2 CPU x2 @ box / from sampled.json}
+5 comparable: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
+5 device: cpu [, L]
+5 threads: 2 [, R]
+5 epoch: 3 [, R]
+5 seconds: 6.38 [, R]
+5 warm-up:  [, R]
+5 train loss: – [, R]
+5 test loss: 0.5833 [, R]
+5 test accuracy: 75.0 % [, R]
+5 images/s: 157 [, R]
+5 CPU cores: 1.9 [, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
+5 peak memory: 296 MiB [, R] {Peak resident memory of the run's processes (mean 286 MiB).}
+5 energy: n/a [, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
+5 machine speed:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
+5 contended:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
+6 run: #3 CPU x1 @ old-box [muted, L] {#3 CPU x1 @ old-box / from older.json}
+6 comparable: yes [muted, L]
+6 device: cpu [muted, L]
+6 threads: 1 [muted, R]
+6 epoch: 1 [muted, R]
+6 seconds: 4.25 [muted, R]
+6 warm-up: yes [muted, R]
+6 train loss: 2.0000 [muted, R]
+6 test loss: 1.7500 [muted, R]
+6 test accuracy: 25.0 % [muted, R]
+6 images/s: 235 [muted, R]
+6 CPU cores: – [muted, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+6 peak memory: – [muted, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+6 energy: – [muted, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+6 machine speed:  [muted, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
+6 contended:  [muted, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
+7 run: #3 CPU x1 @ old-box [, L] {#3 CPU x1 @ old-box / from older.json}
+7 comparable: yes [, L]
+7 device: cpu [, L]
+7 threads: 1 [, R]
+7 epoch: 2 [, R]
+7 seconds: 4.25 [, R]
+7 warm-up:  [, R]
+7 train loss: 1.0000 [, R]
+7 test loss: 0.8750 [, R]
+7 test accuracy: 50.0 % [, R]
+7 images/s: 235 [, R]
+7 CPU cores: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+7 peak memory: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+7 energy: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+7 machine speed:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
+7 contended:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
+8 run: #3 CPU x1 @ old-box [, L] {#3 CPU x1 @ old-box / from older.json}
+8 comparable: yes [, L]
+8 device: cpu [, L]
+8 threads: 1 [, R]
+8 epoch: 3 [, R]
+8 seconds: 6.38 [, R]
+8 warm-up:  [, R]
+8 train loss: 0.6667 [, R]
+8 test loss: 0.5833 [, R]
+8 test accuracy: 75.0 % [, R]
+8 images/s: 157 [, R]
+8 CPU cores: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+8 peak memory: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+8 energy: – [, R] {Not sampled: the record was written before DeviceBench sampled the machine during a run.}
+8 machine speed:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
+8 contended:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
 )table");
 }
 

@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include "csv_cells.h"
 #include "export/comparison_export.h"
 #include "panels/epoch_table.h"
 #include "store/run_store.h"

@@ -7,11 +7,11 @@
 // picture list both. Also: the exported picture's loss legend names a coinciding curve as the
 // window's does.
 #include "charts/charts.h"
+#include "csv_cells.h"
 #include "export/comparison_export.h"
 #include "panels/compare_panel.h"
 #include "panels/epoch_table.h"
 #include "store/run_store.h"
-#include "test_support.h"
 #include "theme/theme.h"
 
 #include "devicebench/machine_drift.h"

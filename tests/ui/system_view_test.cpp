@@ -3,6 +3,7 @@
 // imported), the System view draws them (system_chart.h), the epoch table's CPU, memory and
 // energy columns, and the System view in the exported picture.
 #include "charts/system_chart.h"
+#include "csv_cells.h"
 #include "export/comparison_export.h"
 #include "panels/charts_panel.h"
 #include "panels/epoch_table.h"

@@ -7,10 +7,7 @@
 #include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
 
-#include "panels/epoch_table.h"
 #include "store/run_store.h"
-
-#include <QString>
 
 #include <string>
 
@@ -29,12 +26,6 @@ inline int addLiveRun(RunStore &store, int id, const RunConfig &config, const Ru
     });
     recorder.onRunStarted(info);
     return store.addRun(id, recorder.record());
-}
-
-// The exported per-epoch CSV's cell (csv_columns.h) in `column` of `run`'s `epoch`, before
-// quoting: what the window's cell of the same value is checked against.
-inline QString csvCell(const StoredRun &run, const EpochResult &epoch, const char *column) {
-    return QString::fromStdString(epochCsvColumn(column).cell(epochCsvRow(run, epoch)));
 }
 
 } // namespace devicebench::test
