@@ -3,6 +3,7 @@
 #include "cifar_files.h"
 #include "process_support.h"
 
+#include "devicebench/csv_columns.h"
 #include "devicebench/run_record.h"
 
 #ifdef DEVICEBENCH_HAVE_PNG
@@ -144,50 +145,10 @@ TEST(Cli, TinySyntheticRunPrintsEpochLinesSummaryAndWritesCsvAndPng) {
 
     const auto rows = parseCsv(csv);
     ASSERT_EQ(rows.size(), 3u) << "header + one row per epoch";
-    const std::vector<std::string> header = {"run",
-                                             "device",
-                                             "threads",
-                                             "epoch",
-                                             "seconds",
-                                             "warmup",
-                                             "train_loss",
-                                             "test_loss",
-                                             "test_accuracy",
-                                             "images_per_s",
-                                             "data",
-                                             "status",
-                                             "host",
-                                             "comparable",
-                                             "differences",
-                                             "contended",
-                                             "cpu_share",
-                                             "other_cpus",
-                                             "steal_fraction",
-                                             "load_average",
-                                             "model",
-                                             "image_size",
-                                             "parameters",
-                                             "phase_data_s",
-                                             "phase_forward_s",
-                                             "phase_loss_s",
-                                             "phase_backward_s",
-                                             "phase_optimizer_s",
-                                             "phase_test_s",
-                                             "precision",
-                                             "skipped_steps",
-                                             "started_unix_s",
-                                             "canary_s",
-                                             "canary_run_threads_s",
-                                             "canary_change",
-                                             "speed_changed",
-                                             "process_cores",
-                                             "machine_cores",
-                                             "peak_rss_bytes",
-                                             "gpu_utilization",
-                                             "gpu_power_w",
-                                             "gpu_memory_peak_bytes",
-                                             "energy_j",
-                                             "energy_method"};
+    // The engine's per-epoch columns (their names pinned in compare_tests' CsvColumns.*).
+    std::vector<std::string> header;
+    for (const auto &column : devicebench::epochCsvColumns())
+        header.push_back(column.name);
     EXPECT_EQ(rows[0], header);
     for (std::size_t i = 1; i < rows.size(); ++i) {
         ASSERT_EQ(rows[i].size(), header.size());

@@ -412,7 +412,7 @@ TEST(CostCsv, TheCostColumnsComeLastWithTheRunsFigures) {
     const auto lines = splitLines(summaryCsv(set));
     ASSERT_EQ(lines.size(), 3U);
     const auto header = fieldsOf(lines[0]);
-    ASSERT_EQ(header.size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+    ASSERT_EQ(header.size(), static_cast<std::size_t>(summaryCsvColumnCount()));
     const std::vector<std::string> last(header.end() - 9, header.end());
     EXPECT_EQ(last, (std::vector<std::string>{"cost_basis", "price_per_hour", "price_per_kwh",
                                               "currency", "cost_per_epoch", "cost_per_10_epochs",

@@ -70,7 +70,7 @@ TEST(PhaseCsv, EachEpochHasItsPhaseSecondsAndANormalRunLeavesThemEmpty) {
     const auto rows = rowsOf(epochCsv(set));
     ASSERT_EQ(rows.size(), 7U) << "header + 3 + 3";
     const auto &header = rows[0];
-    ASSERT_EQ(header.size(), static_cast<std::size_t>(kEpochCsvColumnCount));
+    ASSERT_EQ(header.size(), static_cast<std::size_t>(epochCsvColumnCount()));
     EXPECT_EQ(rows[2][column(header, "phase_data_s")], "0.400000");
     EXPECT_EQ(rows[2][column(header, "phase_forward_s")], "0.400000");
     EXPECT_EQ(rows[2][column(header, "phase_loss_s")], "0.100000");
@@ -91,7 +91,7 @@ TEST(PhaseCsv, SummaryGivesEachPhasesFractionOfTheStableEpochsAndNaForANormalRun
     const auto rows = rowsOf(summaryCsv(set));
     ASSERT_EQ(rows.size(), 3U);
     const auto &header = rows[0];
-    ASSERT_EQ(header.size(), static_cast<std::size_t>(kSummaryCsvColumnCount));
+    ASSERT_EQ(header.size(), static_cast<std::size_t>(summaryCsvColumnCount()));
     ASSERT_EQ(rows[1].size(), header.size());
     // Stable epochs 2 and 3 (4 s): data 0.6 s, forward 0.8, loss 0.2, backward 1.4,
     // optimizer 0.6, test 0.4; the warm-up epoch is left out.

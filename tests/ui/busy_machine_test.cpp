@@ -3,6 +3,7 @@
 // table (its seconds and its own column, in the error colour, with a tooltip saying what it
 // got) and the bar of a run with a contended stable epoch is cross-hatched with a note.
 #include "charts/charts.h"
+#include "csv_cells.h"
 #include "panels/epoch_table.h"
 #include "store/run_store.h"
 #include "theme/theme.h"
@@ -78,13 +79,11 @@ TEST(BusyMachine, AContendedEpochIsMarkedInTheEpochTableWithWhatItGot) {
                     .startsWith(QStringLiteral("Not measured")))
         << "an older record: unknown, not clean";
 
+    // The same epochs in the exported CSV.
     const StoredRun &run = store.run(0);
-    EXPECT_EQ(epochCell(run, run.record.epochs[2], EpochColumn::Contended, CellFormat::Csv),
-              QStringLiteral("1"));
-    EXPECT_EQ(epochCell(run, run.record.epochs[1], EpochColumn::Contended, CellFormat::Csv),
-              QStringLiteral("0"));
-    EXPECT_EQ(epochCell(run, run.record.epochs[2], EpochColumn::Seconds, CellFormat::Csv),
-              QStringLiteral("3.0000"))
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[2], "contended"), QStringLiteral("1"));
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[1], "contended"), QStringLiteral("0"));
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[2], "seconds"), QStringLiteral("3.0000"))
         << "no mark inside a CSV number";
 }
 

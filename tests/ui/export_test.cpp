@@ -1,8 +1,12 @@
 // SPDX-License-Identifier: MIT
+#include "csv_cells.h"
 #include "export/comparison_export.h"
 #include "panels/epoch_table.h"
 #include "store/run_store.h"
 #include "test_support.h"
+
+#include "devicebench/csv_export.h"
+#include "devicebench/run_set.h"
 
 #include <gtest/gtest.h>
 
@@ -10,6 +14,8 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QTemporaryDir>
+
+#include <map>
 
 namespace devicebench {
 namespace {
@@ -50,17 +56,8 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
     RunStore *store = storeWithOneRun(&owner, "Tesla, T4");
     const QStringList lines = comparisonCsv(*store).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3);
-    EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
-                                       "test_loss,test_accuracy,images_per_s,data,status,"
-                                       "host,comparable,differences,contended,cpu_share,"
-                                       "other_cpus,steal_fraction,load_average,model,image_size,"
-                                       "parameters,phase_data_s,"
-                                       "phase_forward_s,phase_loss_s,phase_backward_s,"
-                                       "phase_optimizer_s,phase_test_s,precision,skipped_steps,"
-                                       "started_unix_s,canary_s,canary_run_threads_s,"
-                                       "canary_change,speed_changed,process_cores,machine_cores,"
-                                       "peak_rss_bytes,gpu_utilization,gpu_power_w,"
-                                       "gpu_memory_peak_bytes,energy_j,energy_method"));
+    // The engine's per-epoch CSV (its columns pinned in compare_tests' CsvColumns.*).
+    EXPECT_EQ(lines[0], QString::fromStdString(epochCsv(RunSet())).trimmed());
     // The label names the run's GPU as the fingerprint reports it; quoted for its comma.
     store->setLabel(1, QStringLiteral("#1 Tesla, T4 @ host"));
     const QStringList relabelled =
@@ -69,12 +66,23 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
         relabelled[1].startsWith(QStringLiteral("\"#1 Tesla, T4 @ host\",cuda:0,1,1,1.5000,1,")))
         << relabelled[1].toStdString();
     EXPECT_TRUE(lines[2].contains(QStringLiteral(",0.125000,")));
+    // From the data on: the run's state, host and comparability, the model, the precision; every
+    // measurement of the machine (load, phases, canary, sampler) empty, as not measured.
+    const QStringList header = lines[0].split(QLatin1Char(','));
+    const QStringList cells = lines[2].split(QLatin1Char(','));
+    ASSERT_EQ(cells.size(), header.size()) << lines[2].toStdString();
     const QString host = QString::fromStdString(store->run(0).record.fingerprint.hostName);
-    EXPECT_TRUE(lines[2].endsWith(QStringLiteral(",cifar-10,running,") + csvField(host) +
-                                  QStringLiteral(",1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,"
-                                                 // the system sampler's 8, not sampled
-                                                 ",,,,,,,,")))
-        << lines[2].toStdString();
+    const std::map<QString, QString> filled{{QStringLiteral("data"), QStringLiteral("cifar-10")},
+                                            {QStringLiteral("status"), QStringLiteral("running")},
+                                            {QStringLiteral("host"), csvField(host)},
+                                            {QStringLiteral("comparable"), QStringLiteral("1")},
+                                            {QStringLiteral("model"), QStringLiteral("small-cnn")},
+                                            {QStringLiteral("image_size"), QStringLiteral("32")},
+                                            {QStringLiteral("precision"), QStringLiteral("fp32")}};
+    for (qsizetype c = header.indexOf(QStringLiteral("data")); c < header.size(); ++c) {
+        const auto it = filled.find(header[c]);
+        EXPECT_EQ(cells[c], it == filled.end() ? QString() : it->second) << header[c].toStdString();
+    }
 }
 
 TEST(CsvExport, TableAndCsvShareOneCellSource) {
@@ -87,15 +95,21 @@ TEST(CsvExport, TableAndCsvShareOneCellSource) {
     for (int c = 0; c < model.columnCount(); ++c) {
         const auto column = epochTableColumn(c);
         EXPECT_EQ(model.data(model.index(1, c)).toString(),
-                  epochCell(run, run.record.epochs[1], column, CellFormat::Display));
+                  epochCell(run, run.record.epochs[1], column));
     }
     EXPECT_EQ(epochTableColumn(1), EpochColumn::Comparable);
     EXPECT_EQ(model.data(model.index(1, 1)).toString(), QStringLiteral("baseline"));
-    EXPECT_EQ(model.data(model.index(0, static_cast<int>(EpochColumn::Warmup) + 1)).toString(),
+    // The table shows the exported CSV's values, for reading.
+    const EpochResult &first = run.record.epochs[0];
+    EXPECT_EQ(model.data(model.index(0, epochTableSection(EpochColumn::Warmup))).toString(),
               QStringLiteral("yes"));
-    EXPECT_EQ(
-        model.data(model.index(0, static_cast<int>(EpochColumn::TestAccuracy) + 1)).toString(),
-        QStringLiteral("12.5 %"));
+    EXPECT_EQ(test::csvCell(run, first, "warmup"), QStringLiteral("1"));
+    EXPECT_EQ(model.data(model.index(0, epochTableSection(EpochColumn::TestAccuracy))).toString(),
+              QStringLiteral("12.5 %"));
+    EXPECT_EQ(test::csvCell(run, first, "test_accuracy"), QStringLiteral("0.125000"));
+    EXPECT_EQ(model.data(model.index(0, epochTableSection(EpochColumn::Seconds))).toString(),
+              QStringLiteral("1.50"));
+    EXPECT_EQ(test::csvCell(run, first, "seconds"), QStringLiteral("1.5000"));
 }
 
 TEST(Export, UnwritablePathFailsWithAMessageNamingThePathAndLeavesNoFile) {
@@ -194,7 +208,7 @@ TEST(SummaryCsv, HasOneRowPerRunWithStatisticsSpeedUpComparabilityAndFingerprint
     const QStringList lines = summaryCsv(*store).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3) << "header + one row per run";
     const QStringList header = csvFields(lines[0]);
-    ASSERT_EQ(header.size(), kSummaryColumnCount);
+    ASSERT_EQ(header.size(), summaryCsvColumnCount());
     const QStringList expected = {
         QStringLiteral("run"),           QStringLiteral("device"),
         QStringLiteral("host"),          QStringLiteral("threads"),
@@ -215,8 +229,8 @@ TEST(SummaryCsv, HasOneRowPerRunWithStatisticsSpeedUpComparabilityAndFingerprint
 
     const QStringList first = csvFields(lines[1]);
     const QStringList second = csvFields(lines[2]);
-    ASSERT_EQ(first.size(), kSummaryColumnCount);
-    ASSERT_EQ(second.size(), kSummaryColumnCount);
+    ASSERT_EQ(first.size(), summaryCsvColumnCount());
+    ASSERT_EQ(second.size(), summaryCsvColumnCount());
     const auto col = [&header](const char *name) {
         return static_cast<int>(header.indexOf(QString::fromLatin1(name)));
     };

@@ -7,6 +7,7 @@
 // picture list both. Also: the exported picture's loss legend names a coinciding curve as the
 // window's does.
 #include "charts/charts.h"
+#include "csv_cells.h"
 #include "export/comparison_export.h"
 #include "panels/compare_panel.h"
 #include "panels/epoch_table.h"
@@ -126,18 +127,14 @@ TEST(MachineDriftTable, AFlaggedEpochSaysItsCanaryChangeAndItsSecondsAreMarked) 
                     .startsWith(QStringLiteral("No canary")))
         << "an older record: unknown, not steady";
 
+    // The same epochs in the exported CSV.
     const StoredRun &drift = store.run(1);
     const StoredRun &old = store.run(2);
-    EXPECT_EQ(epochCell(drift, drift.record.epochs[2], EpochColumn::SpeedChanged, CellFormat::Csv),
-              QStringLiteral("1"));
-    EXPECT_EQ(epochCell(drift, drift.record.epochs[1], EpochColumn::SpeedChanged, CellFormat::Csv),
-              QStringLiteral("0"));
-    EXPECT_EQ(epochCell(old, old.record.epochs[1], EpochColumn::SpeedChanged, CellFormat::Csv),
-              QString());
-    EXPECT_EQ(epochCell(old, old.record.epochs[1], EpochColumn::SpeedChanged, CellFormat::Display),
-              QString());
-    EXPECT_EQ(epochCell(drift, drift.record.epochs[2], EpochColumn::Seconds, CellFormat::Csv),
-              QStringLiteral("1.0000"))
+    EXPECT_EQ(test::csvCell(drift, drift.record.epochs[2], "speed_changed"), QStringLiteral("1"));
+    EXPECT_EQ(test::csvCell(drift, drift.record.epochs[1], "speed_changed"), QStringLiteral("0"));
+    EXPECT_EQ(test::csvCell(old, old.record.epochs[1], "speed_changed"), QString());
+    EXPECT_EQ(epochCell(old, old.record.epochs[1], EpochColumn::SpeedChanged), QString());
+    EXPECT_EQ(test::csvCell(drift, drift.record.epochs[2], "seconds"), QStringLiteral("1.0000"))
         << "no mark inside a CSV number";
     EXPECT_EQ(epochColumnKey(EpochColumn::SpeedChanged), QStringLiteral("speed_changed"));
 }

@@ -7,8 +7,10 @@
 #include "window/main_window.h"
 #include "wiring_support.h"
 
+#include "devicebench/csv_export.h"
 #include "devicebench/devices.h"
 #include "devicebench/run_record.h"
+#include "devicebench/run_set.h"
 #include "devicebench/trainer.h"
 
 #include <gtest/gtest.h>
@@ -175,20 +177,11 @@ TEST(MainWindow, ATinyRealRunFillsChartsTableAndExports) {
     const QStringList lines =
         QString::fromUtf8(file.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     ASSERT_EQ(lines.size(), 3);
-    EXPECT_EQ(lines[0], QStringLiteral("run,device,threads,epoch,seconds,warmup,train_loss,"
-                                       "test_loss,test_accuracy,images_per_s,data,status,"
-                                       "host,comparable,differences,contended,cpu_share,"
-                                       "other_cpus,steal_fraction,load_average,model,image_size,"
-                                       "parameters,phase_data_s,"
-                                       "phase_forward_s,phase_loss_s,phase_backward_s,"
-                                       "phase_optimizer_s,phase_test_s,precision,skipped_steps,"
-                                       "started_unix_s,canary_s,canary_run_threads_s,"
-                                       "canary_change,speed_changed,process_cores,machine_cores,"
-                                       "peak_rss_bytes,gpu_utilization,gpu_power_w,"
-                                       "gpu_memory_peak_bytes,energy_j,energy_method"));
+    // The engine's per-epoch CSV (its columns pinned in compare_tests' CsvColumns.*).
+    EXPECT_EQ(lines[0], QString::fromStdString(epochCsv(RunSet())).trimmed());
     for (int row = 1; row <= 2; ++row) {
         const QStringList fields = lines[row].split(QLatin1Char(','));
-        ASSERT_EQ(fields.size(), kEpochCsvColumnCount) << lines[row].toStdString();
+        ASSERT_EQ(fields.size(), epochCsvColumnCount()) << lines[row].toStdString();
         EXPECT_EQ(fields[1], QStringLiteral("cpu"));
         EXPECT_EQ(fields[2], QStringLiteral("1"));
         EXPECT_EQ(fields[3].toInt(), row);

@@ -3,6 +3,7 @@
 // imported), the System view draws them (system_chart.h), the epoch table's CPU, memory and
 // energy columns, and the System view in the exported picture.
 #include "charts/system_chart.h"
+#include "csv_cells.h"
 #include "export/comparison_export.h"
 #include "panels/charts_panel.h"
 #include "panels/epoch_table.h"
@@ -261,12 +262,18 @@ TEST(SystemView, TheChartsPanelShowsItInATabWithAQuantitySelector) {
 
 // ---- the epoch table --------------------------------------------------------------------------
 
+// Sections by column, so that a column added elsewhere moves them without breaking the tests;
+// the whole order is pinned in EpochTable.EveryHeaderAndCellReadsAsPinned.
+const int kCores = epochTableSection(EpochColumn::CpuCores);
+const int kMemory = epochTableSection(EpochColumn::PeakMemory);
+const int kEnergy = epochTableSection(EpochColumn::Energy);
+
 TEST(SystemEpochTable, ShowsCoresPeakMemoryAndEnergyBetweenImagesPerSecondAndMachineSpeed) {
-    EXPECT_EQ(epochTableColumn(11), EpochColumn::CpuCores);
-    EXPECT_EQ(epochTableColumn(12), EpochColumn::PeakMemory);
-    EXPECT_EQ(epochTableColumn(13), EpochColumn::Energy);
-    EXPECT_EQ(epochTableColumn(10), EpochColumn::ImagesPerSecond);
-    EXPECT_EQ(epochTableColumn(14), EpochColumn::SpeedChanged);
+    const int images = epochTableSection(EpochColumn::ImagesPerSecond);
+    EXPECT_EQ(kCores, images + 1);
+    EXPECT_EQ(kMemory, images + 2);
+    EXPECT_EQ(kEnergy, images + 3);
+    EXPECT_EQ(epochTableSection(EpochColumn::SpeedChanged), images + 4);
 }
 
 TEST(SystemEpochTable, ASampledEpochsCoresMemoryAndEnergy) {
@@ -276,25 +283,24 @@ TEST(SystemEpochTable, ASampledEpochsCoresMemoryAndEnergy) {
     record.epochs[2].system.gpuEnergy = {EnergyMethod::NvmlEnergyCounter, 24000.0, "gpu 0"};
     const StoredRun &run = store.run(store.addRecord(record, QStringLiteral("a")));
     const auto display = [&](int epoch, EpochColumn column) {
-        return epochCell(run, run.record.epochs[static_cast<std::size_t>(epoch)], column,
-                         CellFormat::Display);
+        return epochCell(run, run.record.epochs[static_cast<std::size_t>(epoch)], column);
     };
     EXPECT_EQ(display(0, EpochColumn::CpuCores), QStringLiteral("3.2"));
     EXPECT_EQ(display(0, EpochColumn::PeakMemory), QStringLiteral("812 MiB"));
     EXPECT_EQ(display(1, EpochColumn::PeakMemory), QStringLiteral("1.50 GiB"));
     EXPECT_EQ(display(0, EpochColumn::Energy), QStringLiteral("850 J"));
     EXPECT_EQ(display(2, EpochColumn::Energy), QStringLiteral("24.9 kJ")) << "GPU + CPU packages";
-    EXPECT_EQ(epochCell(run, run.record.epochs[0], EpochColumn::PeakMemory, CellFormat::Csv),
+    // The same values in the exported CSV.
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[0], "peak_rss_bytes"),
               QString::number(812.0 * kMiB, 'f', 0));
-    EXPECT_EQ(epochCell(run, run.record.epochs[0], EpochColumn::Energy, CellFormat::Csv),
-              QStringLiteral("850.0"));
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[0], "energy_j"), QStringLiteral("850.0"));
 
     EpochTableModel model(store);
     const QString tip =
-        model.data(model.index(0, 13), Qt::ToolTipRole).toString(); // energy of epoch 1
+        model.data(model.index(0, kEnergy), Qt::ToolTipRole).toString(); // of epoch 1
     EXPECT_TRUE(tip.contains(QStringLiteral("rapl"))) << tip.toStdString();
     EXPECT_FALSE(tip.contains(QStringLiteral("GPU"))) << "a CPU run's GPU reading does not apply";
-    EXPECT_EQ(model.headerData(11, Qt::Horizontal).toString(), QStringLiteral("CPU cores"));
+    EXPECT_EQ(model.headerData(kCores, Qt::Horizontal).toString(), QStringLiteral("CPU cores"));
 }
 
 TEST(SystemEpochTable, EnergyNotMeasuredIsNaWithTheReasonInTheTooltip) {
@@ -304,11 +310,11 @@ TEST(SystemEpochTable, EnergyNotMeasuredIsNaWithTheReasonInTheTooltip) {
                                          "no RAPL counters (/sys/class/powercap absent)"};
     store.addRecord(record, QStringLiteral("a"));
     EpochTableModel model(store);
-    EXPECT_EQ(model.data(model.index(0, 13)).toString(), QStringLiteral("n/a"));
-    const QString tip = model.data(model.index(0, 13), Qt::ToolTipRole).toString();
+    EXPECT_EQ(model.data(model.index(0, kEnergy)).toString(), QStringLiteral("n/a"));
+    const QString tip = model.data(model.index(0, kEnergy), Qt::ToolTipRole).toString();
     EXPECT_TRUE(tip.contains(QStringLiteral("no RAPL counters (/sys/class/powercap absent)")))
         << tip.toStdString();
-    EXPECT_EQ(model.data(model.index(0, 11)).toString(), QStringLiteral("3.2"))
+    EXPECT_EQ(model.data(model.index(0, kCores)).toString(), QStringLiteral("3.2"))
         << "cores and memory were still read";
 }
 
@@ -316,14 +322,13 @@ TEST(SystemEpochTable, AnUnsampledEpochShowsDashesAndSaysWhy) {
     RunStore store;
     store.addRecord(testing::finishedCpuRun("old", {3.0}), QStringLiteral("old"));
     EpochTableModel model(store);
-    for (const int section : {11, 12, 13})
+    for (const int section : {kCores, kMemory, kEnergy})
         EXPECT_EQ(model.data(model.index(0, section)).toString(), QStringLiteral("–"));
-    EXPECT_TRUE(model.data(model.index(0, 13), Qt::ToolTipRole)
+    EXPECT_TRUE(model.data(model.index(0, kEnergy), Qt::ToolTipRole)
                     .toString()
                     .startsWith(QStringLiteral("Not sampled")));
     const StoredRun &run = store.run(0);
-    EXPECT_EQ(epochCell(run, run.record.epochs[0], EpochColumn::CpuCores, CellFormat::Csv),
-              QString());
+    EXPECT_EQ(test::csvCell(run, run.record.epochs[0], "process_cores"), QString());
 }
 
 // ---- the exported picture ---------------------------------------------------------------------

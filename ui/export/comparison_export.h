@@ -91,7 +91,6 @@ QString comparisonCsv(const RunStore &store);
 
 // The summary CSV text: summaryCsv(store.runSet()) (devicebench/csv_export.h).
 QString summaryCsv(const RunStore &store);
-inline constexpr int kSummaryColumnCount = kSummaryCsvColumnCount; // csv_export.h
 
 // Where the summary CSV goes beside the per-epoch CSV `csvPath`: "x/out.csv" ->
 // "x/out-summary.csv" (a path without ".csv" gets "-summary.csv" appended).

@@ -5,9 +5,7 @@
 #include "store/run_store.h"
 #include "theme/theme.h"
 
-#include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
-#include "devicebench/system_metrics.h"
 
 #include <QBrush>
 #include <QColor>
@@ -16,98 +14,30 @@
 #include <QStringList>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <optional>
 
 namespace devicebench {
 
-QString epochColumnKey(EpochColumn column) {
-    switch (column) {
-    case EpochColumn::Run:
-        return QStringLiteral("run");
-    case EpochColumn::Device:
-        return QStringLiteral("device");
-    case EpochColumn::Threads:
-        return QStringLiteral("threads");
-    case EpochColumn::Epoch:
-        return QStringLiteral("epoch");
-    case EpochColumn::Seconds:
-        return QStringLiteral("seconds");
-    case EpochColumn::Warmup:
-        return QStringLiteral("warmup");
-    case EpochColumn::TrainLoss:
-        return QStringLiteral("train_loss");
-    case EpochColumn::TestLoss:
-        return QStringLiteral("test_loss");
-    case EpochColumn::TestAccuracy:
-        return QStringLiteral("test_accuracy");
-    case EpochColumn::ImagesPerSecond:
-        return QStringLiteral("images_per_s");
-    case EpochColumn::Data:
-        return QStringLiteral("data");
-    case EpochColumn::Status:
-        return QStringLiteral("status");
-    case EpochColumn::Host:
-        return QStringLiteral("host");
-    case EpochColumn::Comparable:
-        return QStringLiteral("comparable");
-    case EpochColumn::Differences:
-        return QStringLiteral("differences");
-    case EpochColumn::Contended:
-        return QStringLiteral("contended");
-    case EpochColumn::SpeedChanged:
-        return QStringLiteral("speed_changed");
-    case EpochColumn::CpuCores:
-        return QStringLiteral("cpu_cores");
-    case EpochColumn::PeakMemory:
-        return QStringLiteral("peak_memory_bytes");
-    case EpochColumn::Energy:
-        return QStringLiteral("energy_j");
-    }
-    return QString();
-}
-
 EpochColumn epochTableColumn(int section) {
-    // The comparability right after the run, where it is seen without scrolling.
-    if (section == 1)
-        return EpochColumn::Comparable;
-    // After images/s: the two marks of a machine that was not itself, contended the last.
-    if (section == kEpochTableShownColumns - 1)
-        return EpochColumn::Contended;
-    if (section == kEpochTableShownColumns - 2)
-        return EpochColumn::SpeedChanged;
-    // After images/s: what the machine did (cores, memory, energy).
-    constexpr int kImagesSection = static_cast<int>(EpochColumn::ImagesPerSecond) + 1;
-    if (section > kImagesSection)
-        return static_cast<EpochColumn>(static_cast<int>(EpochColumn::CpuCores) + section -
-                                        kImagesSection - 1);
-    return static_cast<EpochColumn>(section < 1 ? section : section - 1);
+    return kEpochTableColumns[static_cast<std::size_t>(section)].key;
 }
 
-QString epochColumnTitle(EpochColumn column) {
-    switch (column) {
-    case EpochColumn::Seconds:
-        return QStringLiteral("seconds");
-    case EpochColumn::Warmup:
-        return QStringLiteral("warm-up");
-    case EpochColumn::TrainLoss:
-        return QStringLiteral("train loss");
-    case EpochColumn::TestLoss:
-        return QStringLiteral("test loss");
-    case EpochColumn::TestAccuracy:
-        return QStringLiteral("test accuracy");
-    case EpochColumn::ImagesPerSecond:
-        return QStringLiteral("images/s");
-    case EpochColumn::SpeedChanged:
-        return QStringLiteral("machine speed");
-    case EpochColumn::CpuCores:
-        return QStringLiteral("CPU cores");
-    case EpochColumn::PeakMemory:
-        return QStringLiteral("peak memory");
-    case EpochColumn::Energy:
-        return QStringLiteral("energy");
-    default:
-        return epochColumnKey(column);
+const EpochTableColumn &epochTableEntry(EpochColumn column) {
+    for (const EpochTableColumn &entry : kEpochTableColumns) {
+        if (entry.key == column)
+            return entry;
     }
+    return kEpochTableColumns[0]; // not reached: every column is in the table (ui tests)
+}
+
+int epochTableSection(EpochColumn column) {
+    return static_cast<int>(&epochTableEntry(column) - std::begin(kEpochTableColumns));
+}
+
+QString epochColumnKey(EpochColumn column) {
+    return QString::fromLatin1(epochTableEntry(column).csvColumn);
 }
 
 std::vector<EpochRowRef> epochRows(const RunStore &store) {
@@ -120,51 +50,6 @@ std::vector<EpochRowRef> epochRows(const RunStore &store) {
     return rows;
 }
 
-namespace {
-
-QString number(double value, int csvDecimals, int displayDecimals, CellFormat format) {
-    if (!std::isfinite(value)) {
-        if (format == CellFormat::Display)
-            return QStringLiteral("–");
-        if (std::isnan(value))
-            return QStringLiteral("nan");
-        return value > 0 ? QStringLiteral("inf") : QStringLiteral("-inf");
-    }
-    // QString::number always uses the C locale: '.' as decimal point, no group separators.
-    return QString::number(value, 'f', format == CellFormat::Csv ? csvDecimals : displayDecimals);
-}
-
-// The seconds of an epoch that was not the device's alone (a busy machine, or one that changed
-// speed) are marked.
-bool secondsMarked(const EpochResult &epoch) { return epoch.load.contended || epoch.speedChanged; }
-
-// The text of the CPU cores, peak memory and energy cells.
-QString systemCell(const EpochSystem &system, EpochColumn column, CellFormat format) {
-    const bool csv = format == CellFormat::Csv;
-    if (!system.sampled)
-        return csv ? QString() : QStringLiteral("–");
-    switch (column) {
-    case EpochColumn::CpuCores:
-        if (!system.processCores.known())
-            return csv ? QString() : QStringLiteral("–");
-        return number(system.processCores.mean, 3, 1, format);
-    case EpochColumn::PeakMemory:
-        if (!system.rssBytes.known())
-            return csv ? QString() : QStringLiteral("–");
-        return csv ? number(system.rssBytes.peak, 0, 0, format) : bytesText(system.rssBytes.peak);
-    case EpochColumn::Energy: {
-        const double joules = epochJoules(system);
-        if (!std::isfinite(joules))
-            return csv ? QString() : QStringLiteral("n/a");
-        return csv ? number(joules, 1, 1, format) : joulesText(joules);
-    }
-    default:
-        return QString();
-    }
-}
-
-} // namespace
-
 QString differencesText(const StoredRun &run, const QString &separator) {
     QStringList fields;
     for (const std::string &field : run.differences)
@@ -172,95 +57,107 @@ QString differencesText(const StoredRun &run, const QString &separator) {
     return fields.join(separator);
 }
 
-QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column,
-                  CellFormat format) {
-    const bool csv = format == CellFormat::Csv;
-    const RunRecord &record = run.record;
-    switch (column) {
-    case EpochColumn::Run:
-        return run.label;
-    case EpochColumn::Device:
-        return QString::fromStdString(record.started.device.empty() ? record.config.device
-                                                                    : record.started.device);
-    case EpochColumn::Threads:
-        return QString::number(record.started.threads);
-    case EpochColumn::Epoch:
-        return QString::number(epoch.epoch);
-    case EpochColumn::Seconds:
-        if (!csv && secondsMarked(epoch)) // a busy machine's epoch, or a changed one's
-            return QStringLiteral("⚠ ") + number(epoch.seconds, 4, 2, format);
-        return number(epoch.seconds, 4, 2, format);
-    case EpochColumn::Warmup:
-        if (csv)
-            return run.isWarmup(epoch.epoch) ? QStringLiteral("1") : QStringLiteral("0");
-        return run.isWarmup(epoch.epoch) ? QStringLiteral("yes") : QString();
-    case EpochColumn::TrainLoss:
-        return number(epoch.trainLoss, 6, 4, format);
-    case EpochColumn::TestLoss:
-        return number(epoch.testLoss, 6, 4, format);
-    case EpochColumn::TestAccuracy:
-        if (csv)
-            return number(epoch.testAccuracy, 6, 6, format);
-        return std::isfinite(epoch.testAccuracy)
-                   ? QString::number(100.0 * epoch.testAccuracy, 'f', 1) + QStringLiteral(" %")
-                   : QStringLiteral("–");
-    case EpochColumn::ImagesPerSecond:
-        return number(epoch.imagesPerSecond, 2, 0, format);
-    case EpochColumn::Data:
-        return (record.started.synthetic || record.config.synthetic) ? QStringLiteral("synthetic")
-                                                                     : QStringLiteral("cifar-10");
-    case EpochColumn::Status:
-        return runStateName(run.state);
-    case EpochColumn::Host:
-        return QString::fromStdString(record.fingerprint.hostName);
-    case EpochColumn::Comparable:
-        if (csv)
-            return run.comparable() ? QStringLiteral("1") : QStringLiteral("0");
-        if (run.isBaseline)
-            return QStringLiteral("baseline");
-        return run.comparable()
-                   ? QStringLiteral("yes")
-                   : QStringLiteral("no: ") + differencesText(run, QStringLiteral(", "));
-    case EpochColumn::Differences:
-        return differencesText(run, QStringLiteral(";"));
-    case EpochColumn::Contended:
-        if (csv)
-            return !epoch.load.measured   ? QString()
-                   : epoch.load.contended ? QStringLiteral("1")
-                                          : QStringLiteral("0");
-        return epoch.load.contended ? QStringLiteral("yes") : QString();
-    case EpochColumn::SpeedChanged:
-        if (csv)
-            return !epoch.canary.measured ? QString()
-                   : epoch.speedChanged   ? QStringLiteral("1")
-                                          : QStringLiteral("0");
+EpochCsvRow epochCsvRow(const StoredRun &run, const EpochResult &epoch) {
+    const bool warmup = run.isWarmup(epoch.epoch);
+    return {run.record, epoch, run.label.toStdString(), run.state, warmup, run.differences};
+}
+
+namespace {
+
+const QString kUnknown = QStringLiteral("–");
+
+// The per-epoch CSV's column of each section, looked up once.
+const CsvColumn<EpochCsvRow> &csvColumnOf(int section) {
+    static const auto columns = [] {
+        std::array<const CsvColumn<EpochCsvRow> *, kEpochTableShownColumns> found{};
+        for (std::size_t s = 0; s < found.size(); ++s)
+            found[s] = &epochCsvColumn(kEpochTableColumns[s].csvColumn);
+        return found;
+    }();
+    return *columns[static_cast<std::size_t>(section)];
+}
+
+// A number column's value of `row`; none for a text column.
+std::optional<double> valueOf(const CsvColumn<EpochCsvRow> &column, const EpochCsvRow &row) {
+    return column.isNumber() ? column.value(row) : std::nullopt;
+}
+
+// `value` with `decimals`; "–" when not known or not finite. QString::number always uses the C
+// locale: '.' as decimal point, no group separators.
+QString fixed(std::optional<double> value, int decimals) {
+    if (!value || !std::isfinite(*value))
+        return kUnknown;
+    return QString::number(*value, 'f', decimals);
+}
+
+// The seconds of an epoch that was not the device's alone (a busy machine, or one that changed
+// speed) are marked.
+bool secondsMarked(const EpochResult &epoch) { return epoch.load.contended || epoch.speedChanged; }
+
+QString comparableText(const StoredRun &run) {
+    if (run.isBaseline)
+        return QStringLiteral("baseline");
+    return run.comparable() ? QStringLiteral("yes")
+                            : QStringLiteral("no: ") + differencesText(run, QStringLiteral(", "));
+}
+
+// The text of section `entry`'s cell: its CSV column's value of `row`, shown for reading.
+QString shown(const EpochTableColumn &entry, const CsvColumn<EpochCsvRow> &csv,
+              const StoredRun &run, const EpochResult &epoch) {
+    const EpochCsvRow row = epochCsvRow(run, epoch);
+    const std::optional<double> value = valueOf(csv, row);
+    switch (entry.display) {
+    case CellDisplay::Text:
+        return QString::fromStdString(csv.cell(row));
+    case CellDisplay::Fixed:
+        return fixed(value, entry.decimals);
+    case CellDisplay::Seconds:
+        return (secondsMarked(epoch) ? QStringLiteral("⚠ ") : QString()) +
+               fixed(value, entry.decimals);
+    case CellDisplay::Percent:
+        return value && std::isfinite(*value)
+                   ? QString::number(100.0 * *value, 'f', entry.decimals) + QStringLiteral(" %")
+                   : kUnknown;
+    case CellDisplay::Bytes:
+        return value && std::isfinite(*value) ? bytesText(*value) : kUnknown;
+    case CellDisplay::Joules:
+        if (value && std::isfinite(*value))
+            return joulesText(*value);
+        return epoch.system.sampled ? QStringLiteral("n/a") : kUnknown;
+    case CellDisplay::Yes:
+        return csv.cell(row) == "1" ? QStringLiteral("yes") : QString();
+    case CellDisplay::Comparable:
+        return comparableText(run);
+    case CellDisplay::MachineSpeed:
         return epoch.speedChanged ? QString::fromStdString(describeCanaryChange(epoch.canaryChange))
                                   : QString();
-    case EpochColumn::CpuCores:
-    case EpochColumn::PeakMemory:
-    case EpochColumn::Energy:
-        return systemCell(epoch.system, column, format);
     }
     return QString();
+}
+
+} // namespace
+
+QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column) {
+    return shown(epochTableEntry(column), csvColumnOf(epochTableSection(column)), run, epoch);
 }
 
 namespace {
 
 // The ForegroundRole of one cell.
 QVariant cellForeground(const StoredRun &run, const EpochResult &epoch, EpochColumn column) {
-    const theme::Theme shown = theme::themeOf(QGuiApplication::palette()); // light/dark
+    const theme::Theme shownTheme = theme::themeOf(QGuiApplication::palette()); // light/dark
     // A run that is not comparable with the baseline: its comparability cell in red.
     if (column == EpochColumn::Comparable && !run.comparable())
-        return QBrush(theme::colour(theme::Role::ErrorText, shown));
+        return QBrush(theme::colour(theme::Role::ErrorText, shownTheme));
     // An epoch measured on a busy machine, or on one whose speed changed: its time and its mark
     // in red.
     if ((column == EpochColumn::Seconds && secondsMarked(epoch)) ||
         (column == EpochColumn::Contended && epoch.load.contended) ||
         (column == EpochColumn::SpeedChanged && epoch.speedChanged))
-        return QBrush(theme::colour(theme::Role::ErrorText, shown));
+        return QBrush(theme::colour(theme::Role::ErrorText, shownTheme));
     // Warm-up epochs are kept but left out of the headline: show them greyed.
     if (run.isWarmup(epoch.epoch))
-        return QBrush(theme::colour(theme::Role::MutedText, shown));
+        return QBrush(theme::colour(theme::Role::MutedText, shownTheme));
     return QVariant();
 }
 
@@ -308,37 +205,42 @@ QVariant EpochTableModel::data(const QModelIndex &index, int role) const {
     if (ref.epochIndex >= static_cast<int>(run.record.epochs.size()))
         return QVariant();
     const EpochResult &epoch = run.record.epochs[static_cast<std::size_t>(ref.epochIndex)];
-    const auto column = epochTableColumn(index.column());
+    const EpochTableColumn &entry = kEpochTableColumns[static_cast<std::size_t>(index.column())];
     switch (role) {
     case Qt::DisplayRole:
-        return epochCell(run, epoch, column, CellFormat::Display);
+        return shown(entry, csvColumnOf(index.column()), run, epoch);
     case Qt::TextAlignmentRole:
-        if (column == EpochColumn::Run || column == EpochColumn::Device ||
-            column == EpochColumn::Comparable)
-            return QVariant::fromValue(Qt::Alignment(Qt::AlignLeft | Qt::AlignVCenter));
-        return QVariant::fromValue(Qt::Alignment(Qt::AlignRight | Qt::AlignVCenter));
+        return QVariant::fromValue(
+            Qt::Alignment((entry.leftAligned ? Qt::AlignLeft : Qt::AlignRight) | Qt::AlignVCenter));
     case Qt::ForegroundRole:
-        return cellForeground(run, epoch, column);
+        return cellForeground(run, epoch, entry.key);
     case Qt::DecorationRole:
         // The run's colour beside its label, as in the charts' legend and bars.
-        if (column == EpochColumn::Run)
+        if (entry.key == EpochColumn::Run)
             return theme::runColour(run.number);
         return QVariant();
     case Qt::ToolTipRole:
-        return epochCellToolTip(run, epoch, column);
+        return epochCellToolTip(run, epoch, entry.key);
     default:
         return QVariant();
     }
 }
 
 QVariant EpochTableModel::headerData(int section, Qt::Orientation orientation, int role) const {
-    if (role != Qt::DisplayRole)
-        return QVariant();
-    if (orientation == Qt::Horizontal && section >= 0 && section < kEpochTableShownColumns)
-        return epochColumnTitle(epochTableColumn(section));
     if (orientation == Qt::Vertical)
-        return section + 1;
-    return QVariant();
+        return role == Qt::DisplayRole ? QVariant(section + 1) : QVariant();
+    if (orientation != Qt::Horizontal || section < 0 || section >= kEpochTableShownColumns)
+        return QVariant();
+    const EpochTableColumn &entry = kEpochTableColumns[static_cast<std::size_t>(section)];
+    if (role == Qt::DisplayRole)
+        return QString::fromLatin1(entry.title);
+    if (role != Qt::ToolTipRole)
+        return QVariant();
+    // Where the values are in the exported per-epoch CSV, and in what unit.
+    const CsvColumn<EpochCsvRow> &csv = csvColumnOf(section);
+    const QString unit = QString::fromStdString(csv.unit);
+    const QString text = QStringLiteral("CSV column %1").arg(QString::fromStdString(csv.name));
+    return unit.isEmpty() ? text : text + QStringLiteral(" (%1)").arg(unit);
 }
 
 } // namespace devicebench

@@ -1,11 +1,14 @@
 // SPDX-License-Identifier: MIT
-// The epoch table: one row per run and finished epoch. The same rows and cells feed the
-// window's QTableView and the CSV export (one source, two formats).
+// The epoch table: one row per run and finished epoch, its columns read from one table
+// (kEpochTableColumns) whose values are the per-epoch CSV's (csv_columns.h), shown for reading.
 #pragma once
+
+#include "devicebench/csv_columns.h"
 
 #include <QAbstractTableModel>
 #include <QString>
 
+#include <iterator>
 #include <vector>
 
 namespace devicebench {
@@ -14,54 +17,83 @@ class RunStore;
 struct StoredRun;
 struct EpochResult;
 
-// Columns in CSV order (the first twelve are the original export's, unchanged; new columns
-// come after them). The window's table shows kEpochTableShownColumns of them, see
-// epochTableColumn().
+// What a column is, for its tooltip (epoch_table_tips.h), its colour and tests.
 enum class EpochColumn {
-    Run,             // run label
+    Run,             // run label; its colour as decoration
+    Comparable,      // "baseline", "yes" or "no: <fields>" against the baseline
     Device,          // canonical device ("cpu", "cuda:0")
     Threads,         // intra-op threads in use
     Epoch,           // from 1
-    Seconds,         // wall time of training + test pass (s)
-    Warmup,          // CSV 1/0; table "yes"/""
+    Seconds,         // wall time of training + test pass; "⚠ 1.23" when the epoch was not the
+                     // device's alone (a busy machine, or one that changed speed)
+    Warmup,          // "yes" or ""
     TrainLoss,       // nats
     TestLoss,        // nats
-    TestAccuracy,    // CSV fraction 0..1; table percent
+    TestAccuracy,    // percent
     ImagesPerSecond, // (train + test images) / seconds
-    Data,            // "cifar-10" or "synthetic"
-    Status,          // run state: running/finished/cancelled/diverged/failed/interrupted
-    Host,            // host name of the machine the run ran on (fingerprint)
-    Comparable,   // same workload as the baseline: CSV 1/0; table "baseline"/"yes"/"no: <fields>"
-    Differences,  // workload fields differing from the baseline, joined by ';' (comparison.h)
-    Contended,    // the epoch ran on a busy machine (EpochLoad, contention.h): CSV 1/0, "" when
-                  // not measured; table "yes"/"" (the seconds cell is marked too)
-    SpeedChanged, // the machine's speed changed (the canary, machine_drift.h): CSV 1/0, "" when
-                  // the epoch has no canary; table "canary +22 %"/"" (seconds cell marked too)
-    // What the machine did during the epoch (EpochSystem, system_metrics.h); "" in CSV and "–"
-    // in the table for an epoch that was not sampled:
-    CpuCores,   // mean CPU cores the run's processes kept busy: CSV %.3f, table "3.2"
-    PeakMemory, // peak resident memory of the run's processes: CSV bytes, table "812 MiB" or
-                // "1.25 GiB"
-    Energy,     // the epoch's joules (epochJoules): CSV %.1f ("" when not measured), table
-                // "850 J" or "12.3 kJ", "n/a" when not measured (the tooltip says why)
+    CpuCores,        // mean CPU cores the run's processes kept busy (EpochSystem)
+    PeakMemory,      // their peak resident memory: "812 MiB", "1.25 GiB"
+    Energy,          // the epoch's energy: "850 J", "12.3 kJ"; "n/a" when not measured
+    SpeedChanged,    // the machine's speed changed (the canary, machine_drift.h): "canary +22 %"
+    Contended,       // the epoch ran on a busy machine (contention.h): "yes" or ""
 };
-inline constexpr int kEpochColumnCount = 20;
-inline constexpr int kEpochTableShownColumns = 16;
 
-// Column shown in table section `section` (0 <= section < kEpochTableShownColumns): run (whose
-// label names device and host), comparable, then device ... images/s, CPU cores, peak memory,
-// energy, then machine speed and contended, the last.
+// How a cell shows its CSV column's value. A number that is not known or not finite reads "–".
+enum class CellDisplay {
+    Text,         // the CSV cell as it is
+    Fixed,        // the number with `decimals`
+    Seconds,      // Fixed, "⚠ " before it when the epoch was not the device's alone
+    Percent,      // a fraction as percent with `decimals`: "12.5 %"
+    Bytes,        // bytesText
+    Joules,       // joulesText; "n/a" for an epoch that was sampled but measured no energy
+    Yes,          // "yes" for the CSV's 1, else ""
+    Comparable,   // EpochColumn::Comparable's words
+    MachineSpeed, // the canary's change when the machine's speed changed, else ""
+};
+
+// One column of the window's table: what it is, its header, the per-epoch CSV column whose
+// value it shows (whose unit the header's tooltip names) and how.
+struct EpochTableColumn {
+    EpochColumn key;
+    const char *title;
+    const char *csvColumn;
+    CellDisplay display;
+    int decimals = 0;
+    bool leftAligned = false;
+};
+
+// The window's columns in order: the run, its comparability where it is seen without
+// scrolling, what the epoch measured, what the machine did, then the two marks of a machine
+// that was not itself, contended the last.
+inline constexpr EpochTableColumn kEpochTableColumns[] = {
+    {EpochColumn::Run, "run", "run", CellDisplay::Text, 0, true},
+    {EpochColumn::Comparable, "comparable", "comparable", CellDisplay::Comparable, 0, true},
+    {EpochColumn::Device, "device", "device", CellDisplay::Text, 0, true},
+    {EpochColumn::Threads, "threads", "threads", CellDisplay::Text},
+    {EpochColumn::Epoch, "epoch", "epoch", CellDisplay::Text},
+    {EpochColumn::Seconds, "seconds", "seconds", CellDisplay::Seconds, 2},
+    {EpochColumn::Warmup, "warm-up", "warmup", CellDisplay::Yes},
+    {EpochColumn::TrainLoss, "train loss", "train_loss", CellDisplay::Fixed, 4},
+    {EpochColumn::TestLoss, "test loss", "test_loss", CellDisplay::Fixed, 4},
+    {EpochColumn::TestAccuracy, "test accuracy", "test_accuracy", CellDisplay::Percent, 1},
+    {EpochColumn::ImagesPerSecond, "images/s", "images_per_s", CellDisplay::Fixed, 0},
+    {EpochColumn::CpuCores, "CPU cores", "process_cores", CellDisplay::Fixed, 1},
+    {EpochColumn::PeakMemory, "peak memory", "peak_rss_bytes", CellDisplay::Bytes},
+    {EpochColumn::Energy, "energy", "energy_j", CellDisplay::Joules},
+    {EpochColumn::SpeedChanged, "machine speed", "speed_changed", CellDisplay::MachineSpeed},
+    {EpochColumn::Contended, "contended", "contended", CellDisplay::Yes},
+};
+inline constexpr int kEpochTableShownColumns = static_cast<int>(std::size(kEpochTableColumns));
+
+// The column shown in section `section` (0 <= section < kEpochTableShownColumns).
 EpochColumn epochTableColumn(int section);
 
-enum class CellFormat {
-    Csv,     // C locale, enough digits (seconds %.4f, losses %.6f, accuracy %.6f fraction)
-    Display, // rounded for reading (seconds %.2f, losses %.4f, accuracy in percent)
-};
+// The table's entry of `column`, and its section.
+const EpochTableColumn &epochTableEntry(EpochColumn column);
+int epochTableSection(EpochColumn column);
 
-// CSV header name ("run", "device", ..., "images_per_s", "data", "status").
+// The per-epoch CSV column whose value `column` shows ("seconds", "process_cores").
 QString epochColumnKey(EpochColumn column);
-// Table header ("run", "device", ..., "images/s").
-QString epochColumnTitle(EpochColumn column);
 
 // One row: the run at store index `runIndex`, its epoch at `epochIndex` (0-based).
 struct EpochRowRef {
@@ -78,10 +110,13 @@ std::vector<EpochRowRef> epochRows(const RunStore &store);
 // The workload fields in which `run` differs from the baseline, joined by `separator`.
 QString differencesText(const StoredRun &run, const QString &separator);
 
-// The text of one cell. Non-finite numbers: "nan"/"inf"/"-inf" in CSV, "–" in Display.
-// Warm-up follows the store's warm-up setting (StoredRun::isWarmup), not the recorded flag.
-QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column,
-                  CellFormat format);
+// What the per-epoch CSV's line of `run`'s `epoch` is made from, for the window's run: its
+// cells are those of the exported file (epochCsvColumn(name).cell(row)).
+EpochCsvRow epochCsvRow(const StoredRun &run, const EpochResult &epoch);
+
+// The text of one cell as the window shows it. Warm-up follows the store's warm-up setting
+// (StoredRun::isWarmup), not the recorded flag.
+QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn column);
 
 // Read-only table model over a RunStore, refreshed explicitly (the window calls refresh()
 // from its coalescing timer). The store must outlive the model. Colours: the run column's
@@ -90,6 +125,7 @@ QString epochCell(const StoredRun &run, const EpochResult &epoch, EpochColumn co
 // seconds ("⚠ 1.23") and contended cells of a contended epoch, whose tooltip says what the
 // epoch got from the machine (describeLoad, contention.h), and the seconds and machine speed
 // cells of an epoch whose machine changed speed (its tooltip: the canary's change and noise).
+// A header's tooltip names the CSV column the values are from, with its unit.
 class EpochTableModel : public QAbstractTableModel {
     Q_OBJECT
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The CSV files of csv_export.h as files: the cell format (numbers, quoting, formula
 // injection), their names beside --csv, the outputs a command checks before it starts, and
-// the atomic writes. The rows and columns are csv_export.cpp's.
+// the atomic writes. The rows and columns are epoch_csv.cpp's, summary_csv.cpp's and
+// groups_csv.cpp's.
 #include "devicebench/csv_export.h"
 
 #include "ascii_case.h"

@@ -76,6 +76,10 @@ std::string publishedBaseline(const PublishedBeside &beside, const RunSet &runs)
 
 } // namespace
 
+int summaryCsvPublishedColumnCount() {
+    return summaryCsvColumnCount() + static_cast<int>(std::size(kPublishedColumns));
+}
+
 std::string summaryCsv(const RunSet &runs, const PublishedBeside *beside,
                        const std::vector<PublishedSet> *sets) {
     if (sets == nullptr)

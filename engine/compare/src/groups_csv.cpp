@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 // The groups CSV (csv_export.h: groupsCsv): one line per group of repeated runs.
 #include "devicebench/csv_export.h"
-#include "devicebench/precision_text.h"
 #include "devicebench/run_groups.h"
 #include "devicebench/run_set.h"
 
 #include "csv_table.h"
 
 #include <cmath>
+#include <limits>
+#include <optional>
 #include <string>
 
 namespace devicebench {
@@ -22,20 +23,10 @@ struct GroupRow {
     std::string runs;     // runNumbersText of its runs
 };
 
-std::string number(double value, int decimals) { return csvNumber(value, decimals); }
-
-// A value that does not exist for the group (a spread of fewer than 2 runs): "n/a", as the
-// summary CSV writes it.
-std::string defined(double value, int decimals) {
-    return std::isnan(value) ? std::string("n/a") : number(value, decimals);
-}
-
-std::string joined(const std::vector<std::string> &fields) {
-    std::string text;
-    for (const std::string &f : fields)
-        text += (text.empty() ? "" : ";") + f;
-    return text;
-}
+using Column = CsvColumn<GroupRow>;
+// A value that does not exist for the group (a spread of fewer than 2 runs), as the summary
+// CSV writes it.
+constexpr const char *kUndefined = "n/a";
 
 // What the interval is from: "runs" (2 or more), "epochs" (one run's), "" (none).
 std::string intervalFrom(const GroupStats &s) {
@@ -44,55 +35,82 @@ std::string intervalFrom(const GroupStats &s) {
     return s.n >= 2 ? "runs" : "epochs";
 }
 
-const std::string &deviceOf(const RunRecord &r) {
-    return r.started.device.empty() ? r.config.device : r.started.device;
+// A bound of the speed-up's interval: NaN without a speed-up, none ("n/a") without an interval.
+std::optional<double> speedUpBound(const SpeedUp &speedUp, double bound) {
+    if (!std::isfinite(speedUp.ratio))
+        return std::numeric_limits<double>::quiet_NaN();
+    return detail::unlessNaN(bound);
 }
 
-const CsvColumns<GroupRow> kGroupColumns = {
-    {"group", [](const GroupRow &x) { return std::to_string(x.group.number); }},
-    {"label", [](const GroupRow &x) { return x.group.label; }},
-    {"runs", [](const GroupRow &x) { return x.runs; }},
-    {"n", [](const GroupRow &x) { return std::to_string(x.group.stats.n); }},
-    {"members", [](const GroupRow &x) { return std::to_string(x.group.runs.size()); }},
-    {"device", [](const GroupRow &x) { return deviceOf(x.r); }},
-    {"host", [](const GroupRow &x) { return x.r.fingerprint.hostName; }},
-    {"threads", [](const GroupRow &x) { return std::to_string(x.r.started.threads); }},
-    {"cpu_model", [](const GroupRow &x) { return x.r.fingerprint.cpuModel; }},
-    {"model", [](const GroupRow &x) { return x.r.model; }},
-    {"image_size", [](const GroupRow &x) { return std::to_string(x.r.config.imageSize); }},
-    {"batch_size", [](const GroupRow &x) { return std::to_string(x.r.config.batchSize); }},
-    {"precision", [](const GroupRow &x) { return precisionShortText(x.r.precision); }},
-    {"workload", [](const GroupRow &x) { return x.r.workload; }},
-    {"epochs", [](const GroupRow &x) { return std::to_string(x.r.config.epochs); }},
-    {"mean_s", [](const GroupRow &x) { return number(x.group.stats.mean, 4); }},
-    {"stddev_s", [](const GroupRow &x) { return defined(x.group.stats.stddev, 4); }},
-    {"min_s", [](const GroupRow &x) { return number(x.group.stats.min, 4); }},
-    {"max_s", [](const GroupRow &x) { return number(x.group.stats.max, 4); }},
-    {"ci95_low_s", [](const GroupRow &x) { return defined(x.group.stats.ciLow, 4); }},
-    {"ci95_high_s", [](const GroupRow &x) { return defined(x.group.stats.ciHigh, 4); }},
-    {"interval_from", [](const GroupRow &x) { return intervalFrom(x.group.stats); }},
-    {"speedup", [](const GroupRow &x) { return number(x.group.speedUp.ratio, 4); }},
-    {"speedup_low",
-     [](const GroupRow &x) {
-         return std::isfinite(x.group.speedUp.ratio) ? defined(x.group.speedUp.low, 4) : "nan";
-     }},
-    {"speedup_high",
-     [](const GroupRow &x) {
-         return std::isfinite(x.group.speedUp.ratio) ? defined(x.group.speedUp.high, 4) : "nan";
-     }},
-    {"baseline", [](const GroupRow &x) { return x.baseline; }},
-    {"comparable", [](const GroupRow &x) { return x.group.differences.empty() ? "1" : "0"; }},
-    {"differences", [](const GroupRow &x) { return joined(x.group.differences); }},
-    {"max_test_loss_diff",
-     [](const GroupRow &x) {
-         return x.group.runs.size() < 2 ? std::string() : number(x.group.maxTestLossDiff, 6);
-     }},
-};
+// The group, its runs and what they share (from its first run).
+CsvColumns<GroupRow> sharedColumns() {
+    return {
+        {"group", [](const GroupRow &x) { return std::to_string(x.group.number); }},
+        {"label", [](const GroupRow &x) { return x.group.label; }},
+        {"runs", [](const GroupRow &x) { return x.runs; }},
+        {"n", [](const GroupRow &x) { return std::to_string(x.group.stats.n); }},
+        {"members", [](const GroupRow &x) { return std::to_string(x.group.runs.size()); }},
+        {"device", [](const GroupRow &x) { return detail::deviceOf(x.r); }},
+        {"host", [](const GroupRow &x) { return x.r.fingerprint.hostName; }},
+        {"threads", [](const GroupRow &x) { return std::to_string(x.r.started.threads); }},
+        {"cpu_model", [](const GroupRow &x) { return x.r.fingerprint.cpuModel; }},
+        {"model", [](const GroupRow &x) { return x.r.model; }},
+        {"image_size", [](const GroupRow &x) { return std::to_string(x.r.config.imageSize); }},
+        {"batch_size", [](const GroupRow &x) { return std::to_string(x.r.config.batchSize); }},
+        {"precision", [](const GroupRow &x) { return detail::precisionName(x.r); }},
+        {"workload", [](const GroupRow &x) { return x.r.workload; }},
+        {"epochs", [](const GroupRow &x) { return std::to_string(x.r.config.epochs); }},
+    };
+}
+
+// The statistics of the runs' stable means, the speed-up against the baseline group and the
+// control.
+CsvColumns<GroupRow> statisticsColumns() {
+    const auto defined = [](double GroupStats::*value) {
+        return [value](const GroupRow &x) { return detail::unlessNaN(x.group.stats.*value); };
+    };
+    return {
+        Column::number("mean_s", "s", 4, [](const GroupRow &x) { return x.group.stats.mean; }),
+        Column::number("stddev_s", "s", 4, defined(&GroupStats::stddev), kUndefined),
+        Column::number("min_s", "s", 4, [](const GroupRow &x) { return x.group.stats.min; }),
+        Column::number("max_s", "s", 4, [](const GroupRow &x) { return x.group.stats.max; }),
+        Column::number("ci95_low_s", "s", 4, defined(&GroupStats::ciLow), kUndefined),
+        Column::number("ci95_high_s", "s", 4, defined(&GroupStats::ciHigh), kUndefined),
+        {"interval_from", [](const GroupRow &x) { return intervalFrom(x.group.stats); }},
+        Column::number("speedup", "", 4, [](const GroupRow &x) { return x.group.speedUp.ratio; }),
+        Column::number(
+            "speedup_low", "", 4,
+            [](const GroupRow &x) { return speedUpBound(x.group.speedUp, x.group.speedUp.low); },
+            kUndefined),
+        Column::number(
+            "speedup_high", "", 4,
+            [](const GroupRow &x) { return speedUpBound(x.group.speedUp, x.group.speedUp.high); },
+            kUndefined),
+        {"baseline", [](const GroupRow &x) { return x.baseline; }},
+        {"comparable", [](const GroupRow &x) { return detail::flag(x.group.differences.empty()); }},
+        {"differences", [](const GroupRow &x) { return detail::joined(x.group.differences, ";"); }},
+        Column::number("max_test_loss_diff", "nats", 6,
+                       [](const GroupRow &x) -> std::optional<double> {
+                           if (x.group.runs.size() < 2)
+                               return std::nullopt;
+                           return x.group.maxTestLossDiff;
+                       }),
+    };
+}
+
+const CsvColumns<GroupRow> &groupColumns() {
+    using detail::operator+;
+    static const CsvColumns<GroupRow> columns = sharedColumns() + statisticsColumns();
+    return columns;
+}
 
 } // namespace
 
+int groupsCsvColumnCount() { return static_cast<int>(groupColumns().size()); }
+
 std::string groupsCsv(const RunSet &runs) {
-    std::string csv = detail::csvHeader(kGroupColumns);
+    const CsvColumns<GroupRow> &columns = groupColumns();
+    std::string csv = detail::csvHeader(columns);
     const RunGroups groups = groupRuns(runs);
     if (groups.groups.empty())
         return csv;
@@ -101,7 +119,7 @@ std::string groupsCsv(const RunSet &runs) {
     for (const RunGroup &group : groups.groups) {
         const GroupRow row{group, runs.run(group.runs.front()).record, baseline,
                            runNumbersText(runs, group.runs)};
-        csv += detail::csvRow(kGroupColumns, row);
+        csv += detail::csvRow(columns, row);
     }
     return csv;
 }

@@ -3,38 +3,50 @@
 
 #include "devicebench/run_energy.h"
 
-#include <cmath>
-#include <cstdio>
+#include <optional>
+#include <string>
 
 namespace devicebench::detail {
 namespace {
 
-std::string number(double value, int decimals) {
-    if (!std::isfinite(value))
-        return {};
-    char text[48];
-    std::snprintf(text, sizeof text, "%.*f", decimals, value);
-    return text;
+using E = const EpochResult &;
+using R = const SampledRun &;
+
+// The stable epochs' mean of a quantity's means, or the peak of their peaks; none when unknown.
+std::optional<double> stable(R run, SampledStat EpochSystem::*quantity, bool peak) {
+    const SampledStat s = stableSystemStat(run.record.epochs, run.warmupEpochs, quantity);
+    return finite(peak ? s.peak : s.mean);
 }
 
-// The stable epochs' mean of a quantity's means, or the peak of their peaks.
-double stable(const SampledRun &run, SampledStat EpochSystem::*quantity, bool peak) {
-    const SampledStat s = stableSystemStat(run.record.epochs, run.warmupEpochs, quantity);
-    return peak ? s.peak : s.mean;
+// The summary's energy of the stable epochs that measured it: "n/a" when none did.
+CsvColumn<SampledRun> stableEnergy(const char *name, double EnergySummary::*joules) {
+    return CsvColumn<SampledRun>::number(
+        name, "J", 1,
+        [joules](R r) -> std::optional<double> {
+            const EnergySummary s = summarizeEnergy(r.record.epochs, r.warmupEpochs);
+            if (s.epochs == 0)
+                return std::nullopt;
+            return s.*joules;
+        },
+        "n/a");
 }
 
 } // namespace
 
 CsvColumns<EpochResult> epochSystemColumns() {
-    using E = const EpochResult &;
+    using C = CsvColumn<EpochResult>;
     return {
-        {"process_cores", [](E e) { return number(e.system.processCores.mean, 3); }},
-        {"machine_cores", [](E e) { return number(e.system.machineCores.mean, 3); }},
-        {"peak_rss_bytes", [](E e) { return number(e.system.rssBytes.peak, 0); }},
-        {"gpu_utilization", [](E e) { return number(e.system.gpuUtilization.mean, 3); }},
-        {"gpu_power_w", [](E e) { return number(e.system.gpuPowerWatts.mean, 1); }},
-        {"gpu_memory_peak_bytes", [](E e) { return number(e.system.gpuMemoryBytes.peak, 0); }},
-        {"energy_j", [](E e) { return number(epochJoules(e.system), 1); }},
+        C::number("process_cores", "cores", 3,
+                  [](E e) { return finite(e.system.processCores.mean); }),
+        C::number("machine_cores", "cores", 3,
+                  [](E e) { return finite(e.system.machineCores.mean); }),
+        C::number("peak_rss_bytes", "bytes", 0, [](E e) { return finite(e.system.rssBytes.peak); }),
+        C::number("gpu_utilization", "fraction", 3,
+                  [](E e) { return finite(e.system.gpuUtilization.mean); }),
+        C::number("gpu_power_w", "W", 1, [](E e) { return finite(e.system.gpuPowerWatts.mean); }),
+        C::number("gpu_memory_peak_bytes", "bytes", 0,
+                  [](E e) { return finite(e.system.gpuMemoryBytes.peak); }),
+        C::number("energy_j", "J", 1, [](E e) { return finite(epochJoules(e.system)); }),
         {"energy_method",
          [](E e) {
              if (!e.system.sampled)
@@ -47,31 +59,23 @@ CsvColumns<EpochResult> epochSystemColumns() {
 }
 
 CsvColumns<SampledRun> runSystemColumns() {
-    using R = const SampledRun &;
-    const auto energy = [](R r) { return summarizeEnergy(r.record.epochs, r.warmupEpochs); };
+    using C = CsvColumn<SampledRun>;
     return {
-        {"mean_process_cores",
-         [](R r) { return number(stable(r, &EpochSystem::processCores, false), 3); }},
-        {"peak_rss_bytes", [](R r) { return number(stable(r, &EpochSystem::rssBytes, true), 0); }},
-        {"mean_gpu_utilization",
-         [](R r) { return number(stable(r, &EpochSystem::gpuUtilization, false), 3); }},
-        {"mean_gpu_power_w",
-         [](R r) { return number(stable(r, &EpochSystem::gpuPowerWatts, false), 1); }},
-        {"energy_j_per_stable_epoch",
-         [energy](R r) {
-             const EnergySummary s = energy(r);
-             return s.epochs > 0 ? number(s.meanJoules, 1) : std::string("n/a");
-         }},
-        {"energy_j_stable_total",
-         [energy](R r) {
-             const EnergySummary s = energy(r);
-             return s.epochs > 0 ? number(s.totalJoules, 1) : std::string("n/a");
-         }},
+        C::number("mean_process_cores", "cores", 3,
+                  [](R r) { return stable(r, &EpochSystem::processCores, false); }),
+        C::number("peak_rss_bytes", "bytes", 0,
+                  [](R r) { return stable(r, &EpochSystem::rssBytes, true); }),
+        C::number("mean_gpu_utilization", "fraction", 3,
+                  [](R r) { return stable(r, &EpochSystem::gpuUtilization, false); }),
+        C::number("mean_gpu_power_w", "W", 1,
+                  [](R r) { return stable(r, &EpochSystem::gpuPowerWatts, false); }),
+        stableEnergy("energy_j_per_stable_epoch", &EnergySummary::meanJoules),
+        stableEnergy("energy_j_stable_total", &EnergySummary::totalJoules),
         {"energy_method",
-         [energy](R r) {
+         [](R r) {
              if (!r.record.sampling.sampled)
                  return std::string("not sampled");
-             const EnergySummary s = energy(r);
+             const EnergySummary s = summarizeEnergy(r.record.epochs, r.warmupEpochs);
              if (s.epochs > 0)
                  return s.methods;
              const std::string why = energyNotMeasuredReason(r.record.epochs);

@@ -37,34 +37,39 @@ bool isCsvNumber(const std::string &text);
 
 // The per-epoch CSV: a header line, then one line per run and finished epoch, runs in set
 // order, ending with what the system sampler read in the epoch (CPU, memory, GPU, energy).
-// Columns and cell formats: docs/run-record.md, "The comparison CSV".
+// Columns and cell formats: docs/run-record.md, "The comparison CSV"; the table they are
+// written from: epochCsvColumns() (csv_columns.h).
 std::string epochCsv(const RunSet &runs);
-inline constexpr int kEpochCsvColumnCount = 44;
+// Its columns, counted from its table.
+int epochCsvColumnCount();
 
 // The summary CSV: a header line, then one line per run (statistics, speed-up against the
 // baseline, fingerprint, model, phase split, the stable epochs' system readings and energy,
 // and at the end what the run costs under the set's prices: cost.h). Columns: docs/run-record.md.
 std::string summaryCsv(const RunSet &runs);
-inline constexpr int kSummaryCsvColumnCount = 78;
+// Its columns, counted from its table.
+int summaryCsvColumnCount();
 
 // The summary CSV with the published rows (published.h) after the runs: summaryCsv's columns,
 // then three more at the end, "origin" ("run" or "published"), "published_note" (like for like,
 // other program ..., other settings ...) and "published_source" (the source's title), so that a
-// reader of the first kSummaryCsvColumnCount columns reads it as before. A published row fills
+// reader of the first summaryCsvColumnCount() columns reads it as before. A published row fills
 // run (its label), device, status "published", epochs, warmup_epochs, stable_mean_s, speedup
 // (against `baseline`: a chosen published row, else the runs' baseline), baseline, comparable
 // (1: like for like), model, image_size and precision; its other cells are empty. `beside` is
 // publishedBeside(*sets, runs, ...); null: publishedBeside(*sets, runs). `sets` null: summaryCsv.
 std::string summaryCsv(const RunSet &runs, const PublishedBeside *beside,
                        const std::vector<PublishedSet> *sets);
-inline constexpr int kSummaryCsvPublishedColumnCount = kSummaryCsvColumnCount + 3;
+// Its columns: summaryCsvColumnCount() and the three.
+int summaryCsvPublishedColumnCount();
 
 // The groups CSV: a header line, then one line per group of repeated runs (run_groups.h): its
 // runs, n, mean of the stable means with the interval over the runs and min-max, speed-up
 // against the baseline group. A file of its own, so that the per-run files keep their rows.
 // Columns: docs/run-record.md. Written by writeComparisonCsv beside the summary.
 std::string groupsCsv(const RunSet &runs);
-inline constexpr int kGroupsCsvColumnCount = 29;
+// Its columns, counted from its table.
+int groupsCsvColumnCount();
 
 // Where the groups CSV goes beside `csvPath`: "x/out.csv" -> "x/out-groups.csv".
 std::string groupsCsvPath(const std::string &csvPath);
