@@ -60,7 +60,7 @@ int raceInRunWorker(int argc, char **argv) {
     });
     bool ended = false;
     QObject::connect(&controller, &devicebench::RunController::runEnded,
-                     [&ended](int, const devicebench::RunOutcome &) { ended = true; });
+                     [&ended](int, const devicebench::RecordedRun &) { ended = true; });
     devicebench::RunRequest request; // valid, so that the controller starts the job
     request.config.synthetic = true;
     controller.startRun(request);
