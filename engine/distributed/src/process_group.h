@@ -6,6 +6,7 @@
 #include "devicebench/data_parallel.h"
 
 #include <torch/csrc/distributed/c10d/Store.hpp>
+#include <torch/torch.h> // the collectives' tensors (data_parallel.h has the tensor type only)
 
 #include <chrono>
 #include <cstdint>

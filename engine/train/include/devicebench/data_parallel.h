@@ -8,7 +8,10 @@
 #include "devicebench/probe.h"
 #include "devicebench/run_types.h"
 
-#include <torch/torch.h>
+// Only the tensor type: LibTorch's umbrella header <torch/torch.h> is a quarter of a minute of
+// every compile that includes it (the CLI's and the launcher's include this header through
+// distributed.h), <ATen/core/Tensor.h> under 2 s. at::Tensor is torch::Tensor.
+#include <ATen/core/Tensor.h>
 
 #include <atomic>
 #include <cstdint>
@@ -45,7 +48,7 @@ public:
     // Sums each tensor over the ranks, in place. Tensors are on the run's device (CPU for
     // Gloo, the rank's CUDA device for NCCL), contiguous, float32 or float64. Returns when the
     // sums are in the tensors (on CUDA: after a device synchronisation).
-    virtual void allReduceSum(std::vector<torch::Tensor> &tensors) = 0;
+    virtual void allReduceSum(std::vector<at::Tensor> &tensors) = 0;
 
     // Element-wise maximum of `values` over the ranks (host numbers, e.g. epoch seconds).
     virtual std::vector<double> allReduceMax(const std::vector<double> &values) = 0;
@@ -75,7 +78,7 @@ struct DataParallelRun {
                                                     // exceed it alone)
     // When not null: at the end of a run that trained, the model's parameters (CPU copies,
     // in Module::parameters() order). For tests and checks.
-    std::vector<torch::Tensor> *finalParameters = nullptr;
+    std::vector<at::Tensor> *finalParameters = nullptr;
 };
 
 // Runs `config` as one rank of `run.group`'s job, on the calling thread; config.batchSize is
