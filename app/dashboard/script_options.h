@@ -30,7 +30,7 @@ bool parseRunSpecs(const QCommandLineParser &parser, std::deque<ScriptedRun> *sc
 // none with an empty value, as the CLI checks its own; false after saying on stderr the first
 // that is not: "devicebench: --theme was given 2 times; give it once", "devicebench: --python
 // needs a value: leave it out for its default". An empty value is not taken as the option
-// left out.
+// left out (an empty --run is left to parseRunSpecs, which names it as a spec).
 bool checkOptionsGivenOnceWithValues(const QCommandLineParser &parser);
 
 // When option `name` is set, its value as a whole number into *value; false (after saying on

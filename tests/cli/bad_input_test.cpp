@@ -102,6 +102,23 @@ TEST(CliBadInput, AnOutputThatWouldReplaceAnInputIsRefused) {
     EXPECT_EQ(slurp(b), "{\"b\": 2}");
 }
 
+// Two outputs of one file through a symbolic link whose target is not written yet (a dangling
+// link), or through a chain of links, are refused like two of one spelling.
+TEST(CliBadInput, TwoOutputsOfOneFileThroughADanglingLinkOrAChainAreRefused) {
+    TempDir dir("devicebench-badinput");
+    const fs::path html = dir.path() / "report.html";
+    fs::create_symlink("report.html", dir.path() / "link.csv");
+    fs::create_symlink("link.csv", dir.path() / "chain.csv");
+    expectRefused(
+        DEVICEBENCH_CLI,
+        {{with(kQuickRun, {"--html", html.string(), "--csv", (dir.path() / "link.csv").string()}),
+          "--csv and --html both name"},
+         {with(kQuickRun,
+               {"--html", html.string(), "--record", (dir.path() / "chain.csv").string()}),
+          "--html and --record both name"}});
+    EXPECT_FALSE(fs::exists(html));
+}
+
 // --published-dir names a folder that is read: one missing or a file is bad input, for run and
 // compare alike, not silently left out.
 TEST(CliBadInput, APublishedDirThatIsNoFolderIsRefused) {
