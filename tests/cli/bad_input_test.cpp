@@ -64,9 +64,9 @@ std::vector<std::string> with(std::vector<std::string> words,
     return words;
 }
 
-// compare's and report's outputs, and run's, may not replace what the command reads: a record
-// given to compare (also through a link), a CIFAR-10 batch file of --data-dir. The inputs stay
-// as they were.
+// compare's, report's, run's and sweep's outputs may not replace what the command reads: a record
+// given to compare (also through a link), a reference file of --published-dir, a CIFAR-10
+// batch file of --data-dir, a cell record of the sweep's --out-dir. The inputs stay as they were.
 TEST(CliBadInput, AnOutputThatWouldReplaceAnInputIsRefused) {
     TempDir dir("devicebench-badinput");
     const fs::path a = dir.path() / "a.json";
@@ -80,6 +80,9 @@ TEST(CliBadInput, AnOutputThatWouldReplaceAnInputIsRefused) {
     const fs::path published = dir.path() / "published";
     fs::create_directory(published);
     std::ofstream(published / "ref.json") << "{}";
+    const fs::path sweep = dir.path() / "sweep";
+    fs::create_directory(sweep);
+    std::ofstream(sweep / "cell.json") << "{\"cell\": 1}";
     const std::string record = "would replace the run record";
     expectRefused(
         DEVICEBENCH_CLI,
@@ -97,9 +100,13 @@ TEST(CliBadInput, AnOutputThatWouldReplaceAnInputIsRefused) {
           "would replace the CIFAR-10 batch file " + batch},
          {{"run", "--data-dir", data.string(), "--epochs", "1", "--threads", "1", "--no-published",
            "--record", (data / "data_batch_2.bin").string()},
-          "would replace the CIFAR-10 batch file"}});
+          "would replace the CIFAR-10 batch file"},
+         {{"sweep", "--synthetic", "--threads", "1", "--steps", "2", "--warmup-steps", "0",
+           "--out-dir", sweep.string(), "--csv", (sweep / "cell.json").string()},
+          "would replace the cell record"}});
     EXPECT_EQ(slurp(a), "{\"a\": 1}");
     EXPECT_EQ(slurp(b), "{\"b\": 2}");
+    EXPECT_EQ(slurp(sweep / "cell.json"), "{\"cell\": 1}");
 }
 
 // Two outputs of one file through a symbolic link whose target is not written yet (a dangling
