@@ -67,12 +67,19 @@ int checkOptions(const CompareOptions &options, std::ostream &err) {
         err << "devicebench-cli: error: " << kPngNeedsFullBuild << "\n";
         return kExitUsage;
     }
+    if (const std::string problem = publishedDirProblem(options.published); !problem.empty()) {
+        err << "devicebench-cli: error: " << problem << "\n";
+        return kExitUsage;
+    }
     std::vector<PlannedOutput> outputs =
         comparisonOutputs(options.csvPath, options.pngPath, options.htmlPath);
     outputs.back().what = options.htmlFlag; // the report's -o
-    if (const int code = refuseBadOutputs(outputs, err); code != kExitOk)
-        return code;
-    return kExitOk;
+    // What compare reads, which none of them may replace.
+    std::vector<PlannedInput> inputs = publishedInputs(options.published);
+    for (const std::string &record : options.records)
+        inputs.push_back({"the run record", record});
+    inputs.push_back({"the --prices file", options.cost.pricesFile});
+    return refuseBadOutputs(outputs, inputs, err);
 }
 
 // Reads every record into `store`; one that cannot be read, or the same run again, is said on

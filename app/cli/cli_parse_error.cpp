@@ -4,7 +4,10 @@
 #include "cli_command.h"
 
 #include <algorithm>
+#include <charconv>
+#include <cstdint>
 #include <iostream>
+#include <limits>
 #include <regex>
 #include <sstream>
 #include <string>
@@ -55,6 +58,41 @@ std::string kindOf(const CLI::App *command, const std::string &name) {
     return "a value it takes";
 }
 
+// "it must be from <low> to <high>" for a whole number `value` that option `name` could not
+// hold: an option of a type that holds it (int64) is an int, else an int64 (UINT: unsigned);
+// the low end raised by a NONNEGATIVE (0) or POSITIVE (1) check. "" when `value` is not a whole
+// number or the option holds no whole numbers.
+std::string wholeNumberRange(const CLI::App *command, const std::string &name,
+                             const std::string &value) {
+    static const std::regex whole(R"(^[+-]?[0-9]+$)");
+    auto *option = command ? const_cast<CLI::App *>(command)->get_option_no_throw(name) : nullptr;
+    if (option == nullptr || kindOf(command, name) != "a whole number" ||
+        !std::regex_match(value, whole))
+        return {};
+    std::int64_t parsed = 0;
+    const char *begin = value.data() + (value[0] == '+' ? 1 : 0);
+    const bool fitsInt64 =
+        std::from_chars(begin, value.data() + value.size(), parsed).ec == std::errc();
+    const bool isUnsigned = option->get_type_name().rfind("UINT", 0) == 0;
+    std::string low = isUnsigned  ? "0"
+                      : fitsInt64 ? std::to_string(std::numeric_limits<int>::min())
+                                  : std::to_string(std::numeric_limits<std::int64_t>::min());
+    const std::string high =
+        fitsInt64 ? std::to_string(isUnsigned ? std::numeric_limits<unsigned>::max()
+                                              : unsigned(std::numeric_limits<int>::max()))
+                  : std::to_string(std::numeric_limits<std::int64_t>::max());
+    // CLI::NonNegativeNumber and CLI::PositiveNumber are known by their descriptions.
+    for (int i = 0;; ++i) {
+        try {
+            const std::string check = option->get_validator(i)->get_description();
+            low = check == "NONNEGATIVE" ? "0" : check == "POSITIVE" ? "1" : low;
+        } catch (const CLI::OptionNotFound &) { // past the last check
+            break;
+        }
+    }
+    return "it must be from " + low + " to " + high;
+}
+
 } // namespace
 
 std::string parseErrorInOurWords(const CLI::ParseError &e, const CLI::App *command) {
@@ -72,8 +110,12 @@ std::string parseErrorInOurWords(const CLI::ParseError &e, const CLI::App *comma
         return m[1].str() + " was given " + m[3].str() + " times; give it once";
     if (std::regex_match(what, m, missing))
         return m[1].str() + " needs a value (" + m[3].str() + ")";
-    if (std::regex_match(what, m, convert))
+    if (std::regex_match(what, m, convert)) {
+        if (const std::string allowed = wholeNumberRange(command, m[1].str(), m[2].str());
+            !allowed.empty())
+            return m[1].str() + ": " + m[2].str() + " is out of range: " + allowed;
         return m[1].str() + ": '" + m[2].str() + "' is not " + kindOf(command, m[1].str());
+    }
     if (std::regex_match(what, m, range))
         return m[1].str() + ": " + m[2].str() +
                " is out of range: " + rangeText(m[3].str(), m[4].str());
@@ -117,6 +159,27 @@ std::string emptyValueProblem(const CLI::App &app, const std::vector<std::string
             const CLI::results_t &given = option->results();
             if (std::find(given.begin(), given.end(), std::string()) != given.end())
                 return name + " needs a value: leave it out for its default";
+        }
+    }
+    return {};
+}
+
+std::string outOfRangeProblem(const CLI::App &app) {
+    for (const CLI::App *command = &app; command != nullptr;
+         command = command->get_subcommands().empty() ? nullptr
+                                                      : command->get_subcommands().front()) {
+        for (const CLI::Option *option : command->get_options()) {
+            const std::string name = option->get_name();
+            for (const std::string &value : option->results()) {
+                std::int64_t parsed = 0;
+                const char *begin = value.data() + (!value.empty() && value[0] == '+' ? 1 : 0);
+                if (std::from_chars(begin, value.data() + value.size(), parsed).ec !=
+                    std::errc::result_out_of_range)
+                    continue;
+                if (const std::string allowed = wholeNumberRange(command, name, value);
+                    !allowed.empty())
+                    return name + ": " + value + " is out of range: " + allowed;
+            }
         }
     }
     return {};

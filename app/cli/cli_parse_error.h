@@ -28,4 +28,10 @@ int printParseError(const CLI::App &app, const CLI::ParseError &e);
 // arguments) may be. "" when none was.
 std::string emptyValueProblem(const CLI::App &app, const std::vector<std::string> &mayBeEmpty);
 
+// The first whole number given to an option of the commands parsed that not even a 64-bit
+// integer holds (CLI11 would keep the nearest end, so that a run would use another number):
+// "--train-images: 99999999999999999999 is out of range: it must be from ... to ...". "" when
+// none was.
+std::string outOfRangeProblem(const CLI::App &app);
+
 } // namespace devicebench::cli

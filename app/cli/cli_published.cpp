@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <ostream>
 #include <vector>
 
@@ -104,6 +105,33 @@ void addRunPublishedOptions(CLI::App &command, PublishedOptions &options) {
         .add_option("--published-dir", options.extraDir,
                     "Also read the reference files (*.json) of DIR for the published table")
         ->excludes(hide);
+}
+
+std::string publishedDirProblem(const PublishedOptions &options) {
+    namespace fs = std::filesystem;
+    const std::string &dir = options.extraDir;
+    std::error_code ec;
+    if (dir.empty())
+        return {};
+    if (!fs::exists(dir, ec))
+        return "--published-dir '" + dir + "' does not exist";
+    if (!fs::is_directory(dir, ec))
+        return "--published-dir '" + dir + "' is not a folder";
+    fs::directory_iterator(dir, ec);
+    if (ec)
+        return "--published-dir '" + dir + "' cannot be read: " + ec.message();
+    return {};
+}
+
+std::vector<PlannedInput> publishedInputs(const PublishedOptions &options) {
+    std::vector<PlannedInput> inputs;
+    if (!options.show)
+        return inputs;
+    for (const PublishedFolder &folder : publishedFolders(options.extraDir)) {
+        const std::vector<PlannedInput> files = jsonFilesIn(folder.path, "the reference file");
+        inputs.insert(inputs.end(), files.begin(), files.end());
+    }
+    return inputs;
 }
 
 PublishedLoad loadPublishedFiles(const PublishedOptions &options, std::ostream &err) {

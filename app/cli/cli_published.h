@@ -6,6 +6,7 @@
 
 #include "cli_json.h"
 
+#include "devicebench/planned_outputs.h"
 #include "devicebench/published.h"
 
 #include <CLI/CLI.hpp>
@@ -32,6 +33,15 @@ void addComparePublishedOptions(CLI::App &command, PublishedOptions &options);
 
 // run's --no-published and --published-dir (the block is shown by default).
 void addRunPublishedOptions(CLI::App &command, PublishedOptions &options);
+
+// "" when --published-dir is not given or names a folder that can be read, else the problem
+// naming it: "--published-dir '/x' does not exist", "... is not a folder", "... cannot be read:
+// <OS error>". Checked before anything runs (exit 2), as a bad file inside it is named.
+std::string publishedDirProblem(const PublishedOptions &options);
+
+// The reference files the published block will read (every "*.json" of publishedFolders), as
+// inputs that no output of the command may replace; none when the block is not shown.
+std::vector<PlannedInput> publishedInputs(const PublishedOptions &options);
 
 // The reference files of publishedFolders(options.extraDir); each that cannot be read is said on
 // `err` ("devicebench-cli: skipped <file>: <problem>") and left out.

@@ -18,6 +18,26 @@
 
 namespace devicebench::cli {
 
+namespace {
+
+// Every file the runs read, which no output may replace: the data's batch files, the script,
+// the Python named by a path, the --prices table and the published block's reference files.
+std::vector<PlannedInput> runInputs(const RunOptions &options, bool ownData) {
+    const RunConfig &base = options.base;
+    std::vector<PlannedInput> inputs = publishedInputs(options.published);
+    if (!ownData)
+        for (const std::string &file : cifar10BatchFiles(base.dataDir))
+            inputs.push_back({"the CIFAR-10 batch file", file});
+    if (base.workload == Workload::Script)
+        inputs.push_back({"the --script file", base.script});
+    if (base.python.find('/') != std::string::npos) // a name alone is looked up on PATH
+        inputs.push_back({"the --python program", base.python});
+    inputs.push_back({"the --prices file", options.cost.pricesFile});
+    return inputs;
+}
+
+} // namespace
+
 // The checks in the order a mistake costs least: settings first, the data folder, the outputs.
 int checkRunOptions(RunOptions &options, std::ostream &err) {
     RunConfig &base = options.base;
@@ -35,6 +55,10 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
             err << "devicebench-cli: error: " << problem << "\n";
             return kExitUsage;
         }
+    }
+    if (const std::string problem = publishedDirProblem(options.published); !problem.empty()) {
+        err << "devicebench-cli: error: " << problem << "\n";
+        return kExitUsage;
     }
     const bool ownData = base.synthetic || base.workload == Workload::Script; // no data folder
     if (!ownData && base.dataDir.empty()) {
@@ -57,15 +81,14 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
             return kExitNoData;
         }
     }
-    // Every file and folder the runs will write, together: none may be another.
+    // Every file and folder the runs will write, together: none may be another, or a file the
+    // command reads.
     std::vector<PlannedOutput> outputs =
         comparisonOutputs(options.csvPath, options.pngPath, options.htmlPath);
     outputs.push_back({"--record", options.recordPath});
     outputs.push_back({"--out-dir", options.outDir, true});
     outputs.push_back({"--logdir", options.logDir, true});
-    if (const int code = refuseBadOutputs(outputs, err); code != kExitOk)
-        return code;
-    return kExitOk;
+    return refuseBadOutputs(outputs, runInputs(options, ownData), err);
 }
 
 bool checkRunConfig(RunConfig *config, std::ostream &err) {

@@ -15,6 +15,7 @@
 #include <cmath>
 #include <filesystem>
 #include <iomanip>
+#include <limits>
 #include <ostream>
 #include <sstream>
 #include <string>
@@ -145,6 +146,11 @@ std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &
         int value = 0;
         const char *end = item.data() + item.size();
         const auto [ptr, ec] = std::from_chars(item.data(), end, value);
+        if (ec == std::errc::result_out_of_range && ptr == end) {
+            return std::string(flag) + ": " + item + " is out of range: it must be from " +
+                   std::to_string(std::numeric_limits<int>::min()) + " to " +
+                   std::to_string(std::numeric_limits<int>::max());
+        }
         if (ec != std::errc() || ptr != end) {
             return std::string(flag) + ": '" + item + "' is not a whole number";
         }
@@ -153,8 +159,9 @@ std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &
     return {};
 }
 
-int refuseBadOutputs(const std::vector<PlannedOutput> &outputs, std::ostream &err) {
-    const std::vector<std::string> problems = checkPlannedOutputs(outputs);
+int refuseBadOutputs(const std::vector<PlannedOutput> &outputs,
+                     const std::vector<PlannedInput> &inputs, std::ostream &err) {
+    const std::vector<std::string> problems = checkPlannedOutputs(outputs, inputs);
     for (const std::string &problem : problems)
         err << "devicebench-cli: error: " << problem << "\n";
     return problems.empty() ? kExitOk : kExitUsage;

@@ -77,9 +77,11 @@ std::string splitList(const char *flag, const char *expected, const std::vector<
 std::string parseWholeNumbers(const char *flag, const std::vector<std::string> &items,
                               std::vector<int> *values);
 
-// Checks `outputs` before anything runs (checkPlannedOutputs): kExitOk, or kExitUsage with each
-// problem on `err` as "devicebench-cli: error: ...".
-int refuseBadOutputs(const std::vector<PlannedOutput> &outputs, std::ostream &err);
+// Checks `outputs` against each other and against the files the command reads, `inputs`, before
+// anything runs (checkPlannedOutputs): kExitOk, or kExitUsage with each problem on `err` as
+// "devicebench-cli: error: ...".
+int refuseBadOutputs(const std::vector<PlannedOutput> &outputs,
+                     const std::vector<PlannedInput> &inputs, std::ostream &err);
 
 // Creates the record folder `dir` (--out-dir) with its parents when missing. "" when it is a
 // writable folder now, else "cannot create the record folder <dir>: <OS error>" or "cannot

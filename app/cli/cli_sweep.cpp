@@ -190,7 +190,8 @@ std::vector<std::string> deviceLabels(const std::vector<SweepCell> &cells) {
     return labels;
 }
 
-// --baseline among the devices, and the --out-dir, --csv and --png outputs (checkPlannedOutputs).
+// --baseline among the devices, and the --out-dir, --csv and --png outputs (checkPlannedOutputs,
+// against the data and the records of --out-dir too).
 // "" or the first problem.
 std::string checkBaselineAndOutputs(const SweepOptions &options, const std::string &baseline,
                                     const std::vector<std::string> &labels) {
@@ -201,10 +202,16 @@ std::string checkBaselineAndOutputs(const SweepOptions &options, const std::stri
         }
         return problem + ")";
     }
+    // What the sweep reads, which no output may replace: the data, the records it resumes.
+    std::vector<PlannedInput> inputs = jsonFilesIn(options.outDir, "the cell record");
+    if (!options.spec.base.synthetic)
+        for (const std::string &file : cifar10BatchFiles(options.spec.base.dataDir))
+            inputs.push_back({"the CIFAR-10 batch file", file});
     const std::vector<std::string> problems =
         checkPlannedOutputs({{"--out-dir", options.outDir, true},
                              {"--csv", options.csvPath},
-                             {"--png", options.pngPath}});
+                             {"--png", options.pngPath}},
+                            inputs);
     if (!problems.empty())
         return problems.front();
     return {};

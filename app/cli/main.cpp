@@ -101,7 +101,10 @@ int main(int argc, char **argv) {
     } catch (const CLI::ParseError &e) {
         return reportParseError(app, *launch, e);
     }
-    if (const std::string problem = emptyValueProblem(app, {"--script-arg"}); !problem.empty()) {
+    std::string problem = emptyValueProblem(app, {"--script-arg"});
+    if (problem.empty())
+        problem = outOfRangeProblem(app);
+    if (!problem.empty()) {
         std::cerr << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }

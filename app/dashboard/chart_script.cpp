@@ -13,6 +13,7 @@
 #include <QTabWidget>
 #include <QThread>
 
+#include <cmath>
 #include <cstdio>
 
 namespace devicebench {
@@ -31,16 +32,55 @@ const QString kHoverBar = QStringLiteral("hover-bar");
 const QString kScreenshot = QStringLiteral("screenshot");
 const QString kView = QStringLiteral("view");
 
-// "A:B" -> two numbers.
+// `text` as a finite number ("nan" and "inf" are not); false when it is not one.
+bool finiteNumber(const QString &text, double *value) {
+    bool ok = false;
+    *value = text.toDouble(&ok);
+    return ok && std::isfinite(*value);
+}
+
+// "A:B" -> two finite numbers.
 bool parsePair(const QString &text, double *a, double *b) {
     const QStringList parts = text.split(QLatin1Char(':'));
-    bool okA = false;
-    bool okB = false;
-    if (parts.size() != 2)
+    return parts.size() == 2 && finiteNumber(parts[0], a) && finiteNumber(parts[1], b);
+}
+
+// `text` as a run number ("#<n>": 1 or more); 0 when it is not one.
+int runNumberOf(const QString &text) {
+    bool ok = false;
+    const int number = text.toInt(&ok);
+    return ok && number >= 1 ? number : 0;
+}
+
+// --hide-run N (each), --hover N:STEP (a whole STEP from 0) and --hover-bar N or pN: the numbers
+// well formed; false after naming the first that is not.
+bool checkRunNumbers(const QCommandLineParser &parser) {
+    for (const QString &number : parser.values(kHideRun))
+        if (runNumberOf(number) == 0) {
+            std::fprintf(stderr, "devicebench: --hide-run: '%s' is not a run number (1 or more)\n",
+                         qPrintable(number));
+            return false;
+        }
+    const QStringList hover = parser.value(kHover).split(QLatin1Char(':'));
+    bool step = false;
+    if (parser.isSet(kHover) && (hover.size() != 2 || runNumberOf(hover[0]) == 0 ||
+                                 hover[1].toLongLong(&step) < 0 || !step)) {
+        std::fprintf(stderr,
+                     "devicebench: --hover: '%s' is not N:STEP (a run number from 1, a "
+                     "step from 0)\n",
+                     qPrintable(parser.value(kHover)));
         return false;
-    *a = parts[0].toDouble(&okA);
-    *b = parts[1].toDouble(&okB);
-    return okA && okB;
+    }
+    const QString bar = parser.value(kHoverBar);
+    if (parser.isSet(kHoverBar) &&
+        runNumberOf(bar.startsWith(QLatin1Char('p')) ? bar.mid(1) : bar) == 0) {
+        std::fprintf(stderr,
+                     "devicebench: --hover-bar: '%s' is not a run number N or a "
+                     "published row pN (N from 1)\n",
+                     qPrintable(bar));
+        return false;
+    }
+    return true;
 }
 
 // The id of the run numbered `number` ("#<number>"); 0 when there is none.
@@ -132,9 +172,8 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
         ok = false;
     };
     if (parser.isSet(kSmoothing)) {
-        bool number = false;
-        const double w = parser.value(kSmoothing).toDouble(&number);
-        if (!number || w < 0.0 || w > kMaxSmoothing)
+        double w = 0.0;
+        if (!finiteNumber(parser.value(kSmoothing), &w) || w < 0.0 || w > kMaxSmoothing)
             fail(QStringLiteral("--smoothing: '%1' is not a number from 0 to 0.99")
                      .arg(parser.value(kSmoothing)));
     }
@@ -153,14 +192,26 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
     double b = 0.0;
     if (parser.isSet(kZoom) && (!parsePair(parser.value(kZoom), &a, &b) || !(b > a)))
         fail(QStringLiteral("--zoom: '%1' is not A:B with A < B").arg(parser.value(kZoom)));
-    if (parser.isSet(kHover) && !parsePair(parser.value(kHover), &a, &b))
-        fail(QStringLiteral("--hover: '%1' is not N:STEP").arg(parser.value(kHover)));
+    if (!checkRunNumbers(parser))
+        ok = false;
     const QStringList views = {QStringLiteral("runs"), QStringLiteral("system"),
                                QStringLiteral("sweep"), QStringLiteral("scaling")};
     if (parser.isSet(kView) && !views.contains(parser.value(kView)))
         fail(QStringLiteral("--view: '%1' is not runs, system, sweep or scaling")
                  .arg(parser.value(kView)));
     return ok;
+}
+
+std::vector<std::pair<QString, int>> namedRunNumbers(const QCommandLineParser &parser) {
+    std::vector<std::pair<QString, int>> named;
+    for (const QString &number : parser.values(kHideRun))
+        named.emplace_back(QStringLiteral("--hide-run"), runNumberOf(number));
+    if (parser.isSet(kHover))
+        named.emplace_back(QStringLiteral("--hover"),
+                           runNumberOf(parser.value(kHover).section(QLatin1Char(':'), 0, 0)));
+    if (parser.isSet(kHoverBar) && !parser.value(kHoverBar).startsWith(QLatin1Char('p')))
+        named.emplace_back(QStringLiteral("--hover-bar"), runNumberOf(parser.value(kHoverBar)));
+    return named;
 }
 
 void applyChartControls(const QCommandLineParser &parser, MainWindow &window) {

@@ -3,6 +3,11 @@
 // act through the window's own functions, as a user's controls and mouse would.
 #pragma once
 
+#include <QString>
+
+#include <utility>
+#include <vector>
+
 class QCommandLineParser;
 
 namespace devicebench {
@@ -15,8 +20,14 @@ class MainWindow;
 // view's options (sweep_script.h).
 void addChartScriptOptions(QCommandLineParser &parser);
 
-// Checks the values given; prints what is wrong on stderr and returns false.
+// Checks the values given (numbers finite and in range, run numbers from 1); prints what is
+// wrong on stderr and returns false.
 bool checkChartScriptOptions(const QCommandLineParser &parser);
+
+// The run numbers --hide-run, --hover and --hover-bar name, each with its option
+// ("--hide-run", 7), for checkCommandLineSettings to check against the session's runs before
+// anything runs; after checkChartScriptOptions.
+std::vector<std::pair<QString, int>> namedRunNumbers(const QCommandLineParser &parser);
 
 // Sets the chart controls (smoothing, x axis, log scale, the bars' measure) from the options
 // given; call after the saved settings are restored, so that the command line wins.

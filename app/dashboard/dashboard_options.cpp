@@ -200,6 +200,10 @@ void readSession(const QCommandLineParser &parser, DashboardOptions *options) {
     options->fetchMd5 = parser.value(QStringLiteral("fetch-md5"));
     options->fetchDir = parser.value(QStringLiteral("fetch-dir"));
     options->screenshot = parser.isSet(QStringLiteral("screenshot"));
+    options->screenshotPath = parser.value(QStringLiteral("screenshot"));
+    options->sweepFolder = parser.value(QStringLiteral("sweep-folder"));
+    options->sweepExportPng = parser.value(QStringLiteral("sweep-export-png"));
+    options->namedRuns = namedRunNumbers(parser);
     options->interleave = parser.isSet(QStringLiteral("interleave"));
     options->reproduce = parser.isSet(QStringLiteral("reproduce"));
 }
@@ -221,7 +225,8 @@ void addDashboardOptions(QCommandLineParser &parser) {
 
 std::optional<DashboardOptions> readDashboardOptions(const QCommandLineParser &parser) {
     DashboardOptions options;
-    if (!checkChartScriptOptions(parser) || !parseRunSpecs(parser, &options.script))
+    if (!checkOptionsGivenOnceWithValues(parser) || !checkChartScriptOptions(parser) ||
+        !parseRunSpecs(parser, &options.script))
         return std::nullopt;
     options.logLevel = parser.value(QStringLiteral("log-level"));
     if (!isLogLevelName(options.logLevel)) {
@@ -271,11 +276,49 @@ ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings) 
     return overrides;
 }
 
+namespace {
+
+// The files the session writes, checked against each other and the files it reads.
+std::vector<std::string> sessionOutputProblems(const DashboardOptions &options) {
+    std::vector<PlannedOutput> outputs =
+        comparisonOutputs(options.exportCsv.toStdString(), options.exportPng.toStdString(),
+                          options.exportHtml.toStdString(), "--export-");
+    outputs.push_back({"--screenshot", options.screenshotPath.toStdString()});
+    outputs.push_back({"--sweep-export-png", options.sweepExportPng.toStdString()});
+    outputs.push_back({"--runs-folder", options.runsFolder.toStdString(), true});
+    std::vector<PlannedInput> inputs =
+        jsonFilesIn(options.sweepFolder.toStdString(), "the cell record");
+    for (const QString &record : options.imports)
+        inputs.push_back({"the --import record", record.toStdString()});
+    for (const PlannedInput &record :
+         jsonFilesIn(options.runsFolder.toStdString(), "the run record"))
+        inputs.push_back(record);
+    return checkPlannedOutputs(outputs, inputs);
+}
+
+// The run numbers the chart script names, when a scripted session without history knows how
+// many runs it will have: one per --run and at most one per --import.
+std::vector<std::string> namedRunProblems(const DashboardOptions &options) {
+    std::vector<std::string> problems;
+    if (!options.quit || options.withHistory || options.reproduce)
+        return problems; // the saved runs or the article's set: counted only once shown
+    const int runs =
+        static_cast<int>(options.script.size()) + static_cast<int>(options.imports.size());
+    for (const auto &[flag, number] : options.namedRuns)
+        if (number > runs)
+            problems.push_back(flag.toStdString() + ": no run #" + std::to_string(number) +
+                               ": the session has " + std::to_string(runs) +
+                               (runs == 1 ? " run" : " runs") + " (one per --run and --import)");
+    return problems;
+}
+
+} // namespace
+
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
                               const DashboardOptions &options) {
-    std::vector<std::string> problems = checkPlannedOutputs(
-        comparisonOutputs(options.exportCsv.toStdString(), options.exportPng.toStdString(),
-                          options.exportHtml.toStdString(), "--export-"));
+    std::vector<std::string> problems = sessionOutputProblems(options);
+    if (problems.empty())
+        problems = namedRunProblems(options);
     for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1) && problems.empty(); ++i) {
         RunRequest check;
         check.config = config;

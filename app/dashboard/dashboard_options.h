@@ -13,6 +13,8 @@
 
 #include <deque>
 #include <optional>
+#include <utility>
+#include <vector>
 
 class QCommandLineParser;
 
@@ -53,6 +55,10 @@ struct DashboardOptions {
     QString fetchMd5;
     QString fetchDir;
     bool screenshot = false;
+    QString screenshotPath;                         // --screenshot FILE
+    QString sweepFolder;                            // --sweep-folder DIR
+    QString sweepExportPng;                         // --sweep-export-png FILE
+    std::vector<std::pair<QString, int>> namedRuns; // ("--hide-run", 7): namedRunNumbers
 };
 
 // Declares every option of the dashboard (with --help and --version) on `parser`.
@@ -72,9 +78,13 @@ ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings);
 
 // The command line's settings and outputs checked before anything runs, as the CLI checks
 // its own: every scripted run by the engine's checkRunRequest (the settings before the
-// window's spin boxes clamp them, --epochs 0 would become 1; a script's Python), and the
-// --export-* files by checkPlannedOutputs (writable, none another's). False after printing
-// the engine's messages on stderr: the dashboard then exits 2, nothing run.
+// window's spin boxes clamp them, --epochs 0 would become 1; a script's Python); the
+// --export-* files, --screenshot, --sweep-export-png and the --runs-folder by
+// checkPlannedOutputs (writable, none another's, none a file the session reads: an --import
+// record, a cell record of --sweep-folder, a record of --runs-folder); and the run numbers of
+// --hide-run, --hover and --hover-bar against the runs a scripted session without history will
+// have (its --run and --import). False after printing the messages on stderr: the dashboard
+// then exits 2, nothing run.
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
                               const DashboardOptions &options);
 

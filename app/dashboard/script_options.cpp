@@ -5,6 +5,7 @@
 #include <QStringList>
 
 #include <cstdio>
+#include <limits>
 
 namespace devicebench {
 
@@ -23,6 +24,27 @@ bool parseRunSpecs(const QCommandLineParser &parser, std::deque<ScriptedRun> *sc
     return true;
 }
 
+bool checkOptionsGivenOnceWithValues(const QCommandLineParser &parser) {
+    const QStringList repeatable = {QStringLiteral("run"), QStringLiteral("import"),
+                                    QStringLiteral("hide-run")};
+    const QStringList given = parser.optionNames(); // in order, once per time given
+    for (const QString &name : given) {
+        const QString flag = (name.size() == 1 ? QStringLiteral("-") : QStringLiteral("--")) + name;
+        if (given.count(name) > 1 && !repeatable.contains(name)) {
+            std::fprintf(stderr, "devicebench: %s was given %d times; give it once\n",
+                         qPrintable(flag), static_cast<int>(given.count(name)));
+            return false;
+        }
+        if (name != QLatin1String("run") && // parseRunSpecs names an empty --run itself
+            parser.values(name).contains(QString())) {
+            std::fprintf(stderr, "devicebench: %s needs a value: leave it out for its default\n",
+                         qPrintable(flag));
+            return false;
+        }
+    }
+    return true;
+}
+
 bool intOption(const QCommandLineParser &parser, const QString &name, int *value) {
     if (!parser.isSet(name)) {
         return true;
@@ -30,8 +52,15 @@ bool intOption(const QCommandLineParser &parser, const QString &name, int *value
     bool ok = false;
     const int v = parser.value(name).toInt(&ok);
     if (!ok) {
-        std::fprintf(stderr, "devicebench: --%s: '%s' is not a whole number\n", qPrintable(name),
-                     qPrintable(parser.value(name)));
+        parser.value(name).toLongLong(&ok); // a whole number too large for the settings
+        if (ok)
+            std::fprintf(stderr,
+                         "devicebench: --%s: %s is out of range: it must be from %d to %d\n",
+                         qPrintable(name), qPrintable(parser.value(name)),
+                         std::numeric_limits<int>::min(), std::numeric_limits<int>::max());
+        else
+            std::fprintf(stderr, "devicebench: --%s: '%s' is not a whole number\n",
+                         qPrintable(name), qPrintable(parser.value(name)));
         return false;
     }
     *value = v;

@@ -4,11 +4,14 @@
 #include "dashboard_options.h"
 
 #include <QCommandLineParser>
+#include <QFile>
 #include <QStringList>
+#include <QTemporaryDir>
 
 #include <gtest/gtest.h>
 
 #include <optional>
+#include <vector>
 
 using namespace devicebench;
 
@@ -73,4 +76,63 @@ TEST(DashboardOptions, ReproduceAloneKeepsEveryPublishedSetting) {
     const ReproductionOverrides overrides = reproductionOverrides(options->settings);
     EXPECT_FALSE(overrides.epochs || overrides.warmupEpochs || overrides.trainImages ||
                  overrides.testImages);
+}
+
+// The scripted options refused as the CLI refuses its own, before anything runs: one given
+// twice, one with an empty value, a number not finite or out of range, a run number below 1.
+TEST(DashboardOptions, AnOptionTwiceEmptyOrNotAFiniteNumberInRangeIsRefused) {
+    const std::vector<QStringList> cases = {
+        {QStringLiteral("--theme"), QStringLiteral("dark"), QStringLiteral("--theme"),
+         QStringLiteral("light")},
+        {QStringLiteral("--quit"), QStringLiteral("--quit")},
+        {QStringLiteral("--python"), QString()},
+        {QStringLiteral("--export-png"), QString()},
+        {QStringLiteral("--smoothing"), QStringLiteral("nan")},
+        {QStringLiteral("--smoothing"), QStringLiteral("-inf")},
+        {QStringLiteral("--zoom"), QStringLiteral("nan:1")},
+        {QStringLiteral("--hide-run"), QStringLiteral("0")},
+        {QStringLiteral("--hover-bar"), QStringLiteral("-2")},
+        {QStringLiteral("--epochs"), QStringLiteral("99999999999")},
+    };
+    for (const QStringList &arguments : cases) {
+        QCommandLineParser parser;
+        EXPECT_FALSE(read(arguments, parser)) << arguments.join(QLatin1Char(' ')).toStdString();
+    }
+    QCommandLineParser repeated;
+    EXPECT_TRUE(read({QStringLiteral("--run"), QStringLiteral("cpu:1"), QStringLiteral("--run"),
+                      QStringLiteral("cpu:2"), QStringLiteral("--hide-run"), QStringLiteral("1"),
+                      QStringLiteral("--hide-run"), QStringLiteral("2")},
+                     repeated))
+        << "--run and --hide-run repeat";
+}
+
+// The session's outputs and run numbers, checked before anything runs: an export that would
+// replace an --import record, --screenshot and an export of one file, a --runs-folder that is
+// a file, a --hide-run beyond the session's runs.
+TEST(DashboardOptions, OutputsThatReplaceAnInputOrEachOtherAndRunsBeyondTheSessionAreRefused) {
+    QTemporaryDir dir;
+    ASSERT_TRUE(dir.isValid());
+    const QString record = dir.filePath(QStringLiteral("run.json"));
+    QFile file(record);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("{}");
+    file.close();
+    const QString shot = dir.filePath(QStringLiteral("shot.png"));
+    const std::vector<QStringList> cases = {
+        {QStringLiteral("--import"), record, QStringLiteral("--export-html"), record},
+        {QStringLiteral("--screenshot"), shot, QStringLiteral("--export-png"), shot},
+        {QStringLiteral("--runs-folder"), record},
+        {QStringLiteral("--run"), QStringLiteral("cpu:1"), QStringLiteral("--hide-run"),
+         QStringLiteral("2")},
+    };
+    for (const QStringList &arguments : cases) {
+        QCommandLineParser parser;
+        const auto options =
+            read(QStringList{QStringLiteral("--synthetic"), QStringLiteral("--quit")} + arguments,
+                 parser);
+        ASSERT_TRUE(options) << arguments.join(QLatin1Char(' ')).toStdString();
+        const RunConfig config = withCommandLineSettings(RunConfig{}, options->settings, parser);
+        EXPECT_FALSE(checkCommandLineSettings(config, options->script, *options))
+            << arguments.join(QLatin1Char(' ')).toStdString();
+    }
 }

@@ -311,6 +311,16 @@ bool writeRenderedPng(const std::function<QImage()> &render, const QString &path
 
 bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
                          const ChartOptions &options, SystemPanes panes) {
+    const bool anyShown =
+        std::any_of(store.runs().begin(), store.runs().end(),
+                    [&](const StoredRun &run) { return !store.isRunHidden(run.id); });
+    if (!anyShown) { // an empty picture would pass for a comparison
+        if (error != nullptr)
+            *error =
+                QStringLiteral("Nothing to draw in %1: no runs in view; the PNG is not written")
+                    .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
     return writeRenderedPng(
         [&] { return renderComparison(store, QSize(kExportWidth, kExportHeight), options, panes); },
         path, error);

@@ -108,7 +108,9 @@ QString csvField(const QString &field);
 // rename), so a file is either complete or untouched. exportComparisonCsv writes the
 // per-epoch file first; on its failure the summary is not written. Return false on failure
 // and then, if `error` is not null, set it to a message naming the path and the OS error
-// (e.g. "Cannot write /x/y.png: No such file or directory").
+// (e.g. "Cannot write /x/y.png: No such file or directory"). With no run in view (none, or
+// every one hidden) there is nothing to draw: the PNG is refused ("Nothing to draw in
+// /x/y.png: no runs in view; ...") and no file is written.
 bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
                          const ChartOptions &options = ChartOptions(),
                          SystemPanes panes = SystemPanes::Omitted);

@@ -187,6 +187,13 @@ QImage renderSweep(const std::vector<SweepCellRecord> &records, const QString &b
 
 bool exportSweepPng(const std::vector<SweepCellRecord> &records, const QString &baseline,
                     const QString &path, QString *error) {
+    if (records.empty()) { // an empty picture would pass for a sweep
+        if (error != nullptr)
+            *error =
+                QStringLiteral("Nothing to draw in %1: no cell records; the PNG is not written")
+                    .arg(QDir::toNativeSeparators(path));
+        return false;
+    }
     return writeRenderedPng([&] { return renderSweep(records, baseline); }, path, error);
 }
 

@@ -35,7 +35,9 @@ QString sweepCaption(const std::vector<SweepCellRecord> &records);
 QImage renderSweep(const std::vector<SweepCellRecord> &records, const QString &baseline);
 
 // renderSweep as PNG into `path`, atomically (writeExportFile). False on failure, with *error
-// (when not null) naming the path and the reason ("Cannot write /x/y.png: ...").
+// (when not null) naming the path and the reason ("Cannot write /x/y.png: ..."); without a
+// cell record there is nothing to draw ("Nothing to draw in /x/y.png: no cell records; ...")
+// and no file is written.
 bool exportSweepPng(const std::vector<SweepCellRecord> &records, const QString &baseline,
                     const QString &path, QString *error);
 

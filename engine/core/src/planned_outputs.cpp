@@ -6,24 +6,35 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <optional>
 #include <system_error>
+#include <utility>
 
 namespace devicebench {
 namespace {
 
 namespace fs = std::filesystem;
 
-// The path as the file system will resolve it: absolute, "." and ".." and the links of the
-// part that exists resolved, so that "out/../x.csv" and "x.csv" are one file.
-fs::path resolved(const std::string &path) {
+// The first of the leading paths of `p` ("/a", "/a/b", ...) that does not exist (links
+// followed), with the rest of `p` after it; nullopt when `p` exists.
+std::optional<std::pair<fs::path, fs::path>> firstMissing(const fs::path &p) {
+    fs::path prefix;
     std::error_code ec;
-    fs::path p = fs::weakly_canonical(fs::absolute(path), ec);
-    return ec ? fs::absolute(path).lexically_normal() : p;
+    for (auto it = p.begin(); it != p.end(); ++it) {
+        prefix /= *it;
+        if (!fs::exists(prefix, ec)) {
+            fs::path rest;
+            for (++it; it != p.end(); ++it)
+                rest /= *it;
+            return std::make_pair(prefix, rest);
+        }
+    }
+    return std::nullopt;
 }
 
 // "" when the file `path` can be written as writeFileAtomically writes it.
 std::string fileProblem(const std::string &path) {
-    const fs::path parent = fs::absolute(path).parent_path();
+    const fs::path parent = fs::path(resolvedOutputPath(path)).parent_path();
     std::error_code ec;
     if (!fs::is_directory(parent, ec))
         return "folder " + parent.string() + " does not exist";
@@ -58,21 +69,67 @@ std::string folderProblem(const std::string &path) {
 
 } // namespace
 
-std::vector<std::string> checkPlannedOutputs(const std::vector<PlannedOutput> &outputs) {
+std::string resolvedOutputPath(const std::string &path) {
+    std::error_code ec;
+    // Not normalised first: "link/.." is the link target's parent, as the kernel resolves it.
+    fs::path p = fs::absolute(path, ec);
+    for (int hop = 0; hop < 40; ++hop) {
+        const fs::path canonical = fs::weakly_canonical(p, ec); // the links of what exists
+        if (ec) {
+            p = p.lexically_normal();
+            break;
+        }
+        p = canonical;
+        // What is left is a link whose target does not exist, or no link at all.
+        const auto missing = firstMissing(p);
+        if (!missing || !fs::is_symlink(fs::symlink_status(missing->first, ec)))
+            break;
+        const fs::path target = fs::read_symlink(missing->first, ec);
+        if (ec)
+            break;
+        const fs::path through =
+            target.is_absolute() ? target : missing->first.parent_path() / target;
+        p = (missing->second.empty() ? through : through / missing->second).lexically_normal();
+    }
+    if (!p.has_filename() && p.has_relative_path()) // "runs/" is the folder "runs"
+        p = p.parent_path();
+    return p.string();
+}
+
+std::vector<PlannedInput> jsonFilesIn(const std::string &folder, const std::string &what) {
+    std::vector<PlannedInput> files;
+    std::error_code ec;
+    if (folder.empty() || !fs::is_directory(folder, ec))
+        return files;
+    for (const auto &entry : fs::directory_iterator(folder, ec))
+        if (entry.path().extension() == ".json" && !entry.is_directory(ec))
+            files.push_back({what, entry.path().string()});
+    return files;
+}
+
+std::vector<std::string> checkPlannedOutputs(const std::vector<PlannedOutput> &outputs,
+                                             const std::vector<PlannedInput> &inputs) {
+    std::vector<std::string> resolvedInputs;
+    for (const PlannedInput &in : inputs)
+        resolvedInputs.push_back(in.path.empty() ? "" : resolvedOutputPath(in.path));
+    std::vector<std::string> resolvedOutputs;
     std::vector<std::string> problems;
-    for (std::size_t i = 0; i < outputs.size(); ++i) {
-        const PlannedOutput &out = outputs[i];
+    for (const PlannedOutput &out : outputs) {
+        resolvedOutputs.push_back(out.path.empty() ? "" : resolvedOutputPath(out.path));
         if (out.path.empty())
             continue;
         const std::string problem = out.folder ? folderProblem(out.path) : fileProblem(out.path);
         if (!problem.empty())
             problems.push_back("cannot write " + out.what + " " + out.path + ": " + problem);
-        for (std::size_t j = 0; j < i; ++j) {
-            const PlannedOutput &earlier = outputs[j];
-            if (!earlier.path.empty() && resolved(earlier.path) == resolved(out.path))
-                problems.push_back(earlier.what + " and " + out.what + " both name " + out.path +
+        for (std::size_t j = 0; j + 1 < resolvedOutputs.size(); ++j)
+            if (resolvedOutputs[j] == resolvedOutputs.back())
+                problems.push_back(outputs[j].what + " and " + out.what + " both name " + out.path +
                                    ": give each a file of its own");
-        }
+        for (std::size_t k = 0; k < inputs.size(); ++k)
+            if (!resolvedInputs[k].empty() && resolvedInputs[k] == resolvedOutputs.back())
+                problems.push_back(out.what + " " + out.path + " would replace " + inputs[k].what +
+                                   " " + inputs[k].path + ", which this command reads: give " +
+                                   out.what + " a file of its own");
     }
     return problems;
 }

@@ -141,14 +141,20 @@ void checkLabelBytes(const fs::path &path, std::int64_t records) {
 
 } // namespace detail
 
+std::vector<std::string> cifar10BatchFiles(const std::string &dir) {
+    std::vector<std::string> files;
+    for (const auto &name : detail::kTrainFiles)
+        files.push_back((fs::path(dir) / name).string());
+    files.push_back((fs::path(dir) / "test_batch.bin").string());
+    return files;
+}
+
 std::string checkCifar10Folder(const std::string &dirString) {
     try {
         const fs::path dir = detail::checkFolderLayout(dirString);
         std::vector<fs::path> files;
-        for (const auto &name : detail::kTrainFiles) {
-            files.push_back(dir / name);
-        }
-        files.push_back(dir / "test_batch.bin");
+        for (const std::string &file : cifar10BatchFiles(dir.string()))
+            files.emplace_back(file);
         std::vector<std::int64_t> records;
         for (const auto &file : files) { // every size first: cheap, and the usual problem
             records.push_back(detail::checkedRecordCount(file));

@@ -4,6 +4,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace devicebench {
 
@@ -24,6 +25,9 @@ std::optional<std::string> findDefaultDataDir();
 // six batch files of 30,730,000 bytes each; every label byte 0-9; no tensor made), else the
 // reader's message naming the path and the problem.
 std::string checkCifar10Folder(const std::string &dir);
+
+// The six batch files a run reads from the folder `dir`: data_batch_1..5.bin, test_batch.bin.
+std::vector<std::string> cifar10BatchFiles(const std::string &dir);
 
 // Multi-line help: where to download the CIFAR-10 binary version and where to put it.
 std::string dataDirHelp();
