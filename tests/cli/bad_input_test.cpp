@@ -4,6 +4,7 @@
 // data file), a --published-dir that is no folder, a whole number out of range.
 #include "cifar_files.h"
 #include "process_support.h"
+#include "refusal_cases.h"
 
 #include <gtest/gtest.h>
 
@@ -15,54 +16,25 @@
 namespace {
 
 namespace fs = std::filesystem;
-using devicebench::testing::shellQuote;
+using devicebench::testing::contains;
+using devicebench::testing::Refusal;
 using devicebench::testing::slurp;
 using devicebench::testing::TempDir;
-using Result = devicebench::testing::ProgramResult;
+using devicebench::testing::with;
 
-// `program` in a clean data environment, in its own temporary home, the dashboard offscreen.
-Result runProgram(const std::string &program, const std::vector<std::string> &args) {
-    static TempDir io("devicebench-badinput-io");
-    static TempDir home("devicebench-badinput-home");
-    devicebench::testing::ProgramSetup setup;
-    setup.env = "XDG_DATA_HOME=" + shellQuote(home.path().string()) + " QT_QPA_PLATFORM=offscreen";
-    return devicebench::testing::runProgram(program, args, home.path(), io.path(), setup);
+const devicebench::testing::RefusalHarness &harness() {
+    static const devicebench::testing::RefusalHarness h("devicebench-badinput");
+    return h;
 }
 
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
-}
-
-// One command line refused as bad input: its words and a part of the message.
-struct Refusal {
-    std::vector<std::string> args;
-    std::string expected;
-};
-
-// Each case exits 2 with its message, and nothing runs.
 void expectRefused(const std::string &program, const std::vector<Refusal> &cases) {
-    for (const Refusal &c : cases) {
-        const Result r = runProgram(program, c.args);
-        std::string line;
-        for (const std::string &arg : c.args)
-            line += arg + " ";
-        EXPECT_EQ(r.exitCode, 2) << line << "\n" << r.out << r.err;
-        EXPECT_TRUE(contains(r.err, c.expected)) << line << "\nwanted: " << c.expected << "\n"
-                                                 << r.err;
-        EXPECT_FALSE(contains(r.out + r.err, "epoch 1")) << line << ": nothing may run";
-    }
+    harness().expectRefused(program, cases);
 }
 
 // A short synthetic run, its published block shown (--published-dir excludes --no-published).
 const std::vector<std::string> kQuickRun = {
     "run", "--synthetic",   "--epochs", "1",         "--train-images",
     "64",  "--test-images", "32",       "--threads", "1"};
-
-std::vector<std::string> with(std::vector<std::string> words,
-                              const std::vector<std::string> &more) {
-    words.insert(words.end(), more.begin(), more.end());
-    return words;
-}
 
 // compare's, report's, run's and sweep's outputs may not replace what the command reads: a record
 // given to compare (also through a link), a reference file of --published-dir, a CIFAR-10

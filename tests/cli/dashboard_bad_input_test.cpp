@@ -5,6 +5,7 @@
 // session reads, a run number beyond the session's runs; and a picture of nothing not written.
 #include "cifar_files.h"
 #include "process_support.h"
+#include "refusal_cases.h"
 
 #include <gtest/gtest.h>
 
@@ -16,49 +17,25 @@
 namespace {
 
 namespace fs = std::filesystem;
+using devicebench::testing::contains;
 using devicebench::testing::namesIn;
-using devicebench::testing::shellQuote;
+using devicebench::testing::Refusal;
 using devicebench::testing::slurp;
 using devicebench::testing::TempDir;
+using devicebench::testing::with;
 using Result = devicebench::testing::ProgramResult;
 
-// `program` in a clean data environment, in its own temporary home, the dashboard offscreen.
+const devicebench::testing::RefusalHarness &harness() {
+    static const devicebench::testing::RefusalHarness h("devicebench-dash-badinput");
+    return h;
+}
+
 Result runProgram(const std::string &program, const std::vector<std::string> &args) {
-    static TempDir io("devicebench-dash-badinput-io");
-    static TempDir home("devicebench-dash-badinput-home");
-    devicebench::testing::ProgramSetup setup;
-    setup.env = "XDG_DATA_HOME=" + shellQuote(home.path().string()) + " QT_QPA_PLATFORM=offscreen";
-    return devicebench::testing::runProgram(program, args, home.path(), io.path(), setup);
+    return harness().run(program, args);
 }
 
-bool contains(const std::string &text, const std::string &part) {
-    return text.find(part) != std::string::npos;
-}
-
-// One command line refused as bad input: its words and a part of the message.
-struct Refusal {
-    std::vector<std::string> args;
-    std::string expected;
-};
-
-// Each case exits 2 with its message, and nothing runs.
 void expectRefused(const std::string &program, const std::vector<Refusal> &cases) {
-    for (const Refusal &c : cases) {
-        const Result r = runProgram(program, c.args);
-        std::string line;
-        for (const std::string &arg : c.args)
-            line += arg + " ";
-        EXPECT_EQ(r.exitCode, 2) << line << "\n" << r.out << r.err;
-        EXPECT_TRUE(contains(r.err, c.expected)) << line << "\nwanted: " << c.expected << "\n"
-                                                 << r.err;
-        EXPECT_FALSE(contains(r.out + r.err, "epoch 1")) << line << ": nothing may run";
-    }
-}
-
-std::vector<std::string> with(std::vector<std::string> words,
-                              const std::vector<std::string> &more) {
-    words.insert(words.end(), more.begin(), more.end());
-    return words;
+    harness().expectRefused(program, cases);
 }
 
 const std::vector<std::string> kQuickSession = {
