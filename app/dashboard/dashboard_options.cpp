@@ -12,6 +12,7 @@
 
 #include <QCommandLineParser>
 #include <QDir>
+#include <QFileInfo>
 
 #include <algorithm>
 #include <cstdio>
@@ -202,6 +203,7 @@ void readSession(const QCommandLineParser &parser, DashboardOptions *options) {
     options->screenshot = parser.isSet(QStringLiteral("screenshot"));
     options->screenshotPath = parser.value(QStringLiteral("screenshot"));
     options->sweepFolder = parser.value(QStringLiteral("sweep-folder"));
+    options->sweepBaseline = parser.value(QStringLiteral("sweep-baseline"));
     options->sweepExportPng = parser.value(QStringLiteral("sweep-export-png"));
     options->namedRuns = namedRunNumbers(parser);
     options->interleave = parser.isSet(QStringLiteral("interleave"));
@@ -312,6 +314,20 @@ std::vector<std::string> namedRunProblems(const DashboardOptions &options) {
     return problems;
 }
 
+// --sweep-folder names a folder, and --sweep-baseline and --sweep-export-png come with it.
+std::vector<std::string> sweepScriptProblems(const DashboardOptions &options) {
+    if (options.sweepFolder.isEmpty()) {
+        if (options.sweepBaseline.isEmpty() && options.sweepExportPng.isEmpty())
+            return {};
+        return {"--sweep-baseline and --sweep-export-png need --sweep-folder"};
+    }
+    const QFileInfo folder(options.sweepFolder);
+    if (folder.isDir())
+        return {};
+    return {"--sweep-folder: " + options.sweepFolder.toStdString() +
+            (folder.exists() ? " is not a folder" : " does not exist")};
+}
+
 } // namespace
 
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
@@ -319,6 +335,8 @@ bool checkCommandLineSettings(const RunConfig &config, const std::deque<Scripted
     std::vector<std::string> problems = sessionOutputProblems(options);
     if (problems.empty())
         problems = namedRunProblems(options);
+    if (problems.empty())
+        problems = sweepScriptProblems(options);
     for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1) && problems.empty(); ++i) {
         RunRequest check;
         check.config = config;

@@ -57,6 +57,7 @@ struct DashboardOptions {
     bool screenshot = false;
     QString screenshotPath;                         // --screenshot FILE
     QString sweepFolder;                            // --sweep-folder DIR
+    QString sweepBaseline;                          // --sweep-baseline LABEL
     QString sweepExportPng;                         // --sweep-export-png FILE
     std::vector<std::pair<QString, int>> namedRuns; // ("--hide-run", 7): namedRunNumbers
 };
@@ -83,7 +84,8 @@ ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings);
 // checkPlannedOutputs (writable, none another's, none a file the session reads: an --import
 // record, a cell record of --sweep-folder, a record of --runs-folder); and the run numbers of
 // --hide-run, --hover and --hover-bar against the runs a scripted session without history will
-// have (its --run and --import). False after printing the messages on stderr: the dashboard
+// have (its --run and --import); --sweep-folder a folder, and the options that need it given
+// with it. False after printing the messages on stderr: the dashboard
 // then exits 2, nothing run.
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
                               const DashboardOptions &options);

@@ -41,13 +41,8 @@ void addSweepScriptOptions(QCommandLineParser &parser) {
 }
 
 bool applySweepScript(const QCommandLineParser &parser, MainWindow &window) {
-    if (!parser.isSet(kSweepFolder)) {
-        if (parser.isSet(kSweepBaseline) || parser.isSet(kSweepExportPng)) {
-            complain(QStringLiteral("--sweep-baseline and --sweep-export-png need --sweep-folder"));
-            return false;
-        }
-        return true;
-    }
+    if (!parser.isSet(kSweepFolder))
+        return true; // the others without it were refused before (checkCommandLineSettings)
     bool ok = true;
     SweepPanel *panel = window.sweepPanel();
     window.showSweepView();

@@ -14,8 +14,8 @@ void addSweepScriptOptions(QCommandLineParser &parser);
 
 // With --sweep-folder: opens the Sweep view on it, then applies --sweep-baseline and
 // --sweep-export-png. False, with a message on stderr, when a file was skipped, the baseline
-// names no device, the picture cannot be written, or the others come without --sweep-folder;
-// true, doing nothing, without these options.
+// names no device or the picture cannot be written; true, doing nothing, without
+// --sweep-folder (the options as checkCommandLineSettings checked them, before any run).
 bool applySweepScript(const QCommandLineParser &parser, MainWindow &window);
 
 } // namespace devicebench

@@ -107,8 +107,28 @@ TEST(DashboardBadInput, OutputsAndRunNumbersAreCheckedBeforeAnyRun) {
     EXPECT_EQ(namesIn(dir.path()), (std::vector<std::string>{"a-file", "run.json"}));
 }
 
-// With nothing to draw (an import that could not be read, a sweep folder that does not exist)
-// the PNG is refused with a message and no file is written.
+// --sweep-folder must name a folder, and --sweep-baseline and --sweep-export-png need it: all
+// checked before the window opens, as the other outputs are.
+TEST(DashboardBadInput, ASweepFolderThatIsNoFolderIsRefusedBeforeAnyRun) {
+    TempDir dir("devicebench-badinput");
+    const fs::path file = dir.path() / "a-file";
+    std::ofstream(file) << "x";
+    const std::string missing = (dir.path() / "no-such").string();
+    const std::string png = (dir.path() / "sweep.png").string();
+    expectRefused(
+        DEVICEBENCH_DASHBOARD,
+        {{with(kQuickSession, {"--sweep-folder", missing}),
+          "devicebench: --sweep-folder: " + missing + " does not exist"},
+         {with(kQuickSession, {"--sweep-folder", file.string(), "--sweep-export-png", png}),
+          "--sweep-folder: " + file.string() + " is not a folder"},
+         {with(kQuickSession, {"--sweep-export-png", png}),
+          "--sweep-baseline and --sweep-export-png need --sweep-folder"},
+         {with(kQuickSession, {"--sweep-baseline", "cpu x1"}), "need --sweep-folder"}});
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
+}
+
+// With nothing to draw (an import that could not be read, a sweep folder without a cell
+// record) the PNG is refused with a message and no file is written.
 TEST(DashboardBadInput, APictureOfNothingIsNotWritten) {
     TempDir dir("devicebench-badinput");
     const fs::path truncated = dir.path() / "truncated.json";
@@ -119,9 +139,11 @@ TEST(DashboardBadInput, APictureOfNothingIsNotWritten) {
     EXPECT_NE(import.exitCode, 0) << import.err;
     EXPECT_TRUE(contains(import.err, "Nothing to draw in " + png)) << import.err;
     EXPECT_FALSE(fs::exists(png));
+    const fs::path emptyFolder = dir.path() / "empty-sweep";
+    fs::create_directory(emptyFolder);
     const std::string sweepPng = (dir.path() / "sweep.png").string();
     const Result sweep =
-        runProgram(DEVICEBENCH_DASHBOARD, {"--sweep-folder", (dir.path() / "nonexistent").string(),
+        runProgram(DEVICEBENCH_DASHBOARD, {"--sweep-folder", emptyFolder.string(),
                                            "--sweep-export-png", sweepPng, "--quit"});
     EXPECT_NE(sweep.exitCode, 0) << sweep.err;
     EXPECT_TRUE(contains(sweep.err, "Nothing to draw in " + sweepPng)) << sweep.err;
