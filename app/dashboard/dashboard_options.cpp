@@ -298,19 +298,22 @@ std::vector<std::string> sessionOutputProblems(const DashboardOptions &options) 
     return checkPlannedOutputs(outputs, inputs);
 }
 
-// The run numbers the chart script names, when a scripted session without history knows how
-// many runs it will have: one per --run and at most one per --import.
-std::vector<std::string> namedRunProblems(const DashboardOptions &options) {
+// The run numbers the chart script names, against the most runs the session can show: the
+// saved runs the window loaded, one per --run and at most one per --import.
+std::vector<std::string> namedRunProblems(const DashboardOptions &options, int savedRuns) {
     std::vector<std::string> problems;
-    if (!options.quit || options.withHistory || options.reproduce)
-        return problems; // the saved runs or the article's set: counted only once shown
-    const int runs =
-        static_cast<int>(options.script.size()) + static_cast<int>(options.imports.size());
+    if (options.reproduce)
+        return problems; // the article's set: counted only once shown
+    const int runs = savedRuns + static_cast<int>(options.script.size()) +
+                     static_cast<int>(options.imports.size());
+    const std::string counted =
+        (savedRuns > 0 ? " (" + std::to_string(savedRuns) + " saved, " : std::string(" (")) +
+        "one per --run and --import)";
     for (const auto &[flag, number] : options.namedRuns)
         if (number > runs)
             problems.push_back(flag.toStdString() + ": no run #" + std::to_string(number) +
                                ": the session has " + std::to_string(runs) +
-                               (runs == 1 ? " run" : " runs") + " (one per --run and --import)");
+                               (runs == 1 ? " run" : " runs") + counted);
     return problems;
 }
 
@@ -331,10 +334,10 @@ std::vector<std::string> sweepScriptProblems(const DashboardOptions &options) {
 } // namespace
 
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
-                              const DashboardOptions &options) {
+                              const DashboardOptions &options, int savedRuns) {
     std::vector<std::string> problems = sessionOutputProblems(options);
     if (problems.empty())
-        problems = namedRunProblems(options);
+        problems = namedRunProblems(options, savedRuns);
     if (problems.empty())
         problems = sweepScriptProblems(options);
     for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1) && problems.empty(); ++i) {

@@ -83,11 +83,11 @@ ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings);
 // --export-* files, --screenshot, --sweep-export-png and the --runs-folder by
 // checkPlannedOutputs (writable, none another's, none a file the session reads: an --import
 // record, a cell record of --sweep-folder, a record of --runs-folder); and the run numbers of
-// --hide-run, --hover and --hover-bar against the runs a scripted session without history will
-// have (its --run and --import); --sweep-folder a folder, and the options that need it given
-// with it. False after printing the messages on stderr: the dashboard
-// then exits 2, nothing run.
+// --hide-run, --hover and --hover-bar against the most runs the session can show (`savedRuns`,
+// the history the window loaded, then one per --run and --import; not checked with
+// --reproduce); --sweep-folder a folder, and the options that need it given with it. False
+// after printing the messages on stderr: the dashboard then exits 2, nothing run.
 bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
-                              const DashboardOptions &options);
+                              const DashboardOptions &options, int savedRuns);
 
 } // namespace devicebench

@@ -15,6 +15,7 @@
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "scripted_session.h"
+#include "store/run_store.h"
 #include "sweep_controller.h"
 #include "sweep_script.h"
 #include "theme/theme.h"
@@ -203,7 +204,8 @@ int main(int argc, char *argv[]) {
     devicebench::applyChartControls(parser, window);
     const devicebench::RunConfig settings =
         devicebench::withCommandLineSettings(window.runConfig("cpu"), options->settings, parser);
-    if (!devicebench::checkCommandLineSettings(settings, options->script, *options))
+    if (!devicebench::checkCommandLineSettings(settings, options->script, *options,
+                                               window.store().runCount())) // the saved runs
         return 2;
     window.setRunConfig(settings);
     if (options->quit)

@@ -132,7 +132,25 @@ TEST(DashboardOptions, OutputsThatReplaceAnInputOrEachOtherAndRunsBeyondTheSessi
                  parser);
         ASSERT_TRUE(options) << arguments.join(QLatin1Char(' ')).toStdString();
         const RunConfig config = withCommandLineSettings(RunConfig{}, options->settings, parser);
-        EXPECT_FALSE(checkCommandLineSettings(config, options->script, *options))
+        EXPECT_FALSE(checkCommandLineSettings(config, options->script, *options, 0))
             << arguments.join(QLatin1Char(' ')).toStdString();
     }
+}
+
+// With the saved runs the window loaded (interactive, or --with-history), a run number is
+// checked against them and the session's own: two saved and one --run make three.
+TEST(DashboardOptions, ARunNumberBeyondTheSavedRunsAndTheSessionsIsRefused) {
+    const auto check = [](const QString &number, int savedRuns) {
+        QCommandLineParser parser;
+        const auto options = read({QStringLiteral("--synthetic"), QStringLiteral("--quit"),
+                                   QStringLiteral("--with-history"), QStringLiteral("--run"),
+                                   QStringLiteral("cpu:1"), QStringLiteral("--hide-run"), number},
+                                  parser);
+        EXPECT_TRUE(options);
+        const RunConfig config = withCommandLineSettings(RunConfig{}, options->settings, parser);
+        return checkCommandLineSettings(config, options->script, *options, savedRuns);
+    };
+    EXPECT_TRUE(check(QStringLiteral("3"), 2));
+    EXPECT_FALSE(check(QStringLiteral("4"), 2));
+    EXPECT_FALSE(check(QStringLiteral("2"), 0));
 }
