@@ -58,6 +58,34 @@ std::string kindOf(const CLI::App *command, const std::string &name) {
     return "a value it takes";
 }
 
+// Whether option `name` of `command` has the CLI11 check described as `description`
+// (CLI::NonNegativeNumber: "NONNEGATIVE", CLI::PositiveNumber: "POSITIVE").
+bool hasCheck(const CLI::App *command, const std::string &name, const std::string &description) {
+    auto *option = command ? const_cast<CLI::App *>(command)->get_option_no_throw(name) : nullptr;
+    for (int i = 0; option != nullptr; ++i) {
+        try {
+            if (option->get_validator(i)->get_description() == description)
+                return true;
+        } catch (const CLI::OptionNotFound &) { // past the last check
+            break;
+        }
+    }
+    return false;
+}
+
+// "x --other 5 --bogus" -> "--bogus 5 --other x": CLI11 joins the arguments it did not expect
+// last first.
+std::string inGivenOrder(const std::string &reversed) {
+    std::vector<std::string> words;
+    std::stringstream in(reversed);
+    for (std::string word; in >> word;)
+        words.push_back(word);
+    std::string text;
+    for (auto it = words.rbegin(); it != words.rend(); ++it)
+        text += (text.empty() ? "" : " ") + *it;
+    return text;
+}
+
 // "it must be from <low> to <high>" for a whole number `value` that option `name` could not
 // hold: an option of a type that holds it (int64) is an int, else an int64 (UINT: unsigned);
 // the low end raised by a NONNEGATIVE (0) or POSITIVE (1) check. "" when `value` is not a whole
@@ -81,15 +109,10 @@ std::string wholeNumberRange(const CLI::App *command, const std::string &name,
         fitsInt64 ? std::to_string(isUnsigned ? std::numeric_limits<unsigned>::max()
                                               : unsigned(std::numeric_limits<int>::max()))
                   : std::to_string(std::numeric_limits<std::int64_t>::max());
-    // CLI::NonNegativeNumber and CLI::PositiveNumber are known by their descriptions.
-    for (int i = 0;; ++i) {
-        try {
-            const std::string check = option->get_validator(i)->get_description();
-            low = check == "NONNEGATIVE" ? "0" : check == "POSITIVE" ? "1" : low;
-        } catch (const CLI::OptionNotFound &) { // past the last check
-            break;
-        }
-    }
+    if (hasCheck(command, name, "NONNEGATIVE"))
+        low = "0";
+    if (hasCheck(command, name, "POSITIVE"))
+        low = "1";
     return "it must be from " + low + " to " + high;
 }
 
@@ -106,6 +129,7 @@ std::string parseErrorInOurWords(const CLI::ParseError &e, const CLI::App *comma
     static const std::regex own(R"(^(\S+): (\1 .*)$)"); // our validators name the option again
     static const std::regex extras(R"(^The following arguments? (?:was|were) not expected: (.*)$)");
     static const std::regex excludes(R"(^(\S+) excludes (\S+)$)");
+    static const std::regex required(R"(^(\S+) is required$)");
     if (std::regex_match(what, m, atMost))
         return m[1].str() + " was given " + m[3].str() + " times; give it once";
     if (std::regex_match(what, m, missing))
@@ -116,15 +140,22 @@ std::string parseErrorInOurWords(const CLI::ParseError &e, const CLI::App *comma
             return m[1].str() + ": " + m[2].str() + " is out of range: " + allowed;
         return m[1].str() + ": '" + m[2].str() + "' is not " + kindOf(command, m[1].str());
     }
-    if (std::regex_match(what, m, range))
+    if (std::regex_match(what, m, range)) {
+        if (hasCheck(command, m[1].str(), "POSITIVE")) // its low end prints as 0.000000
+            return m[1].str() + ": " + m[2].str() + " is out of range: it must be " +
+                   (kindOf(command, m[1].str()) == "a whole number" ? "at least 1" : "more than 0");
         return m[1].str() + ": " + m[2].str() +
                " is out of range: " + rangeText(m[3].str(), m[4].str());
+    }
     if (std::regex_match(what, m, choice))
         return m[1].str() + ": '" + m[2].str() + "' is not one of " + choicesText(m[3].str());
     if (std::regex_match(what, m, own))
         return m[2].str();
-    if (std::regex_match(what, m, extras))
-        return "unknown option or argument: " + m[1].str();
+    if (std::regex_match(what, m, extras)) // CLI11 lists them last first
+        return "unknown option or argument: " + inGivenOrder(m[1].str());
+    if (std::regex_match(what, m, required))
+        return m[1].str()[0] == '-' ? m[1].str() + " must be given"
+                                    : "the " + m[1].str() + " must be given";
     if (std::regex_match(what, m, excludes))
         return m[1].str() + " and " + m[2].str() + " cannot be given together; give one";
     return what;
@@ -162,6 +193,30 @@ std::string emptyValueProblem(const CLI::App &app, const std::vector<std::string
         }
     }
     return {};
+}
+
+void readNumbersInDecimal(CLI::App &app) {
+    static const std::regex prefixed(R"(^[+-]?0[xXbBoO].*)");
+    static const std::regex whole(R"(^([+-]?)0*([0-9]+)$)");
+    for (CLI::Option *option : app.get_options()) {
+        const std::string kind = kindOf(&app, option->get_name());
+        if (kind == "a value it takes")
+            continue;
+        const std::string name = option->get_name();
+        option->transform(CLI::Validator(
+            [name, kind](std::string &value) -> std::string {
+                std::smatch m;
+                if (std::regex_match(value, prefixed) ||
+                    (kind == "a number" && value.find_first_of("xX") != std::string::npos))
+                    return "'" + value + "' is not " + kind + " (decimal digits only)";
+                if (kind == "a whole number" && std::regex_match(value, m, whole))
+                    value = m[1].str() + m[2].str(); // "010" is ten, not octal eight
+                return {};
+            },
+            ""));
+    }
+    for (CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
+        readNumbersInDecimal(*sub);
 }
 
 std::string outOfRangeProblem(const CLI::App &app) {

@@ -28,6 +28,11 @@ int printParseError(const CLI::App &app, const CLI::ParseError &e);
 // arguments) may be. "" when none was.
 std::string emptyValueProblem(const CLI::App &app, const std::vector<std::string> &mayBeEmpty);
 
+// Every number option of `app` and its commands read in decimal: "010" is ten (CLI11 would
+// read octal eight), "0x2", "0b1" and hexadecimal floating point are refused as not a number.
+// Call once every option is declared.
+void readNumbersInDecimal(CLI::App &app);
+
 // The first whole number given to an option of the commands parsed that not even a 64-bit
 // integer holds (CLI11 would keep the nearest end, so that a run would use another number):
 // "--train-images: 99999999999999999999 is out of range: it must be from ... to ...". "" when

@@ -45,30 +45,37 @@ void declareProgram(CLI::App &app, std::string &logLevel) {
         "by SIGINT/SIGTERM.");
 }
 
-// "devicebench-cli frobnicate": CLI11 would say "A subcommand is required"; name the word
-// instead. False when no such word was given.
-bool reportUnknownSubcommand(CLI::App &app) {
+// "devicebench-cli frobnicate", or no subcommand at all: CLI11 would say "A subcommand is
+// required"; name the word and the subcommands instead (not the hidden train-child). False
+// for any other error.
+bool reportUnknownSubcommand(CLI::App &app, const CLI::ParseError &e) {
     if (!app.get_subcommands().empty())
         return false;
+    std::string names;
+    for (const CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
+        if (!sub->get_group().empty())
+            names += (names.empty() ? "" : ", ") + sub->get_name();
     for (const std::string &word : app.remaining()) {
         if (word.empty() || word[0] == '-')
             continue;
-        std::string names;
-        for (const CLI::App *sub : app.get_subcommands([](CLI::App *) { return true; }))
-            names += (names.empty() ? "" : ", ") + sub->get_name();
         std::cerr << "devicebench-cli: error: unknown subcommand '" << word
                   << "' (the subcommands are " << names << ")\n";
         return true;
     }
-    return false;
+    if (std::string(e.what()) != "A subcommand is required")
+        return false;
+    std::cerr << "devicebench-cli: error: no subcommand given: give one of " << names
+              << " (devicebench-cli --help)\n";
+    return true;
 }
 
 // A parse error in the program's words (help and --version as CLI11 prints them), with a hint
 // where one helps. Returns the exit code.
 int reportParseError(CLI::App &app, const CLI::App &launch, const CLI::ParseError &e) {
-    if (reportUnknownSubcommand(app))
+    if (reportUnknownSubcommand(app, e))
         return kExitUsage;
-    if (launch.parsed() && dynamic_cast<const CLI::ExtrasError *>(&e) != nullptr)
+    if (launch.parsed() && (dynamic_cast<const CLI::ExtrasError *>(&e) != nullptr ||
+                            dynamic_cast<const CLI::RequiredError *>(&e) != nullptr))
         std::cerr << "devicebench-cli launch: put `--` before the run command: "
                      "devicebench-cli launch --nproc-per-node N -- run ...\n";
     return printParseError(app, e);
@@ -95,6 +102,7 @@ int main(int argc, char **argv) {
     addFetchDataCommand(app, context, chosen);
     addSweepCommand(app, context, chosen);
     addTrainChildCommand(app, context, chosen, g_stopRequested);
+    readNumbersInDecimal(app); // "010" is ten
 
     try {
         app.parse(argc, argv);

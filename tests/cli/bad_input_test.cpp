@@ -130,4 +130,29 @@ TEST(CliBadInput, AWholeNumberTooLargeIsOutOfRangeNamingTheRange) {
           "--batch-size: -99999999999 is out of range"}});
 }
 
+// Numbers are read in decimal, as the dashboard reads them: "010" is ten (not octal eight),
+// "0x2" and a hexadecimal float are no numbers; and CLI11's own words are not shown: a
+// positive check says "at least 1", unknown arguments come in the order given, no subcommand
+// names the subcommands (not the hidden one).
+TEST(CliBadInput, NumbersAreDecimalAndParseErrorsAreInTheProgramsWords) {
+    expectRefused(
+        DEVICEBENCH_CLI,
+        {{{"run", "--synthetic", "--epochs", "3", "--warmup-epochs", "010"},
+          "warm-up epochs (10) must be fewer than epochs (3)"},
+         {{"run", "--synthetic", "--epochs", "3", "--train-images", "64", "--batch-size", "0100"},
+          "batch size (100) is larger than the training set (64 images)"},
+         {{"run", "--synthetic", "--epochs", "0x2"},
+          "--epochs: '0x2' is not a whole number (decimal digits only)"},
+         {{"run", "--synthetic", "--epochs", "1", "--lr", "0x1p-7"},
+          "--lr: '0x1p-7' is not a number"},
+         {{"reproduce", "--device", "cpu", "--epochs", "0"},
+          "--epochs: 0 is out of range: it must be at least 1"},
+         {{"run", "--synthetic", "--bogus", "5", "--other", "x"},
+          "unknown option or argument: --bogus 5 --other x"},
+         {{}, "no subcommand given: give one of run, launch, devices"},
+         {{"launch", "--nproc-per-node", "2"}, "put `--` before the run command"}});
+    const devicebench::testing::ProgramResult none = harness().run(DEVICEBENCH_CLI, {});
+    EXPECT_FALSE(contains(none.err, "train-child")) << none.err;
+}
+
 } // namespace
