@@ -6,6 +6,8 @@
 #include "window/main_window.h"
 
 #include "devicebench/csv_export.h"
+#include "devicebench/data_location.h"
+#include "devicebench/devices.h"
 #include "devicebench/planned_outputs.h"
 #include "devicebench/recorded_run.h"
 #include "devicebench/trainer.h"
@@ -16,6 +18,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 
 namespace devicebench {
 namespace {
@@ -225,6 +228,31 @@ void addDashboardOptions(QCommandLineParser &parser) {
     addPhasesOption(parser);
 }
 
+bool parseCommandLine(QCommandLineParser &parser, const QStringList &arguments) {
+    const auto refuse = [](const QString &problem) {
+        std::fprintf(stderr, "devicebench: %s (devicebench --help lists the options)\n",
+                     qPrintable(problem));
+        return false;
+    };
+    if (!parser.parse(arguments)) { // "Unknown option 'bogus'." -> "unknown option 'bogus'"
+        QString problem = parser.errorText();
+        if (problem.endsWith(QLatin1Char('.')))
+            problem.chop(1);
+        if (!problem.isEmpty())
+            problem[0] = problem[0].toLower();
+        return refuse(problem);
+    }
+    if (parser.isSet(QStringLiteral("help")) || parser.isSet(QStringLiteral("help-all")))
+        parser.showHelp(0); // exits
+    if (parser.isSet(QStringLiteral("version")))
+        parser.showVersion(); // exits
+    if (!parser.positionalArguments().isEmpty())
+        return refuse(QStringLiteral("unexpected argument '%1': the dashboard takes options "
+                                     "only, a run record with --import FILE")
+                          .arg(parser.positionalArguments().constFirst()));
+    return true;
+}
+
 std::optional<DashboardOptions> readDashboardOptions(const QCommandLineParser &parser) {
     DashboardOptions options;
     if (!checkOptionsGivenOnceWithValues(parser) || !checkChartScriptOptions(parser) ||
@@ -298,14 +326,33 @@ std::vector<std::string> sessionOutputProblems(const DashboardOptions &options) 
     return checkPlannedOutputs(outputs, inputs);
 }
 
-// The run numbers the chart script names, against the most runs the session can show: the
-// saved runs the window loaded, one per --run and at most one per --import.
+// The most runs the session can show: the saved runs the window loaded, one per --run and at
+// most one per --import.
+int mostRunsShown(const DashboardOptions &options, int savedRuns) {
+    return savedRuns + static_cast<int>(options.script.size()) +
+           static_cast<int>(options.imports.size());
+}
+
+// An --export-* of a session without any run (a file of headers only, an empty report or
+// picture would pass for a comparison).
+std::vector<std::string> exportOfNothingProblems(const DashboardOptions &options, int savedRuns) {
+    if (options.reproduce || mostRunsShown(options, savedRuns) > 0)
+        return {};
+    for (const auto &[flag, path] : {std::pair{"--export-png", options.exportPng},
+                                     std::pair{"--export-csv", options.exportCsv},
+                                     std::pair{"--export-html", options.exportHtml}})
+        if (!path.isEmpty())
+            return {std::string(flag) + " " + path.toStdString() +
+                    ": the session has no runs to export (give --run or --import)"};
+    return {};
+}
+
+// The run numbers the chart script names, against the most runs the session can show.
 std::vector<std::string> namedRunProblems(const DashboardOptions &options, int savedRuns) {
     std::vector<std::string> problems;
     if (options.reproduce)
         return problems; // the article's set: counted only once shown
-    const int runs = savedRuns + static_cast<int>(options.script.size()) +
-                     static_cast<int>(options.imports.size());
+    const int runs = mostRunsShown(options, savedRuns);
     const std::string counted =
         (savedRuns > 0 ? " (" + std::to_string(savedRuns) + " saved, " : std::string(" (")) +
         "one per --run and --import)";
@@ -331,15 +378,49 @@ std::vector<std::string> sweepScriptProblems(const DashboardOptions &options) {
             (folder.exists() ? " is not a folder" : " does not exist")};
 }
 
+// The devices of the scripted runs, each one this build can train on (resolveDevice's words:
+// the devices that exist).
+std::vector<std::string> deviceProblems(const std::deque<ScriptedRun> &script) {
+    for (const ScriptedRun &run : script) {
+        try {
+            resolveDevice(run.device);
+        } catch (const std::invalid_argument &e) {
+            return {e.what()};
+        }
+    }
+    return {};
+}
+
+// The data folder the scripted runs read, checked as the CLI checks it; "" when they read none
+// (synthetic data, your own script) or no run is scripted (the window chooses it).
+std::string dataFolderProblem(const RunConfig &config, const std::deque<ScriptedRun> &script) {
+    if (script.empty() || config.synthetic || config.workload == Workload::Script)
+        return {};
+    if (config.dataDir.empty())
+        return "no data folder given: give --data-dir DIR (CIFAR-10's binary folder), or "
+               "--synthetic";
+    return checkCifar10Folder(config.dataDir);
+}
+
 } // namespace
 
-bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
-                              const DashboardOptions &options, int savedRuns) {
+int checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
+                             const DashboardOptions &options, int savedRuns) {
     std::vector<std::string> problems = sessionOutputProblems(options);
     if (problems.empty())
         problems = namedRunProblems(options, savedRuns);
     if (problems.empty())
+        problems = exportOfNothingProblems(options, savedRuns);
+    if (problems.empty())
         problems = sweepScriptProblems(options);
+    if (problems.empty())
+        problems = deviceProblems(script);
+    if (problems.empty()) {
+        if (const std::string data = dataFolderProblem(config, script); !data.empty()) {
+            std::fprintf(stderr, "devicebench: %s\n", data.c_str());
+            return kExitNoData;
+        }
+    }
     for (std::size_t i = 0; i < std::max<std::size_t>(script.size(), 1) && problems.empty(); ++i) {
         RunRequest check;
         check.config = config;
@@ -358,7 +439,7 @@ bool checkCommandLineSettings(const RunConfig &config, const std::deque<Scripted
     }
     for (const std::string &problem : problems)
         std::fprintf(stderr, "devicebench: %s\n", problem.c_str());
-    return problems.empty();
+    return problems.empty() ? 0 : kExitBadInput;
 }
 
 } // namespace devicebench

@@ -65,6 +65,11 @@ struct DashboardOptions {
 // Declares every option of the dashboard (with --help and --version) on `parser`.
 void addDashboardOptions(QCommandLineParser &parser);
 
+// Parses `arguments` (the program's name first) into `parser`: false after saying on stderr
+// what is wrong (an unknown option, a value missing, an argument that is no option: exit 2);
+// --help and --version print and exit 0.
+bool parseCommandLine(QCommandLineParser &parser, const QStringList &arguments);
+
 // The parsed command line; nullopt after saying on stderr what is wrong (exit 2).
 std::optional<DashboardOptions> readDashboardOptions(const QCommandLineParser &parser);
 
@@ -85,9 +90,13 @@ ReproductionOverrides reproductionOverrides(const RunSettingsOptions &settings);
 // record, a cell record of --sweep-folder, a record of --runs-folder); and the run numbers of
 // --hide-run, --hover and --hover-bar against the most runs the session can show (`savedRuns`,
 // the history the window loaded, then one per --run and --import; not checked with
-// --reproduce); --sweep-folder a folder, and the options that need it given with it. False
-// after printing the messages on stderr: the dashboard then exits 2, nothing run.
-bool checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
-                              const DashboardOptions &options, int savedRuns);
+// --reproduce); --sweep-folder a folder, and the options that need it given with it; the
+// scripted runs' devices (ones this build can train on) and data folder (checkCifar10Folder).
+// Returns the exit code, as the CLI's: 0 when all hold; after printing the messages on stderr,
+// kExitNoData (3) for the data folder, else kExitBadInput (2). Nothing is run either way.
+inline constexpr int kExitBadInput = 2;
+inline constexpr int kExitNoData = 3;
+int checkCommandLineSettings(const RunConfig &config, const std::deque<ScriptedRun> &script,
+                             const DashboardOptions &options, int savedRuns);
 
 } // namespace devicebench

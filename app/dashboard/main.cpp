@@ -173,10 +173,11 @@ int main(int argc, char *argv[]) {
         return 1;
     QCommandLineParser parser;
     devicebench::addDashboardOptions(parser);
-    parser.process(app);
+    if (!devicebench::parseCommandLine(parser, QApplication::arguments()))
+        return devicebench::kExitBadInput;
     const std::optional<DashboardOptions> options = devicebench::readDashboardOptions(parser);
     if (!options)
-        return 2;
+        return devicebench::kExitBadInput;
     devicebench::setUpLogging(options->logLevel,
                               devicebench::defaultLogFolder()); // warns if no file
     devicebench::routeQtMessagesToLog();
@@ -204,9 +205,10 @@ int main(int argc, char *argv[]) {
     devicebench::applyChartControls(parser, window);
     const devicebench::RunConfig settings =
         devicebench::withCommandLineSettings(window.runConfig("cpu"), options->settings, parser);
-    if (!devicebench::checkCommandLineSettings(settings, options->script, *options,
-                                               window.store().runCount())) // the saved runs
-        return 2;
+    if (const int refused = devicebench::checkCommandLineSettings(
+            settings, options->script, *options, window.store().runCount()); // the saved runs
+        refused != 0)
+        return refused;
     window.setRunConfig(settings);
     if (options->quit)
         window.resize(1560, 960); // a script gets the same window every time

@@ -957,11 +957,32 @@ TEST(Dashboard, WithoutADisplaySaysSoAndPointsAtTheCli) {
     EXPECT_NE(r.err.find("devicebench-cli"), std::string::npos) << r.err;
 }
 
-TEST(Dashboard, AScriptedRunThatFailsMakesTheExitCodeNonZero) {
+// A scripted run that fails while it runs (its Python passes the check, then exits 1) makes
+// the dashboard's exit code 1, as the CLI's for a failed run.
+TEST(Dashboard, AScriptedRunThatFailsWhileRunningMakesTheExitCodeOne) {
+    TempDir dir;
+    devicebench::testing::writeDataset(dir.path() / "data");
+    const fs::path python = dir.path() / "python-that-fails";
+    std::ofstream(python) << "#!/bin/sh\n"
+                             "for a in \"$@\"; do [ \"$a\" = --check ] && "
+                             "{ echo '{\"problem\": \"\"}'; exit 0; }; done\n"
+                             "echo 'the training failed' >&2\nexit 1\n";
+    fs::permissions(python, fs::perms::owner_all);
+    const CliResult r =
+        runDashboard({"--data-dir", (dir.path() / "data").string(), "--workload", "article-script",
+                      "--python", python.string(), "--epochs", "1", "--run", "cpu:1", "--quit"});
+    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_NE(r.err.find("run failed"), std::string::npos) << r.err;
+}
+
+// A scripted run that could not read its data: refused before it starts, with the CLI's exit
+// code for no usable data set (it used to train the others first and exit 1).
+TEST(Dashboard, AScriptedRunWithoutItsDataIsRefusedBeforeItRunsWithExitThree) {
     const CliResult r = runDashboard(
         {"--data-dir", "/nonexistent/cifar", "--epochs", "1", "--run", "cpu:1", "--quit"});
-    EXPECT_EQ(r.exitCode, 1) << r.err;
+    EXPECT_EQ(r.exitCode, 3) << r.err;
     EXPECT_NE(r.err.find("'/nonexistent/cifar' does not exist"), std::string::npos) << r.err;
+    EXPECT_EQ(r.err.find("epoch 1"), std::string::npos) << r.err;
 }
 
 TEST(Dashboard, AScriptedOneEpochRunDefaultsToNoWarmupAndExports) {

@@ -127,18 +127,73 @@ TEST(DashboardBadInput, ASweepFolderThatIsNoFolderIsRefusedBeforeAnyRun) {
     EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
 }
 
-// With nothing to draw (an import that could not be read, a sweep folder without a cell
-// record) the PNG is refused with a message and no file is written.
+// An option the dashboard does not have, a value missing, or an argument that is no option:
+// refused in the program's words (not Qt's), exit 2 as the CLI.
+TEST(DashboardBadInput, AnUnknownOptionOrAStrayArgumentIsRefused) {
+    expectRefused(DEVICEBENCH_DASHBOARD,
+                  {{with(kQuickSession, {"--bogus"}), "devicebench: unknown option 'bogus'"},
+                   {with(kQuickSession, {"stray.json"}),
+                    "devicebench: unexpected argument 'stray.json': the dashboard takes options"},
+                   {{"--quit", "--epochs"}, "devicebench: missing value after '--epochs'"}});
+}
+
+// The scripted runs' data folder and devices are checked before any run, as the CLI checks
+// them: a data folder that is missing or a file is exit 3 (no usable data set), a device this
+// build cannot train on exit 2; no record and no export is written.
+TEST(DashboardBadInput, ADataFolderOrDeviceThatCannotRunIsRefusedBeforeAnyRun) {
+    TempDir dir("devicebench-badinput");
+    const fs::path file = dir.path() / "a-file";
+    std::ofstream(file) << "x";
+    const std::string missing = (dir.path() / "no-such").string();
+    const std::vector<std::string> outputs = {"--runs-folder", (dir.path() / "runs").string(),
+                                              "--export-csv", (dir.path() / "e.csv").string()};
+    const std::vector<std::pair<std::string, std::string>> folders = {
+        {missing, "devicebench: CIFAR-10 data folder '" + missing + "' does not exist"},
+        {file.string(),
+         "devicebench: CIFAR-10 data folder '" + file.string() + "' is not a folder"}};
+    for (const auto &[folder, message] : folders) {
+        const Result r = runProgram(
+            DEVICEBENCH_DASHBOARD,
+            with(outputs, {"--data-dir", folder, "--epochs", "1", "--run", "cpu:1", "--quit"}));
+        EXPECT_EQ(r.exitCode, 3) << r.err;
+        EXPECT_TRUE(contains(r.err, message)) << r.err;
+    }
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
+    const Result gpu =
+        runProgram(DEVICEBENCH_DASHBOARD, with(kQuickSession, with(outputs, {"--run", "cuda"})));
+    if (!contains(gpu.err, "device 'cuda'")) {
+        GTEST_SKIP() << "this build trains on a CUDA device here: nothing to refuse";
+    }
+    EXPECT_EQ(gpu.exitCode, 2) << gpu.err;
+    EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{"a-file"});
+}
+
+// With nothing to draw or export (an import that could not be read, a sweep folder without a
+// cell record) the PNG, the CSV and the report are refused with a message and no file is
+// written; a session that cannot have a run is refused before anything.
 TEST(DashboardBadInput, APictureOfNothingIsNotWritten) {
     TempDir dir("devicebench-badinput");
     const fs::path truncated = dir.path() / "truncated.json";
     std::ofstream(truncated) << "{\"run_id\": ";
     const std::string png = (dir.path() / "out.png").string();
-    const Result import = runProgram(
-        DEVICEBENCH_DASHBOARD, {"--import", truncated.string(), "--export-png", png, "--quit"});
-    EXPECT_NE(import.exitCode, 0) << import.err;
+    const std::string csv = (dir.path() / "out.csv").string();
+    const std::string html = (dir.path() / "out.html").string();
+    const Result import =
+        runProgram(DEVICEBENCH_DASHBOARD, {"--import", truncated.string(), "--export-png", png,
+                                           "--export-csv", csv, "--export-html", html, "--quit"});
+    EXPECT_EQ(import.exitCode, 1) << import.err;
     EXPECT_TRUE(contains(import.err, "Nothing to draw in " + png)) << import.err;
+    EXPECT_TRUE(contains(import.err, "Nothing to export in " + csv + ": no runs; the CSV"))
+        << import.err;
+    EXPECT_TRUE(contains(import.err, "Nothing to export in " + html)) << import.err;
     EXPECT_FALSE(fs::exists(png));
+    EXPECT_FALSE(fs::exists(csv));
+    EXPECT_FALSE(fs::exists(html));
+    // A session that cannot have a run: refused before anything, as bad input.
+    expectRefused(DEVICEBENCH_DASHBOARD,
+                  {{with(kQuickSession, {"--export-csv", csv}),
+                    "--export-csv " + csv + ": the session has no runs to export"}});
+    EXPECT_FALSE(fs::exists(csv));
     const fs::path emptyFolder = dir.path() / "empty-sweep";
     fs::create_directory(emptyFolder);
     const std::string sweepPng = (dir.path() / "sweep.png").string();

@@ -132,7 +132,7 @@ TEST(DashboardOptions, OutputsThatReplaceAnInputOrEachOtherAndRunsBeyondTheSessi
                  parser);
         ASSERT_TRUE(options) << arguments.join(QLatin1Char(' ')).toStdString();
         const RunConfig config = withCommandLineSettings(RunConfig{}, options->settings, parser);
-        EXPECT_FALSE(checkCommandLineSettings(config, options->script, *options, 0))
+        EXPECT_EQ(checkCommandLineSettings(config, options->script, *options, 0), 2)
             << arguments.join(QLatin1Char(' ')).toStdString();
     }
 }
@@ -148,7 +148,7 @@ TEST(DashboardOptions, ARunNumberBeyondTheSavedRunsAndTheSessionsIsRefused) {
                                   parser);
         EXPECT_TRUE(options);
         const RunConfig config = withCommandLineSettings(RunConfig{}, options->settings, parser);
-        return checkCommandLineSettings(config, options->script, *options, savedRuns);
+        return checkCommandLineSettings(config, options->script, *options, savedRuns) == 0;
     };
     EXPECT_TRUE(check(QStringLiteral("3"), 2));
     EXPECT_FALSE(check(QStringLiteral("4"), 2));

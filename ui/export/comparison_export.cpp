@@ -309,6 +309,22 @@ bool writeRenderedPng(const std::function<QImage()> &render, const QString &path
     return true;
 }
 
+namespace {
+
+// False, with "Nothing to export in FILE: no runs; the CSV is not written", when the store
+// holds no run: a file of headers only would pass for a comparison.
+bool anyRunToExport(const RunStore &store, const QString &path, const QString &kind,
+                    QString *error) {
+    if (!store.runs().empty())
+        return true;
+    if (error != nullptr)
+        *error = QStringLiteral("Nothing to export in %1: no runs; the %2 is not written")
+                     .arg(QDir::toNativeSeparators(path), kind);
+    return false;
+}
+
+} // namespace
+
 bool exportComparisonPng(const RunStore &store, const QString &path, QString *error,
                          const ChartOptions &options, SystemPanes panes) {
     const bool anyShown =
@@ -327,6 +343,8 @@ bool exportComparisonPng(const RunStore &store, const QString &path, QString *er
 }
 
 bool exportComparisonHtml(const RunStore &store, const QString &path, QString *error) {
+    if (!anyRunToExport(store, path, QStringLiteral("report"), error))
+        return false;
     try {
         const bool published = store.publishedShown() && !store.publishedSets().empty();
         const PublishedBeside beside = store.publishedRows();
@@ -342,6 +360,8 @@ bool exportComparisonHtml(const RunStore &store, const QString &path, QString *e
 }
 
 bool exportComparisonCsv(const RunStore &store, const QString &path, QString *error) {
+    if (!anyRunToExport(store, path, QStringLiteral("CSV"), error))
+        return false;
     try {
         // With "Published results" on, the summary holds the rows drawn beside the runs.
         const bool published = store.publishedShown() && !store.publishedSets().empty();
