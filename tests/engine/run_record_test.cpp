@@ -332,7 +332,7 @@ INSTANTIATE_TEST_SUITE_P(
                   " is empty (0 bytes): not a run record"},
         Rejection{"NotJson",
                   [](const std::string &) { return std::string("epoch,seconds\n1,12.5\n"); },
-                  " is not valid JSON (truncated?)"},
+                  " is not valid JSON: byte 1 of 21: parse error at line 1, column 1"},
         Rejection{"NotAnObject", [](const std::string &) { return std::string("[1, 2]"); },
                   " is not a run record"},
         Rejection{"OlderSchema",

@@ -2,6 +2,7 @@
 // Price tables as JSON (cost.h): read strictly, every error naming the file, the field and the
 // value.
 #include "devicebench/cost.h"
+#include "devicebench/json_error.h"
 
 #include "ascii_case.h"
 
@@ -95,7 +96,7 @@ PriceTable parsePriceTable(const std::string &text, const std::string &source) {
     try {
         document = Json::parse(text);
     } catch (const Json::exception &e) { // a syntax error, or a number beyond a double's range
-        throw PriceError(source + ": not JSON: " + e.what());
+        throw PriceError(source + ": not JSON: " + jsonErrorText(e));
     }
     const Reader reader(source);
     if (!document.is_object())

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reference files of published results (docs/published-results.md): read strictly, every error
 // naming the file and the field.
+#include "devicebench/json_error.h"
 #include "devicebench/published.h"
 
 #include <nlohmann/json.hpp>
@@ -180,7 +181,7 @@ PublishedSet parsePublished(const std::string &json, const std::string &source) 
     try {
         j = Json::parse(json);
     } catch (const Json::parse_error &e) {
-        throw PublishedError(source + ": not valid JSON (" + e.what() + ")");
+        throw PublishedError(source + ": not valid JSON (" + jsonErrorText(e) + ")");
     }
     const Reader r(source);
     if (!j.is_object())

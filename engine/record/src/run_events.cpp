@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Event lines of a child run (run_events.h): the record's JSON pieces, one object per line.
 #include "devicebench/run_events.h"
+#include "devicebench/json_error.h"
 
 #include "devicebench/run_record.h"
 
@@ -31,7 +32,7 @@ Json parseLine(const std::string &text, const std::string &source) {
     try {
         j = Json::parse(text);
     } catch (const Json::parse_error &e) {
-        throw RecordError(source + " is not JSON (" + std::string(e.what()) +
+        throw RecordError(source + " is not JSON (" + jsonErrorText(e) +
                           "): " + text.substr(0, 200));
     }
     if (!j.is_object())

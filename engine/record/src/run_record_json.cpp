@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Run records (docs/run-record.md): the JSON text, written in the documented field order and
 // read strictly (every error names the source and the field).
+#include "devicebench/json_error.h"
 #include "devicebench/precision_text.h"
 #include "devicebench/run_record.h"
 
@@ -182,16 +183,6 @@ OrderedJson stepJson(const TimedStepLoss &s) {
     return o;
 }
 
-// nlohmann's message without its "[json.exception.<kind>] " tag.
-std::string untagged(const std::exception &e) {
-    std::string what = e.what();
-    if (const auto pos = what.find("] ");
-        what.rfind("[json.exception", 0) == 0 && pos != std::string::npos) {
-        what.erase(0, pos + 2);
-    }
-    return what;
-}
-
 // `json` parsed; throws RecordError for empty text, invalid JSON, a number beyond a double and
 // anything but an object.
 Json parseObject(const std::string &json, const std::string &source) {
@@ -203,11 +194,13 @@ Json parseObject(const std::string &json, const std::string &source) {
     try {
         j = Json::parse(json);
     } catch (const Json::parse_error &e) {
-        throw RecordError(source + " is not valid JSON (truncated?): byte " +
-                          std::to_string(e.byte) + " of " + std::to_string(json.size()) + ": " +
-                          untagged(e));
+        // The parser stopped past the last byte: the file ends too early.
+        const bool truncated = e.byte > json.size();
+        throw RecordError(source + " is not valid JSON" + (truncated ? " (truncated?)" : "") +
+                          ": byte " + std::to_string(e.byte) + " of " +
+                          std::to_string(json.size()) + ": " + jsonErrorText(e));
     } catch (const Json::out_of_range &e) { // 1e999: a number beyond a double
-        throw RecordError(source + " holds a number that is not finite: " + untagged(e));
+        throw RecordError(source + " holds a number that is not finite: " + jsonErrorText(e));
     }
     if (!j.is_object()) {
         throw RecordError(source + " is not a run record: its JSON is not an object");

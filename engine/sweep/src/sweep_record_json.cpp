@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // A sweep cell's record as JSON (docs/sweep-record.md), its file, and a folder of them.
 #include "devicebench/atomic_file.h"
+#include "devicebench/json_error.h"
 #include "devicebench/run_record.h"
 #include "devicebench/sweep.h"
 
@@ -195,8 +196,12 @@ SweepCellRecord readSweepCellRecord(const std::string &jsonText, const std::stri
     Json j;
     try {
         j = Json::parse(jsonText);
-    } catch (const Json::exception &e) {
-        throw RecordError(source + " is not valid JSON (truncated?): " + e.what());
+    } catch (const Json::parse_error &e) { // stopped past the last byte: it ends too early
+        throw RecordError(source + " is not valid JSON" +
+                          (e.byte > jsonText.size() ? " (truncated?)" : "") + ": " +
+                          jsonErrorText(e));
+    } catch (const Json::exception &e) { // a number beyond a double
+        throw RecordError(source + " is not valid JSON: " + jsonErrorText(e));
     }
     if (!j.is_object()) {
         throw RecordError(source + " is not a sweep cell record: its JSON is not an object");
