@@ -194,11 +194,7 @@ Json parseObject(const std::string &json, const std::string &source) {
     try {
         j = Json::parse(json);
     } catch (const Json::parse_error &e) {
-        // The parser stopped past the last byte: the file ends too early.
-        const bool truncated = e.byte > json.size();
-        throw RecordError(source + " is not valid JSON" + (truncated ? " (truncated?)" : "") +
-                          ": byte " + std::to_string(e.byte) + " of " +
-                          std::to_string(json.size()) + ": " + jsonErrorText(e));
+        throw RecordError(source + " is " + invalidJsonText(e.byte, json.size(), e));
     } catch (const Json::out_of_range &e) { // 1e999: a number beyond a double
         throw RecordError(source + " holds a number that is not finite: " + jsonErrorText(e));
     }

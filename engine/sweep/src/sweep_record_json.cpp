@@ -196,10 +196,8 @@ SweepCellRecord readSweepCellRecord(const std::string &jsonText, const std::stri
     Json j;
     try {
         j = Json::parse(jsonText);
-    } catch (const Json::parse_error &e) { // stopped past the last byte: it ends too early
-        throw RecordError(source + " is not valid JSON" +
-                          (e.byte > jsonText.size() ? " (truncated?)" : "") + ": " +
-                          jsonErrorText(e));
+    } catch (const Json::parse_error &e) {
+        throw RecordError(source + " is " + invalidJsonText(e.byte, jsonText.size(), e));
     } catch (const Json::exception &e) { // a number beyond a double
         throw RecordError(source + " is not valid JSON: " + jsonErrorText(e));
     }

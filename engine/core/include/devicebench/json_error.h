@@ -3,6 +3,7 @@
 // parse error at line 1, column 1: ..." without its "[json.exception.<kind>] " tag.
 #pragma once
 
+#include <cstddef>
 #include <exception>
 #include <string>
 
@@ -15,6 +16,14 @@ inline std::string jsonErrorText(const std::exception &e) {
         what.rfind("[json.exception", 0) == 0 && pos != std::string::npos)
         what.erase(0, pos + 2);
     return what;
+}
+
+// "not valid JSON: byte 12 of 300: <the parser's text>" for a parse error at `byte` (from 1)
+// of a text of `size` bytes; "not valid JSON (truncated?): ..." when the parser stopped past
+// the last byte, that is, the text ends too early.
+inline std::string invalidJsonText(std::size_t byte, std::size_t size, const std::exception &e) {
+    return std::string("not valid JSON") + (byte > size ? " (truncated?)" : "") + ": byte " +
+           std::to_string(byte) + " of " + std::to_string(size) + ": " + jsonErrorText(e);
 }
 
 } // namespace devicebench
