@@ -28,7 +28,7 @@ std::vector<PlannedInput> runInputs(const RunOptions &options, bool ownData) {
     if (!ownData)
         for (const std::string &file : cifar10BatchFiles(base.dataDir))
             inputs.push_back({"the CIFAR-10 batch file", file});
-    if (base.workload == Workload::Script)
+    if (workloadRow(base.workload).userScript())
         inputs.push_back({"the --script file", base.script});
     if (base.python.find('/') != std::string::npos) // a name alone is looked up on PATH
         inputs.push_back({"the --python program", base.python});
@@ -60,7 +60,7 @@ int checkRunOptions(RunOptions &options, std::ostream &err) {
         err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }
-    const bool ownData = base.synthetic || base.workload == Workload::Script; // no data folder
+    const bool ownData = base.synthetic || workloadRow(base.workload).ownData; // no data folder
     if (!ownData && base.dataDir.empty()) {
         if (auto dir = findDefaultDataDir()) {
             base.dataDir = *dir;
@@ -95,8 +95,7 @@ bool checkRunConfig(RunConfig *config, std::ostream &err) {
     auto errors = validateRunConfig(*config);
     // A Python script trains on its Python's torch, not on this LibTorch: whether that torch
     // has the device is its check's to say (checkRunRequest, before any run).
-    const bool onPythonsTorch =
-        config->workload == Workload::ArticleScript || config->workload == Workload::Script;
+    const bool onPythonsTorch = workloadRow(config->workload).pythonChild();
     if (!config->device.empty() && !onPythonsTorch) { // an empty one: validateRunConfig's
         try {
             config->device = resolveDevice(config->device);

@@ -316,9 +316,9 @@ CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandA
                      "Phase-timed steps after them (device synchronised at each phase; kept "
                      "apart from images/s); 0: none")
         ->default_val(5);
-    sweep->add_option("--workload", o.workload, "faithful or tuned (as `run`)")
-        ->check(CLI::IsMember({"faithful", "tuned"}))
-        ->default_str("faithful");
+    sweep->add_option("--workload", o.workload, workloadChoices(trainsInEngine) + " (as `run`)")
+        ->check(CLI::IsMember(workloadNames(trainsInEngine)))
+        ->default_str(toString(Workload::Faithful));
     sweep
         ->add_option("--precision", o.precisions,
                      "Precision(s): fp32, bf16, fp16 (CUDA only), as `run`; a list")

@@ -23,7 +23,8 @@ const QString kPython = QStringLiteral("run/python");
 const QString kScript = QStringLiteral("run/script");
 const QString kScriptArgs = QStringLiteral("run/scriptArgs");
 
-bool isScript(Workload w) { return w == Workload::ArticleScript || w == Workload::Script; }
+bool isScript(Workload w) { return workloadRow(w).pythonChild(); }
+bool isYours(Workload w) { return workloadRow(w).userScript(); }
 
 // The arguments as one line a shell would split alike (quoted where needed).
 QString joinArguments(const std::vector<std::string> &args) {
@@ -38,8 +39,16 @@ QString joinArguments(const std::vector<std::string> &args) {
     return quoted.join(QLatin1Char(' '));
 }
 
-void addWorkload(QComboBox *combo, Workload workload, const QString &text) {
-    combo->addItem(text, QString::fromUtf8(toString(workload)));
+// A choice per row of the workload table, and a tooltip that says what each one trains.
+void addWorkloads(QComboBox *combo) {
+    QStringList help;
+    for (const WorkloadRow &row : kWorkloads) {
+        combo->addItem(QString::fromUtf8(row.label), QString::fromUtf8(row.name));
+        help << QString::fromUtf8(row.label) + QStringLiteral(": ") + QString::fromUtf8(row.help) +
+                    QLatin1Char('.');
+    }
+    help << QStringLiteral("Runs of different workloads are flagged as not comparable.");
+    combo->setToolTip(help.join(QLatin1Char(' ')));
 }
 
 } // namespace
@@ -47,19 +56,7 @@ void addWorkload(QComboBox *combo, Workload workload, const QString &text) {
 void WorkloadSettings::addRows(QWidget *parent, QFormLayout *form) {
     m_workload = new QComboBox(parent);
     m_workload->setObjectName(QStringLiteral("workloadCombo"));
-    addWorkload(m_workload, Workload::Faithful, QStringLiteral("faithful (the article's)"));
-    addWorkload(m_workload, Workload::Tuned, QStringLiteral("tuned (fastest measured)"));
-    addWorkload(m_workload, Workload::ArticleScript,
-                QStringLiteral("the article's script (Python)"));
-    addWorkload(m_workload, Workload::Script, QStringLiteral("your Python script"));
-    m_workload->setToolTip(
-        QStringLiteral("faithful: the article's computation. tuned: the same training, same "
-                       "results within float tolerance, computed the fastest way measured "
-                       "(channels-last, no per-step allocation, ...). the article's script: "
-                       "the published Python program itself, in PyTorch (small-cnn, fp32), "
-                       "like for like with the published rows. your Python script: your own "
-                       "training script, timed by DeviceBench's module (docs/YOUR-SCRIPT.md). "
-                       "Runs of different workloads are flagged as not comparable."));
+    addWorkloads(m_workload);
     m_python = new QLineEdit(parent);
     m_python->setObjectName(QStringLiteral("pythonEdit"));
     m_python->setPlaceholderText(QStringLiteral("python3"));
@@ -117,7 +114,7 @@ Workload WorkloadSettings::workload() const {
 // settings stay short otherwise.
 void WorkloadSettings::syncPython() {
     const bool script = isScript(workload());
-    const bool yours = workload() == Workload::Script;
+    const bool yours = isYours(workload());
     m_python->setEnabled(script);
     m_form->setRowVisible(m_python, script);
     m_form->setRowVisible(m_scriptRow, yours);
@@ -131,7 +128,7 @@ void WorkloadSettings::apply(RunConfig *config) const {
     config->python = isScript(config->workload) ? python().toStdString() : std::string();
     config->script.clear();
     config->scriptArgs.clear();
-    if (config->workload != Workload::Script)
+    if (!isYours(config->workload))
         return;
     config->script = m_script->text().trimmed().toStdString();
     for (const QString &arg : QProcess::splitCommand(m_scriptArgs->text()))
@@ -144,7 +141,7 @@ void WorkloadSettings::show(const RunConfig &config) {
         m_workload->setCurrentIndex(index);
     if (!config.python.empty() || isScript(config.workload))
         m_python->setText(QString::fromStdString(config.python));
-    if (config.workload == Workload::Script) {
+    if (isYours(config.workload)) {
         m_script->setText(QString::fromStdString(config.script));
         m_scriptArgs->setText(joinArguments(config.scriptArgs));
     }

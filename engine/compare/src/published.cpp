@@ -101,7 +101,7 @@ std::string resolvedPath(const std::filesystem::path &path) {
 std::string publishedProgramName(const std::string &workload) {
     if (workload == kArticleScriptWorkload)
         return "the article's script";
-    if (workload == "faithful" || workload == "tuned")
+    if (const WorkloadRow *row = findWorkload(workload); row != nullptr && !row->pythonChild())
         return "DeviceBench's " + workload + " workload";
     return "workload '" + workload + "'";
 }

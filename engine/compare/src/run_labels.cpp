@@ -106,7 +106,7 @@ std::string runLabel(const RunRecord &record) {
     if (record.config.tf32 != Tf32::Default)
         label += " TF32 " + std::string(toString(record.config.tf32));
     // The article's computation is the default; any other workload is named in the label.
-    if (!record.workload.empty() && record.workload != "faithful") {
+    if (!record.workload.empty() && record.workload != toString(Workload::Faithful)) {
         label += " (" + record.workload + ")";
     }
     // Phase timing synchronises the device at every phase: its times are another

@@ -80,7 +80,7 @@ std::string seriesName(const ScalingSeries &s, const RunRecord &r, bool weak) {
                        " per rank (weak scaling)"
                  : " \u00b7 batch " + std::to_string(r.config.batchSize);
     name += modelLabel(r);
-    if (!r.workload.empty() && r.workload != "faithful")
+    if (!r.workload.empty() && r.workload != toString(Workload::Faithful))
         name += " (" + r.workload + ")";
     if (r.config.phases)
         name += " (phase-timed)";

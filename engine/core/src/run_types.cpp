@@ -22,40 +22,6 @@ const char *toString(RunStatus status) {
     return "failed";
 }
 
-const char *toString(Workload workload) {
-    switch (workload) {
-    case Workload::Tuned:
-        return "tuned";
-    case Workload::ArticleScript:
-        return "article-script";
-    case Workload::Script:
-        return "script";
-    case Workload::Faithful:
-        break;
-    }
-    return "faithful";
-}
-
-bool parseWorkload(const std::string &text, Workload *workload) {
-    if (text == "faithful") {
-        *workload = Workload::Faithful;
-        return true;
-    }
-    if (text == "tuned") {
-        *workload = Workload::Tuned;
-        return true;
-    }
-    if (text == "article-script") {
-        *workload = Workload::ArticleScript;
-        return true;
-    }
-    if (text == "script") {
-        *workload = Workload::Script;
-        return true;
-    }
-    return false;
-}
-
 namespace {
 
 // Each precision's record text and short name; each TF32 mode's text.

@@ -88,7 +88,7 @@ DataIdentity identifyData(const RunConfig &config, std::int64_t trainImages,
         d.variant = "synthetic";
         return d;
     }
-    if (config.workload == Workload::Script) { // the script reads its own data
+    if (workloadRow(config.workload).ownData) { // the user's script reads its own data
         d.variant = "script";
         return d;
     }

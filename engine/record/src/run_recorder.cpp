@@ -39,7 +39,7 @@ RunRecorder::RunRecorder(const RunConfig &config, std::string path, RecordObserv
 
 void RunRecorder::onRunStarted(const RunStarted &info) {
     m_record.started = info;
-    if (m_record.config.workload == Workload::Script && !info.modelName.empty()) {
+    if (!workloadRow(m_record.config.workload).engineModel && !info.modelName.empty()) {
         m_record.model = info.modelName; // the user's script names its own model
         m_record.config.model = info.modelName;
     }

@@ -2,7 +2,7 @@
 #include "devicebench/interleaved_run.h"
 
 #include "devicebench/article_script.h"
-#include "devicebench/script_run.h"
+#include "python_workload.h"
 
 #include "devicebench/epoch_turns.h"
 #include "devicebench/run_events.h"
@@ -33,15 +33,12 @@ SeatTraining seatTraining(EpochTurns &turns, int seat, const ChildProgram *child
     TrainFunction train = [&turns, seat, child, report](const RunConfig &config,
                                                         TrainingObserver &o,
                                                         const std::atomic<bool> &stop) {
-        const bool article = config.workload == Workload::ArticleScript;
-        const bool script = config.workload == Workload::Script;
-        if (!article && !script && child == nullptr)
+        const bool python = workloadRow(config.workload).pythonChild();
+        if (!python && child == nullptr)
             return runTrainingInTurns(config, o, stop, turns, seat);
         SeatGate gate(turns, seat);
-        if (article)
-            return runArticleScript(config, o, stop, &gate, report.get());
-        if (script)
-            return runScript(config, o, stop, &gate, report.get());
+        if (python)
+            return detail::runPythonWorkload(config, o, stop, &gate, report.get());
         ChildProgram program = *child;
         program.argv.insert(program.argv.end(),
                             {"--config-json", runConfigJson(config), "--turns"});

@@ -4,6 +4,7 @@
 #include "devicebench/article_script.h"
 #include "devicebench/script_run.h"
 
+#include "python_workload.h"
 #include "sampling_observer.h"
 
 #include "devicebench/devices.h"
@@ -91,9 +92,7 @@ void usePythonChild(TrainFunction *train, FingerprintSource *fingerprint,
     *process = [report] { return report->pid.load(); };
     *train = [report](const RunConfig &config, TrainingObserver &observer,
                       const std::atomic<bool> &stop) {
-        if (config.workload == Workload::Script)
-            return runScript(config, observer, stop, nullptr, report.get());
-        return runArticleScript(config, observer, stop, nullptr, report.get());
+        return detail::runPythonWorkload(config, observer, stop, nullptr, report.get());
     };
     *fingerprint = [report] { return articleScriptFingerprint(collectFingerprint(), *report); };
 }
@@ -102,15 +101,9 @@ void usePythonChild(TrainFunction *train, FingerprintSource *fingerprint,
 
 std::vector<std::string> checkRunRequest(const RunRequest &request) {
     std::vector<std::string> problems = validateRunConfig(request.config);
-    if (problems.empty() && request.config.workload == Workload::ArticleScript) {
-        const std::string python =
-            checkArticleScriptPython(articleScriptPython(request.config), request.config.device);
-        if (!python.empty())
-            problems.push_back(python);
-    }
-    if (problems.empty() && request.config.workload == Workload::Script) {
-        if (std::string script = checkScriptRun(request.config); !script.empty())
-            problems.push_back(std::move(script));
+    if (problems.empty()) {
+        if (std::string python = detail::pythonWorkloadProblem(request.config); !python.empty())
+            problems.push_back(std::move(python));
     }
     // The TensorBoard folder, checked only (its writer makes it when the run starts). The
     // record's file and folder are the front ends' to check (the CLI's outputs, the
@@ -139,12 +132,11 @@ RecordedRun runRecorded(const RunRequest &request, RecordObserver *downstream,
     TrainFunction train = givenTrain;
     FingerprintSource fingerprint = givenFingerprint;
     std::function<int()> process = trainingProcess;
-    const bool python = request.config.workload == Workload::ArticleScript ||
-                        request.config.workload == Workload::Script;
-    if (!train && python)
+    const WorkloadRow &workload = workloadRow(request.config.workload);
+    if (!train && workload.pythonChild())
         usePythonChild(&train, &fingerprint, &process);
     RunConfig config = configAsRecorded(request.config);
-    if (config.workload == Workload::Script) { // what ran: the file as it is now
+    if (workload.userScript()) { // what ran: the file as it is now
         config.scriptHash = fileContentHash(config.script);
         config.model = kScriptModel; // until the script names its model
     }

@@ -222,9 +222,9 @@ SweepCellRecord readSweepCellRecord(const std::string &jsonText, const std::stri
     record.steps = static_cast<int>(count(r, j, "steps", "", 2));
     record.phaseSteps = static_cast<int>(count(r, j, "phaseSteps", ""));
     record.workload = r.string(j, "workload", "");
-    Workload workload = Workload::Faithful;
-    if (!parseWorkload(record.workload, &workload)) {
-        r.fail("workload", "must be faithful or tuned (got '" + record.workload + "')");
+    if (const WorkloadRow *row = findWorkload(record.workload); !row || row->pythonChild()) {
+        r.fail("workload", "must be " + workloadChoices(trainsInEngine) + " (got '" +
+                               record.workload + "')");
     }
     record.synthetic = r.boolean(j, "synthetic", "");
     if (j.contains("seed")) {

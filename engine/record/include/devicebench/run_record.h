@@ -73,7 +73,7 @@ struct RunRecord {
     // another tool may name one this version does not know: it stays as text, config.precision
     // stays float32, and the record is never comparable (comparison.cpp).
     std::string precision = "float32";
-    std::string workload = "faithful"; // "faithful" or "tuned"
+    std::string workload = "faithful"; // a WorkloadRow::name (workloads.h), or another tool's
     RunConfig config;
     RunStarted started; // device actually used, threads, image counts, steps per epoch
     Fingerprint fingerprint;
@@ -115,7 +115,8 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source);
 //    image limits 0 or more, loss fetch interval 1 or more, image size 32, 64 or 128; the
 //    model's name is kept whatever it is), there are no more epochs than config.epochs, and
 //    started.stepsPerEpoch = ceil(started.trainImages / batchSize);
-//  - status "finished": all config.epochs epochs are there.
+//  - status "finished": all config.epochs epochs are there, or, with a target accuracy, the
+//    last epoch is the first that reached it (and with a target, no epoch follows that one).
 // A run refused before its first epoch keeps its refused settings: those are not checked then.
 void checkRunRecord(const RunRecord &record, const std::string &source);
 
