@@ -6,6 +6,7 @@
 #include "cli_phases.h"
 #include "cli_report.h"
 #include "cli_support.h"
+#include "cli_target.h"
 
 #include "devicebench/comparison.h"
 #include "devicebench/contention.h"
@@ -352,6 +353,7 @@ std::vector<ControlPair> printRuns(std::ostream &out, const RunSet &store, const
     const RunEntry &baseline = store.run(store.baselineIndex());
     printHeader(out, store, groups);
     printGroups(out, store, groups);
+    printTimeToTarget(out, store, groups);
     if (runs) {
         out << "runs:\n";
         printTable(out, store, baseline);

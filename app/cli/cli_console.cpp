@@ -8,6 +8,7 @@
 #include "devicebench/machine_drift.h"
 #include "devicebench/run_energy.h"
 #include "devicebench/summary.h"
+#include "devicebench/time_to_target.h"
 #include "devicebench/trainer.h"
 
 #include <cstdio>
@@ -36,7 +37,11 @@ void ConsoleObserver::onRunStarted(const RunStarted &info) {
           << ", precision " << shortName(m_config.precision)
           << (m_config.tf32 != Tf32::Default ? ", TF32 " + std::string(toString(m_config.tf32))
                                              : std::string())
-          << (m_config.phases ? ", phase-timed" : "") << "\n"
+          << (m_config.phases ? ", phase-timed" : "")
+          << (m_config.targetAccuracy
+                  ? ", target " + targetText(*m_config.targetAccuracy) + " test accuracy"
+                  : std::string())
+          << "\n"
           << "data: " << info.dataDescription << " (" << info.trainImages << " training, "
           << info.testImages << " test images, " << info.stepsPerEpoch << " steps per epoch)\n";
     if (!info.precisionNote.empty())
@@ -112,6 +117,8 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
     }
     out << "  final test accuracy " << fixed(100.0 * outcome.epochs.back().testAccuracy, 2) << "%"
         << (synthetic ? " (meaningless on synthetic data)" : "") << "\n";
+    if (const TargetResult target = timeToTarget(outcome.epochs, config.targetAccuracy); target.set)
+        out << "  time to accuracy: " << describeTarget(target) << "\n";
     if (const std::string warning = contentionWarning(outcome.epochs, config.warmupEpochs);
         !warning.empty())
         out << "  WARNING: " << warning << "\n";

@@ -24,7 +24,16 @@ struct RunArguments {
     std::string workload = "faithful";
     std::string precision = "fp32";
     std::string tf32 = "default";
+    double targetAccuracy = 0.0; // RunConfig::targetAccuracy when --target-accuracy is given
 };
+
+// --workload's help: each workload's name and what it trains, from its row.
+std::string workloadHelp() {
+    std::string help;
+    for (const WorkloadRow &row : kWorkloads)
+        help += std::string(help.empty() ? "" : "; ") + row.name + ": " + row.help;
+    return help;
+}
 
 // --script ...: a script run's script (workload script).
 void declareScriptOptions(CLI::App &run, RunConfig &c) {
@@ -53,6 +62,10 @@ void declareTrainingOptions(CLI::App &run, RunArguments &args) {
     run.add_option("--batch-size", c.batchSize, "Images per step")->default_val(kDefaultBatchSize);
     run.add_option("--lr", c.learningRate, "Learning rate (SGD, no momentum)")
         ->default_val(kDefaultLearningRate);
+    run.add_option("--target-accuracy", args.targetAccuracy,
+                   "Time to accuracy: stop after the first epoch whose test accuracy reaches "
+                   "this percentage (above 0, at most 100); --epochs is then the budget, and the "
+                   "run reports its seconds to target (docs/MEASURING.md)");
     run.add_option("--warmup-epochs", c.warmupEpochs,
                    "First N epochs are warm-up: kept, but left out of the stable mean "
                    "(default 2, or epochs - 1 when fewer)")
@@ -72,15 +85,9 @@ void declareTrainingOptions(CLI::App &run, RunArguments &args) {
     run.add_option("--test-images", c.testImages,
                    "Use only the first N test images (0 = all 10,000)")
         ->default_val(0);
-    run.add_option("--workload", args.workload,
-                   "faithful: the article's computation; tuned: the same training computed the "
-                   "fastest way measured (channels-last, no per-step allocation, ...); "
-                   "article-script: the article's own Python script, run by --python (the only "
-                   "runs comparable with the article's published rows); script: your own "
-                   "training script (--script), timed by DeviceBench's Python module "
-                   "(docs/YOUR-SCRIPT.md)")
-        ->check(CLI::IsMember({"faithful", "tuned", "article-script", "script"}))
-        ->default_str("faithful");
+    run.add_option("--workload", args.workload, workloadHelp())
+        ->check(CLI::IsMember(workloadNames()))
+        ->default_str(toString(Workload::Faithful));
     run.add_option("--python", c.python,
                    "article-script and script: the Python that runs the script (needs torch; "
                    "the article's script torchvision too; checked before any run)")
@@ -187,10 +194,13 @@ std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
     if (!problem.empty())
         return problem;
     parseWorkload(args.workload, &options.base.workload);
+    if (run.count("--target-accuracy") > 0) // checked with the other settings (validateRunConfig)
+        options.base.targetAccuracy = args.targetAccuracy;
     const bool scriptOptions = run.count("--script") > 0 || run.count("--script-arg") > 0 ||
                                run.count("--script-timeout") > 0;
-    if (scriptOptions && options.base.workload != Workload::Script)
-        return "--script, --script-arg and --script-timeout are for --workload script";
+    if (scriptOptions && !workloadRow(options.base.workload).userScript())
+        return "--script, --script-arg and --script-timeout are for --workload " +
+               workloadChoices([](const WorkloadRow &row) { return row.userScript(); });
     parsePrecision(args.precision, &options.base.precision);
     parseTf32(args.tf32, &options.base.tf32);
     if (run.count("--warmup-epochs") == 0) {
@@ -219,8 +229,7 @@ int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &con
                        "torchrun or Slurm)\n";
         return kExitUsage;
     }
-    if (environment.present && (options.base.workload == Workload::ArticleScript ||
-                                options.base.workload == Workload::Script)) {
+    if (environment.present && workloadRow(options.base.workload).pythonChild()) {
         context.err << "devicebench-cli: error: --workload " << toString(options.base.workload)
                     << " runs a Python script in one process; a rank of a data-parallel job "
                        "trains the engine's workloads only\n";

@@ -23,6 +23,9 @@
 namespace devicebench {
 namespace {
 
+// The workloads a scripted session can name: its command line takes no --script yet.
+bool scriptedWorkload(const WorkloadRow &row) { return !row.userScript(); }
+
 // "~/..." for a folder under the home folder, as the help shows it.
 QString homeRelative(const QString &path) {
     return QDir::toNativeSeparators(path).replace(QDir::toNativeSeparators(QDir::homePath()),
@@ -44,8 +47,12 @@ void addRunSettingsOptions(QCommandLineParser &parser) {
          QStringLiteral("Use only the first N training images (0 = all)."), valueName},
         {QStringLiteral("test-images"),
          QStringLiteral("Use only the first N test images (0 = all)."), valueName},
-        {QStringLiteral("workload"), QStringLiteral("faithful, tuned or article-script."),
+        {QStringLiteral("workload"), QString::fromStdString(workloadChoices(scriptedWorkload) + "."),
          QStringLiteral("NAME")},
+        {QStringLiteral("target-accuracy"),
+         QStringLiteral("Time to accuracy: stop each run after the first epoch whose test "
+                        "accuracy reaches P percent; the epochs are then the budget."),
+         QStringLiteral("P")},
         {QStringLiteral("python"),
          QStringLiteral("The Python that runs the article's script (article-script runs and "
                         "--reproduce; default python3); it needs torch and torchvision."),
@@ -179,15 +186,25 @@ bool readRunSettings(const QCommandLineParser &parser, RunSettingsOptions *setti
     if (parser.isSet(QStringLiteral("workload"))) {
         Workload workload{};
         if (!parseWorkload(parser.value(QStringLiteral("workload")).toStdString(), &workload)) {
-            std::fprintf(stderr,
-                         "devicebench: --workload: '%s' is not faithful, tuned or article-script\n",
-                         qPrintable(parser.value(QStringLiteral("workload"))));
+            std::fprintf(stderr, "devicebench: --workload: '%s' is not %s\n",
+                         qPrintable(parser.value(QStringLiteral("workload"))),
+                         workloadChoices(scriptedWorkload).c_str());
             return false;
         }
         settings->workload = workload;
     }
     if (parser.isSet(QStringLiteral("python")))
         settings->python = parser.value(QStringLiteral("python")).toStdString();
+    if (parser.isSet(QStringLiteral("target-accuracy"))) {
+        bool ok = false;
+        const QString text = parser.value(QStringLiteral("target-accuracy"));
+        settings->targetAccuracy = text.toDouble(&ok);
+        if (!ok) {
+            std::fprintf(stderr, "devicebench: --target-accuracy: '%s' is not a number\n",
+                         qPrintable(text));
+            return false;
+        }
+    }
     return readPrecisionSettings(parser, settings);
 }
 
@@ -294,6 +311,8 @@ RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &se
         config.python = *settings.python;
     config.precision = settings.precision.value_or(config.precision);
     config.tf32 = settings.tf32.value_or(config.tf32);
+    if (settings.targetAccuracy)
+        config.targetAccuracy = settings.targetAccuracy;
     return config;
 }
 
@@ -394,7 +413,7 @@ std::vector<std::string> deviceProblems(const std::deque<ScriptedRun> &script) {
 // The data folder the scripted runs read, checked as the CLI checks it; "" when they read none
 // (synthetic data, your own script) or no run is scripted (the window chooses it).
 std::string dataFolderProblem(const RunConfig &config, const std::deque<ScriptedRun> &script) {
-    if (script.empty() || config.synthetic || config.workload == Workload::Script)
+    if (script.empty() || config.synthetic || workloadRow(config.workload).ownData)
         return {};
     if (config.dataDir.empty())
         return "no data folder given: give --data-dir DIR (CIFAR-10's binary folder), or "

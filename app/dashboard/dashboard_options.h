@@ -33,6 +33,7 @@ struct RunSettingsOptions {
     std::optional<std::string> python; // --python: the article's script's Python
     std::optional<Precision> precision;
     std::optional<Tf32> tf32;
+    std::optional<double> targetAccuracy; // percent; checked with the run (validateRunConfig)
 };
 
 // Everything main() needs from the command line (the chart and sweep scripts read the parser

@@ -178,6 +178,7 @@ def parse_args(argv):
     p.add_argument("--warmup-epochs", type=int, default=2)
     p.add_argument("--train-images", type=int, default=0)
     p.add_argument("--test-images", type=int, default=0)
+    p.add_argument("--target-accuracy", type=float)  # percent: stop after the epoch reaching it
     p.add_argument("--logdir")
     p.add_argument("--turns", action="store_true")  # interleaved runs: wait for "take" lines
     args = p.parse_args(argv)
@@ -197,6 +198,10 @@ def parse_args(argv):
                              % name.replace("_", "-"))
     if not (args.lr > 0 and math.isfinite(args.lr)):
         raise ValueError("bad command line: --lr must be a finite number above 0")
+    target = args.target_accuracy
+    if target is not None and not (math.isfinite(target) and 0 < target <= 100):
+        raise ValueError("bad command line: --target-accuracy must be a percentage above 0 and "
+                         "at most 100")
     return args
 
 
@@ -608,6 +613,7 @@ def run_epochs(torch, s):
                       "steps": [{"epoch": i + 1, "step": train_total_step, "loss": value}]})
                 check_loss(value, train_total_step, i + 1)
 
+        test_start = time.time()  # CHANGED: the evaluation's part of the epoch (testSeconds)
         with torch.no_grad():
             loss_total = 0
             loss_images = 0  # CHANGED: summed per-image cross-entropy, for testLoss
@@ -630,19 +636,30 @@ def run_epochs(torch, s):
         end_time = time.time()
         one_epoch_time = end_time - start_time
         print(f"第{i + 1}轮训练结束时间消耗为{one_epoch_time:.2f}秒")  # CHANGED: to stderr
-        report_epoch(s, i + 1, one_epoch_time, started_unix, float(loss_sum),
-                     float(loss_images), int(correct), train_total_step)
+        times = (one_epoch_time, end_time - test_start, started_unix)
+        if report_epoch(s, i + 1, times, float(loss_sum), float(loss_images), int(correct),
+                        train_total_step):
+            break  # CHANGED: --target-accuracy reached: the run's work is done
 
 
-def report_epoch(s, epoch, seconds, started_unix, loss_sum, loss_images, correct, step):
+def reaches_target(accuracy, target):
+    """Whether a test accuracy (a fraction) reaches a target in percent, as the engine says."""
+    return target is not None and accuracy * 100.0 >= target - 1e-9
+
+
+def report_epoch(s, epoch, times, loss_sum, loss_images, correct, step):
     """CHANGED: the epoch's results as an event line (outside its time); a training or test
-    loss that is not finite then ends the run as diverged."""
+    loss that is not finite then ends the run as diverged. True when the epoch reached the
+    target accuracy (--target-accuracy), after which no epoch follows."""
+    seconds, test_seconds, started_unix = times
     train_loss = loss_sum / s.steps_per_epoch
     test_loss = loss_images / s.test_images
+    accuracy = correct / s.test_images
     emit({"event": "epoch", "epoch": {
-        "epoch": epoch, "seconds": seconds, "warmup": epoch <= s.args.warmup_epochs,
+        "epoch": epoch, "seconds": seconds, "testSeconds": min(test_seconds, seconds),
+        "warmup": epoch <= s.args.warmup_epochs,
         "trainLoss": train_loss, "testLoss": test_loss,
-        "testAccuracy": correct / s.test_images,
+        "testAccuracy": accuracy,
         "imagesPerSecond": (s.train_images + s.test_images) / seconds if seconds > 0 else None,
         "startedUnixSeconds": started_unix}})
     if not math.isfinite(train_loss):
@@ -652,8 +669,10 @@ def report_epoch(s, epoch, seconds, started_unix, loss_sum, loss_images, correct
     if not math.isfinite(test_loss):
         raise Diverged("test loss became %s in epoch %d; lower the learning rate"
                        % (test_loss, epoch))
-    if epoch < s.args.epochs:  # after the last epoch the "ended" line ends the turn
+    reached = reaches_target(accuracy, s.args.target_accuracy)
+    if epoch < s.args.epochs and not reached:  # after the last, the "ended" line ends the turn
         s.turns.hand_back()
+    return reached
 
 
 class Setup:

@@ -115,6 +115,23 @@ TEST(CliBadInput, APublishedDirThatIsNoFolderIsRefused) {
                                      "--published-dir '" + file.string() + "' is not a folder"}});
 }
 
+// A target accuracy that is no percentage, or a budget too short to say anything, is refused
+// before any run, as the dashboard refuses it (dashboard_bad_input_test.cpp).
+TEST(CliBadInput, ATargetAccuracyThatIsNoPercentageOrTooFewEpochsIsRefused) {
+    const std::vector<std::string> twoEpochs = {"run", "--synthetic", "--epochs", "2",
+                                                "--threads", "1", "--no-published"};
+    expectRefused(
+        DEVICEBENCH_CLI,
+        {{with(twoEpochs, {"--target-accuracy", "abc"}), "--target-accuracy"},
+         {with(twoEpochs, {"--target-accuracy", "0"}),
+          "target accuracy must be a test accuracy in percent, above 0 and at most 100 (got 0)"},
+         {with(twoEpochs, {"--target-accuracy", "100.5"}), "(got 100.5)"},
+         {with(twoEpochs, {"--target-accuracy", "-3"}), "(got -3)"},
+         {with(twoEpochs, {"--target-accuracy", "nan"}), "target accuracy must be a number"},
+         {{"run", "--synthetic", "--epochs", "1", "--target-accuracy", "50"},
+          "a target accuracy needs a budget of at least 2 epochs (got 1)"}});
+}
+
 // A whole number too large for the option is out of range, said with the range allowed, not
 // "not a whole number".
 TEST(CliBadInput, AWholeNumberTooLargeIsOutOfRangeNamingTheRange) {

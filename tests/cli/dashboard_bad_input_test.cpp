@@ -61,6 +61,22 @@ TEST(DashboardBadInput, AnOptionTwiceOrWithAnEmptyValueIsRefused) {
     EXPECT_EQ(namesIn(dir.path()), std::vector<std::string>{});
 }
 
+// A target accuracy is checked as the CLI checks it (bad_input_test.cpp), before any run.
+TEST(DashboardBadInput, ATargetAccuracyThatIsNoPercentageOrTooFewEpochsIsRefused) {
+    const std::vector<std::string> twoEpochs = {"--synthetic", "--epochs", "2", "--train-images",
+                                                "64", "--test-images", "32", "--quit",
+                                                "--run", "cpu:1"};
+    expectRefused(
+        DEVICEBENCH_DASHBOARD,
+        {{with(twoEpochs, {"--target-accuracy", "abc"}), "--target-accuracy: 'abc' is not a number"},
+         {with(twoEpochs, {"--target-accuracy", "0"}),
+          "target accuracy must be a test accuracy in percent, above 0 and at most 100 (got 0)"},
+         {with(twoEpochs, {"--target-accuracy", "100.5"}), "(got 100.5)"},
+         {with(twoEpochs, {"--target-accuracy", "nan"}), "target accuracy must be a number"},
+         {with(kQuickSession, {"--run", "cpu:1", "--target-accuracy", "50"}),
+          "a target accuracy needs a budget of at least 2 epochs (got 1)"}});
+}
+
 // Numbers that are not finite or out of range, run numbers below 1, a whole number too large.
 TEST(DashboardBadInput, ANumberNotFiniteOrOutOfRangeIsRefused) {
     expectRefused(

@@ -404,25 +404,33 @@ TEST(RunCost, NoPriceOrNoStableEpochGivesNoFigure) {
 // ---- the summary CSV
 // ------------------------------------------------------------------------------
 
-TEST(CostCsv, TheCostColumnsComeLastWithTheRunsFigures) {
+// A summary CSV line's fields up to the cost columns' end: the five columns of time to accuracy
+// were added after them.
+std::vector<std::string> costFieldsOf(const std::string &line) {
+    std::vector<std::string> fields = fieldsOf(line);
+    fields.resize(fields.size() - 5);
+    return fields;
+}
+
+TEST(CostCsv, TheCostColumnsComeAfterTheSystemColumnsWithTheRunsFigures) {
     RunSet set;
     set.addRecord(recordOn("cuda:0", {30, 12, 12}), "t4.json");
     set.addRecord(recordOn("cuda:0", {30, 2, 2}, "NVIDIA H200"), "h200.json");
     set.setCostSettings(settingsOf(shippedLikeTable()));
     const auto lines = splitLines(summaryCsv(set));
     ASSERT_EQ(lines.size(), 3U);
-    const auto header = fieldsOf(lines[0]);
-    ASSERT_EQ(header.size(), static_cast<std::size_t>(summaryCsvColumnCount()));
+    const auto header = costFieldsOf(lines[0]);
+    ASSERT_EQ(header.size() + 5, static_cast<std::size_t>(summaryCsvColumnCount()));
     const std::vector<std::string> last(header.end() - 9, header.end());
     EXPECT_EQ(last, (std::vector<std::string>{"cost_basis", "price_per_hour", "price_per_kwh",
                                               "currency", "cost_per_epoch", "cost_per_10_epochs",
                                               "images_per_money", "price_source", "cost_note"}));
-    const auto t4 = fieldsOf(lines[1]);
+    const auto t4 = costFieldsOf(lines[1]);
     const std::vector<std::string> t4Cost(t4.end() - 9, t4.end() - 2);
     EXPECT_EQ(t4Cost, (std::vector<std::string>{"hourly", "0.350000", "", "USD", "0.00116667",
                                                 "0.01166667", "857142.9"}));
     EXPECT_EQ(t4[t4.size() - 2], "Tesla T4; a page; 2026-03-31");
-    const auto h200 = fieldsOf(lines[2]);
+    const auto h200 = costFieldsOf(lines[2]);
     EXPECT_EQ(h200[h200.size() - 9], "n/a");
     EXPECT_EQ(h200[h200.size() - 5], "n/a") << "no figure, never a guess";
     EXPECT_EQ(h200.back(), "no price for NVIDIA H200");
@@ -434,7 +442,7 @@ TEST(CostCsv, ATinyCostKeepsSixSignificantDigits) {
     CostSettings settings = settingsOf(shippedLikeTable());
     settings.overrides = {{"cuda", 1e-7}};
     set.setCostSettings(settings);
-    const auto row = fieldsOf(splitLines(summaryCsv(set))[1]);
+    const auto row = costFieldsOf(splitLines(summaryCsv(set))[1]);
     const std::vector<std::string> cost(row.end() - 9, row.end() - 2);
     EXPECT_EQ(cost, (std::vector<std::string>{"hourly", "1e-07", "", "", "3.33333e-10",
                                               "3.33333e-09", "3000000000000.0"}));

@@ -292,6 +292,44 @@ TEST(RunRecordJson, LossScalerFieldsOutsideAFloat16RunOrOutOfRangeAreRefusedNami
     EXPECT_THROW(parseRunRecord(toJson(r), "many.json"), RecordError);
 }
 
+TEST(RunRecordJson, TargetAccuracyAndTestSecondsRoundTripWithTheDerivedTimeToTarget) {
+    RunRecord original = fullRecord();
+    original.config.targetAccuracy = 5.0;
+    original.epochs.front().testSeconds = original.epochs.front().seconds / 4.0;
+    const std::string json = toJson(original);
+    EXPECT_NE(json.find("\"targetAccuracy\": 5.0"), std::string::npos) << json.substr(0, 1200);
+    EXPECT_NE(json.find("\"target\": {"), std::string::npos);
+    const RunRecord read = parseRunRecord(json, "target.json");
+    ASSERT_TRUE(read.config.targetAccuracy.has_value());
+    EXPECT_DOUBLE_EQ(*read.config.targetAccuracy, 5.0);
+    EXPECT_DOUBLE_EQ(read.epochs.front().testSeconds, original.epochs.front().testSeconds);
+}
+
+TEST(RunRecordJson, ARecordWithoutATargetReadsAsOneWithoutAndWritesNone) {
+    const RunRecord original = fullRecord();
+    const std::string json = toJson(original);
+    EXPECT_EQ(json.find("targetAccuracy"), std::string::npos);
+    EXPECT_EQ(json.find("testSeconds"), std::string::npos);
+    const RunRecord read = parseRunRecord(json, "old.json");
+    EXPECT_FALSE(read.config.targetAccuracy.has_value());
+    EXPECT_TRUE(std::isnan(read.epochs.front().testSeconds));
+}
+
+TEST(RunRecordJson, ATargetOutOfRangeOrATestTimeBeyondTheEpochIsRefusedNamingTheField) {
+    RunRecord r = fullRecord();
+    r.config.targetAccuracy = 120.0;
+    try {
+        parseRunRecord(toJson(r), "t.json");
+        ADD_FAILURE() << "a target of 120 % was read";
+    } catch (const RecordError &e) {
+        EXPECT_NE(std::string(e.what()).find("config.targetAccuracy"), std::string::npos)
+            << e.what();
+    }
+    r.config.targetAccuracy.reset();
+    r.epochs.front().testSeconds = r.epochs.front().seconds * 2.0;
+    EXPECT_THROW(parseRunRecord(toJson(r), "t.json"), RecordError);
+}
+
 TEST(RunRecordJson, ARecordOfAnUnknownPrecisionImportsWithItsTextKept) {
     RunRecord original = fullRecord();
     original.precision = "float8_e4m3";

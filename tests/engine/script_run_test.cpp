@@ -157,6 +157,35 @@ TEST_F(ScriptRun, RecordSaysWhatRanWithEveryStepACanaryAndALoadPerEpoch) {
     EXPECT_EQ(workloadDifferences(record, other), std::vector<std::string>{"script arguments"});
 }
 
+TEST_F(ScriptRun, WithATargetTheLoopEndsAfterTheEpochThatReachesItAsAFinishedRun) {
+    SKIP_WITHOUT_TORCH();
+    script(kSteadyScript); // accuracy 0.25 every epoch
+    m_config.scriptArgs = {"my-model"};
+    m_config.targetAccuracy = 25.0;
+    std::atomic<bool> stop{false};
+    const RecordedRun r = run(stop);
+    ASSERT_EQ(r.outcome.status, RunStatus::Finished) << r.outcome.reason;
+    ASSERT_EQ(r.record.epochs.size(), 1u);
+    const RunRecord back = parseRunRecord(toJson(r.record), "target script record");
+    EXPECT_EQ(back.epochs.size(), 1u);
+}
+
+TEST_F(ScriptRun, WithATargetAnEpochWithoutAnAccuracyFailsTheRunSayingWhatToCall) {
+    SKIP_WITHOUT_TORCH();
+    script(R"(import torch
+import devicebench
+run = devicebench.run(model="m", batch_size=8)
+for epoch in run.epochs(3):
+    run.step(torch.tensor(1.0))
+)");
+    m_config.targetAccuracy = 50.0;
+    std::atomic<bool> stop{false};
+    const RecordedRun r = run(stop);
+    EXPECT_EQ(r.outcome.status, RunStatus::Failed);
+    EXPECT_NE(r.outcome.reason.find("run.test(accuracy=...)"), std::string::npos)
+        << r.outcome.reason;
+}
+
 TEST_F(ScriptRun, AMissingScriptIsRefusedNamingTheFile) {
     m_config.script = (m_dir.path() / "no-such-train.py").string();
     const std::vector<std::string> problems = validateRunConfig(m_config);

@@ -253,6 +253,21 @@ INSTANTIATE_TEST_SUITE_P(
                       "test images must be between 1 and 10000"},
         BadConfigCase{"EmptyDevice", [](RunConfig &c) { c.device = ""; },
                       "device must not be empty"},
+        BadConfigCase{"TargetAtZero", [](RunConfig &c) { c.targetAccuracy = 0.0; },
+                      "above 0 and at most 100 (got 0)"},
+        BadConfigCase{"TargetOver100", [](RunConfig &c) { c.targetAccuracy = 100.5; },
+                      "above 0 and at most 100 (got 100.5)"},
+        BadConfigCase{"TargetNegative", [](RunConfig &c) { c.targetAccuracy = -5.0; },
+                      "(got -5)"},
+        BadConfigCase{"TargetNotANumber", [](RunConfig &c) { c.targetAccuracy = std::nan(""); },
+                      "target accuracy must be a number"},
+        BadConfigCase{"TargetWithOneEpoch",
+                      [](RunConfig &c) {
+                          c.epochs = 1;
+                          c.warmupEpochs = 0;
+                          c.targetAccuracy = 50.0;
+                      },
+                      "a target accuracy needs a budget of at least 2 epochs (got 1)"},
         BadConfigCase{"NoDataFolder",
                       [](RunConfig &c) {
                           c.synthetic = false;
@@ -284,6 +299,30 @@ TEST(Workloads, TunedComputesTheSameTrainingAsFaithfulWithinFloatTolerance) {
     ASSERT_EQ(tuned.epochs.size(), 2u);
     EXPECT_NEAR(tuned.epochs[1].testLoss, faithful.epochs[1].testLoss, 1e-4);
     EXPECT_NEAR(tuned.epochs[1].testAccuracy, faithful.epochs[1].testAccuracy, 0.03);
+}
+
+TEST(TimeToAccuracy, RunStopsAfterTheFirstEpochThatReachesTheTargetAsFinished) {
+    RecordingObserver obs;
+    std::atomic<bool> stop{false};
+    RunConfig c = tinyConfig();
+    c.epochs = 3;
+    c.targetAccuracy = 0.01; // any first evaluation reaches it
+    const RunOutcome out = runTraining(c, obs, stop);
+    EXPECT_EQ(out.status, RunStatus::Finished) << out.reason;
+    ASSERT_EQ(out.epochs.size(), 1u);
+    EXPECT_EQ(obs.ended, 1);
+    EXPECT_GT(out.epochs[0].testSeconds, 0.0);
+    EXPECT_LT(out.epochs[0].testSeconds, out.epochs[0].seconds);
+}
+
+TEST(TimeToAccuracy, TargetNotReachedRunsTheWholeBudgetAndStillFinishes) {
+    RecordingObserver obs;
+    std::atomic<bool> stop{false};
+    RunConfig c = tinyConfig();
+    c.targetAccuracy = 100.0; // 40 test images of random classes: not all right
+    const RunOutcome out = runTraining(c, obs, stop);
+    EXPECT_EQ(out.status, RunStatus::Finished) << out.reason;
+    EXPECT_EQ(out.epochs.size(), 2u);
 }
 
 TEST(Workloads, NamesParseBothWaysAndUnknownNamesAreRefused) {

@@ -15,6 +15,14 @@ namespace devicebench {
 
 namespace {
 
+// The time a group is ranked by: its target score when its runs have a target (+infinity when
+// not reached reliably), else the mean of its runs' stable means (NaN without one).
+double groupSeconds(const RunGroup &group) {
+    if (group.target.runs > 0)
+        return std::isinf(group.target.seconds) ? kGroupNaN : group.target.seconds;
+    return group.stats.n > 0 ? group.stats.mean : kGroupNaN;
+}
+
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 // comparison.h's rule, without naming the fields: no compared row differs. Equal fields (and
@@ -238,11 +246,14 @@ RunGroups groupRuns(const RunSet &runs) {
         group.label = runLabel(first);
         group.comparable = comparable(first, first);
         std::vector<const Summary *> summaries;
+        std::vector<TargetResult> targets;
         for (const int index : members) {
             summaries.push_back(&runs.run(index).summary);
+            targets.push_back(runs.run(index).target);
             result.groupOfRun[static_cast<std::size_t>(index)] = group.number - 1;
         }
         group.stats = groupStats(summaries);
+        group.target = scoreTimeToTarget(targets);
         group.maxTestLossDiff = largestDifference(runs, members).difference;
         group.runs = std::move(members);
         result.groups.push_back(std::move(group));
@@ -255,9 +266,9 @@ RunGroups groupRuns(const RunSet &runs) {
     if (result.baseline < 0) {
         double slowest = -1.0;
         for (std::size_t i = 0; i < result.groups.size(); ++i) {
-            const GroupStats &s = result.groups[i].stats;
-            if (s.n > 0 && s.mean > slowest) {
-                slowest = s.mean;
+            const double seconds = groupSeconds(result.groups[i]);
+            if (std::isfinite(seconds) && seconds > slowest) {
+                slowest = seconds;
                 result.baseline = static_cast<int>(i);
             }
         }
@@ -267,9 +278,13 @@ RunGroups groupRuns(const RunSet &runs) {
     const RunGroup &base = result.groups[static_cast<std::size_t>(result.baseline)];
     const RunRecord &baseRecord = runs.run(base.runs.front()).record;
     for (RunGroup &group : result.groups) {
+        const RunRecord &record = runs.run(group.runs.front()).record;
         group.isBaseline = &group == &base;
-        group.speedUp = groupSpeedUp(base.stats, group.stats);
-        group.differences = workloadDifferences(baseRecord, runs.run(group.runs.front()).record);
+        group.speedUp = comparedByTimeToTarget(baseRecord, record)
+                            ? SpeedUp{groupSeconds(base) / groupSeconds(group), kGroupNaN,
+                                      kGroupNaN}
+                            : groupSpeedUp(base.stats, group.stats);
+        group.differences = comparisonDifferences(baseRecord, record);
     }
     return result;
 }

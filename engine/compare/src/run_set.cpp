@@ -47,6 +47,14 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// The time a run is ranked by: its time to target when it has a target (NaN when not reached),
+// else its stable mean seconds per epoch (NaN without a stable epoch).
+double headlineSeconds(const RunEntry &run) {
+    if (run.target.set)
+        return run.target.reached ? run.target.seconds : kNaN;
+    return run.summary.hasStable ? run.summary.stableMean : kNaN;
+}
+
 } // namespace
 
 std::string RunSet::defaultLabel(int number, const RunRecord &record) {
@@ -269,16 +277,18 @@ void RunSet::rederive() {
         const double imagesPerEpoch =
             static_cast<double>(r.started.trainImages + r.started.testImages);
         run.summary = summarize(r.epochs, run.warmupEpochs, imagesPerEpoch);
+        run.target = timeToTarget(r.epochs, r.config.targetAccuracy);
         run.cost = costOfRun(r, run.summary, run.warmupEpochs, m_cost);
     }
-    // 2. The baseline: the chosen run, else the slowest run with a stable mean, else the first.
+    // 2. The baseline: the chosen run, else the slowest run with a headline time, else the
+    // first.
     int baseline = m_baselineId != 0 ? indexOf(m_baselineId) : -1;
     if (baseline < 0) {
         double slowest = -1.0;
         for (std::size_t i = 0; i < m_runs.size(); ++i) {
-            const Summary &s = m_runs[i].summary;
-            if (s.hasStable && std::isfinite(s.stableMean) && s.stableMean > slowest) {
-                slowest = s.stableMean;
+            const double seconds = headlineSeconds(m_runs[i]);
+            if (std::isfinite(seconds) && seconds > slowest) {
+                slowest = seconds;
                 baseline = static_cast<int>(i);
             }
         }
@@ -291,11 +301,14 @@ void RunSet::rederive() {
         run.isBaseline = static_cast<int>(i) == baseline;
         const RunEntry &base = m_runs[static_cast<std::size_t>(baseline)];
         // A baseline of a precision this version does not know is not comparable either.
-        run.differences = !run.isBaseline ? workloadDifferences(base.record, run.record)
+        run.differences = !run.isBaseline ? comparisonDifferences(base.record, run.record)
                           : isRecordedPrecision(run.record.precision)
                               ? std::vector<std::string>()
                               : std::vector<std::string>{"precision"};
-        if (base.summary.hasStable && run.summary.hasStable && run.summary.stableMean > 0.0) {
+        if (comparedByTimeToTarget(base.record, run.record)) {
+            run.speedUp = SpeedUp{headlineSeconds(base) / headlineSeconds(run), kNaN, kNaN};
+        } else if (base.summary.hasStable && run.summary.hasStable &&
+                   run.summary.stableMean > 0.0) {
             run.speedUp = devicebench::speedUp(base.summary, run.summary);
         } else {
             run.speedUp = SpeedUp{kNaN, kNaN, kNaN};

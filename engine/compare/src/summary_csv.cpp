@@ -11,6 +11,7 @@
 #include "devicebench/machine_drift.h"
 #include "devicebench/phase_summary.h"
 #include "devicebench/run_set.h"
+#include "devicebench/time_to_target.h"
 
 #include <array>
 #include <charconv>
@@ -293,6 +294,38 @@ CsvColumns<RunRow> costColumns() {
     };
 }
 
+// Time to accuracy (time_to_target.h), added with targets: at the end; empty for a run
+// without a target, "n/a" for the times of a run that did not reach it.
+CsvColumns<RunRow> targetColumns() {
+    const auto target = [](const RunRow &x) {
+        return timeToTarget(x.r.epochs, x.r.config.targetAccuracy);
+    };
+    const auto reachedTime = [target](double TargetResult::*field) {
+        return [target, field](const RunRow &x) -> std::optional<double> {
+            const TargetResult t = target(x);
+            return t.set && t.reached ? unlessNaN(t.*field) : std::nullopt;
+        };
+    };
+    return {
+        Column::number("target_accuracy_pct", "%", 2,
+                       [](const RunRow &x) { return x.r.config.targetAccuracy; }),
+        {"target_reached",
+         [target](const RunRow &x) {
+             const TargetResult t = target(x);
+             return t.set ? flag(t.reached) : std::string();
+         }},
+        {"target_epoch",
+         [target](const RunRow &x) {
+             const TargetResult t = target(x);
+             return t.set && t.reached ? std::to_string(t.epoch) : std::string();
+         }},
+        Column::number("time_to_target_s", "s", 4, reachedTime(&TargetResult::seconds),
+                       kUndefined),
+        Column::number("training_to_target_s", "s", 4,
+                       reachedTime(&TargetResult::trainingSeconds), kUndefined),
+    };
+}
+
 CsvColumns<RunRow> makeSummaryColumns() {
     using detail::operator+;
     const auto record = [](const RunRow &x) -> const RunRecord & { return x.r; };
@@ -309,7 +342,7 @@ CsvColumns<RunRow> makeSummaryColumns() {
                              [](const RunRow &x) {
                                  return SampledRun{x.r, x.run.warmupEpochs};
                              }) +
-           costColumns();
+           costColumns() + targetColumns();
 }
 
 const CsvColumns<RunRow> &summaryColumns() {

@@ -50,6 +50,8 @@ nlohmann::ordered_json epochJson(const EpochResult &e) {
     nlohmann::ordered_json o;
     o["epoch"] = e.epoch;
     o["seconds"] = e.seconds;
+    if (!std::isnan(e.testSeconds)) // absent: not measured (older records, some scripts)
+        o["testSeconds"] = e.testSeconds;
     o["warmup"] = e.warmup;
     o["trainLoss"] = e.trainLoss;
     o["testLoss"] = e.testLoss;
@@ -84,6 +86,11 @@ EpochResult readEpoch(const FieldReader &r, const nlohmann::json &o, const std::
     EpochResult e;
     e.epoch = r.integer(o, "epoch", p);
     e.seconds = r.finite(o, "seconds", p);
+    if (o.contains("testSeconds")) {
+        e.testSeconds = r.finite(o, "testSeconds", p);
+        if (e.testSeconds < 0.0 || e.testSeconds > e.seconds)
+            r.fail(p + ".testSeconds", "must be from 0 to the epoch's seconds");
+    }
     e.warmup = r.boolean(o, "warmup", p);
     e.trainLoss = r.numberOrNull(o, "trainLoss", p);
     e.testLoss = r.numberOrNull(o, "testLoss", p);

@@ -8,6 +8,7 @@
 
 #include "devicebench/machine_drift.h"
 #include "devicebench/phase_summary.h"
+#include "devicebench/time_to_target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -179,8 +180,9 @@ void checkEpoch(const Checker &c, const RunRecord &r, std::size_t i, bool diverg
         c.fail(at("epochs", i, "seconds"),
                "must be at most 1e7 (got " + text(e.seconds) + "): no real epoch takes 116 days");
     }
-    // A user's script (workload "script") need not test: its test numbers may be null.
-    const bool untested = r.workload == "script";
+    // A workload that need not test (a user's script): its test numbers may be null.
+    const WorkloadRow *workload = findWorkload(r.workload);
+    const bool untested = workload != nullptr && !workload->alwaysTests;
     if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0) &&
         !(untested && std::isnan(e.testAccuracy))) {
         c.fail(at("epochs", i, "testAccuracy"),
@@ -237,10 +239,17 @@ void checkRunRecord(const RunRecord &r, const std::string &source) {
     checkSettings(c, r);
     checkCounts(c, r);
     const auto epochCount = static_cast<std::int64_t>(r.epochs.size());
-    if (r.status == "finished" && epochCount != r.config.epochs) {
+    // A run with a target ends at the epoch that reached it (time_to_target.h), before its
+    // budget; no epoch may follow that one.
+    const TargetResult target = timeToTarget(r.epochs, r.config.targetAccuracy);
+    const bool reachedEarly = target.reached && target.epoch == epochCount;
+    if (r.status == "finished" && epochCount != r.config.epochs && !reachedEarly) {
         c.fail("status", "is finished, but the record holds " + std::to_string(epochCount) +
                              " of its " + std::to_string(r.config.epochs) + " epochs");
     }
+    if (target.reached && target.epoch < epochCount && r.status != "running")
+        c.fail("epochs", "go on after epoch " + std::to_string(target.epoch) +
+                             ", which reached the target accuracy");
     for (std::size_t i = 0; i < r.epochs.size(); ++i)
         checkEpoch(c, r, i, diverged);
     checkSteps(c, r.steps, diverged);

@@ -4,6 +4,7 @@
 #include "devicebench/json_error.h"
 #include "devicebench/precision_text.h"
 #include "devicebench/run_record.h"
+#include "devicebench/time_to_target.h"
 
 #include "json_canary.h"
 #include "json_distributed.h"
@@ -55,6 +56,8 @@ OrderedJson configJson(const RunConfig &c) {
     j["phases"] = c.phases;
     j["tf32"] = toString(c.tf32);
     j["python"] = c.python; // the article script's interpreter asked for ("" = the default)
+    if (c.targetAccuracy) // absent: no target (every epoch runs)
+        j["targetAccuracy"] = *c.targetAccuracy;
     return j;
 }
 
@@ -85,6 +88,19 @@ OrderedJson dataJson(const DataIdentity &d) {
     j["trainImages"] = d.trainImages;
     j["testImages"] = d.testImages;
     j["contentHash"] = d.contentHash;
+    return j;
+}
+
+// The run's time to its target (time_to_target.h), written for readers of the file; read back,
+// it is computed again from the epochs.
+OrderedJson targetJson(const TargetResult &t) {
+    OrderedJson j;
+    j["accuracy"] = t.target;
+    j["reached"] = t.reached;
+    j["epoch"] = t.epoch;                     // 0: not reached
+    j["epochs"] = t.epochs;                   // epochs run
+    j["seconds"] = t.seconds;                 // null: not reached
+    j["trainingSeconds"] = t.trainingSeconds; // null: not reached, or a test time unknown
     return j;
 }
 
@@ -121,6 +137,12 @@ RunConfig readConfig(const FieldReader &r, const Json &j) {
     // The article script's interpreter: article-script records only.
     if (j.contains("python"))
         c.python = r.string(j, "python", p);
+    // Time to accuracy: absent in runs without a target (and every record before targets).
+    if (j.contains("targetAccuracy")) {
+        c.targetAccuracy = r.finite(j, "targetAccuracy", p);
+        if (std::string problem = targetAccuracyProblem(*c.targetAccuracy); !problem.empty())
+            r.fail(p + ".targetAccuracy", problem);
+    }
     return c;
 }
 
@@ -278,6 +300,8 @@ std::string toJson(const RunRecord &record) {
     for (const auto &s : record.steps)
         steps.push_back(stepJson(s));
     j["steps"] = std::move(steps);
+    if (record.config.targetAccuracy) // derived from the epochs, for readers of the file
+        j["target"] = targetJson(timeToTarget(record.epochs, record.config.targetAccuracy));
     detail::writeSampling(j, record.sampling, record.samples); // absent: not sampled
     // Host names and paths need not be UTF-8: replace what is not, rather than fail a run.
     return j.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";

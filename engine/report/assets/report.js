@@ -107,6 +107,23 @@
           { text: g.comparable ? 'yes' : 'not comparable: ' + (g.differences || []).join(', '), key: 'comparable' }] };
       })));
   }
+  // Time to accuracy: the groups whose runs had a target, scored as MLPerf scores them.
+  const targetGroups = groups.filter(function (g) { return g.timeToTarget; });
+  if (targetGroups.length > 0) {
+    document.getElementById('groups').appendChild(table(
+      'Time to accuracy: wall time from the first step to the end of the evaluation that reached the target (from 5 runs the mean without the fastest and the slowest, else the median)',
+      ['Group', 'Label', 'Reached', 'Time to target', 'Spread (min-max)', 'Sooner than group ' + (baseGroup ? baseGroup.number : '?')],
+      targetGroups.map(function (g) {
+        const t = g.timeToTarget;
+        return { attrs: { 'data-target-group': g.number }, cells: [
+          { text: String(g.number), key: 'number', value: g.number },
+          { text: g.label, key: 'label' },
+          { text: t.reached + ' of ' + t.runs, key: 'reached', value: t.reached, num: true },
+          { text: isNum(t.seconds) ? t.seconds.toFixed(1) + ' s' : 'not reached reliably', key: 'timeToTarget', value: t.seconds, num: true },
+          { text: isNum(t.min) ? t.min.toFixed(1) + '-' + t.max.toFixed(1) + ' s' : 'n/a', key: 'spread', value: t.min, num: true },
+          { text: speedText(g.comparable ? g.speedUp : null, g.isBaseline), key: 'speedUp', value: g.speedUp ? g.speedUp.ratio : null, num: true }] };
+      })));
+  }
   if (runs.length > 0) {
     // Many runs: the groups above say it; the runs one by one are a section to open.
     const runsBox = runs.length > 20 ? document.getElementById('runs').appendChild(el('details')) : document.getElementById('runs');

@@ -91,6 +91,25 @@ OrderedJson controlPairJson(const RunSet &store, const ControlPair &pair) {
             {"warning", pair.warning}};
 }
 
+// A run's time to its target, or null without a target.
+OrderedJson targetJson(const TargetResult &t) {
+    if (!t.set)
+        return nullptr;
+    return {{"target", t.target},   {"reached", t.reached},
+            {"epoch", t.epoch},     {"epochs", t.epochs},
+            {"seconds", t.seconds}, {"trainingSeconds", t.trainingSeconds},
+            {"line", describeTarget(t)}};
+}
+
+// A group's MLPerf score of its times to target, or null when its runs have none.
+OrderedJson scoreJson(const TargetScore &s) {
+    if (s.runs == 0)
+        return nullptr;
+    return {{"runs", s.runs},       {"reached", s.reached}, {"olympic", s.olympic},
+            {"seconds", s.seconds}, {"min", s.min},         {"max", s.max},
+            {"line", describeScore(s)}};
+}
+
 } // namespace
 
 OrderedJson groupsJson(const RunSet &store, const RunGroups &groups) {
@@ -119,6 +138,7 @@ OrderedJson groupsJson(const RunSet &store, const RunGroups &groups) {
         j["comparable"] = g.differences.empty();
         j["differences"] = g.differences;
         j["maxTestLossDiff"] = g.maxTestLossDiff;
+        j["timeToTarget"] = scoreJson(g.target);
         list.push_back(std::move(j));
     }
     return list;
@@ -158,6 +178,7 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
             {"ratio", run.speedUp.ratio}, {"low", run.speedUp.low}, {"high", run.speedUp.high}};
         j["warmupEpochs"] = run.warmupEpochs;
         j["summary"] = summaryJson(run.summary);
+        j["timeToTarget"] = targetJson(run.target);
         j["contendedStableEpochs"] = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
         j["speedChangedStableEpochs"] =
             speedChangedStableEpochs(run.record.epochs, run.warmupEpochs);

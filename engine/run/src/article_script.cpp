@@ -85,6 +85,9 @@ ChildProgram articleScriptProgram(const RunConfig &config, bool takeTurns) {
                     std::to_string(config.trainImages),
                     "--test-images",
                     std::to_string(config.testImages)};
+    if (config.targetAccuracy) // the script stops after the epoch that reaches it
+        program.argv.insert(program.argv.end(),
+                            {"--target-accuracy", exactNumber(*config.targetAccuracy)});
     if (takeTurns)
         program.argv.emplace_back("--turns");
     return program;

@@ -10,6 +10,7 @@
 #include "devicebench/run_record.h"
 #include "devicebench/summary.h"
 #include "devicebench/system_sampler.h"
+#include "devicebench/time_to_target.h"
 #include "devicebench/trainer.h"
 
 #include "child_process.h"
@@ -155,6 +156,9 @@ private:
         if (event.kind == RunEventKind::Epoch) {
             const EpochResult &e = event.epoch;
             const int expected = static_cast<int>(m_outcome.epochs.size()) + 1;
+            if (reachedTarget())
+                return "epoch " + std::to_string(e.epoch) + " after epoch " +
+                       std::to_string(expected - 1) + " had reached the target accuracy";
             if (e.epoch != expected || e.epoch > m_config.epochs)
                 return "epoch " + std::to_string(e.epoch) + " where epoch " +
                        std::to_string(expected) + " of " + std::to_string(m_config.epochs) +
@@ -162,15 +166,26 @@ private:
             if (!(e.seconds > 0.0) || !std::isfinite(e.seconds))
                 return "epoch " + std::to_string(e.epoch) + " took no time or no finite time";
             const bool untested =
-                m_config.workload == Workload::Script && std::isnan(e.testAccuracy);
+                !workloadRow(m_config.workload).alwaysTests && std::isnan(e.testAccuracy);
+            if (untested && m_config.targetAccuracy)
+                return "epoch " + std::to_string(e.epoch) +
+                       " reported no test accuracy, which a target accuracy needs (the script "
+                       "reports it with run.test(accuracy=...))";
             if (!(e.testAccuracy >= 0.0 && e.testAccuracy <= 1.0) && !untested)
                 return "epoch " + std::to_string(e.epoch) + " has a test accuracy outside 0-1";
         }
         if (event.kind == RunEventKind::Ended && event.status == RunStatus::Finished &&
-            static_cast<int>(m_outcome.epochs.size()) != m_config.epochs)
+            static_cast<int>(m_outcome.epochs.size()) != m_config.epochs && !reachedTarget())
             return "finished after " + std::to_string(m_outcome.epochs.size()) + " of " +
                    std::to_string(m_config.epochs) + " epochs";
         return {};
+    }
+
+    // Whether the last epoch reached the run's target accuracy: the run may end before its
+    // budget of epochs.
+    bool reachedTarget() const {
+        return m_config.targetAccuracy && !m_outcome.epochs.empty() &&
+               reachesTarget(m_outcome.epochs.back().testAccuracy, *m_config.targetAccuracy);
     }
 
     // SIGTERM to the child's group at the first stop, SIGKILL when it is still there a second

@@ -44,6 +44,8 @@ std::string settingsJson(const RunConfig &config) {
     j["threads"] = config.threads > 0 ? config.threads : availableCores();
     j["epochs"] = config.epochs;
     j["warmupEpochs"] = config.warmupEpochs;
+    if (config.targetAccuracy) // absent: every epoch runs
+        j["targetAccuracy"] = *config.targetAccuracy;
     j["seed"] = config.seed;
     j["lossFetchInterval"] = config.lossFetchInterval;
     return j.dump();

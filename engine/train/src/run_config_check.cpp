@@ -6,6 +6,7 @@
 #include "run_stop.h"
 
 #include "devicebench/cifar10_format.h"
+#include "devicebench/time_to_target.h"
 
 #include <cmath>
 #include <filesystem>
@@ -43,6 +44,20 @@ void addArticleScriptProblems(const RunConfig &c, std::vector<std::string> *erro
     if (c.synthetic)
         errors->push_back(script + "reads CIFAR-10's files: synthetic data is not offered "
                                    "(give a data folder)");
+}
+
+// A target accuracy: a percentage, and a budget of epochs that can say more than whether the
+// first evaluation reached it.
+void addTargetProblems(const RunConfig &c, std::vector<std::string> *errors) {
+    if (!c.targetAccuracy)
+        return;
+    if (std::string problem = targetAccuracyProblem(*c.targetAccuracy); !problem.empty())
+        errors->push_back(std::move(problem));
+    if (c.epochs >= 1 && c.epochs < kMinTargetEpochs)
+        errors->push_back("a target accuracy needs a budget of at least " +
+                          std::to_string(kMinTargetEpochs) + " epochs (got " +
+                          std::to_string(c.epochs) +
+                          "): one epoch says only whether the first evaluation reached it");
 }
 
 // What a user's script run needs: the script, a file; the settings DeviceBench hands it
@@ -94,6 +109,7 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
                          formatNumber(static_cast<double>(std::numeric_limits<float>::max())) +
                          ", the largest float32 (got " + formatNumber(c.learningRate) + ")");
     }
+    addTargetProblems(c, &errors);
     if (c.warmupEpochs < 0) {
         errors.push_back("warm-up epochs must not be negative (got " +
                          std::to_string(c.warmupEpochs) + ")");
@@ -124,25 +140,26 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
         errors.push_back("loss fetch interval must be at least 1 step (got " +
                          std::to_string(c.lossFetchInterval) + ")");
     }
-    const bool script = c.workload == Workload::Script;
-    if (script) {
+    // The rest as the workload's row says: a user's script has its own model and data.
+    const WorkloadRow &workload = workloadRow(c.workload);
+    if (workload.userScript())
         addScriptProblems(c, &errors);
-        return errors;
-    }
-    if (!isKnownModel(c.model)) {
+    if (workload.engineModel && !isKnownModel(c.model)) {
         errors.push_back("model '" + c.model +
                          "' is not known (use small-cnn, resnet18 or vit-tiny)");
     }
-    if (!isSupportedImageSize(c.imageSize)) {
+    if (workload.engineModel && !isSupportedImageSize(c.imageSize)) {
         errors.push_back("image size must be 32, 64 or 128 pixels (got " +
                          std::to_string(c.imageSize) + ")");
     }
-    if (!c.synthetic && c.dataDir.empty()) {
+    if (!workload.ownData && !c.synthetic && c.dataDir.empty()) {
         errors.push_back("no data folder given (set one, or choose synthetic data)");
     }
-    if (std::string problem = precisionProblem(c.precision, c.device); !problem.empty())
-        errors.push_back(std::move(problem));
-    if (c.workload == Workload::ArticleScript)
+    if (workload.engineModel) {
+        if (std::string problem = precisionProblem(c.precision, c.device); !problem.empty())
+            errors.push_back(std::move(problem));
+    }
+    if (workload.runner == WorkloadRunner::ArticleScript)
         addArticleScriptProblems(c, &errors);
     return errors;
 }

@@ -24,6 +24,7 @@
 #include "devicebench/precision_support.h"
 #include "devicebench/probe.h"
 #include "devicebench/summary.h"
+#include "devicebench/time_to_target.h"
 
 #include <spdlog/spdlog.h>
 #include <torch/cuda.h>
@@ -188,6 +189,9 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
                                                         ", while waiting for its turn"};
             outcome.epochs.push_back(runEpoch(epoch));
             tellEpoch(outcome.epochs.back());
+            if (m_config.targetAccuracy &&
+                reachesTarget(outcome.epochs.back().testAccuracy, *m_config.targetAccuracy))
+                break; // time to accuracy: the run's work is done (time_to_target.h)
         }
         outcome.status = RunStatus::Finished;
     } catch (...) {
@@ -200,8 +204,7 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
 
 // "invalid settings: <problem>; <problem>..." or "".
 std::string TrainingRun::settingsProblem() const {
-    if (m_config.workload == Workload::ArticleScript ||
-        m_config.workload == Workload::Script) // in a child Python process
+    if (workloadRow(m_config.workload).pythonChild())
         return "invalid settings: a Python script runs as a child Python process "
                "(runRecorded), not in the engine's training loop";
     auto errors = validateRunConfig(m_config);
@@ -316,6 +319,8 @@ EpochResult TrainingRun::runEpoch(int epoch) {
     if (m_config.phases)
         phases.emplace(device, t0);
     m_strategy.trainEpoch(parts(), epoch, m_train, *m_losses, phases ? &*phases : nullptr);
+    synchronize(device); // the evaluation's own time (time to accuracy's training time alone)
+    const auto tTest = std::chrono::steady_clock::now();
     const detail::TestResult tested = m_strategy.testEpoch(parts(), epoch, m_test);
     synchronize(device);
     const auto t1 = std::chrono::steady_clock::now();
@@ -326,6 +331,7 @@ EpochResult TrainingRun::runEpoch(int epoch) {
     EpochResult result;
     result.epoch = epoch;
     result.seconds = std::chrono::duration<double>(t1 - t0).count();
+    result.testSeconds = std::chrono::duration<double>(t1 - tTest).count();
     result.warmup = epoch <= m_config.warmupEpochs;
     result.trainLoss = m_losses->epochMean();
     result.testLoss = tested.loss;

@@ -262,6 +262,7 @@ class Run:
         self.warmup_epochs = int(settings.get("warmupEpochs", 0))
         self.fetch_interval = max(1, int(settings.get("lossFetchInterval", 50)))
         self.asked_epochs = settings.get("epochs")
+        self.target = settings.get("targetAccuracy")  # percent; the loop ends when reached
         self.batch_size = batch_size
         self.model_name, self.parameters = "", 0
         self.set_model(model)
@@ -306,7 +307,8 @@ class Run:
             yield epoch
             self._synchronize()
             seconds = time.perf_counter() - began
-            self._finish_epoch(epoch, seconds, started_unix)
+            if self._finish_epoch(epoch, seconds, started_unix):
+                return  # the run's target accuracy reached: no further epoch
 
     def step(self, loss):
         """One training step's loss: a one-element tensor (kept on the device) or a number."""
@@ -415,5 +417,10 @@ class Run:
             "startedUnixSeconds": started_unix}})
         if test_loss is not None and not math.isfinite(test_loss):
             raise Diverged("test loss became %s in epoch %d" % (test_loss, epoch))
-        if epoch < self.epoch_count:  # after the last, the "ended" line comes at exit
+        if self.target is not None and accuracy is None:
+            raise ValueError("epoch %d reported no test accuracy, which the run's target "
+                             "accuracy needs: call run.test(accuracy=...) in each epoch" % epoch)
+        reached = self.target is not None and accuracy * 100.0 >= self.target - 1e-9
+        if epoch < self.epoch_count and not reached:  # after the last, "ended" comes at exit
             self.channel.emit({"event": "pass"})
+        return reached

@@ -56,6 +56,16 @@ std::size_t runConfigFieldCount();
 // "batch size", ...); empty: the runs are comparable.
 std::vector<std::string> workloadDifferences(const RunRecord &a, const RunRecord &b);
 
+// Whether `a` and `b` are compared by time to accuracy: both have a target, the same one
+// (RunConfig::targetAccuracy; docs/MEASURING.md, "Time to accuracy").
+bool comparedByTimeToTarget(const RunRecord &a, const RunRecord &b);
+
+// What makes `a` and `b` not comparable, as workloadDifferences names it. Runs compared by time
+// to target are comparable by what they deliver whatever their recipe (precision, batch size,
+// learning rate, model, workload, ...): only a different test set (its images, the data) or
+// phase timing divides them. Other runs: workloadDifferences.
+std::vector<std::string> comparisonDifferences(const RunRecord &a, const RunRecord &b);
+
 // Speed-up of `run` against `baseline`: baseline.stableMean / run.stableMean (> 1: faster),
 // with a 95% interval computed on the log of the times (Welch), so it stays above 0 (formula:
 // docs/MEASURING.md, "Intervals"). low and high NaN when either run has fewer than 2 stable

@@ -10,6 +10,7 @@
 #include "devicebench/comparison.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
+#include "devicebench/time_to_target.h"
 
 #include <limits>
 #include <string>
@@ -65,9 +66,13 @@ struct RunGroup {
     // this version cannot compare): such a run is a group of its own.
     bool comparable = true;
     GroupStats stats;
+    // Runs with a target: their times to it, scored as MLPerf scores them (runs 0 without).
+    TargetScore target;
     bool isBaseline = false;
-    SpeedUp speedUp{kGroupNaN, kGroupNaN, kGroupNaN}; // against the baseline (groupSpeedUp)
-    // workloadDifferences(the baseline group's first run, this group's first run); empty =
+    // Against the baseline: groupSpeedUp, or the ratio of the target scores when the groups are
+    // compared by time to target (no interval then).
+    SpeedUp speedUp{kGroupNaN, kGroupNaN, kGroupNaN};
+    // comparisonDifferences(the baseline group's first run, this group's first run); empty =
     // comparable with the baseline group.
     std::vector<std::string> differences;
     // Largest maxTestLossDifference over the pairs of its runs; NaN for one run or none in

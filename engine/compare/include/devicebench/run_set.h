@@ -14,6 +14,7 @@
 #include "devicebench/machine_speed.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_types.h"
+#include "devicebench/time_to_target.h"
 
 #include <string>
 #include <vector>
@@ -46,9 +47,12 @@ struct RunEntry {
     // Derived by the set (recomputed after every change; do not set):
     int warmupEpochs = 0; // warm-up epochs in effect (the set's setting or the run's own)
     Summary summary;      // summarize(record.epochs, warmupEpochs, train + test images)
-    SpeedUp speedUp;      // against the baseline; NaN when either has no stable mean
+    TargetResult target;  // timeToTarget(record.epochs, record.config.targetAccuracy)
+    // Against the baseline: the ratio of stable means, or of times to target when the two are
+    // compared by time to target (no interval then); NaN when either has no such time.
+    SpeedUp speedUp;
     bool isBaseline = false;
-    std::vector<std::string> differences; // workloadDifferences(baseline, this): empty = comparable
+    std::vector<std::string> differences; // comparisonDifferences(baseline, this): empty = comparable
     double maxTestLossDiff = 0.0;         // maxTestLossDifference(baseline, this); NaN if none
     // The machine's speed during this run against during the baseline (machine_speed.h); not
     // compared for the baseline itself.

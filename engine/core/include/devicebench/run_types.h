@@ -5,9 +5,11 @@
 #pragma once
 
 #include "devicebench/system_metrics.h"
+#include "devicebench/workloads.h"
 
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -45,34 +47,6 @@ inline constexpr std::int64_t kSmallCnnMultiplyAdds = 12354176;
 inline constexpr int kDefaultImageSize = 32;
 inline constexpr int kImageSizes[] = {32, 64, 128};
 bool isSupportedImageSize(int pixels);
-
-// What the run computes, and how (MEASURING.md rule 1: a comparison must say when the
-// workload differs).
-//  - Faithful: the article's computation: NCHW tensors, a new float batch converted from the
-//    uint8 images every step, gradients zeroed, the test pass under NoGradGuard.
-//  - Tuned: the same model, hyper-parameters, data order and initial weights, so the same
-//    results within float tolerance, computed the fastest way measured on the device:
-//    channels-last memory format for the model, the images (laid out once, with the data)
-//    and the batches, one preallocated batch
-//    buffer filled in place (no per-step allocation of the input), gradients set to none
-//    instead of zeroed, the test pass under InferenceMode; on CUDA the images sit in pinned
-//    host memory and are copied non-blocking.
-// Every difference between the two is one method of the workload strategy
-// (engine/train/src/workload.h), so the training loop itself is one code path.
-//  - ArticleScript: the article's own Python script, the program that timed the published
-//    rows (torchvision CIFAR10 with per-image ToTensor, a DataLoader without workers, a
-//    SummaryWriter), run by DeviceBench in a child Python process (article_script.h). Only
-//    small-cnn at 32 px in float32; step losses every 100 steps, as the script logs them.
-//  - Script: the user's own training script (RunConfig::script), which times its epochs with
-//    DeviceBench's Python module (resources/python/devicebench; docs/YOUR-SCRIPT.md), run in
-//    a child Python process (script_run.h). Its model, data and batches are the script's own.
-enum class Workload { Faithful, Tuned, ArticleScript, Script };
-
-// "faithful", "tuned", "article-script" or "script".
-const char *toString(Workload workload);
-
-// Parses "faithful" / "tuned" / "article-script" / "script"; false for anything else.
-bool parseWorkload(const std::string &text, Workload *workload);
 
 // The arithmetic of a run (docs/MEASURING.md, "Precision"). Float32 is the article's and the
 // default. The others are automatic mixed precision: the forward pass and the loss run under
@@ -144,6 +118,10 @@ struct RunConfig {
     // torch, devicebench.run() and the data and model before run.epochs()); past them the
     // run fails and the script's process group is killed.
     int scriptStartSeconds = kDefaultScriptStartSeconds;
+    // Time to accuracy (time_to_target.h): the test accuracy in percent, above 0 and at most
+    // 100, after whose first reaching the run stops (`epochs` is then the budget). None: every
+    // epoch runs. Runs are comparable by time to target only with the same target.
+    std::optional<double> targetAccuracy;
 };
 
 // Where one epoch's time went, in seconds, when RunConfig::phases is on. One clock
@@ -256,6 +234,9 @@ struct EpochResult {
     // What the machine did during the epoch (system_metrics.h): means and peaks of the sampled
     // quantities and the energy; system.sampled false: not sampled (older records).
     EpochSystem system{};
+    // The test pass's part of `seconds` (the evaluation); NaN: not measured (older records,
+    // a script that does not time it). Last, so that positional initialisers keep their order.
+    double testSeconds = std::numeric_limits<double>::quiet_NaN();
 };
 
 // One process of a data-parallel job: where it ran and its shard of the data.

@@ -49,7 +49,9 @@ OrderedJson costJson(const RunCost &cost);
 //   {"command": "compare", "version", "exitCode", "baseline": <number of the baseline run>,
 //    "runs": [{"number", "label", "file", "runId", "status", "reason", "comparable",
 //              "differences": [field names], "isBaseline", "speedUp": {"ratio", "low", "high"},
-//              "warmupEpochs", "summary": summaryJson, "energy": energyJson,
+//              "warmupEpochs", "summary": summaryJson, "timeToTarget": null or {"target" (%),
+//              "reached", "epoch", "epochs", "seconds", "trainingSeconds", "line"},
+//              "energy": energyJson,
 //              "system": <the summary's system line>, "config": <record config>,
 //              "started": <record started>}],
 //    "control": [{"a": number, "b": number, "maxTestLossDiff", "warning": bool}],
@@ -60,7 +62,9 @@ OrderedJson compareJson(const RunSet &runs, const std::vector<ControlPair> &pair
 // compare's "groups" (run_groups.h): [{"number", "label", "runs": [run numbers], "n", "mean",
 //  "stddev", "min", "max", "ciLow", "ciHigh" (seconds), "intervalFrom": "runs" | "epochs" |
 //  null, "isBaseline", "speedUp": {"ratio", "low", "high"}, "comparable", "differences",
-//  "maxTestLossDiff"}], in the order of their first runs.
+//  "maxTestLossDiff", "timeToTarget": null or the MLPerf score of its runs' times to target
+//  {"runs", "reached", "olympic", "seconds" (+infinity, written null, when not reached
+//  reliably), "min", "max", "line"}}], in the order of their first runs.
 OrderedJson groupsJson(const RunSet &runs, const RunGroups &groups);
 
 // compare's "controlSummary": {"comparablePairs", "largest": {"a", "b", "maxTestLossDiff",

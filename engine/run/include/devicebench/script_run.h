@@ -18,7 +18,7 @@ namespace devicebench {
 inline constexpr const char *kScriptModuleResource = "python/devicebench";
 
 // The variables the module reads: the channel's descriptor, and the run's settings as JSON
-// (device, threads, epochs, warmupEpochs, seed, lossFetchInterval).
+// (device, threads, epochs, warmupEpochs, targetAccuracy when set, seed, lossFetchInterval).
 inline constexpr const char *kScriptChannelVariable = "DEVICEBENCH_CHANNEL_FD";
 inline constexpr const char *kScriptSettingsVariable = "DEVICEBENCH_RUN";
 

@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+// Time to accuracy through the CLI: a run with a target stops when it reaches it, says so, and
+// its record and `compare` carry the time to target.
+#include "process_support.h"
+
+#include "devicebench/run_record.h"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using devicebench::testing::TempDir;
+
+namespace {
+
+devicebench::testing::ProgramResult runCli(const std::vector<std::string> &args) {
+    static TempDir io("devicebench-target-io");
+    static TempDir home("devicebench-target-home");
+    return devicebench::testing::runProgram(DEVICEBENCH_CLI, args, home.path(), io.path(), {});
+}
+
+// A tiny synthetic run of `epochs` epochs with `target` percent, its record in `record`.
+std::vector<std::string> tinyRun(const std::string &target, const fs::path &record,
+                                 const std::string &epochs = "3") {
+    return {"run",           "--synthetic", "--epochs",  epochs,         "--train-images",
+            "64",            "--test-images", "32",      "--batch-size", "16",
+            "--threads",     "1",           "--no-published", "--target-accuracy", target,
+            "--record",      record.string()};
+}
+
+} // namespace
+
+TEST(CliTimeToAccuracy, ARunStopsAtTheEpochThatReachesItsTargetAndSaysHowSoon) {
+    TempDir dir;
+    const fs::path record = dir.path() / "r.json";
+    const auto r = runCli(tinyRun("1", record));
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("target 1 % test accuracy"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("time to accuracy: 1 % reached in epoch 1: "), std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("epoch  2/3"), std::string::npos) << "no epoch after the target";
+    const devicebench::RunRecord read = devicebench::readRunRecord(record.string());
+    EXPECT_EQ(read.status, "finished");
+    ASSERT_EQ(read.epochs.size(), 1u);
+    ASSERT_TRUE(read.config.targetAccuracy.has_value());
+    EXPECT_DOUBLE_EQ(*read.config.targetAccuracy, 1.0);
+    EXPECT_GT(read.epochs.front().testSeconds, 0.0);
+}
+
+TEST(CliTimeToAccuracy, ATargetNotReachedSpendsTheBudgetAndIsAFinishedRun) {
+    TempDir dir;
+    const fs::path record = dir.path() / "r.json";
+    const auto r = runCli(tinyRun("100", record, "2"));
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("time to accuracy: 100 % not reached in 2 epochs"), std::string::npos)
+        << r.out;
+    EXPECT_EQ(devicebench::readRunRecord(record.string()).epochs.size(), 2u);
+}
+
+TEST(CliTimeToAccuracy, CompareScoresRunsOfOneTargetAndComparesThemWhateverTheirWorkload) {
+    TempDir dir;
+    const fs::path a = dir.path() / "a.json";
+    const fs::path b = dir.path() / "b.json";
+    ASSERT_EQ(runCli(tinyRun("1", a)).exitCode, 0);
+    auto tuned = tinyRun("1", b);
+    tuned.insert(tuned.end(), {"--workload", "tuned"});
+    ASSERT_EQ(runCli(tuned).exitCode, 0);
+    const auto r = runCli({"compare", a.string(), b.string(), "--runs"});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("time to accuracy"), std::string::npos) << r.out;
+    EXPECT_NE(r.out.find("target 1 %: "), std::string::npos) << r.out;
+    // Another workload, the same target and test set: comparable by what they deliver.
+    EXPECT_EQ(r.out.find("not comparable: workload"), std::string::npos) << r.out;
+}
