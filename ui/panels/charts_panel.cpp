@@ -21,6 +21,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
 #include <QSplitter>
@@ -64,7 +65,15 @@ QWidget *ChartsPanel::buildBottom() {
     m_barView = new QChartView(m_speedChart);
     m_barView->setObjectName(QStringLiteral("barChartView"));
     m_barView->setRenderHint(QPainter::Antialiasing);
-    m_barView->setMinimumSize(480, 260);
+    // Taller than its pane when its rows need it (fitBarView): it scrolls, every row labelled.
+    auto *barScroll = new QScrollArea;
+    barScroll->setObjectName(QStringLiteral("barChartScroll"));
+    barScroll->setFrameShape(QFrame::NoFrame);
+    barScroll->setWidgetResizable(true);
+    barScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    barScroll->setMinimumSize(kBarViewMinWidth, kBarViewMinHeight);
+    barScroll->setWidget(m_barView);
+    connect(m_speedChart, &QChart::plotAreaChanged, this, &ChartsPanel::fitBarView);
     buildEpochTable();
     m_controlLabel = new QLabel;
     m_controlLabel->setObjectName(QStringLiteral("controlLabel"));
@@ -78,7 +87,7 @@ QWidget *ChartsPanel::buildBottom() {
     barLayout->setContentsMargins(0, 0, 0, 0);
     barLayout->setSpacing(2);
     barLayout->addWidget(buildMeasureControl());
-    barLayout->addWidget(m_barView, 1);
+    barLayout->addWidget(barScroll, 1);
     barLayout->addWidget(m_controlLabel);
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(barPane);
@@ -369,6 +378,13 @@ void ChartsPanel::sync(bool running) {
     if (m_table->model()->rowCount() > 0 && running)
         m_table->scrollToBottom();
     updateControlText();
+    fitBarView();
+}
+
+void ChartsPanel::fitBarView() {
+    const int height = std::max(kBarViewMinHeight, m_speedChart->neededHeight());
+    if (m_barView->minimumHeight() != height)
+        m_barView->setMinimumHeight(height);
 }
 
 void ChartsPanel::updateControlText() {
