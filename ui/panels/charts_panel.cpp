@@ -38,16 +38,17 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     m_lossView = new ZoomChartView(m_lossChart); // the view owns the chart
     m_lossView->setObjectName(QStringLiteral("lossChartView"));
     m_lossView->setRenderHint(QPainter::Antialiasing);
-    m_lossView->setMinimumHeight(250); // with the tabs' bar over it, the 280 px it had before
+    m_lossView->setMinimumHeight(220); // with the tabs' bar and the controls over it
     QWidget *bottom = buildBottom();
     QWidget *lossPane = buildLossPane();
 
     auto *centre = new QSplitter(Qt::Vertical, this);
     centre->addWidget(lossPane);
     centre->addWidget(bottom);
-    centre->setStretchFactor(0, 3);
-    centre->setStretchFactor(1, 2);
-    centre->setSizes({520, 380});
+    // Half and half: on a laptop's screen the bars, their labels and footer keep room too.
+    centre->setStretchFactor(0, 1);
+    centre->setStretchFactor(1, 1);
+    centre->setSizes({480, 420});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(centre);
