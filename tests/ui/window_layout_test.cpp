@@ -290,6 +290,15 @@ TEST_P(WindowLayout, SevenRunsOneByOneWithWarningsAreLaidOutWithNothingOverAnyth
     expectLaidOut(window, GetParam());
 }
 
+TEST_P(WindowLayout, ALongHostNameIsWrappedUnderItsBarWithoutPublishedRows) {
+    ASSERT_TRUE(m_copies.isValid());
+    MainWindow window(nullptr, QString());
+    window.findChild<QAbstractButton *>(QStringLiteral("publishedCheck"))->setChecked(false);
+    layOut(window, copiedRecords(m_copies, 2), GetParam(), QStringLiteral("long-host"));
+    EXPECT_FALSE(window.speedChart()->horizontal());
+    expectLaidOut(window, GetParam());
+}
+
 TEST_P(WindowLayout, FortyRunsOnLongNamedHostsAreEachLabelled) {
     ASSERT_TRUE(m_copies.isValid());
     MainWindow window(nullptr, QString());
