@@ -3,13 +3,17 @@
 // 1600 x 1000, 1920 x 1080, and the window's smallest size), with imported runs of
 // docs/examples and the article's published rows: the main actions are in view and never
 // inside a scrolled area, every bar has its label, and no two pieces of text are drawn over
-// each other. ctest runs these tests again at 200 % (QT_SCALE_FACTOR=2). With
-// DEVICEBENCH_LAYOUT_SHOTS=FOLDER each layout is also saved there as a picture.
+// each other; and the exported picture's bars alike. ctest runs these tests again at 200 %
+// (QT_SCALE_FACTOR=2). With DEVICEBENCH_LAYOUT_SHOTS=FOLDER each layout is also saved there
+// as a picture.
 #include "charts/charts.h"
+#include "export/comparison_export.h"
 #include "store/run_store.h"
 #include "window/main_window.h"
 
+#include "devicebench/published.h"
 #include "devicebench/resource_files.h"
+#include "devicebench/run_record.h"
 
 #include "scoped_variable.h"
 
@@ -21,6 +25,8 @@
 #include <QComboBox>
 #include <QDir>
 #include <QFile>
+#include <QGraphicsLayout>
+#include <QGraphicsScene>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QLabel>
@@ -317,3 +323,39 @@ INSTANTIATE_TEST_SUITE_P(ScreenSizes, WindowLayout,
                                                    : "At" + std::to_string(size.width()) + "x" +
                                                          std::to_string(size.height());
                          });
+
+// The exported picture's bars (renderComparison's): the room pictureBarsHeight gives them
+// labels every bar, vertical or horizontal, inside the chart and none over another or over
+// the footer.
+TEST(PictureLayout, EveryBarOfThePictureIsLabelledAndNoTextIsOverAnother) {
+    QTemporaryDir userData;
+    QTemporaryDir copies;
+    ASSERT_TRUE(userData.isValid() && copies.isValid());
+    const ScopedVariable resources{kResourcesVariable, QStringLiteral(DEVICEBENCH_RESOURCES_DIR)};
+    const ScopedVariable xdg{"XDG_DATA_HOME", userData.path()};
+    for (const int runs : {2, 3, 7, 40}) {
+        RunStore store;
+        store.setPublished(loadPublished(publishedFolders()).sets);
+        for (const QString &path : copiedRecords(copies, runs))
+            store.addRecord(readRunRecord(path.toStdString()), path);
+        QGraphicsScene scene;
+        auto *bars = new SpeedChart;
+        scene.addItem(bars);
+        bars->setRunsOneByOne(true);
+        const int fitHeight = kExportHeight * 43 / 100; // about the picture's share
+        bars->setGeometry(QRectF(0, 0, kExportWidth, fitHeight));
+        bars->layout()->activate();
+        bars->sync(store);
+        bars->setGeometry(QRectF(0, 0, kExportWidth, pictureBarsHeight(*bars, fitHeight)));
+        bars->layout()->activate();
+        EXPECT_EQ(bars->publishedBarCount(), 4) << runs;
+        const QList<QRectF> rects = bars->barLabelRects();
+        ASSERT_EQ(rects.size(), static_cast<qsizetype>(bars->barValues().size())) << runs;
+        std::vector<TextItem> texts;
+        for (const QRectF &rect : rects + bars->footerRects()) {
+            EXPECT_TRUE(bars->rect().contains(rect)) << runs << " runs: off the picture's chart";
+            texts.push_back({QStringLiteral("text"), rect});
+        }
+        EXPECT_EQ(overlap(texts).toStdString(), std::string()) << runs << " runs";
+    }
+}

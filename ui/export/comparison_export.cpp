@@ -171,6 +171,12 @@ void paintCaption(QPainter &painter, const QString &caption, const QString &cont
 
 } // namespace
 
+int pictureBarsHeight(const SpeedChart &bars, int fitHeight) {
+    const auto rows = static_cast<int>(bars.barValues().size());
+    return std::max(
+        {fitHeight, bars.neededHeight(), bars.horizontal() ? rows * kPictureRowHeight + 160 : 0});
+}
+
 SystemPanes systemPanesFor(const RunStore &store) {
     return sampledQuantities(store).empty() ? SystemPanes::Omitted : SystemPanes::Included;
 }
@@ -229,7 +235,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
     // The bars first: placed before they are synced (the width decides whether they turn
-    // horizontal), then, horizontal, given a row a line of text (the picture grows).
+    // horizontal), then given the height that labels every bar (the picture grows).
     auto *bars = new SpeedChart;
     addPictureChart(scene, bars);
     bars->setMeasure(options.barMeasure);
@@ -237,10 +243,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     const int fitHeight = chartsHeight - lossHeight;
     placeChart(bars, QRectF(0, 0, width, fitHeight));
     bars->sync(store);
-    const auto rows = static_cast<int>(bars->barValues().size());
-    // Tall enough for its labels (wrapped under vertical bars) and the footer too.
-    const int barsHeight = std::max(
-        {fitHeight, bars->neededHeight(), bars->horizontal() ? rows * kPictureRowHeight + 160 : 0});
+    const int barsHeight = pictureBarsHeight(*bars, fitHeight);
     placeChart(bars, QRectF(0, lossHeight + systemHeight, width, barsHeight));
     pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
     if (systemHeight > 0)
