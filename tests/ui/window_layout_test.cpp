@@ -262,6 +262,8 @@ protected:
         }
         for (const QRectF &rect : chart.footerRects())
             EXPECT_TRUE(chart.rect().contains(rect)) << "the footer runs off the chart";
+        // The chart fits its view (not held taller by its least size, its bottom cut off).
+        EXPECT_LE(chart.size().height(), chartView(chart).viewport()->height() + 1.0);
         // Scrolled out of view, perhaps, but never cut at the pane's sides.
         const QWidget &viewport = *chartView(chart).parentWidget(); // the scroll area's
         const QRect pane = inWindow(window, viewport, viewport.rect());
@@ -346,8 +348,11 @@ TEST(PictureLayout, EveryBarOfThePictureIsLabelledAndNoTextIsOverAnother) {
         bars->setGeometry(QRectF(0, 0, kExportWidth, fitHeight));
         bars->layout()->activate();
         bars->sync(store);
-        bars->setGeometry(QRectF(0, 0, kExportWidth, pictureBarsHeight(*bars, fitHeight)));
+        const int height = pictureBarsHeight(*bars, fitHeight);
+        bars->setGeometry(QRectF(0, 0, kExportWidth, height));
         bars->layout()->activate();
+        // Not taller than its place (its least size above it): the caption under it stays clear.
+        EXPECT_EQ(bars->size().height(), height) << runs;
         EXPECT_EQ(bars->publishedBarCount(), 4) << runs;
         const QList<QRectF> rects = bars->barLabelRects();
         ASSERT_EQ(rects.size(), static_cast<qsizetype>(bars->barValues().size())) << runs;
