@@ -29,7 +29,10 @@ namespace devicebench {
 
 namespace {
 
-constexpr int kDefaultChartsWidth = 1100; // the charts' first share of the window, pixels
+// The first split of the window, pixels: the settings' column (its boxes' texts whole) and the
+// charts; on a smaller window the settings shrink to their least width first.
+constexpr int kDefaultSettingsWidth = 440;
+constexpr int kDefaultChartsWidth = 1100;
 
 // Coalescing windows. Idle (imports, warm-up control): at most 25 redraws a second, so the
 // window answers at once. During a run: at most 5 a second. A live curve needs no more, and
@@ -71,7 +74,7 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     main->setStretchFactor(0, 0);
     main->setStretchFactor(1, 1);
     main->setCollapsible(0, false);
-    main->setSizes({leftWidth, kDefaultChartsWidth}); // the first split
+    main->setSizes({std::max(leftWidth, kDefaultSettingsWidth), kDefaultChartsWidth});
     buildTabs(main);
 
     m_statusLabel = new QLabel;
