@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QPixmap>
+#include <QSize>
 #include <QTabWidget>
 #include <QThread>
 
@@ -31,6 +32,8 @@ const QString kHover = QStringLiteral("hover");
 const QString kHoverBar = QStringLiteral("hover-bar");
 const QString kScreenshot = QStringLiteral("screenshot");
 const QString kView = QStringLiteral("view");
+const QString kWindowSize = QStringLiteral("window-size");
+constexpr int kMaxWindowSide = 16384; // pixels: larger is no screen's
 
 // `text` as a finite number ("nan" and "inf" are not); false when it is not one.
 bool finiteNumber(const QString &text, double *value) {
@@ -43,6 +46,17 @@ bool finiteNumber(const QString &text, double *value) {
 bool parsePair(const QString &text, double *a, double *b) {
     const QStringList parts = text.split(QLatin1Char(':'));
     return parts.size() == 2 && finiteNumber(parts[0], a) && finiteNumber(parts[1], b);
+}
+
+// "WxH" (whole numbers from 1 to kMaxWindowSide) -> the size; an empty size when it is not one.
+QSize windowSizeOf(const QString &text) {
+    const QStringList parts = text.split(QLatin1Char('x'));
+    bool okW = false;
+    bool okH = false;
+    const int w = parts.size() == 2 ? parts[0].toInt(&okW) : 0;
+    const int h = parts.size() == 2 ? parts[1].toInt(&okH) : 0;
+    const bool ok = okW && okH && w >= 1 && h >= 1 && w <= kMaxWindowSide && h <= kMaxWindowSide;
+    return ok ? QSize(w, h) : QSize();
 }
 
 // `text` as a run number ("#<n>": 1 or more); 0 when it is not one.
@@ -161,6 +175,12 @@ void addChartScriptOptions(QCommandLineParser &parser) {
          QStringLiteral("Once the runs are in view (before --screenshot), show the tab VIEW: "
                         "runs, system (the Runs tab's System view), sweep or scaling."),
          QStringLiteral("VIEW")},
+        {kWindowSize,
+         QStringLiteral("Before --screenshot, make the window W x H (logical pixels; no "
+                        "smaller than its smallest size, %1x%2).")
+             .arg(MainWindow::kMinimumWidth)
+             .arg(MainWindow::kMinimumHeight),
+         QStringLiteral("WxH")},
     });
     addSweepScriptOptions(parser); // --sweep-folder, --sweep-baseline, --sweep-export-png
 }
@@ -199,6 +219,10 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
     if (parser.isSet(kView) && !views.contains(parser.value(kView)))
         fail(QStringLiteral("--view: '%1' is not runs, system, sweep or scaling")
                  .arg(parser.value(kView)));
+    if (parser.isSet(kWindowSize) && windowSizeOf(parser.value(kWindowSize)).isEmpty())
+        fail(QStringLiteral("--window-size: '%1' is not WxH (whole pixels, 1 to %2)")
+                 .arg(parser.value(kWindowSize))
+                 .arg(kMaxWindowSide));
     return ok;
 }
 
@@ -253,6 +277,8 @@ bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
         tabs->setCurrentIndex(0);
     if (view == QLatin1String("system"))
         window.chartsPanel()->showSystemView();
+    if (parser.isSet(kWindowSize))
+        window.resize(windowSizeOf(parser.value(kWindowSize)));
     window.redrawNow();
     settle(); // the layouts, so that the chart maps values to the right places
     double a = 0.0;

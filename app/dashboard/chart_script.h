@@ -16,8 +16,8 @@ class MainWindow;
 
 // Adds --smoothing W, --x-axis steps|epochs|time, --log-scale, --bar-measure
 // seconds|joules|money, --zoom A:B, --hide-run N, --hover N:STEP, --hover-bar N (pN: a
-// published row), --view runs|sweep|scaling and --screenshot FILE to `parser`, and the Sweep
-// view's options (sweep_script.h).
+// published row), --view runs|sweep|scaling, --window-size WxH and --screenshot FILE to
+// `parser`, and the Sweep view's options (sweep_script.h).
 void addChartScriptOptions(QCommandLineParser &parser);
 
 // Checks the values given (numbers finite and in range, run numbers from 1); prints what is
@@ -33,9 +33,9 @@ std::vector<std::pair<QString, int>> namedRunNumbers(const QCommandLineParser &p
 // given; call after the saved settings are restored, so that the command line wins.
 void applyChartControls(const QCommandLineParser &parser, MainWindow &window);
 
-// Once the window shows its runs: hides, shows the --view tab, zooms, hovers and writes
-// --screenshot (PNG). False, with a message on stderr, for an unknown run number or a picture
-// that cannot be written.
+// Once the window shows its runs: hides, shows the --view tab, takes --window-size, zooms,
+// hovers and writes --screenshot (PNG). False, with a message on stderr, for an unknown run
+// number or a picture that cannot be written.
 bool finishChartScript(const QCommandLineParser &parser, MainWindow &window);
 
 } // namespace devicebench

@@ -106,6 +106,18 @@ TEST(DashboardOptions, AnOptionTwiceEmptyOrNotAFiniteNumberInRangeIsRefused) {
         << "--run and --hide-run repeat";
 }
 
+// --window-size: whole pixels "WxH", each from 1 to 16384.
+TEST(DashboardOptions, AWindowSizeIsWholePixelsWxH) {
+    for (const char *bad : {"1366", "1366x", "x768", "1366x768x2", "0x768", "1366x-1", "13.5x768",
+                            "99999x768", "wide"}) {
+        QCommandLineParser parser;
+        EXPECT_FALSE(read({QStringLiteral("--window-size"), QString::fromUtf8(bad)}, parser))
+            << bad;
+    }
+    QCommandLineParser parser;
+    EXPECT_TRUE(read({QStringLiteral("--window-size"), QStringLiteral("1366x768")}, parser));
+}
+
 // The session's outputs and run numbers, checked before anything runs: an export that would
 // replace an --import record, --screenshot and an export of one file, a --runs-folder that is
 // a file, a --hide-run beyond the session's runs.

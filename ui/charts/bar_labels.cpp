@@ -3,11 +3,13 @@
 
 #include <QChart>
 #include <QFontMetricsF>
+#include <QGraphicsSceneHoverEvent>
 #include <QPainter>
 
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <utility>
 
 namespace devicebench {
 
@@ -17,9 +19,47 @@ constexpr double kGap = 8.0; // between a label and the plot area
 
 } // namespace
 
-BarLabelsItem::BarLabelsItem(QChart *chart, QAbstractSeries *series)
-    : QGraphicsItem(chart), m_chart(chart), m_series(series) {
+HoverLabelsItem::HoverLabelsItem(QChart *chart, std::function<void(int)> onHover)
+    : QGraphicsItem(chart), m_onHover(std::move(onHover)) {
     setZValue(100.0);
+    setAcceptHoverEvents(true);
+}
+
+QPainterPath HoverLabelsItem::shape() const {
+    QPainterPath path;
+    for (const QRectF &rect : labelRects())
+        if (!rect.isEmpty())
+            path.addRect(rect);
+    return path;
+}
+
+void HoverLabelsItem::hoverMoveEvent(QGraphicsSceneHoverEvent *event) {
+    const QList<QRectF> rects = labelRects();
+    int at = -1;
+    for (qsizetype i = 0; i < rects.size(); ++i)
+        if (rects[i].contains(event->pos()))
+            at = static_cast<int>(i);
+    if (at != m_hovered && m_onHover)
+        m_onHover(at);
+    m_hovered = at;
+}
+
+void HoverLabelsItem::hoverLeaveEvent(QGraphicsSceneHoverEvent * /*event*/) {
+    if (m_hovered != -1 && m_onHover)
+        m_onHover(-1);
+    m_hovered = -1;
+}
+
+BarLabelsItem::BarLabelsItem(QChart *chart, QAbstractSeries *series,
+                             std::function<void(int)> onHover)
+    : HoverLabelsItem(chart, std::move(onHover)), m_chart(chart), m_series(series) {}
+
+QList<QRectF> BarLabelsItem::labelRects() const {
+    QList<QRectF> rects(m_labels.size());
+    for (const Placed &label : placed())
+        if (label.index >= 0 && label.index < rects.size())
+            rects[label.index] = label.rect;
+    return rects;
 }
 
 void BarLabelsItem::setLabels(const QStringList &labels) {
@@ -68,7 +108,7 @@ std::vector<BarLabelsItem::Placed> BarLabelsItem::placed() const {
                           metrics.height());
         if (rect.top() < lastBottom)
             continue; // would overlap the label above it
-        out.push_back({rect, metrics.elidedText(m_labels[i], Qt::ElideMiddle, width)});
+        out.push_back({rect, metrics.elidedText(m_labels[i], Qt::ElideMiddle, width), i});
         lastBottom = rect.bottom();
     }
     return out;

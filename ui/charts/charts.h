@@ -264,6 +264,7 @@ private:
 };
 
 class BarLabelsItem;
+class CategoryLabelsItem;
 class ErrorBarItem;
 class PublishedLegendItem;
 struct SpeedBars;
@@ -296,11 +297,14 @@ struct SpeedBars;
 // the error bar, the fastest and slowest run as a thin whisker, "n = 5" in the label, and the
 // speed-up against the baseline group with its interval (groupSpeedUp); the hover says all of
 // it and which runs. A group of one run is drawn as a run (its speed-up the group's). Joules and
-// money show the runs one by one (a footer line says so). Beyond barsThatFit() bars (the chart's
-// width over kMinBarWidth) the bars turn horizontal, sorted with the fastest (smallest value) on
-// top, each labelled on one line left of it (BarLabelsItem: elided, and only every k-th where
-// rows are thinner than a line, so that labels never overlap); the footer's lines wrap and
-// stop after kMaxFooterLines with "... and N more".
+// money show the runs one by one (a footer line says so). The vertical bars' labels are
+// word-wrapped within their bar's category (CategoryLabelsItem), never hidden. Beyond
+// barsThatFit() bars (the chart's width over kMinBarWidth), or where a label would need more
+// than CategoryLabelsItem::kMaxLines lines, the bars turn horizontal, sorted with the fastest
+// (smallest value) on top, each labelled on one line left of it (BarLabelsItem: elided, and
+// only every k-th where rows are thinner than a line, so that labels never overlap; at
+// neededHeight() every row has a line). Pointing at a label shows its bar's hover. The
+// footer's lines wrap within the chart.
 class SpeedChart : public QChart {
     Q_OBJECT
 
@@ -325,6 +329,15 @@ public:
     // never overlapping); empty when vertical.
     QStringList rowLabels() const;
     QList<QRectF> rowLabelRects() const;
+    // Either orientation: the labels drawn (plain text) and their rectangles (chart
+    // coordinates), and the footer's (legend rows and lines).
+    QStringList barLabels() const;
+    QList<QRectF> barLabelRects() const;
+    QList<QRectF> footerRects() const;
+    // The least height (pixels) at which every horizontal row has a line of text, or the
+    // vertical plot area keeps kMinPlotHeight, at the chart's width and layout.
+    int neededHeight() const;
+    static constexpr double kMinPlotHeight = 120.0;
 
     // The measure of the bars (Seconds by default); call sync() afterwards.
     void setMeasure(BarMeasure measure);
@@ -377,8 +390,12 @@ private:
     void setHorizontal(bool horizontal); // swaps the series and axes shown
     QBarSet *runBarSet(int index) const; // the set run bar `index` is drawn in
     void fitLabelColumn();               // the chart's left margin holds the row labels
+    void fitLabelRoom(); // the bottom margin holds the vertical labels (setSpaceAbove)
+    // Whether `count` bars with the vertical `categories` need the horizontal chart.
+    bool wantsHorizontal(int count, const QStringList &categories) const;
     QAbstractBarSeries *activeSeries() const;
-    SpeedBars nextBars(const RunStore &store, const QString &errorColour, int publishedBars);
+    SpeedBars nextBars(const RunStore &store, const QString &errorColour,
+                       const QStringList &publishedCategories);
 
     QStringList m_categories;
     std::vector<double> m_values;
@@ -403,6 +420,7 @@ private:
     QHorizontalStackedBarSeries *m_hSeries = nullptr;
     ErrorBarItem *m_errorBars = nullptr;
     BarLabelsItem *m_rowLabels = nullptr;
+    CategoryLabelsItem *m_columnLabels = nullptr; // vertical: under the bars
     PublishedLegendItem *m_publishedLegend = nullptr;
     QBarCategoryAxis *m_axisX = nullptr;
     QValueAxis *m_axisY = nullptr;

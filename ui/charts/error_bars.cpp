@@ -120,9 +120,14 @@ void ErrorBarItem::paintBar(QPainter *painter, std::size_t index, const Bar &bar
             Qt::AlignLeft | Qt::AlignVCenter, bar.text);
         return;
     }
+    // Wider than its category ("0.00117 USD" over a narrow bar): on two lines within it, so
+    // that it never runs into the next bar's value.
+    const double room = std::max(2.0 * halfCategory - 4.0, metrics.averageCharWidth() * 4.0);
+    const double textWidth = std::min(width, room);
+    const double textHeight = metrics.height() * (width > room ? 2.0 : 1.0);
     painter->drawText(
-        QRectF(centre.x() - width / 2.0, tip.y() - metrics.height() - 3.0, width, metrics.height()),
-        Qt::AlignCenter, bar.text);
+        QRectF(centre.x() - textWidth / 2.0, tip.y() - textHeight - 3.0, textWidth, textHeight),
+        Qt::AlignHCenter | Qt::AlignBottom | Qt::TextWordWrap, bar.text);
 }
 
 } // namespace devicebench

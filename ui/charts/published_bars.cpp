@@ -17,6 +17,7 @@
 #include <QPen>
 #include <QStackedBarSeries>
 
+#include <algorithm>
 #include <cmath>
 
 namespace devicebench {
@@ -194,16 +195,53 @@ PublishedLegendItem::PublishedLegendItem(QChart *chart)
 
 double PublishedLegendItem::lineHeight() const { return QFontMetricsF(m_chart->font()).height(); }
 
+double PublishedLegendItem::textWidth() const {
+    return std::max(40.0, m_chart->rect().width() - 16.0);
+}
+
+double PublishedLegendItem::rowWidth(const QStringList &row) const {
+    const QFontMetricsF metrics(m_chart->font());
+    const double gap = metrics.height() * 0.4;
+    double width = 0.0;
+    for (const QString &name : row)
+        width += metrics.height() * 0.8 + gap + metrics.horizontalAdvance(name) + 3.0 * gap;
+    return row.isEmpty() ? 0.0 : width - 3.0 * gap;
+}
+
+std::vector<QStringList> PublishedLegendItem::entryRows() const {
+    std::vector<QStringList> rows;
+    for (const QString &name : m_names) {
+        if (rows.empty() || rowWidth(rows.back() + QStringList{name}) > textWidth())
+            rows.emplace_back();
+        rows.back().append(name);
+    }
+    return rows;
+}
+
+double PublishedLegendItem::lineHeightOf(const QString &line) const {
+    const QFontMetricsF metrics(m_chart->font());
+    return std::max(
+        lineHeight(),
+        metrics.boundingRect(QRectF(0.0, 0.0, textWidth(), 1e6), Qt::TextWordWrap, line).height());
+}
+
 double PublishedLegendItem::stripHeight() const {
-    const auto lines = static_cast<double>((m_names.isEmpty() ? 0 : 1) + m_lines.size());
-    return lines > 0.0 ? lines * lineHeight() + 8.0 : 0.0;
+    double height = static_cast<double>(entryRows().size()) * lineHeight();
+    for (const QString &line : m_lines)
+        height += lineHeightOf(line);
+    return height > 0.0 ? height + 8.0 : 0.0;
 }
 
 void PublishedLegendItem::fitMargin() {
     QMargins margins = m_chart->margins();
-    margins.setBottom(m_bottomMargin + static_cast<int>(std::ceil(stripHeight())));
-    m_chart->setMargins(margins);
-    geometryChanged();
+    const int bottom =
+        m_bottomMargin + static_cast<int>(std::ceil(m_spaceAbove) + std::ceil(stripHeight()));
+    if (margins.bottom() != bottom) {
+        margins.setBottom(bottom);
+        m_chart->setMargins(margins);
+    }
+    prepareGeometryChange();
+    update();
 }
 
 void PublishedLegendItem::setNames(const QStringList &names) {
@@ -220,12 +258,32 @@ void PublishedLegendItem::setLines(const QStringList &lines) {
     fitMargin();
 }
 
-void PublishedLegendItem::geometryChanged() {
-    prepareGeometryChange();
-    update();
+void PublishedLegendItem::setSpaceAbove(double pixels) {
+    if (pixels == m_spaceAbove)
+        return;
+    m_spaceAbove = pixels;
+    fitMargin();
 }
 
+void PublishedLegendItem::geometryChanged() { fitMargin(); }
+
 QRectF PublishedLegendItem::boundingRect() const { return m_chart->rect(); }
+
+QList<QRectF> PublishedLegendItem::textRects() const {
+    QList<QRectF> rects;
+    const QRectF chart = m_chart->rect();
+    double y = chart.bottom() - stripHeight() + 4.0;
+    for (const QStringList &row : entryRows()) {
+        const double width = std::min(rowWidth(row), textWidth());
+        rects.append(QRectF(chart.center().x() - width / 2.0, y, width, lineHeight()));
+        y += lineHeight();
+    }
+    for (const QString &line : m_lines) {
+        rects.append(QRectF(chart.left() + 8.0, y, textWidth(), lineHeightOf(line)));
+        y += lineHeightOf(line);
+    }
+    return rects;
+}
 
 void PublishedLegendItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * /*option*/,
                                 QWidget * /*widget*/) {
@@ -233,40 +291,34 @@ void PublishedLegendItem::paint(QPainter *painter, const QStyleOptionGraphicsIte
         return;
     painter->save();
     painter->setFont(m_chart->font());
-    const QColor ink = m_chart->titleBrush().color();
-    const QRectF chart = m_chart->rect();
-    double y = chart.bottom() - stripHeight() + 4.0;
-    if (!m_names.isEmpty()) {
-        paintEntries(painter, y);
-        y += lineHeight();
-    }
-    painter->setPen(ink);
-    for (const QString &line : m_lines) {
-        painter->drawText(QRectF(chart.left(), y, chart.width(), lineHeight()), Qt::AlignCenter,
-                          line);
-        y += lineHeight();
-    }
+    const QList<QRectF> rects = textRects();
+    const std::vector<QStringList> rows = entryRows();
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        paintEntries(painter, rects[static_cast<qsizetype>(i)].top(), rows[i]);
+    painter->setPen(m_chart->titleBrush().color());
+    for (qsizetype i = 0; i < m_lines.size(); ++i)
+        painter->drawText(rects[static_cast<qsizetype>(rows.size()) + i],
+                          Qt::AlignHCenter | Qt::AlignTop | Qt::TextWordWrap, m_lines[i]);
     painter->restore();
 }
 
-void PublishedLegendItem::paintEntries(QPainter *painter, double y) const {
+void PublishedLegendItem::paintEntries(QPainter *painter, double y, const QStringList &row) const {
     const QFontMetricsF metrics(m_chart->font());
     const QColor ink = m_chart->titleBrush().color();
     const double box = metrics.height() * 0.8;
     const double gap = metrics.height() * 0.4;
-    double width = 0.0;
-    for (const QString &name : m_names)
-        width += box + gap + metrics.horizontalAdvance(name) + 3.0 * gap;
-    double x = m_chart->rect().center().x() - (width - 3.0 * gap) / 2.0;
+    double x = m_chart->rect().center().x() - std::min(rowWidth(row), textWidth()) / 2.0;
     QPen pen(ink);
     pen.setWidthF(1.5);
-    for (const QString &name : m_names) {
+    for (const QString &name : row) {
         painter->setPen(pen);
         painter->setBrush(QBrush(ink, Qt::BDiagPattern));
         painter->drawRect(QRectF(x, y + (metrics.height() - box) / 2.0, box, box));
         x += box + gap;
-        painter->drawText(QPointF(x, y + metrics.ascent()), name);
-        x += metrics.horizontalAdvance(name) + 3.0 * gap;
+        // A name wider than the strip on its own row is shortened; the hover says it whole.
+        const QString shown = metrics.elidedText(name, Qt::ElideRight, textWidth() - box - gap);
+        painter->drawText(QPointF(x, y + metrics.ascent()), shown);
+        x += metrics.horizontalAdvance(shown) + 3.0 * gap;
     }
 }
 

@@ -9,6 +9,8 @@
 
 #include <QColor>
 #include <QGraphicsItem>
+#include <QList>
+#include <QRectF>
 #include <QString>
 #include <QStringList>
 
@@ -65,9 +67,11 @@ void addPublishedSets(QAbstractBarSeries *series, const std::vector<double> &val
 
 // The published sets' legend, which the chart draws itself in a strip along its bottom edge
 // (Qt's legend would list every run's bar set too, and its layout shows hidden markers
-// again): a hatched square and the name of each set, in the chart's text colour, and under
-// them the two programs' ratio lines (programRatioLines), one a line. A child item of the
-// chart, so the dashboard and the exported PNG both draw it.
+// again): a hatched square and the name of each set, in the chart's text colour, in as many
+// rows as the chart's width needs, and under them the footer's lines (programRatioLines and
+// the bars left out), each word-wrapped within the chart. A child item of the chart, so the
+// dashboard and the exported PNG both draw it; the chart's bottom margin holds the strip and
+// the room above it that setSpaceAbove asks for, so that nothing in it is drawn over another.
 class PublishedLegendItem : public QGraphicsItem {
 public:
     explicit PublishedLegendItem(QChart *chart);
@@ -78,20 +82,31 @@ public:
     // The ratio lines under the entries; makes room for them as setNames does.
     void setLines(const QStringList &lines);
     QStringList lines() const { return m_lines; }
+    // Room (pixels) kept between the axis and the strip: the vertical bars' labels.
+    void setSpaceAbove(double pixels);
+    // Keeps the chart's bottom margin at what the strip needs at the chart's width, then
+    // repaints.
     void geometryChanged();
+    // Where the entries' rows and the lines are drawn (chart coordinates).
+    QList<QRectF> textRects() const;
 
     QRectF boundingRect() const override;
     void paint(QPainter *painter, const QStyleOptionGraphicsItem *option, QWidget *widget) override;
 
 private:
     double lineHeight() const;
-    double stripHeight() const; // the entries' line (when any) and the ratio lines
-    void fitMargin();           // the chart's bottom margin holds the strip
-    void paintEntries(QPainter *painter, double y) const; // the hatched squares and names
+    double textWidth() const;                   // the strip's width for text
+    std::vector<QStringList> entryRows() const; // the names, in rows that fit textWidth()
+    double rowWidth(const QStringList &row) const;
+    double lineHeightOf(const QString &line) const; // wrapped to textWidth()
+    double stripHeight() const;                     // the entries' rows and the lines
+    void fitMargin(); // the chart's bottom margin holds the strip and the space above it
+    void paintEntries(QPainter *painter, double y, const QStringList &row) const;
 
     QChart *m_chart;
     QStringList m_names;
     QStringList m_lines;
+    double m_spaceAbove = 0.0;
     int m_bottomMargin; // the chart's own, without the strip
 };
 

@@ -98,8 +98,8 @@ QString verdictLine(const StoredRun &run, const QString &errorColour, bool named
         QStringList fields;
         for (const std::string &f : run.differences)
             fields.append(QString::fromStdString(f));
-        // Two lines, so that the label fits under its bar (a wider one would be hidden).
-        // Dark red, or light red on the dark theme (readable on both backgrounds).
+        // The fields on a line of their own (the label is wrapped within its bar's width,
+        // CategoryLabelsItem). Dark red, or light red on the dark theme (readable on both).
         return QStringLiteral("<span style=\"color:%1\">⚠ not comparable:<br>%2</span>")
             .arg(errorColour, fields.join(QStringLiteral(", ")).toHtmlEscaped());
     }
@@ -128,9 +128,8 @@ QString busyLines(const std::vector<int> &busy, const QString &errorColour) {
     QStringList epochs;
     for (int epoch : busy)
         epochs.append(QString::number(epoch));
-    // On two lines, like "not comparable": a label wider than its bar is hidden (with both
-    // runs contended, no bar had a label at all). Beyond three epochs only their number; the
-    // epoch table and the bar's hover list them.
+    // On two lines, like "not comparable", so that the label stays short under its bar.
+    // Beyond three epochs only their number; the epoch table and the bar's hover list them.
     const QString which = busy.size() <= 3
                               ? QStringLiteral("epoch%1 %2 contended")
                                     .arg(busy.size() == 1 ? QString() : QStringLiteral("s"),

@@ -4,6 +4,7 @@
 #include "charts/charts.h"
 
 #include "charts/bar_labels.h"
+#include "charts/category_labels.h"
 #include "charts/chart_items.h"
 #include "charts/error_bars.h"
 #include "charts/published_bars.h"
@@ -42,8 +43,6 @@ SpeedChart::SpeedChart(QGraphicsItem *parent)
     m_axisY->setTitleText(QStringLiteral("seconds per epoch"));
     m_axisY->setLabelFormat(QStringLiteral("%.1f"));
     m_axisY->setRange(0.0, 1.0);
-    // Two-line category labels (run, then speed-up) must not be elided to "#1 cpu...".
-    m_axisX->setTruncateLabels(false);
     // Both orientations are on the chart from the start (so a chart theme styles all four
     // axes); the horizontal one is hidden until there are more bars than fit.
     addAxis(m_axisX, Qt::AlignBottom);
@@ -51,26 +50,37 @@ SpeedChart::SpeedChart(QGraphicsItem *parent)
     addAxis(m_hAxisValue, Qt::AlignBottom);
     addAxis(m_hAxisRows, Qt::AlignLeft);
     m_hAxisRows->setLabelsVisible(false); // m_rowLabels draws them, elided, never overlapping
+    m_axisX->setLabelsVisible(false);     // m_columnLabels draws them, wrapped, never hidden
     m_hAxisRows->setGridLineVisible(false);
     // The means are written beside the error bars. Only the orientation in use is on the
     // chart (setHorizontal): two bar series share each category's width.
     m_series->setLabelsVisible(false);
     m_hSeries->setLabelsVisible(false);
     m_errorBars = new ErrorBarItem(this, m_series);
-    m_rowLabels = new BarLabelsItem(this, m_hSeries);
+    const auto hoverBar = [this](int index) { // pointing at a bar's label
+        if (index >= 0)
+            showHover(index);
+        else
+            hideHover();
+    };
+    m_rowLabels = new BarLabelsItem(this, m_hSeries, hoverBar);
+    m_columnLabels = new CategoryLabelsItem(this, m_series, hoverBar);
     m_publishedLegend = new PublishedLegendItem(this);
     setHorizontal(false);
     connect(this, &QChart::plotAreaChanged, this, [this] {
         m_errorBars->geometryChanged();
         m_rowLabels->geometryChanged();
+        m_columnLabels->geometryChanged();
+        fitLabelRoom();
         m_publishedLegend->geometryChanged();
     });
     connect(this, &QGraphicsWidget::geometryChanged, this, [this] {
         fitTitle();
         fitLabelColumn();
-        // A width that holds another number of bars may need the other orientation.
+        // A width that holds another number of bars, or wraps their labels to other
+        // heights, may need the other orientation.
         if (m_store != nullptr &&
-            (static_cast<int>(m_numbers.size()) > barsThatFit()) != m_horizontal)
+            wantsHorizontal(static_cast<int>(m_values.size()), m_categories) != m_horizontal)
             sync(*m_store);
     });
     m_hover = new ChartHoverLabel(this);
@@ -224,10 +234,12 @@ int SpeedChart::barOfRun(int runId) const {
 }
 
 SpeedBars SpeedChart::nextBars(const RunStore &store, const QString &errorColour,
-                               int publishedBars) {
+                               const QStringList &publishedCategories) {
+    const auto publishedBars = static_cast<int>(publishedCategories.size());
     SpeedBars next = speedBars(store, errorColour, publishedBars, m_measure, !m_runsOneByOne);
     const auto runBars = static_cast<int>(next.values.size());
-    const bool horizontal = runBars + publishedBars > barsThatFit();
+    const bool horizontal =
+        wantsHorizontal(runBars + publishedBars, next.categories + publishedCategories);
     if (horizontal)
         sortRunBars(next, runBars);
     if (horizontal != m_horizontal) {
@@ -246,7 +258,7 @@ void SpeedChart::sync(const RunStore &store) {
         publishedLeftOutLine(m_measure, static_cast<int>(published.values.size()));
     if (m_measure != BarMeasure::Seconds)
         published = PublishedBars();
-    SpeedBars next = nextBars(store, errorColour, static_cast<int>(published.values.size()));
+    SpeedBars next = nextBars(store, errorColour, published.categories);
     m_rowLabelTexts = next.rowLabels;
     for (const QString &category : published.categories) // one line of plain text each
         m_rowLabelTexts.append(QTextDocumentFragment::fromHtml(category)
@@ -294,7 +306,9 @@ void SpeedChart::rebuildBars(const QStringList &labels) {
     m_setOfBar.clear();
     m_runSets = 0;
     m_rowLabels->setLabels(m_horizontal ? m_rowLabelTexts : QStringList());
+    m_columnLabels->setLabels(m_horizontal ? QStringList() : m_categories);
     fitLabelColumn();
+    fitLabelRoom();
     if (m_values.empty()) {
         m_publishedLegend->setNames({});
         m_axisY->setRange(0.0, 1.0);

@@ -1,19 +1,24 @@
 // SPDX-License-Identifier: MIT
-// SpeedChart (charts.h): the horizontal layout for many bars, the orientation switch, the row
-// labels' column and the bar sets shared by the bars of one look.
+// SpeedChart (charts.h): the horizontal layout for many bars, the orientation switch, the room
+// the labels take (the row labels' column, the vertical labels' rows), the height that labels
+// every row, and the bar sets shared by the bars of one look.
 #include "charts/charts.h"
 
 #include "charts/bar_labels.h"
+#include "charts/category_labels.h"
 #include "charts/error_bars.h"
+#include "charts/published_bars.h"
 #include "charts/speed_bars.h"
 
 #include <QBarCategoryAxis>
 #include <QBarSet>
+#include <QFontMetricsF>
 #include <QHorizontalStackedBarSeries>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
 #include <algorithm>
+#include <cmath>
 #include <limits>
 #include <map>
 
@@ -46,6 +51,51 @@ QAbstractBarSeries *SpeedChart::activeSeries() const {
                         : static_cast<QAbstractBarSeries *>(m_series);
 }
 
+bool SpeedChart::wantsHorizontal(int count, const QStringList &categories) const {
+    if (count > barsThatFit())
+        return true;
+    if (count == 0 || size().width() <= 0.0)
+        return false;
+    // The plot area's width as barsThatFit() estimates it, without the horizontal chart's
+    // label column, shared by the categories.
+    const double width = size().width() - m_leftMargin - margins().right() - 60.0;
+    return !categoryLabelsFit(categories, font(), width / static_cast<double>(count));
+}
+
+void SpeedChart::fitLabelRoom() {
+    m_publishedLegend->setSpaceAbove(m_horizontal ? 0.0 : m_columnLabels->neededHeight());
+}
+
+int SpeedChart::neededHeight() const {
+    const double overhead = size().height() - plotArea().height();
+    if (!m_horizontal)
+        return static_cast<int>(std::ceil(overhead + kMinPlotHeight));
+    // A row a line and a tenth (BarLabelsItem labels every row from there).
+    const double row = std::ceil(QFontMetricsF(font()).height() * 1.1) + 1.0;
+    return static_cast<int>(
+        std::ceil(overhead + std::max(kMinPlotHeight, row * static_cast<double>(m_values.size()))));
+}
+
+QStringList SpeedChart::barLabels() const {
+    if (m_horizontal)
+        return rowLabels();
+    QStringList texts;
+    for (const CategoryLabelsItem::Placed &label : m_columnLabels->placed())
+        texts.append(label.text);
+    return texts;
+}
+
+QList<QRectF> SpeedChart::barLabelRects() const {
+    if (m_horizontal)
+        return rowLabelRects();
+    QList<QRectF> rects;
+    for (const CategoryLabelsItem::Placed &label : m_columnLabels->placed())
+        rects.append(label.rect);
+    return rects;
+}
+
+QList<QRectF> SpeedChart::footerRects() const { return m_publishedLegend->textRects(); }
+
 int SpeedChart::barsThatFit() const {
     if (size().width() <= 0.0) // not laid out yet: vertical until it has a width
         return std::numeric_limits<int>::max();
@@ -76,6 +126,7 @@ void SpeedChart::fitLabelColumn() {
         return;
     margins.setLeft(left);
     setMargins(margins);
+    fitTitle(); // the title's width changed with the column
 }
 
 void SpeedChart::buildSharedSets(const QStringList &labels) {

@@ -126,35 +126,42 @@ int wrappedLines(const QString &text, int width) {
     return std::max(1, (box.height() + metrics.height() - 1) / metrics.height());
 }
 
-// The caption's height: its first line, then the control and the notes, wrapped.
-int captionHeight(const QString &control, const QStringList &notes, int width) {
-    int lines = control.isEmpty() ? 0 : wrappedLines(control, width - 32);
-    for (const QString &note : notes)
-        lines += wrappedLines(note, width - 32);
-    return 34 + kCaptionLineHeight * lines;
+// The caption's first line: what is compared, and how the training loss is drawn.
+QString captionText(const RunStore &store, const ChartOptions &options) {
+    return comparisonCaption(store) +
+           (options.smoothing > 0.0
+                ? QStringLiteral(" · training loss smoothed %1 (debiased EMA), raw steps faint")
+                      .arg(options.smoothing, 0, 'f', 2)
+                : QStringLiteral(" · training loss not smoothed"));
 }
 
-// The caption line under the charts, then the control line when there is one, then the
-// machine speed notes (in the error colour), each wrapped at words within the picture.
-void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &options,
-                  const QString &control, const QStringList &notes, int width, int chartsHeight) {
+// The caption's height: its lines, then the control and the notes, each wrapped.
+int captionHeight(const QString &caption, const QString &control, const QStringList &notes,
+                  int width) {
+    int lines = wrappedLines(caption, width - 32);
+    if (!control.isEmpty())
+        lines += wrappedLines(control, width - 32);
+    for (const QString &note : notes)
+        lines += wrappedLines(note, width - 32);
+    return 12 + kCaptionLineHeight * lines;
+}
+
+// The caption under the charts, then the control line when there is one, then the machine
+// speed notes (in the error colour), each wrapped at words within the picture, one under
+// the other.
+void paintCaption(QPainter &painter, const QString &caption, const QString &control,
+                  const QStringList &notes, int width, int chartsHeight) {
     painter.setFont(captionFont());
     painter.setPen(theme::colour(theme::Role::ChartText, theme::Theme::Light));
-    QString caption = comparisonCaption(store);
-    caption += options.smoothing > 0.0
-                   ? QStringLiteral(" · training loss smoothed %1 (debiased EMA), raw steps faint")
-                         .arg(options.smoothing, 0, 'f', 2)
-                   : QStringLiteral(" · training loss not smoothed");
-    painter.drawText(QRectF(16, chartsHeight, width - 32, 30), Qt::AlignLeft | Qt::AlignVCenter,
-                     caption);
     int line = 0;
     const auto draw = [&](const QString &text) {
         const int lines = wrappedLines(text, width - 32);
-        painter.drawText(QRectF(16, chartsHeight + 27 + line * kCaptionLineHeight, width - 32,
+        painter.drawText(QRectF(16, chartsHeight + 6 + line * kCaptionLineHeight, width - 32,
                                 lines * kCaptionLineHeight),
-                         Qt::AlignLeft | Qt::AlignTop | Qt::TextWordWrap, text);
+                         Qt::AlignLeft | Qt::AlignVCenter | Qt::TextWordWrap, text);
         line += lines;
     };
+    draw(caption);
     if (!control.isEmpty())
         draw(control);
     painter.setPen(theme::colour(theme::Role::ErrorText, theme::Theme::Light));
@@ -163,6 +170,12 @@ void paintCaption(QPainter &painter, const RunStore &store, const ChartOptions &
 }
 
 } // namespace
+
+int pictureBarsHeight(const SpeedChart &bars, int fitHeight) {
+    const auto rows = static_cast<int>(bars.barValues().size());
+    return std::max(
+        {fitHeight, bars.neededHeight(), bars.horizontal() ? rows * kPictureRowHeight + 160 : 0});
+}
 
 SystemPanes systemPanesFor(const RunStore &store) {
     return sampledQuantities(store).empty() ? SystemPanes::Omitted : SystemPanes::Included;
@@ -211,8 +224,9 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     const int width = size.width();
     const QString control = comparisonControlText(store);
     const QStringList notes = machineSpeedNotes(store);
+    const QString caption = captionText(store, options);
     const int chartsHeight =
-        size.height() - captionHeight(control, notes, width); // without the System view
+        size.height() - captionHeight(caption, control, notes, width); // without the System view
     const int lossHeight = chartsHeight * 57 / 100;
     // With a phase-timed run, where the time goes beside the loss chart, as in the window.
     const bool phases = PhaseChart::anyPhaseTimed(store);
@@ -221,7 +235,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
     // The bars first: placed before they are synced (the width decides whether they turn
-    // horizontal), then, horizontal, given a row a line of text (the picture grows).
+    // horizontal), then given the height that labels every bar (the picture grows).
     auto *bars = new SpeedChart;
     addPictureChart(scene, bars);
     bars->setMeasure(options.barMeasure);
@@ -229,9 +243,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     const int fitHeight = chartsHeight - lossHeight;
     placeChart(bars, QRectF(0, 0, width, fitHeight));
     bars->sync(store);
-    const auto rows = static_cast<int>(bars->barValues().size());
-    const int barsHeight =
-        bars->horizontal() ? std::max(fitHeight, rows * kPictureRowHeight + 160) : fitHeight;
+    const int barsHeight = pictureBarsHeight(*bars, fitHeight);
     placeChart(bars, QRectF(0, lossHeight + systemHeight, width, barsHeight));
     pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
     if (systemHeight > 0)
@@ -252,7 +264,7 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     painter.setRenderHint(QPainter::Antialiasing);
     painter.setRenderHint(QPainter::TextAntialiasing);
     scene.render(&painter, QRectF(0, 0, width, allChartsHeight), scene.sceneRect());
-    paintCaption(painter, store, options, control, notes, width, allChartsHeight);
+    paintCaption(painter, caption, control, notes, width, allChartsHeight);
     painter.end();
     return image;
 }

@@ -81,6 +81,10 @@ LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
 // When the bar chart turns horizontal (more bars than fit its width, SpeedChart), it is made
 // tall enough for kPictureRowHeight pixels a bar and the image is that much taller than `size`.
 inline constexpr int kPictureRowHeight = 16;
+// The height the picture gives `bars`, placed at the picture's width and `fitHeight` pixels and
+// synced: at least `fitHeight`, what its labels and footer need (SpeedChart::neededHeight) and,
+// horizontal, kPictureRowHeight pixels a bar, so that every bar is labelled.
+int pictureBarsHeight(const SpeedChart &bars, int fitHeight);
 QImage renderComparison(const RunStore &store, QSize size = QSize(kExportWidth, kExportHeight),
                         const ChartOptions &options = ChartOptions(),
                         SystemPanes panes = SystemPanes::Omitted);

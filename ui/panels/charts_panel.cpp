@@ -21,6 +21,7 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QPushButton>
+#include <QScrollArea>
 #include <QSettings>
 #include <QSlider>
 #include <QSplitter>
@@ -37,16 +38,17 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     m_lossView = new ZoomChartView(m_lossChart); // the view owns the chart
     m_lossView->setObjectName(QStringLiteral("lossChartView"));
     m_lossView->setRenderHint(QPainter::Antialiasing);
-    m_lossView->setMinimumHeight(250); // with the tabs' bar over it, the 280 px it had before
+    m_lossView->setMinimumHeight(220); // with the tabs' bar and the controls over it
     QWidget *bottom = buildBottom();
     QWidget *lossPane = buildLossPane();
 
     auto *centre = new QSplitter(Qt::Vertical, this);
     centre->addWidget(lossPane);
     centre->addWidget(bottom);
-    centre->setStretchFactor(0, 3);
-    centre->setStretchFactor(1, 2);
-    centre->setSizes({520, 380});
+    // Half and half: on a laptop's screen the bars, their labels and footer keep room too.
+    centre->setStretchFactor(0, 1);
+    centre->setStretchFactor(1, 1);
+    centre->setSizes({480, 420});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(centre);
@@ -64,7 +66,15 @@ QWidget *ChartsPanel::buildBottom() {
     m_barView = new QChartView(m_speedChart);
     m_barView->setObjectName(QStringLiteral("barChartView"));
     m_barView->setRenderHint(QPainter::Antialiasing);
-    m_barView->setMinimumSize(480, 260);
+    // Taller than its pane when its rows need it (fitBarView): it scrolls, every row labelled.
+    auto *barScroll = new QScrollArea;
+    barScroll->setObjectName(QStringLiteral("barChartScroll"));
+    barScroll->setFrameShape(QFrame::NoFrame);
+    barScroll->setWidgetResizable(true);
+    barScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    barScroll->setMinimumSize(kBarViewMinWidth, kBarViewMinHeight);
+    barScroll->setWidget(m_barView);
+    connect(m_speedChart, &QChart::plotAreaChanged, this, &ChartsPanel::fitBarView);
     buildEpochTable();
     m_controlLabel = new QLabel;
     m_controlLabel->setObjectName(QStringLiteral("controlLabel"));
@@ -78,7 +88,7 @@ QWidget *ChartsPanel::buildBottom() {
     barLayout->setContentsMargins(0, 0, 0, 0);
     barLayout->setSpacing(2);
     barLayout->addWidget(buildMeasureControl());
-    barLayout->addWidget(m_barView, 1);
+    barLayout->addWidget(barScroll, 1);
     barLayout->addWidget(m_controlLabel);
     auto *bottom = new QSplitter(Qt::Horizontal);
     bottom->addWidget(barPane);
@@ -369,6 +379,13 @@ void ChartsPanel::sync(bool running) {
     if (m_table->model()->rowCount() > 0 && running)
         m_table->scrollToBottom();
     updateControlText();
+    fitBarView();
+}
+
+void ChartsPanel::fitBarView() {
+    const int height = std::max(kBarViewMinHeight, m_speedChart->neededHeight());
+    if (m_barView->minimumHeight() != height)
+        m_barView->setMinimumHeight(height);
 }
 
 void ChartsPanel::updateControlText() {

@@ -34,13 +34,14 @@ class SystemChart;
 
 // Object names (tests): chartTabs (Loss, System), lossChartView, barChartView, phaseChartView
 // (PhaseChart, phase_chart.h: beside the loss chart, shown while any run is phase-timed),
-// controlLabel, epochTable, and the loss chart's controls above it: smoothingSlider (0..99, the
-// weight in hundredths), smoothingValue, xAxisCombo (steps, epochs, time; item data:
-// xAxisModeName), logScaleCheck, resetViewButton; the System tab's systemChartView and its
-// controls: systemQuantityCombo (item data: systemQuantityName), systemResetViewButton; over the
-// bar chart barMeasureCombo (seconds, joules, money per epoch; item data: barMeasureName) and
-// runsOneByOneCheck (repeated runs one by one instead of one bar and one band per group; the
-// same as runsOneByOneAction, which the window's View menu holds).
+// barChartScroll (the scroll area around barChartView), controlLabel, epochTable, and the loss
+// chart's controls above it: smoothingSlider (0..99, the weight in hundredths), smoothingValue,
+// xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck, resetViewButton; the
+// System tab's systemChartView and its controls: systemQuantityCombo (item data:
+// systemQuantityName), systemResetViewButton; over the bar chart barMeasureCombo (seconds, joules,
+// money per epoch; item data: barMeasureName) and runsOneByOneCheck (repeated runs one by one
+// instead of one bar and one band per group; the same as runsOneByOneAction, which the window's
+// View menu holds).
 class ChartsPanel : public QWidget {
     Q_OBJECT
 
@@ -80,6 +81,11 @@ Q_SIGNALS:
     void runVisibilityRequested(int runId, bool visible);
 
 private:
+    // The bar chart's least size; it grows taller (and its pane scrolls) to give every row a
+    // line of text (SpeedChart::neededHeight).
+    static constexpr int kBarViewMinWidth = 480;
+    static constexpr int kBarViewMinHeight = 180;
+    void fitBarView();
     void updateControlText();
     QWidget *buildBottom();   // the speed chart and its control note beside the epoch table
     void buildEpochTable();   // m_tableModel and m_table

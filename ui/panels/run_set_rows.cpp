@@ -5,6 +5,7 @@
 
 #include <QCheckBox>
 #include <QHBoxLayout>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QVBoxLayout>
@@ -59,8 +60,6 @@ QLayout *RunSettingsPanel::buildRunSetRows() {
     m_runSetEdit->setToolTip(
         QStringLiteral("Several runs with these settings, each on cpu, cpu:THREADS or cuda, "
                        "separated by commas"));
-    m_runSetButton = makeSettingsButton(this, QStringLiteral("Run set"), "runSetButton",
-                                        QStringLiteral("Start every run of the list"));
     m_interleaveCheck = new QCheckBox(QStringLiteral("Interleave epochs"), this);
     m_interleaveCheck->setObjectName(QStringLiteral("interleaveCheck"));
     // On by default: each run trains in a process of its own, so interleaving costs the runs
@@ -71,12 +70,12 @@ QLayout *RunSettingsPanel::buildRunSetRows() {
         QStringLiteral("Run the set's epochs in alternation (run 1 epoch 1, run 2 epoch 1, ...), "
                        "each run in a process of its own, so that a change of the machine's "
                        "speed touches every run alike; unticked: one run after another"));
-    // One row, so that the settings' scroll area shows it whole at the window's first size.
+    // The list and its interleaving; its button sits with the other run buttons
+    // (buildActionBar), pinned above the scrolled settings.
+    listRow->addWidget(new QLabel(QStringLiteral("Run set"), this));
     listRow->addWidget(m_runSetEdit, 1);
     listRow->addWidget(m_interleaveCheck);
-    listRow->addWidget(m_runSetButton);
     rows->addLayout(listRow);
-    connect(m_runSetButton, &QPushButton::clicked, this, &RunSettingsPanel::requestRunSet);
     connect(m_runSetEdit, &QLineEdit::returnPressed, this, [this] {
         if (m_runSetButton->isEnabled())
             requestRunSet();
@@ -97,7 +96,7 @@ void RunSettingsPanel::requestRunSet() {
     Q_EMIT runSetRequested(items, m_interleaveCheck->isChecked());
 }
 
-// Beside Stop, in view on a short screen: a run set of the article's runs (main_window.h,
+// Beside Run set, pinned with the run buttons: a run set of the article's runs (main_window.h,
 // reproduceArticle).
 QPushButton *RunSettingsPanel::buildReproduceButton() {
     m_reproduceButton = makeSettingsButton(

@@ -12,6 +12,7 @@
 #include <QDoubleSpinBox>
 #include <QFileDialog>
 #include <QFormLayout>
+#include <QGridLayout>
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
@@ -44,6 +45,8 @@ const QString kTensorBoardDir = QStringLiteral("run/tensorBoardDir");
 const QString kPhases = QStringLiteral("run/phases");
 const QString kRunSet = QStringLiteral("run/runSet");
 const QString kInterleave = QStringLiteral("run/interleave");
+
+constexpr int kComboChars = 18; // the least width of the settings' boxes, in characters
 
 int clampToInt(std::int64_t v) { return static_cast<int>(std::clamp<std::int64_t>(v, 0, INT_MAX)); }
 
@@ -80,36 +83,16 @@ QPushButton *makeSettingsButton(QWidget *parent, const QString &text, const char
 RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(buildActionBar()); // until the window pins it (takeActionBar)
     layout->addWidget(buildDataBox());
     layout->addWidget(buildTrainingBox());
-
-    m_runCpuButton = makeSettingsButton(this, QStringLiteral("Run on CPU"), "runCpuButton",
-                                        QStringLiteral("Train on the CPU"));
-    m_runGpuButton = makeSettingsButton(this, QStringLiteral("Run on GPU"), "runGpuButton");
-    m_stopButton = makeSettingsButton(
-        this, QStringLiteral("Stop"), "stopButton",
-        QStringLiteral("End the run within one step; its finished epochs are kept"));
-    m_diagnosticsButton = makeSettingsButton(
-        this, QStringLiteral("Diagnostics…"), "diagnosticsButton",
-        QStringLiteral("This machine's fingerprint and every device with its probe "
-                       "result"));
-    auto *runRow = new QHBoxLayout;
-    runRow->addWidget(m_runCpuButton);
-    runRow->addWidget(m_runGpuButton);
-    layout->addLayout(runRow);
-    auto *stopRow = new QHBoxLayout;
-    stopRow->addWidget(m_stopButton, 1);
-    stopRow->addWidget(buildReproduceButton());
-    stopRow->addWidget(m_diagnosticsButton);
-    layout->addLayout(stopRow);
     layout->addLayout(buildRunSetRows());
-
-    m_validationLabel = new QLabel(this);
-    m_validationLabel->setObjectName(QStringLiteral("validationLabel"));
-    m_validationLabel->setWordWrap(true);
-    m_validationLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour(palette())));
-    m_validationLabel->hide();
-    layout->addWidget(m_validationLabel);
+    // A long choice ("fp16 mixed precision (CUDA only)") must not widen the column on a small
+    // screen: each box shrinks to kComboChars characters; its list shows the choices whole.
+    for (QComboBox *combo : findChildren<QComboBox *>()) {
+        combo->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+        combo->setMinimumContentsLength(kComboChars);
+    }
 
     connect(m_runCpuButton, &QPushButton::clicked, this,
             [this] { Q_EMIT runRequested(QStringLiteral("cpu")); });
@@ -119,6 +102,46 @@ RunSettingsPanel::RunSettingsPanel(QWidget *parent) : QWidget(parent) {
     connect(m_diagnosticsButton, &QPushButton::clicked, this,
             &RunSettingsPanel::diagnosticsRequested);
     setRunState(false, QStringLiteral("Checking the GPU (the device probe is running)…"));
+}
+
+QWidget *RunSettingsPanel::buildActionBar() {
+    m_actionBar = new QWidget(this);
+    m_actionBar->setObjectName(QStringLiteral("runActionBar"));
+    m_runCpuButton = makeSettingsButton(m_actionBar, QStringLiteral("Run on CPU"), "runCpuButton",
+                                        QStringLiteral("Train on the CPU"));
+    m_runGpuButton = makeSettingsButton(m_actionBar, QStringLiteral("Run on GPU"), "runGpuButton");
+    m_stopButton = makeSettingsButton(
+        m_actionBar, QStringLiteral("Stop"), "stopButton",
+        QStringLiteral("End the run within one step; its finished epochs are kept"));
+    m_diagnosticsButton = makeSettingsButton(
+        m_actionBar, QStringLiteral("Diagnostics…"), "diagnosticsButton",
+        QStringLiteral("This machine's fingerprint and every device with its probe "
+                       "result"));
+    m_runSetButton =
+        makeSettingsButton(m_actionBar, QStringLiteral("Run set"), "runSetButton",
+                           QStringLiteral("Start every run of the list under Run set, below"));
+    connect(m_runSetButton, &QPushButton::clicked, this, &RunSettingsPanel::requestRunSet);
+    auto *layout = new QGridLayout(m_actionBar);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(m_runCpuButton, 0, 0);
+    layout->addWidget(m_runGpuButton, 0, 1);
+    layout->addWidget(m_stopButton, 0, 2);
+    layout->addWidget(m_runSetButton, 1, 0);
+    layout->addWidget(buildReproduceButton(), 1, 1);
+    layout->addWidget(m_diagnosticsButton, 1, 2);
+    m_validationLabel = new QLabel(m_actionBar);
+    m_validationLabel->setObjectName(QStringLiteral("validationLabel"));
+    m_validationLabel->setWordWrap(true);
+    m_validationLabel->setStyleSheet(QStringLiteral("color: %1;").arg(errorColour(palette())));
+    m_validationLabel->hide();
+    layout->addWidget(m_validationLabel, 2, 0, 1, 3);
+    return m_actionBar;
+}
+
+QWidget *RunSettingsPanel::takeActionBar() {
+    layout()->removeWidget(m_actionBar);
+    m_actionBar->setParent(nullptr);
+    return m_actionBar;
 }
 
 QWidget *RunSettingsPanel::buildDataBox() {

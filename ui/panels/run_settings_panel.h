@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: MIT
-// The run settings panel: the data folder (browse, "Get CIFAR-10…", "Open archive…",
-// synthetic data, TensorBoard folder), the training settings, "Run on CPU" / "Run on GPU" /
-// "Stop", the run set ("cpu:1, cpu:2, cuda", "Interleave epochs", "Run set") and the validation
-// messages. It only shows and edits settings: it asks for runs with
-// signals, and the window (main_window.h) says whether a run is going and whether the GPU is
-// usable.
+// The run settings panel: the action bar ("Run on CPU" / "Run on GPU" / "Stop", "Run set",
+// "Reproduce the article", "Diagnostics…" and the validation messages under them), the data
+// folder (browse, "Get CIFAR-10…", "Open archive…", synthetic data, TensorBoard folder), the
+// training settings and the run set's list ("cpu:1, cpu:2, cuda", "Interleave epochs"). It only
+// shows and edits settings: it asks for runs with signals, and the window (main_window.h) says
+// whether a run is going and whether the GPU is usable.
 #pragma once
 
 #include "devicebench/devices.h"
@@ -52,7 +52,8 @@ bool parseRunSet(const QString &text, std::vector<RunSetItem> *items, QString *e
 // gpuCombo (gpu_choice.h), workloadCombo, pythonEdit (workload_settings.h), modelCombo,
 // imageSizeCombo (model_settings.h), precisionCombo, tf32Combo (precision_settings.h), phasesCheck
 // (RunConfig::phases), runCpuButton, runGpuButton, stopButton, diagnosticsButton, runSetEdit,
-// interleaveCheck, runSetButton, reproduceButton, validationLabel.
+// interleaveCheck, runSetButton, reproduceButton, validationLabel; runActionBar (the buttons and
+// validationLabel).
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
 
@@ -67,6 +68,10 @@ public:
     QString tensorBoardDir() const;
     // A folder that holds a usable CIFAR-10: shown, and "Synthetic data" unticked.
     void useDataDir(const QString &dir);
+
+    // The action bar, taken out of the panel for the window to place where it never scrolls
+    // away (above the scrolled settings); the caller owns it. Until then it tops the panel.
+    QWidget *takeActionBar();
 
     // Shows the messages under the run buttons; an empty list hides them.
     void showProblems(const QStringList &problems);
@@ -116,15 +121,16 @@ Q_SIGNALS:
     void archiveChosen(QString archivePath); // "Open archive…", after choosing a file
 
 private:
-    QWidget *buildDataBox(); // the rows below, Synthetic data between fetch and TensorBoard
+    QWidget *buildActionBar(); // the run buttons, in rows, and the validation label under them
+    QWidget *buildDataBox();   // the rows below, Synthetic data between fetch and TensorBoard
     QLayout *buildDataDirRow(QWidget *box);                   // the data folder and Browse…
     QLayout *buildFetchRow(QWidget *box);                     // Get CIFAR-10…, Open archive…
     QLayout *buildTensorBoardRow(QWidget *box);               // the log folder and Browse…
     void chooseFolder(QLineEdit *edit, const QString &title); // a folder dialog into `edit`
     QWidget *buildTrainingBox();
-    QLayout *buildRunSetRows();          // the list, "Run set" and "Interleave epochs"
+    QLayout *buildRunSetRows();          // the list and "Interleave epochs"
     void requestRunSet();                // parses the list: runSetRequested or its message
-    QPushButton *buildReproduceButton(); // "Reproduce the article", beside Stop
+    QPushButton *buildReproduceButton(); // "Reproduce the article", beside Run set
 
     QLineEdit *m_dataDirEdit = nullptr;
     QPushButton *m_browseButton = nullptr;
@@ -152,6 +158,7 @@ private:
     QPushButton *m_runSetButton = nullptr;
     QPushButton *m_reproduceButton = nullptr;
     QLabel *m_validationLabel = nullptr;
+    QWidget *m_actionBar = nullptr;
     QString m_gpuShortcut;  // the GPU button's shortcut, for its tooltip
     QString gpuTip() const; // the GPU button's tooltip when usable: the chosen GPU, the shortcut
     void showChosenGpu();   // the GPU button's text and tooltip after a choice

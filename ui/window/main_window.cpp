@@ -29,6 +29,11 @@ namespace devicebench {
 
 namespace {
 
+// The first split of the window, pixels: the settings' column (its boxes' texts whole) and the
+// charts; on a smaller window the settings shrink to their least width first.
+constexpr int kDefaultSettingsWidth = 440;
+constexpr int kDefaultChartsWidth = 1100;
+
 // Coalescing windows. Idle (imports, warm-up control): at most 25 redraws a second, so the
 // window answers at once. During a run: at most 5 a second. A live curve needs no more, and
 // every redraw is main-thread work on the machine whose speed is being measured
@@ -60,36 +65,16 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
       m_gpuReason(QStringLiteral("Checking the GPU (the device probe is running)…")) {
     setWindowTitle(QStringLiteral("DeviceBench"));
 
-    // ---- left: settings, compare/export, run library; centre: the live charts -----------
-    // The library sits under the scrolled settings in a splitter of its own, so that its list
-    // and buttons stay in view on a short screen.
+    // ---- left: run buttons, settings, compare/export, run library; centre: the charts ----
     auto *main = new QSplitter(Qt::Horizontal, this);
-    auto *left = new QWidget;
-    auto *leftLayout = new QVBoxLayout(left);
-    m_settings = new RunSettingsPanel(left);
-    m_compare = new ComparePanel(*m_store, left);
-    leftLayout->addWidget(m_settings);
-    leftLayout->addWidget(m_compare);
-    leftLayout->addStretch(1);
-    auto *scroll = new QScrollArea;
-    scroll->setWidget(left);
-    scroll->setWidgetResizable(true);
-    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
-    scroll->setMinimumWidth(std::max(300, left->sizeHint().width() + 24));
-    m_library = new RunLibraryPanel(*m_store, runsFolder, nullptr, role);
-    auto *leftColumn = new QSplitter(Qt::Vertical);
-    leftColumn->addWidget(scroll);
-    leftColumn->addWidget(m_library);
-    leftColumn->setStretchFactor(0, 3);
-    leftColumn->setStretchFactor(1, 1);
-    leftColumn->setCollapsible(0, false);
-    leftColumn->setCollapsible(1, false);
+    int leftWidth = 0;
+    main->addWidget(buildLeftPane(runsFolder, role, &leftWidth));
     m_charts = new ChartsPanel(*m_store);
-    main->addWidget(leftColumn);
     main->addWidget(m_charts);
     main->setStretchFactor(0, 0);
     main->setStretchFactor(1, 1);
     main->setCollapsible(0, false);
+    main->setSizes({std::max(leftWidth, kDefaultSettingsWidth), kDefaultChartsWidth});
     buildTabs(main);
 
     m_statusLabel = new QLabel;
@@ -121,6 +106,9 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     connect(m_library, &RunLibraryPanel::statusMessage, this, &MainWindow::setStatus);
 
     buildActions();
+    // The application icon from the resources (resources/icons/), also where no
+    // QApplication::setWindowIcon was called (tests, embedding).
+    setWindowIcon(theme::applicationIcon());
     connectCharts();
 
     m_redrawTimer.setSingleShot(true);
@@ -131,7 +119,43 @@ MainWindow::MainWindow(QWidget *parent, const QString &runsFolder, RunsFolderRol
     setStatus(QStringLiteral("Ready. Choose the settings, then run on the CPU or the GPU."), false);
     m_library->loadSavedRuns();
     redrawNow();
+    setMinimumSize(kMinimumWidth, kMinimumHeight);
     resize(1500, 950);
+}
+
+QWidget *MainWindow::buildLeftPane(const QString &runsFolder, RunsFolderRole role, int *width) {
+    // The library sits under the scrolled settings in a splitter of its own, so that its list
+    // and buttons stay in view on a short screen.
+    auto *left = new QWidget;
+    auto *leftLayout = new QVBoxLayout(left);
+    m_settings = new RunSettingsPanel(left);
+    m_compare = new ComparePanel(*m_store, left);
+    leftLayout->addWidget(m_settings);
+    leftLayout->addWidget(m_compare);
+    leftLayout->addStretch(1);
+    auto *scroll = new QScrollArea;
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // As narrow as the settings can be (their boxes shrink), not as wide as they like to be:
+    // the splitter gives them that width where the window has it.
+    scroll->setMinimumWidth(std::max(300, left->minimumSizeHint().width() + 24));
+    *width = left->sizeHint().width() + 24;
+    m_library = new RunLibraryPanel(*m_store, runsFolder, nullptr, role);
+    auto *leftColumn = new QSplitter(Qt::Vertical);
+    leftColumn->addWidget(scroll);
+    leftColumn->addWidget(m_library);
+    leftColumn->setStretchFactor(0, 3);
+    leftColumn->setStretchFactor(1, 1);
+    leftColumn->setCollapsible(0, false);
+    leftColumn->setCollapsible(1, false);
+    // The run buttons above it all, pinned: the settings scroll beneath them.
+    auto *pane = new QWidget;
+    auto *paneLayout = new QVBoxLayout(pane);
+    paneLayout->setContentsMargins(0, 0, 0, 0);
+    paneLayout->addWidget(m_settings->takeActionBar());
+    paneLayout->addWidget(leftColumn, 1);
+    return pane;
 }
 
 MainWindow::~MainWindow() = default;

@@ -72,7 +72,8 @@ std::vector<RunRequest> reproductionRequests(const PublishedSet &set, const RunR
 
 // Object names of the widgets tests look up with findChild<>(): those of the panels (see
 // their headers) and statusLabel. Actions (menus, with keyboard shortcuts): runCpuAction
-// (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), exportPngAction (Ctrl+E),
+// (Ctrl+R), runGpuAction (Ctrl+G), stopAction (Ctrl+.), runSetAction (Ctrl+Shift+R),
+// reproduceAction, exportPngAction (Ctrl+E),
 // exportCsvAction (Ctrl+Shift+E), exportHtmlAction, importAction (Ctrl+O), quitAction (Ctrl+Q),
 // diagnosticsAction; each clicks its button, so it is disabled when the button is. And
 // pricesAction (Settings > Prices…: openPricesDialog).
@@ -83,6 +84,11 @@ class MainWindow : public QMainWindow {
     Q_OBJECT
 
 public:
+    // The window's smallest size (logical pixels): every control in view and nothing drawn
+    // over anything there (tests/ui/window_layout_test.cpp), as at any larger size.
+    static constexpr int kMinimumWidth = 1024;
+    static constexpr int kMinimumHeight = 640;
+
     // `runsFolder`: where run records are kept; empty: none kept. `role`: whether it is the
     // saved history (reloaded, imports copied in) or only where this session's runs write
     // their records (run_library_panel.h, RunsFolderRole).
@@ -242,6 +248,9 @@ protected:
     void closeEvent(QCloseEvent *event) override;
 
 private:
+    // The left column: the run buttons pinned over the scrolled settings and Compare box, the
+    // run library under them; *width: the width the settings like to have.
+    QWidget *buildLeftPane(const QString &runsFolder, RunsFolderRole role, int *width);
     void buildActions(); // menus, shortcuts (main_window_desktop.cpp)
     // The tabs "Runs" (`runsView`), "Sweep" and "Scaling" as the central widget, and the Sweep
     // view's connections (main_window_sweep.cpp).
@@ -298,6 +307,7 @@ private:
     QAction *m_runCpuAction = nullptr;
     QAction *m_runGpuAction = nullptr;
     QAction *m_stopAction = nullptr;
+    QAction *m_runSetAction = nullptr;    // Run menu: the settings' "Run set"
     QAction *m_reproduceAction = nullptr; // Run menu: the settings' "Reproduce the article"
     QAction *m_exportPngAction = nullptr;
     QAction *m_exportCsvAction = nullptr;

@@ -11,7 +11,6 @@
 #include "panels/run_settings_panel.h"
 #include "store/run_store.h"
 #include "sweep/sweep_panel.h"
-#include "theme/theme.h"
 
 #include "devicebench/run_types.h"
 
@@ -105,7 +104,9 @@ void MainWindow::buildActions() {
     QAction *diagnosticsAction =
         makeAction(QStringLiteral("&Diagnostics…"), "diagnosticsAction", QKeySequence());
     QAction *pricesAction = makeAction(QStringLiteral("&Prices…"), "pricesAction", QKeySequence());
-    // Also in the menu: on a short screen the button sits below the settings' fold.
+    m_runSetAction = makeAction(QStringLiteral("Run &set"), "runSetAction",
+                                QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    // No keys: a stray chord must not start the article's hour-long set.
     m_reproduceAction =
         makeAction(QStringLiteral("Reproduce the &article"), "reproduceAction", QKeySequence());
 
@@ -121,19 +122,21 @@ void MainWindow::buildActions() {
     connect(m_exportHtmlAction, &QAction::triggered, m_compare->exportHtmlButton(),
             &QPushButton::click);
     connect(quitAction, &QAction::triggered, this, &QWidget::close);
-    connect(m_runCpuAction, &QAction::triggered, runCpuButton, &QPushButton::click);
-    connect(m_runGpuAction, &QAction::triggered, runGpuButton, &QPushButton::click);
-    connect(m_stopAction, &QAction::triggered, stopButton, &QPushButton::click);
-    connect(m_reproduceAction, &QAction::triggered, m_settings->reproduceButton(),
-            &QPushButton::click);
+    for (const auto &[action, button] : {std::pair{m_runCpuAction, runCpuButton},
+                                         {m_runGpuAction, runGpuButton},
+                                         {m_stopAction, stopButton},
+                                         {m_runSetAction, m_settings->runSetButton()},
+                                         {m_reproduceAction, m_settings->reproduceButton()}})
+        connect(action, &QAction::triggered, button, &QPushButton::click);
     connect(diagnosticsAction, &QAction::triggered, this, &MainWindow::showDiagnostics);
     connect(pricesAction, &QAction::triggered, this, [this] { openPricesDialog(); });
 
     addMenu(*menuBar(), QStringLiteral("&File"),
             {importAction, m_exportPngAction, m_exportCsvAction, m_exportHtmlAction, nullptr,
              quitAction});
-    addMenu(*menuBar(), QStringLiteral("&Run"),
-            {m_runCpuAction, m_runGpuAction, m_stopAction, nullptr, m_reproduceAction});
+    addMenu(
+        *menuBar(), QStringLiteral("&Run"),
+        {m_runCpuAction, m_runGpuAction, m_stopAction, nullptr, m_runSetAction, m_reproduceAction});
     addMenu(*menuBar(), QStringLiteral("&View"), {m_charts->runsOneByOneAction()});
     addMenu(*menuBar(), QStringLiteral("&Settings"), {pricesAction});
     addMenu(*menuBar(), QStringLiteral("&Tools"), {diagnosticsAction});
@@ -143,14 +146,11 @@ void MainWindow::buildActions() {
     m_settings->setGpuShortcut(withShortcut(QString(), m_runGpuAction));
     for (const auto &[button, shortcut] : {std::pair{runCpuButton, m_runCpuAction},
                                            {stopButton, m_stopAction},
+                                           {m_settings->runSetButton(), m_runSetAction},
                                            {exportPngButton, m_exportPngAction},
                                            {exportCsvButton, m_exportCsvAction},
                                            {importButton, importAction}})
         button->setToolTip(withShortcut(button->toolTip(), shortcut));
-
-    // The application icon from the resources (resources/icons/), also where no
-    // QApplication::setWindowIcon was called (tests, embedding).
-    setWindowIcon(theme::applicationIcon());
 }
 
 void MainWindow::connectCharts() {
@@ -174,6 +174,7 @@ void MainWindow::syncActions() {
     m_runGpuAction->setText(gpu.isEmpty() ? QStringLiteral("Run on &GPU")
                                           : QStringLiteral("Run on &GPU: ") + gpu);
     m_stopAction->setEnabled(m_settings->stopButton()->isEnabled());
+    m_runSetAction->setEnabled(m_settings->runSetButton()->isEnabled());
     m_reproduceAction->setEnabled(m_settings->reproduceButton()->isEnabled());
     m_exportPngAction->setEnabled(m_compare->exportPngButton()->isEnabled());
     m_exportCsvAction->setEnabled(m_compare->exportCsvButton()->isEnabled());

@@ -203,22 +203,47 @@
     const more = bars.length > 40 ? '; and ' + (bars.length - 40) + ' more (the tables above hold every number)' : '';
     return 'Bar chart of stable mean seconds per epoch: ' + (shown.join('; ') || 'no bar') + more;
   }
+  // Every bar keeps its label: one longer than a third of the page's width is wrapped at
+  // spaces (a word longer than a line is cut in pieces) into lines, which Chart.js draws one
+  // under the other; Chart.js's autoSkip, which drops labels that do not fit, is off, and
+  // each row is as tall as its lines.
+  function wrapLabel(text, chars) {
+    const lines = [];
+    let line = '';
+    String(text).split(' ').forEach(function (word) {
+      for (; word.length > chars; word = word.slice(chars)) {
+        if (line) { lines.push(line); line = ''; }
+        lines.push(word.slice(0, chars));
+      }
+      if (line && (line + ' ' + word).length > chars) { lines.push(line); line = ''; }
+      line = line ? line + ' ' + word : word;
+    });
+    if (line) lines.push(line);
+    return lines;
+  }
   const barCanvas = document.getElementById('bars');
   barCanvas.setAttribute('aria-label', barsDescription());
-  document.getElementById('bars-box').style.height = (80 + 28 * Math.max(1, bars.length)) + 'px';
+  const labelChars = Math.max(16, Math.floor(document.getElementById('bars-box').clientWidth / 3 / 7));
+  const barLabels = bars.map(function (b) { return wrapLabel(b.label, labelChars); });
+  document.getElementById('bars-box').style.height = (80 + barLabels.reduce(function (sum, lines) {
+    return sum + Math.max(28, 12 + 15 * lines.length);
+  }, 0)) + 'px';
   if (bars.length > 0) {
     new Chart(barCanvas, {
       type: 'bar',
-      data: { labels: bars.map(function (b) { return b.label; }), datasets: [{
+      data: { labels: barLabels, datasets: [{
         label: 'stable mean (s)',
         data: bars.map(function (b) { return isNum(b.value) ? b.value : null; }),
         backgroundColor: bars.map(function (b) { return b.published ? hatch(b.colour) : b.colour + 'cc'; }),
         borderColor: bars.map(function (b) { return b.colour; }), borderWidth: 1 }] },
       options: {
         indexAxis: 'y', animation: false, maintainAspectRatio: false,
-        scales: { x: { beginAtZero: true, title: { display: true, text: 'seconds per epoch (stable mean)' },
+        scales: { y: { ticks: { autoSkip: false } },
+          x: { beginAtZero: true, title: { display: true, text: 'seconds per epoch (stable mean)' },
           suggestedMax: Math.max.apply(null, bars.map(function (b) { return isNum(b.high) ? b.high : (isNum(b.value) ? b.value : 0); })) } },
-        plugins: { legend: { display: false }, tooltip: { callbacks: { label: function (c) {
+        plugins: { legend: { display: false }, tooltip: { callbacks: {
+          title: function (items) { return items.length ? bars[items[0].dataIndex].label : ''; },
+          label: function (c) {
           const b = bars[c.dataIndex];
           return secs(b.value) + (isNum(b.low) ? ' ' + range(b.low, b.high, 3, ' s') : '') + ' · ' + b.speed;
         } } } }
