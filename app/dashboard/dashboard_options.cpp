@@ -47,8 +47,8 @@ void addRunSettingsOptions(QCommandLineParser &parser) {
          QStringLiteral("Use only the first N training images (0 = all)."), valueName},
         {QStringLiteral("test-images"),
          QStringLiteral("Use only the first N test images (0 = all)."), valueName},
-        {QStringLiteral("workload"), QString::fromStdString(workloadChoices(scriptedWorkload) + "."),
-         QStringLiteral("NAME")},
+        {QStringLiteral("workload"),
+         QString::fromStdString(workloadChoices(scriptedWorkload) + "."), QStringLiteral("NAME")},
         {QStringLiteral("target-accuracy"),
          QStringLiteral("Time to accuracy: stop each run after the first epoch whose test "
                         "accuracy reaches P percent; the epochs are then the budget."),

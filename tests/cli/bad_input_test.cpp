@@ -118,8 +118,8 @@ TEST(CliBadInput, APublishedDirThatIsNoFolderIsRefused) {
 // A target accuracy that is no percentage, or a budget too short to say anything, is refused
 // before any run, as the dashboard refuses it (dashboard_bad_input_test.cpp).
 TEST(CliBadInput, ATargetAccuracyThatIsNoPercentageOrTooFewEpochsIsRefused) {
-    const std::vector<std::string> twoEpochs = {"run", "--synthetic", "--epochs", "2",
-                                                "--threads", "1", "--no-published"};
+    const std::vector<std::string> twoEpochs = {"run",       "--synthetic", "--epochs",      "2",
+                                                "--threads", "1",           "--no-published"};
     expectRefused(
         DEVICEBENCH_CLI,
         {{with(twoEpochs, {"--target-accuracy", "abc"}), "--target-accuracy"},

@@ -25,10 +25,23 @@ devicebench::testing::ProgramResult runCli(const std::vector<std::string> &args)
 // A tiny synthetic run of `epochs` epochs with `target` percent, its record in `record`.
 std::vector<std::string> tinyRun(const std::string &target, const fs::path &record,
                                  const std::string &epochs = "3") {
-    return {"run",           "--synthetic", "--epochs",  epochs,         "--train-images",
-            "64",            "--test-images", "32",      "--batch-size", "16",
-            "--threads",     "1",           "--no-published", "--target-accuracy", target,
-            "--record",      record.string()};
+    return {"run",
+            "--synthetic",
+            "--epochs",
+            epochs,
+            "--train-images",
+            "64",
+            "--test-images",
+            "32",
+            "--batch-size",
+            "16",
+            "--threads",
+            "1",
+            "--no-published",
+            "--target-accuracy",
+            target,
+            "--record",
+            record.string()};
 }
 
 } // namespace
@@ -39,8 +52,7 @@ TEST(CliTimeToAccuracy, ARunStopsAtTheEpochThatReachesItsTargetAndSaysHowSoon) {
     const auto r = runCli(tinyRun("1", record));
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("target 1 % test accuracy"), std::string::npos) << r.out;
-    EXPECT_NE(r.out.find("time to accuracy: 1 % reached in epoch 1: "), std::string::npos)
-        << r.out;
+    EXPECT_NE(r.out.find("time to accuracy: 1 % reached in epoch 1: "), std::string::npos) << r.out;
     EXPECT_EQ(r.out.find("epoch  2/3"), std::string::npos) << "no epoch after the target";
     const devicebench::RunRecord read = devicebench::readRunRecord(record.string());
     EXPECT_EQ(read.status, "finished");

@@ -63,12 +63,13 @@ TEST(DashboardBadInput, AnOptionTwiceOrWithAnEmptyValueIsRefused) {
 
 // A target accuracy is checked as the CLI checks it (bad_input_test.cpp), before any run.
 TEST(DashboardBadInput, ATargetAccuracyThatIsNoPercentageOrTooFewEpochsIsRefused) {
-    const std::vector<std::string> twoEpochs = {"--synthetic", "--epochs", "2", "--train-images",
-                                                "64", "--test-images", "32", "--quit",
-                                                "--run", "cpu:1"};
+    const std::vector<std::string> twoEpochs = {
+        "--synthetic",   "--epochs", "2",      "--train-images", "64",
+        "--test-images", "32",       "--quit", "--run",          "cpu:1"};
     expectRefused(
         DEVICEBENCH_DASHBOARD,
-        {{with(twoEpochs, {"--target-accuracy", "abc"}), "--target-accuracy: 'abc' is not a number"},
+        {{with(twoEpochs, {"--target-accuracy", "abc"}),
+          "--target-accuracy: 'abc' is not a number"},
          {with(twoEpochs, {"--target-accuracy", "0"}),
           "target accuracy must be a test accuracy in percent, above 0 and at most 100 (got 0)"},
          {with(twoEpochs, {"--target-accuracy", "100.5"}), "(got 100.5)"},

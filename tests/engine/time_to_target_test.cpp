@@ -74,7 +74,8 @@ TEST(TimeToTarget, TextsNameTheTargetAsGiven) {
     EXPECT_EQ(targetText(50.0), "50 %");
     EXPECT_EQ(targetText(93.5), "93.5 %");
     const TargetResult r = timeToTarget(epochs({0.6}, 12.25, 2.0), 50.0);
-    EXPECT_EQ(describeTarget(r), "50 % reached in epoch 1: 12.2 s to target (training alone 10.2 s)");
+    EXPECT_EQ(describeTarget(r),
+              "50 % reached in epoch 1: 12.2 s to target (training alone 10.2 s)");
 }
 
 TEST(TimeToTarget, ProblemsNameTheValue) {
@@ -119,8 +120,8 @@ TEST(TargetScore, FiveRunsScoreTheMeanAfterDroppingTheFastestAndTheSlowest) {
 }
 
 TEST(TargetScore, FewerThanFiveRunsScoreTheMedian) {
-    const TargetScore s = scoreTimeToTarget({reachedIn(10.0), reachedIn(30.0), reachedIn(14.0),
-                                             reachedIn(12.0)});
+    const TargetScore s =
+        scoreTimeToTarget({reachedIn(10.0), reachedIn(30.0), reachedIn(14.0), reachedIn(12.0)});
     EXPECT_FALSE(s.olympic);
     EXPECT_DOUBLE_EQ(s.seconds, 13.0);
     EXPECT_NE(describeScore(s).find("the median"), std::string::npos) << describeScore(s);

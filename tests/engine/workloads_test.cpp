@@ -18,8 +18,8 @@ TEST(WorkloadTable, EveryWorkloadHasOneRowWithAUniqueName) {
         EXPECT_STRNE(row.label, "") << row.name;
         EXPECT_STRNE(row.help, "") << row.name;
     }
-    for (Workload w : {Workload::Faithful, Workload::Tuned, Workload::ArticleScript,
-                       Workload::Script})
+    for (Workload w :
+         {Workload::Faithful, Workload::Tuned, Workload::ArticleScript, Workload::Script})
         EXPECT_EQ(ids.count(w), 1u) << toString(w);
 }
 

@@ -280,10 +280,10 @@ RunGroups groupRuns(const RunSet &runs) {
     for (RunGroup &group : result.groups) {
         const RunRecord &record = runs.run(group.runs.front()).record;
         group.isBaseline = &group == &base;
-        group.speedUp = comparedByTimeToTarget(baseRecord, record)
-                            ? SpeedUp{groupSeconds(base) / groupSeconds(group), kGroupNaN,
-                                      kGroupNaN}
-                            : groupSpeedUp(base.stats, group.stats);
+        group.speedUp =
+            comparedByTimeToTarget(baseRecord, record)
+                ? SpeedUp{groupSeconds(base) / groupSeconds(group), kGroupNaN, kGroupNaN}
+                : groupSpeedUp(base.stats, group.stats);
         group.differences = comparisonDifferences(baseRecord, record);
     }
     return result;

@@ -130,7 +130,8 @@ std::string targetAccuracyProblem(double target) {
         return "target accuracy must be a number (a test accuracy in percent)";
     if (target <= 0.0 || target > 100.0)
         return "target accuracy must be a test accuracy in percent, above 0 and at most 100 "
-               "(got " + trimmed(target, 6) + ")";
+               "(got " +
+               trimmed(target, 6) + ")";
     return {};
 }
 

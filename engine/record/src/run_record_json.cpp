@@ -56,7 +56,7 @@ OrderedJson configJson(const RunConfig &c) {
     j["phases"] = c.phases;
     j["tf32"] = toString(c.tf32);
     j["python"] = c.python; // the article script's interpreter asked for ("" = the default)
-    if (c.targetAccuracy) // absent: no target (every epoch runs)
+    if (c.targetAccuracy)   // absent: no target (every epoch runs)
         j["targetAccuracy"] = *c.targetAccuracy;
     return j;
 }

@@ -95,9 +95,9 @@ OrderedJson controlPairJson(const RunSet &store, const ControlPair &pair) {
 OrderedJson targetJson(const TargetResult &t) {
     if (!t.set)
         return nullptr;
-    return {{"target", t.target},   {"reached", t.reached},
-            {"epoch", t.epoch},     {"epochs", t.epochs},
-            {"seconds", t.seconds}, {"trainingSeconds", t.trainingSeconds},
+    return {{"target", t.target},       {"reached", t.reached},
+            {"epoch", t.epoch},         {"epochs", t.epochs},
+            {"seconds", t.seconds},     {"trainingSeconds", t.trainingSeconds},
             {"line", describeTarget(t)}};
 }
 
@@ -105,8 +105,8 @@ OrderedJson targetJson(const TargetResult &t) {
 OrderedJson scoreJson(const TargetScore &s) {
     if (s.runs == 0)
         return nullptr;
-    return {{"runs", s.runs},       {"reached", s.reached}, {"olympic", s.olympic},
-            {"seconds", s.seconds}, {"min", s.min},         {"max", s.max},
+    return {{"runs", s.runs},          {"reached", s.reached}, {"olympic", s.olympic},
+            {"seconds", s.seconds},    {"min", s.min},         {"max", s.max},
             {"line", describeScore(s)}};
 }
 

@@ -52,8 +52,9 @@ struct RunEntry {
     // compared by time to target (no interval then); NaN when either has no such time.
     SpeedUp speedUp;
     bool isBaseline = false;
-    std::vector<std::string> differences; // comparisonDifferences(baseline, this): empty = comparable
-    double maxTestLossDiff = 0.0;         // maxTestLossDifference(baseline, this); NaN if none
+    std::vector<std::string>
+        differences;              // comparisonDifferences(baseline, this): empty = comparable
+    double maxTestLossDiff = 0.0; // maxTestLossDifference(baseline, this); NaN if none
     // The machine's speed during this run against during the baseline (machine_speed.h); not
     // compared for the baseline itself.
     MachineSpeedDifference machineSpeed;

@@ -25,13 +25,13 @@ bool reachesTarget(double testAccuracy, double targetPercent);
 
 // A run's time to its target, from its finished epochs.
 struct TargetResult {
-    bool set = false;       // the run had a target; nothing below is meaningful otherwise
-    double target = 0.0;    // percent
-    bool reached = false;   // an epoch's test accuracy reached it
-    int epoch = 0;          // the first such epoch (from 1); 0 when not reached
-    int epochs = 0;         // epochs run (when not reached: the budget spent, "not reached in N")
-    double seconds = 0.0;   // time to target: epochs 1..epoch, training and evaluation; NaN
-                            // when not reached
+    bool set = false;     // the run had a target; nothing below is meaningful otherwise
+    double target = 0.0;  // percent
+    bool reached = false; // an epoch's test accuracy reached it
+    int epoch = 0;        // the first such epoch (from 1); 0 when not reached
+    int epochs = 0;       // epochs run (when not reached: the budget spent, "not reached in N")
+    double seconds = 0.0; // time to target: epochs 1..epoch, training and evaluation; NaN
+                          // when not reached
     double trainingSeconds = 0.0; // the same without the evaluations; NaN when not reached or
                                   // when an epoch's test time is unknown
 };
@@ -46,12 +46,12 @@ TargetResult timeToTarget(const std::vector<EpochResult> &epochs,
 // dropped as the slowest, and more make the score infinite ("not reached reliably").
 inline constexpr int kOlympicScoringRuns = 5;
 struct TargetScore {
-    int runs = 0;          // runs with the target
-    int reached = 0;       // of them, the runs that reached it
-    bool olympic = false;  // true: the trimmed mean; false: the median
-    double seconds = 0.0;  // the score; +infinity when not reached reliably; NaN without runs
-    double min = 0.0;      // the fastest and slowest time to target of the runs that reached
-    double max = 0.0;      // it; NaN when none did
+    int runs = 0;         // runs with the target
+    int reached = 0;      // of them, the runs that reached it
+    bool olympic = false; // true: the trimmed mean; false: the median
+    double seconds = 0.0; // the score; +infinity when not reached reliably; NaN without runs
+    double min = 0.0;     // the fastest and slowest time to target of the runs that reached
+    double max = 0.0;     // it; NaN when none did
 };
 
 // The score of `runs` (their times to one target, any order; `set` false ones are left out).
