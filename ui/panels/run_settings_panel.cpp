@@ -269,6 +269,7 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     m_workload.addRows(box, form);
     m_model.addRows(box, form);
     m_precision.addRows(box, form);
+    m_target.addRow(box, form);
     // Where the time goes: a phase-timed run is another kind of measurement.
     m_phasesCheck = new QCheckBox(QStringLiteral("Time each phase (slower)"), box);
     m_phasesCheck->setObjectName(QStringLiteral("phasesCheck"));
@@ -296,6 +297,7 @@ RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
     m_workload.apply(&config);
     m_model.apply(&config);
     m_precision.apply(&config);
+    m_target.apply(&config);
     config.phases = m_phasesCheck->isChecked();
     return config;
 }
@@ -314,6 +316,7 @@ void RunSettingsPanel::setRunConfig(const RunConfig &config) {
     m_testImagesSpin->setValue(clampToInt(config.testImages));
     m_model.show(config);
     m_precision.show(config);
+    m_target.show(config);
     m_phasesCheck->setChecked(config.phases);
 }
 
@@ -388,6 +391,7 @@ void RunSettingsPanel::saveSettings(QSettings &settings) const {
     settings.setValue(kTensorBoardDir, tensorBoardDir());
     m_model.save(settings);
     m_precision.save(settings);
+    m_target.save(settings);
     m_gpu.save(settings);
     settings.setValue(kPhases, config.phases);
     settings.setValue(kRunSet, runSetText());
@@ -418,6 +422,7 @@ void RunSettingsPanel::restoreSettings(const QSettings &settings) {
     m_workload.restore(settings);
     m_model.restore(settings);
     m_precision.restore(settings);
+    m_target.restore(settings);
     m_gpu.restore(settings);
     if (settings.contains(kPhases))
         m_phasesCheck->setChecked(settings.value(kPhases).toBool());

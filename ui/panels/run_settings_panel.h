@@ -12,6 +12,7 @@
 #include "panels/gpu_choice.h"
 #include "panels/model_settings.h"
 #include "panels/precision_settings.h"
+#include "panels/target_setting.h"
 #include "panels/workload_settings.h"
 
 #include <QString>
@@ -50,10 +51,10 @@ bool parseRunSet(const QString &text, std::vector<RunSetItem> *items, QString *e
 // syntheticCheck, tensorBoardEdit, tensorBoardBrowseButton, epochsSpin, batchSizeSpin,
 // learningRateSpin, warmupSpin, threadsSpin, seedSpin, trainImagesSpin, testImagesSpin,
 // gpuCombo (gpu_choice.h), workloadCombo, pythonEdit (workload_settings.h), modelCombo,
-// imageSizeCombo (model_settings.h), precisionCombo, tf32Combo (precision_settings.h), phasesCheck
-// (RunConfig::phases), runCpuButton, runGpuButton, stopButton, diagnosticsButton, runSetEdit,
-// interleaveCheck, runSetButton, reproduceButton, validationLabel; runActionBar (the buttons and
-// validationLabel).
+// imageSizeCombo (model_settings.h), precisionCombo, tf32Combo (precision_settings.h),
+// targetAccuracySpin (target_setting.h), phasesCheck (RunConfig::phases), runCpuButton,
+// runGpuButton, stopButton, diagnosticsButton, runSetEdit, interleaveCheck, runSetButton,
+// reproduceButton, validationLabel; runActionBar (the buttons and validationLabel).
 class RunSettingsPanel : public QWidget {
     Q_OBJECT
 
@@ -147,6 +148,7 @@ private:
     WorkloadSettings m_workload;        // the Workload and Python rows
     ModelSettings m_model;              // the Model and Image size rows
     PrecisionSettings m_precision;      // the Precision and TF32 rows
+    TargetSetting m_target;             // the Target accuracy row
     GpuChoice m_gpu;                    // the GPU row
     QCheckBox *m_phasesCheck = nullptr; // "Time each phase (slower)"
     QPushButton *m_runCpuButton = nullptr;
