@@ -49,8 +49,10 @@ Json withoutIdTimesAndFingerprint(Json record) {
             if (epoch.contains(load))
                 epoch[load] = "measured";
         }
-        // So are when it began and the canary after it (and the flag derived from it).
-        for (const char *timed : {"startedUnixSeconds", "canary", "canaryChange", "speedChanged"})
+        // So are when it began, its test pass and the canary after it (and the flag derived
+        // from it).
+        for (const char *timed :
+             {"startedUnixSeconds", "testSeconds", "canary", "canaryChange", "speedChanged"})
             if (epoch.contains(timed))
                 epoch[timed] = "measured";
         // And what the system sampler read during it (its energy's method and notes are not).

@@ -296,6 +296,10 @@ TEST(RunRecordJson, TargetAccuracyAndTestSecondsRoundTripWithTheDerivedTimeToTar
     RunRecord original = fullRecord();
     original.config.targetAccuracy = 5.0;
     original.epochs.front().testSeconds = original.epochs.front().seconds / 4.0;
+    // Reached in the last epoch: a record with a target ends at the epoch that reached it.
+    for (EpochResult &e : original.epochs)
+        e.testAccuracy = 0.01;
+    original.epochs.back().testAccuracy = 0.5;
     const std::string json = toJson(original);
     EXPECT_NE(json.find("\"targetAccuracy\": 5.0"), std::string::npos) << json.substr(0, 1200);
     EXPECT_NE(json.find("\"target\": {"), std::string::npos);
@@ -303,6 +307,7 @@ TEST(RunRecordJson, TargetAccuracyAndTestSecondsRoundTripWithTheDerivedTimeToTar
     ASSERT_TRUE(read.config.targetAccuracy.has_value());
     EXPECT_DOUBLE_EQ(*read.config.targetAccuracy, 5.0);
     EXPECT_DOUBLE_EQ(read.epochs.front().testSeconds, original.epochs.front().testSeconds);
+    EXPECT_NE(json.find("\"reached\": true"), std::string::npos);
 }
 
 TEST(RunRecordJson, ARecordWithoutATargetReadsAsOneWithoutAndWritesNone) {

@@ -319,9 +319,9 @@ CsvColumns<RunRow> targetColumns() {
              const TargetResult t = target(x);
              return t.set && t.reached ? std::to_string(t.epoch) : std::string();
          }},
-        Column::number("time_to_target_s", "s", 4, reachedTime(&TargetResult::seconds), kUndefined),
-        Column::number("training_to_target_s", "s", 4, reachedTime(&TargetResult::trainingSeconds),
-                       kUndefined),
+        // Empty without a target or when not reached (target_reached says which).
+        Column::number("time_to_target_s", "s", 4, reachedTime(&TargetResult::seconds)),
+        Column::number("training_to_target_s", "s", 4, reachedTime(&TargetResult::trainingSeconds)),
     };
 }
 

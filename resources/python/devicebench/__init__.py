@@ -178,7 +178,7 @@ def _at_exit():
         reason = "the script ended without calling devicebench.run()"
     elif current.done == 0 and not current.started:
         reason = "the script ended before its first epoch (it never iterated run.epochs())"
-    elif current.done < current.epoch_count:
+    elif current.done < current.epoch_count and not current.reached:
         reason = "the script ended after %d of its %d epochs" % (current.done,
                                                                 current.epoch_count)
     else:
@@ -267,6 +267,7 @@ class Run:
         self.model_name, self.parameters = "", 0
         self.set_model(model)
         self.epoch_count, self.done, self.started, self.epoch = 0, 0, False, 0
+        self.reached = False  # the target accuracy was reached: the run ends finished
         self._step, self._pending, self._epoch_losses = 0, [], []
         self._test = (None, None)
         if self.active:
@@ -421,6 +422,7 @@ class Run:
             raise ValueError("epoch %d reported no test accuracy, which the run's target "
                              "accuracy needs: call run.test(accuracy=...) in each epoch" % epoch)
         reached = self.target is not None and accuracy * 100.0 >= self.target - 1e-9
+        self.reached = reached
         if epoch < self.epoch_count and not reached:  # after the last, "ended" comes at exit
             self.channel.emit({"event": "pass"})
         return reached
