@@ -15,6 +15,7 @@
 #include "probe_controller.h"
 #include "run_controller.h"
 #include "scripted_session.h"
+#include "session_checks.h"
 #include "store/run_store.h"
 #include "sweep_controller.h"
 #include "sweep_script.h"

@@ -2,6 +2,7 @@
 // The dashboard's command line as main() reads it (app/dashboard/dashboard_options.h): the
 // article's script's Python and "Reproduce the article".
 #include "dashboard_options.h"
+#include "session_checks.h"
 
 #include <QCommandLineParser>
 #include <QFile>
