@@ -173,7 +173,8 @@ void addChartScriptOptions(QCommandLineParser &parser) {
          QStringLiteral("FILE")},
         {kView,
          QStringLiteral("Once the runs are in view (before --screenshot), show the tab VIEW: "
-                        "runs, system (the Runs tab's System view), sweep or scaling."),
+                        "runs, system or accuracy (the Runs tab's System or Accuracy view), "
+                        "sweep or scaling."),
          QStringLiteral("VIEW")},
         {kWindowSize,
          QStringLiteral("Before --screenshot, make the window W x H (logical pixels; no "
@@ -215,9 +216,10 @@ bool checkChartScriptOptions(const QCommandLineParser &parser) {
     if (!checkRunNumbers(parser))
         ok = false;
     const QStringList views = {QStringLiteral("runs"), QStringLiteral("system"),
-                               QStringLiteral("sweep"), QStringLiteral("scaling")};
+                               QStringLiteral("accuracy"), QStringLiteral("sweep"),
+                               QStringLiteral("scaling")};
     if (parser.isSet(kView) && !views.contains(parser.value(kView)))
-        fail(QStringLiteral("--view: '%1' is not runs, system, sweep or scaling")
+        fail(QStringLiteral("--view: '%1' is not runs, system, accuracy, sweep or scaling")
                  .arg(parser.value(kView)));
     if (parser.isSet(kWindowSize) && windowSizeOf(parser.value(kWindowSize)).isEmpty())
         fail(QStringLiteral("--window-size: '%1' is not WxH (whole pixels, 1 to %2)")
@@ -273,10 +275,14 @@ bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
     else if (view == QLatin1String("sweep"))
         window.showSweepView();
     else if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
-             (view == QLatin1String("runs") || view == QLatin1String("system")) && tabs != nullptr)
+             (view == QLatin1String("runs") || view == QLatin1String("system") ||
+              view == QLatin1String("accuracy")) &&
+             tabs != nullptr)
         tabs->setCurrentIndex(0);
     if (view == QLatin1String("system"))
         window.chartsPanel()->showSystemView();
+    if (view == QLatin1String("accuracy"))
+        window.chartsPanel()->showAccuracyView();
     if (parser.isSet(kWindowSize))
         window.resize(windowSizeOf(parser.value(kWindowSize)));
     window.redrawNow();

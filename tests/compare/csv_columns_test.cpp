@@ -144,6 +144,7 @@ RunRecord measuredRun() {
         e.system.gpuPowerWatts = {62.25, 70.0};
         e.system.gpuEnergy = {EnergyMethod::NvmlEnergyCounter, 150.0 * e.seconds, "cuda:0"};
         e.system.cpuEnergy = {EnergyMethod::Rapl, 40.0 * e.seconds, "package-0"};
+        e.testSeconds = 0.5;
         r.epochs.push_back(e);
     }
     r.status = "finished";
@@ -200,19 +201,19 @@ TEST(CsvColumns, EveryColumnOfASyntheticSetIsWrittenAsPinned) {
     const RunSet set = syntheticSet();
     EXPECT_EQ(
         epochCsv(set),
-        R"csv(run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,status,host,comparable,differences,contended,cpu_share,other_cpus,steal_fraction,load_average,model,image_size,parameters,phase_data_s,phase_forward_s,phase_loss_s,phase_backward_s,phase_optimizer_s,phase_test_s,precision,skipped_steps,started_unix_s,canary_s,canary_run_threads_s,canary_change,speed_changed,process_cores,machine_cores,peak_rss_bytes,gpu_utilization,gpu_power_w,gpu_memory_peak_bytes,energy_j,energy_method
-"#1 Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",cuda:0,4,1,4.2500,1,2.000000,1.750000,0.250000,235.29,cifar-10,finished,"gpu, box",0,model;image size;precision;TF32,0,0.9900,0.0100,0.0000,3.25,resnet18,64,11173962,0.250000,0.500000,0.125000,1.000000,0.250000,0.125000,fp16,0,1800000010.125,0.010100,0.003100,0.010000,0,1.250,1.750,3000000001,0.875,62.2,5000000000,807.5,nvml-energy-counter + rapl
-"#1 Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",cuda:0,4,2,2.1250,0,1.000000,0.875000,0.500000,470.59,cifar-10,finished,"gpu, box",0,model;image size;precision;TF32,0,0.9900,0.0100,0.0000,3.25,resnet18,64,11173962,0.250000,0.500000,0.125000,1.000000,0.250000,0.250000,fp16,1,1800000020.125,0.010100,0.003100,0.010000,0,1.250,1.750,3000000002,0.875,62.2,5000000000,403.8,nvml-energy-counter + rapl
-"#1 Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",cuda:0,4,3,2.5000,0,0.666667,0.583333,0.750000,400.00,cifar-10,finished,"gpu, box",0,model;image size;precision;TF32,1,0.5000,1.7500,0.0000,3.25,resnet18,64,11173962,0.250000,0.500000,0.125000,1.000000,0.250000,0.375000,fp16,2,1800000030.125,0.012500,0.003100,0.250000,1,1.250,1.750,3000000003,0.875,62.2,5000000000,475.0,nvml-energy-counter + rapl
-#2 CPU x1 @ =host,cpu,1,1,12.0000,1,2.250000,2.500000,0.125000,83.33,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#2 CPU x1 @ =host,cpu,1,2,12.0000,0,2.250000,2.500000,0.125000,83.33,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#2 CPU x1 @ =host,cpu,1,3,13.0000,0,2.250000,2.500000,0.125000,76.92,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#3 CPU x1 @ =host,cpu,1,1,12.7500,1,2.250000,2.500000,0.125000,78.43,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#3 CPU x1 @ =host,cpu,1,2,12.7500,0,2.250000,2.500000,0.125000,78.43,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#3 CPU x1 @ =host,cpu,1,3,13.8125,0,2.250000,2.500000,0.125000,72.40,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#4 CPU x1 @ =host,cpu,1,1,6.0000,1,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#4 CPU x1 @ =host,cpu,1,2,6.0000,0,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
-#4 CPU x1 @ =host,cpu,1,3,6.5000,0,nan,inf,0.125000,153.85,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,
+        R"csv(run,device,threads,epoch,seconds,warmup,train_loss,test_loss,test_accuracy,images_per_s,data,status,host,comparable,differences,contended,cpu_share,other_cpus,steal_fraction,load_average,model,image_size,parameters,phase_data_s,phase_forward_s,phase_loss_s,phase_backward_s,phase_optimizer_s,phase_test_s,precision,skipped_steps,started_unix_s,canary_s,canary_run_threads_s,canary_change,speed_changed,process_cores,machine_cores,peak_rss_bytes,gpu_utilization,gpu_power_w,gpu_memory_peak_bytes,energy_j,energy_method,test_s,elapsed_s
+"#1 Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",cuda:0,4,1,4.2500,1,2.000000,1.750000,0.250000,235.29,cifar-10,finished,"gpu, box",0,model;image size;precision;TF32,0,0.9900,0.0100,0.0000,3.25,resnet18,64,11173962,0.250000,0.500000,0.125000,1.000000,0.250000,0.125000,fp16,0,1800000010.125,0.010100,0.003100,0.010000,0,1.250,1.750,3000000001,0.875,62.2,5000000000,807.5,nvml-energy-counter + rapl,0.5000,4.2500
+"#1 Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",cuda:0,4,2,2.1250,0,1.000000,0.875000,0.500000,470.59,cifar-10,finished,"gpu, box",0,model;image size;precision;TF32,0,0.9900,0.0100,0.0000,3.25,resnet18,64,11173962,0.250000,0.500000,0.125000,1.000000,0.250000,0.250000,fp16,1,1800000020.125,0.010100,0.003100,0.010000,0,1.250,1.750,3000000002,0.875,62.2,5000000000,403.8,nvml-energy-counter + rapl,0.5000,6.3750
+"#1 Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",cuda:0,4,3,2.5000,0,0.666667,0.583333,0.750000,400.00,cifar-10,finished,"gpu, box",0,model;image size;precision;TF32,1,0.5000,1.7500,0.0000,3.25,resnet18,64,11173962,0.250000,0.500000,0.125000,1.000000,0.250000,0.375000,fp16,2,1800000030.125,0.012500,0.003100,0.250000,1,1.250,1.750,3000000003,0.875,62.2,5000000000,475.0,nvml-energy-counter + rapl,0.5000,8.8750
+#2 CPU x1 @ =host,cpu,1,1,12.0000,1,2.250000,2.500000,0.125000,83.33,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,12.0000
+#2 CPU x1 @ =host,cpu,1,2,12.0000,0,2.250000,2.500000,0.125000,83.33,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,24.0000
+#2 CPU x1 @ =host,cpu,1,3,13.0000,0,2.250000,2.500000,0.125000,76.92,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,37.0000
+#3 CPU x1 @ =host,cpu,1,1,12.7500,1,2.250000,2.500000,0.125000,78.43,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,12.7500
+#3 CPU x1 @ =host,cpu,1,2,12.7500,0,2.250000,2.500000,0.125000,78.43,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,25.5000
+#3 CPU x1 @ =host,cpu,1,3,13.8125,0,2.250000,2.500000,0.125000,72.40,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,39.3125
+#4 CPU x1 @ =host,cpu,1,1,6.0000,1,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,6.0000
+#4 CPU x1 @ =host,cpu,1,2,6.0000,0,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,12.0000
+#4 CPU x1 @ =host,cpu,1,3,6.5000,0,nan,inf,0.125000,153.85,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,18.5000
 )csv");
     EXPECT_EQ(
         summaryCsv(set),

@@ -70,6 +70,29 @@ TEST(TimeToTarget, AnAccuracyOfExactlyTheTargetReachesItDespiteRounding) {
     EXPECT_FALSE(reachesTarget(std::nan(""), 1.0));
 }
 
+TEST(AccuracyOverTime, EachEpochEndsAtTheSumOfTheSecondsSoFarInPercent) {
+    std::vector<EpochResult> e = epochs({0.30, 0.45, 0.51}, 10.0, 1.5);
+    e[1].seconds = 12.0;
+    const std::vector<AccuracyPoint> points = accuracyOverTime(e);
+    ASSERT_EQ(points.size(), 3U);
+    EXPECT_EQ(points[0].epoch, 1);
+    EXPECT_DOUBLE_EQ(points[0].seconds, 10.0);
+    EXPECT_DOUBLE_EQ(points[1].seconds, 22.0);
+    EXPECT_DOUBLE_EQ(points[2].seconds, 32.0);
+    EXPECT_DOUBLE_EQ(points[2].accuracy, 51.0);
+    // The point that reaches a target is where timeToTarget says it was reached.
+    EXPECT_DOUBLE_EQ(points[2].seconds, timeToTarget(e, 50.0).seconds);
+}
+
+TEST(AccuracyOverTime, AnEpochWithoutAccuracyAddsItsSecondsButNoPoint) {
+    std::vector<EpochResult> e = epochs({0.30, 0.45, 0.51}, 10.0, 1.5);
+    e[1].testAccuracy = std::nan("");
+    const std::vector<AccuracyPoint> points = accuracyOverTime(e);
+    ASSERT_EQ(points.size(), 2U);
+    EXPECT_EQ(points[1].epoch, 3);
+    EXPECT_DOUBLE_EQ(points[1].seconds, 30.0);
+}
+
 TEST(TimeToTarget, TextsNameTheTargetAsGiven) {
     EXPECT_EQ(targetText(50.0), "50 %");
     EXPECT_EQ(targetText(93.5), "93.5 %");

@@ -125,6 +125,27 @@ TEST(ReportData, NumbersThatAreNotFiniteAreNullAndTheComparisonIsComparesDocumen
     EXPECT_EQ(data["comparison"]["groups"].size(), 1U);
 }
 
+TEST(ReportData, ARunWithATargetCarriesItsAccuracyOverTimeItsTargetAndWhereItReachedIt) {
+    RunSet store;
+    devicebench::RunRecord run = devicebench::testing::finishedCpuRun("t", {2.0, 3.0, 4.0});
+    run.config.targetAccuracy = 40.0;
+    run.epochs[0].testAccuracy = 0.25;
+    run.epochs[1].testAccuracy = 0.4;
+    run.epochs[2].testAccuracy = 0.5;
+    store.addRecord(run, "t.json");
+    store.addRecord(devicebench::testing::finishedCpuRun("u", {2.0, 2.0}), "u.json");
+    const OrderedJson data = OrderedJson::parse(devicebench::scriptSafeJson(dataOf(store)));
+    const OrderedJson &curve = data["curves"][0];
+    ASSERT_EQ(curve["accuracy"].size(), 3U);
+    EXPECT_DOUBLE_EQ(curve["accuracy"][1][0].get<double>(), 5.0);  // seconds from the first step
+    EXPECT_DOUBLE_EQ(curve["accuracy"][1][1].get<double>(), 40.0); // percent
+    EXPECT_DOUBLE_EQ(curve["target"].get<double>(), 40.0);
+    EXPECT_DOUBLE_EQ(curve["reachedAt"].get<double>(), 5.0);
+    EXPECT_TRUE(data["curves"][1]["target"].is_null()) << "a run without a target";
+    EXPECT_TRUE(data["curves"][1]["reachedAt"].is_null());
+    EXPECT_EQ(data["curves"][1]["accuracy"].size(), 2U);
+}
+
 TEST(ReportData, TwoTenEpochRunsMakeAPageUnderOneMegabyte) {
     const RunSet store =
         examples({"charts/cpu-1-thread-10-epochs.json", "charts/cpu-2-threads-10-epochs.json"});

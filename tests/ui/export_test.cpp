@@ -67,18 +67,21 @@ TEST(CsvExport, QuotesALabelContainingACommaOrQuote) {
         << relabelled[1].toStdString();
     EXPECT_TRUE(lines[2].contains(QStringLiteral(",0.125000,")));
     // From the data on: the run's state, host and comparability, the model, the precision; every
-    // measurement of the machine (load, phases, canary, sampler) empty, as not measured.
+    // measurement of the machine (load, phases, canary, sampler, test pass) empty, as not
+    // measured; elapsed_s the epochs' seconds so far (1.5 + 0.75).
     const QStringList header = lines[0].split(QLatin1Char(','));
     const QStringList cells = lines[2].split(QLatin1Char(','));
     ASSERT_EQ(cells.size(), header.size()) << lines[2].toStdString();
     const QString host = QString::fromStdString(store->run(0).record.fingerprint.hostName);
-    const std::map<QString, QString> filled{{QStringLiteral("data"), QStringLiteral("cifar-10")},
-                                            {QStringLiteral("status"), QStringLiteral("running")},
-                                            {QStringLiteral("host"), csvField(host)},
-                                            {QStringLiteral("comparable"), QStringLiteral("1")},
-                                            {QStringLiteral("model"), QStringLiteral("small-cnn")},
-                                            {QStringLiteral("image_size"), QStringLiteral("32")},
-                                            {QStringLiteral("precision"), QStringLiteral("fp32")}};
+    const std::map<QString, QString> filled{
+        {QStringLiteral("data"), QStringLiteral("cifar-10")},
+        {QStringLiteral("status"), QStringLiteral("running")},
+        {QStringLiteral("host"), csvField(host)},
+        {QStringLiteral("comparable"), QStringLiteral("1")},
+        {QStringLiteral("model"), QStringLiteral("small-cnn")},
+        {QStringLiteral("image_size"), QStringLiteral("32")},
+        {QStringLiteral("precision"), QStringLiteral("fp32")},
+        {QStringLiteral("elapsed_s"), QStringLiteral("2.2500")}};
     for (qsizetype c = header.indexOf(QStringLiteral("data")); c < header.size(); ++c) {
         const auto it = filled.find(header[c]);
         EXPECT_EQ(cells[c], it == filled.end() ? QString() : it->second) << header[c].toStdString();

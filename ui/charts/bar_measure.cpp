@@ -6,6 +6,7 @@
 
 #include "devicebench/cost.h"
 #include "devicebench/run_energy.h"
+#include "devicebench/time_to_target.h"
 
 #include <algorithm>
 #include <cmath>
@@ -78,10 +79,50 @@ MeasuredRun money(const StoredRun &run, MeasuredRun m) {
     return m;
 }
 
+// The run's time to its target; without one, why: not reached (yet), or no target.
+MeasuredRun toTarget(const StoredRun &run, MeasuredRun m) {
+    const TargetResult t = timeToTarget(run.record.epochs, run.record.config.targetAccuracy);
+    if (t.reached) {
+        m.value = t.seconds;
+        return m;
+    }
+    if (!t.set)
+        m.why = QStringLiteral("no target accuracy");
+    else if (run.state == RunState::Running)
+        m.why = QStringLiteral("%1 not reached yet (%2 of %3 epochs)")
+                    .arg(QString::fromStdString(targetText(t.target)))
+                    .arg(t.epochs)
+                    .arg(run.record.config.epochs);
+    else
+        m.why = QString::fromStdString(describeTarget(t));
+    return m;
+}
+
+QString percentText(double target) { return QString::fromStdString(targetText(target)); }
+
 } // namespace
+
+std::optional<double> sharedTarget(const RunStore &store) {
+    std::optional<double> shared;
+    for (const StoredRun &run : store.runs()) {
+        if (store.isRunHidden(run.id))
+            continue;
+        const std::optional<double> &target = run.record.config.targetAccuracy;
+        if (!target || (shared && *shared != *target))
+            return std::nullopt;
+        shared = target;
+    }
+    return shared;
+}
+
+BarMeasure shownMeasure(const RunStore &store, BarMeasure chosen) {
+    return chosen == BarMeasure::Seconds && sharedTarget(store) ? BarMeasure::TimeToTarget : chosen;
+}
 
 QString barMeasureName(BarMeasure measure) {
     switch (measure) {
+    case BarMeasure::TimeToTarget:
+        return QStringLiteral("target");
     case BarMeasure::Joules:
         return QStringLiteral("joules");
     case BarMeasure::Money:
@@ -104,6 +145,8 @@ bool parseBarMeasure(const QString &name, BarMeasure *measure) {
 
 QString barMeasureText(BarMeasure measure) {
     switch (measure) {
+    case BarMeasure::TimeToTarget:
+        return QStringLiteral("Seconds to target");
     case BarMeasure::Joules:
         return QStringLiteral("Joules per epoch");
     case BarMeasure::Money:
@@ -122,6 +165,8 @@ MeasuredRun measureRun(const StoredRun &run, int index, BarMeasure measure) {
         return joules(run, m);
     case BarMeasure::Money:
         return money(run, m);
+    case BarMeasure::TimeToTarget:
+        return toTarget(run, m);
     case BarMeasure::Seconds:
         break;
     }
@@ -130,6 +175,7 @@ MeasuredRun measureRun(const StoredRun &run, int index, BarMeasure measure) {
 
 MeasuredBars measureBars(const RunStore &store, BarMeasure measure) {
     MeasuredBars bars;
+    bars.target = sharedTarget(store).value_or(0.0);
     bool currencySet = false;
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);
@@ -156,8 +202,10 @@ MeasuredBars measureBars(const RunStore &store, BarMeasure measure) {
     return bars;
 }
 
-QString measureAxisTitle(BarMeasure measure, const QString &currency) {
+QString measureAxisTitle(BarMeasure measure, const QString &currency, double target) {
     switch (measure) {
+    case BarMeasure::TimeToTarget:
+        return QStringLiteral("seconds to ") + percentText(target);
     case BarMeasure::Joules:
         return QStringLiteral("joules per epoch");
     case BarMeasure::Money:
@@ -169,9 +217,15 @@ QString measureAxisTitle(BarMeasure measure, const QString &currency) {
     return QStringLiteral("seconds per epoch");
 }
 
-QStringList measureTitles(BarMeasure measure, const QString &currency) {
+QStringList measureTitles(BarMeasure measure, const QString &currency, double target) {
     const QString money = currency.isEmpty() ? QStringLiteral("Money") : currency;
     switch (measure) {
+    case BarMeasure::TimeToTarget:
+        return {QStringLiteral("Seconds to %1 test accuracy (time to accuracy: training and "
+                               "evaluation up to the epoch that reached it)")
+                    .arg(percentText(target)),
+                QStringLiteral("Seconds to %1 test accuracy").arg(percentText(target)),
+                QStringLiteral("Seconds to %1").arg(percentText(target))};
     case BarMeasure::Joules:
         return {QStringLiteral("Stable mean joules per epoch (after warm-up), energy measured "
                                "during the run"),
@@ -197,6 +251,7 @@ QString measureValueText(BarMeasure measure, double value, const QString &curren
         return joulesText(value);
     case BarMeasure::Money:
         return QString::fromStdString(moneyText(value, currency.toStdString()));
+    case BarMeasure::TimeToTarget:
     case BarMeasure::Seconds:
         break;
     }
@@ -204,6 +259,9 @@ QString measureValueText(BarMeasure measure, double value, const QString &curren
 }
 
 QString measureHoverLine(const StoredRun &run, BarMeasure measure) {
+    if (measure == BarMeasure::TimeToTarget)
+        return QString::fromStdString(
+            describeTarget(timeToTarget(run.record.epochs, run.record.config.targetAccuracy)));
     if (measure == BarMeasure::Money)
         return run.cost.basis == CostBasis::Hourly || run.cost.basis == CostBasis::Energy
                    ? costHoverText(run)
@@ -246,11 +304,14 @@ QString costHoverText(const StoredRun &run) {
 QString publishedLeftOutLine(BarMeasure measure, int rows) {
     if (measure == BarMeasure::Seconds || rows <= 0)
         return QString();
+    const QString what = measure == BarMeasure::Joules  ? QStringLiteral("energy")
+                         : measure == BarMeasure::Money ? QStringLiteral("price")
+                                                        : QStringLiteral("time to accuracy");
     return QStringLiteral("Published results: %1 row%2 not drawn (they publish seconds per "
                           "epoch, no %3)")
         .arg(rows)
         .arg(rows == 1 ? QString() : QStringLiteral("s"))
-        .arg(measure == BarMeasure::Joules ? QStringLiteral("energy") : QStringLiteral("price"));
+        .arg(what);
 }
 
 } // namespace devicebench

@@ -114,4 +114,22 @@ void PlotOverlayItem::paint(QPainter *painter, const QStyleOptionGraphicsItem * 
     painter->restore();
 }
 
+void PlotNoteItem::setText(const QString &text) {
+    if (text == m_text)
+        return;
+    m_text = text;
+    changed();
+}
+
+void PlotNoteItem::paintOverlay(QPainter *painter) {
+    if (m_text.isEmpty())
+        return;
+    const QRectF area = chart()->plotArea();
+    const double pad = QFontMetricsF(chart()->font()).height();
+    painter->setFont(chart()->font());
+    painter->setPen(chart()->titleBrush().color());
+    painter->drawText(area.adjusted(pad, pad, -pad, -pad), Qt::AlignCenter | Qt::TextWordWrap,
+                      m_text);
+}
+
 } // namespace devicebench

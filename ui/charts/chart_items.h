@@ -65,6 +65,21 @@ private:
     QChart *m_chart;
 };
 
+// A note over a chart's plot (why it is empty): centred in it, wrapped, in the chart's title
+// colour; nothing while its text is "".
+class PlotNoteItem : public PlotOverlayItem {
+public:
+    explicit PlotNoteItem(QChart *chart) : PlotOverlayItem(chart, 150.0) {}
+    void setText(const QString &text);
+    const QString &text() const { return m_text; }
+
+protected:
+    void paintOverlay(QPainter *painter) override;
+
+private:
+    QString m_text;
+};
+
 // The first of `titles` (plain text; lines separated by '\n' count by their widest line) whose
 // width in `font` fits `width` pixels, else the last one. Lets a chart keep its full title
 // where there is room and a two-line or shorter one where there is not (200 % scale, narrow

@@ -339,9 +339,12 @@ public:
     int neededHeight() const;
     static constexpr double kMinPlotHeight = 120.0;
 
-    // The measure of the bars (Seconds by default); call sync() afterwards.
+    // The measure of the bars (Seconds by default); call sync() afterwards. The bars drawn
+    // (drawnMeasure) show time to target in place of Seconds when the runs shown share one
+    // (shownMeasure, bar_measure.h).
     void setMeasure(BarMeasure measure);
     BarMeasure measure() const { return m_measure; }
+    BarMeasure drawnMeasure() const { return m_builtMeasure; }
     // The footer's lines: the two programs' ratio (Seconds), then a line per run left out
     // ("#2 CPU x1 @ host: no bar: no energy measured ...") and one for the published rows.
     QStringList footerLines() const;
@@ -395,7 +398,7 @@ private:
     bool wantsHorizontal(int count, const QStringList &categories) const;
     QAbstractBarSeries *activeSeries() const;
     SpeedBars nextBars(const RunStore &store, const QString &errorColour,
-                       const QStringList &publishedCategories);
+                       const QStringList &publishedCategories, BarMeasure measure);
 
     QStringList m_categories;
     std::vector<double> m_values;
@@ -412,6 +415,7 @@ private:
     BarMeasure m_measure = BarMeasure::Seconds;
     BarMeasure m_builtMeasure = BarMeasure::Seconds; // the measure the bars were built for
     QString m_currency;                              // Money: the bars' currency
+    double m_target = 0.0;                           // TimeToTarget: the runs' target, percent
     std::vector<int> m_publishedGroups; // per published bar (after the runs'): its bar set
     QStringList m_publishedNames;       // the published bar sets' legend entries
     QStringList m_hoverTexts;           // per bar

@@ -5,6 +5,8 @@
 #include "charts/bar_measure.h"
 #include "store/run_store.h"
 
+#include "devicebench/time_to_target.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -91,22 +93,80 @@ QString hoverText(const RunStore &store, const RunGroup &group) {
     return text + QStringLiteral("\n\"Runs one by one\" draws each run");
 }
 
+// "n = 5, 4 reached": the group's runs with the target and how many reached it.
+QString targetCountText(const RunGroup &group) {
+    const TargetScore &t = group.target;
+    return t.reached == t.runs ? QStringLiteral("n = %1").arg(t.runs)
+                               : QStringLiteral("n = %1, %2 reached").arg(t.runs).arg(t.reached);
+}
+
+QString targetHoverText(const RunStore &store, const RunGroup &group) {
+    QString text =
+        QString::fromStdString(group.label) +
+        QStringLiteral("\ngroup %1: %2 repeated runs (%3)\ntime to %4: %5")
+            .arg(group.number)
+            .arg(group.runs.size())
+            .arg(QString::fromStdString(runNumbersText(store.runSet(), group.runs)))
+            .arg(QString::fromStdString(targetText(
+                store.run(group.runs.front()).record.config.targetAccuracy.value_or(0.0))))
+            .arg(QString::fromStdString(describeScore(group.target)));
+    if (!comparableWithBaseline(group))
+        text += QStringLiteral("\nnot comparable with the baseline group");
+    else if (group.isBaseline)
+        text += QStringLiteral("\nbaseline group (speed-up 1.00x)");
+    else if (std::isfinite(group.speedUp.ratio))
+        text += QStringLiteral("\nspeed-up %1x against the baseline group (time to accuracy)")
+                    .arg(number(group.speedUp.ratio, 2));
+    return text + QStringLiteral("\n\"Runs one by one\" draws each run");
+}
+
+// What a group's bar shows under `measure`: its value, interval, whisker, count and hover.
+struct GroupFigures {
+    double value = 0.0; // 0: no bar (no stable mean; the target not reached reliably)
+    double low = std::nan("");
+    double high = std::nan("");
+    double min = std::nan("");
+    double max = std::nan("");
+    QString count;
+    QString hover;
+};
+
+GroupFigures groupFigures(const RunStore &store, const RunGroup &group, BarMeasure measure) {
+    GroupFigures f;
+    if (measure == BarMeasure::TimeToTarget) {
+        const TargetScore &t = group.target;
+        f.value = std::isfinite(t.seconds) ? t.seconds : 0.0;
+        f.min = t.reached >= 2 ? t.min : std::nan("");
+        f.max = t.reached >= 2 ? t.max : std::nan("");
+        f.count = targetCountText(group);
+        f.hover = targetHoverText(store, group);
+        return f;
+    }
+    const GroupStats &s = group.stats;
+    f.value = s.n > 0 ? s.mean : 0.0;
+    f.low = s.ciLow;
+    f.high = s.ciHigh;
+    f.min = s.n >= 2 ? s.min : std::nan("");
+    f.max = s.n >= 2 ? s.max : std::nan("");
+    f.count = countText(group);
+    f.hover = hoverText(store, group);
+    return f;
+}
+
 } // namespace
 
 void appendGroupBar(SpeedBars &out, const RunStore &store, const RunGroup &group,
-                    const QString &errorColour, bool compact) {
-    const GroupStats &s = group.stats;
+                    const QString &errorColour, bool compact, BarMeasure measure) {
+    const GroupFigures f = groupFigures(store, group, measure);
     const QString label = QString::fromStdString(group.label);
     const QString said = verdict(group, errorColour, compact);
     const QString head =
-        compact
-            ? QStringLiteral("group %1<br>%2").arg(group.number).arg(countText(group))
-            : QString(label.toHtmlEscaped() +
-                      QStringLiteral("<br>group %1, %2").arg(group.number).arg(countText(group)));
+        compact ? QStringLiteral("group %1<br>%2").arg(group.number).arg(f.count)
+                : QString(label.toHtmlEscaped() +
+                          QStringLiteral("<br>group %1, %2").arg(group.number).arg(f.count));
     const QString joint = compact ? QStringLiteral("<br>") : QStringLiteral(" · ");
     out.categories.append(said.isEmpty() ? head : QString(head + joint + said));
-    const double mean = s.n > 0 ? s.mean : 0.0;
-    out.values.push_back(mean);
+    out.values.push_back(f.value);
     out.flagged.push_back(!comparableWithBaseline(group));
     out.contended.push_back(false);
     const int first = group.runs.front();
@@ -115,20 +175,15 @@ void appendGroupBar(SpeedBars &out, const RunStore &store, const RunGroup &group
     for (const int index : group.runs)
         ids.push_back(store.run(index).id);
     out.runIds.push_back(ids);
-    ErrorBarItem::Bar bar{mean,
-                          s.ciLow,
-                          s.ciHigh,
-                          s.n >= 2 ? s.min : std::nan(""),
-                          s.n >= 2 ? s.max : std::nan(""),
-                          measureValueText(BarMeasure::Seconds, mean, QString())};
-    out.bars.push_back(bar);
+    out.bars.push_back(
+        {f.value, f.low, f.high, f.min, f.max, measureValueText(measure, f.value, QString())});
     out.labels.append(label);
-    QString row = label + QStringLiteral(" · ") + countText(group);
+    QString row = label + QStringLiteral(" · ") + f.count;
     if (comparableWithBaseline(group) && std::isfinite(group.speedUp.ratio))
         row += group.isBaseline ? QStringLiteral(" · baseline")
                                 : QStringLiteral(" · %1x").arg(number(group.speedUp.ratio, 2));
     out.rowLabels.append(row);
-    out.hoverTexts.append(hoverText(store, group));
+    out.hoverTexts.append(f.hover);
 }
 
 void sortRunBars(SpeedBars &out, int runBars) {

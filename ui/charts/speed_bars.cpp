@@ -90,10 +90,11 @@ ErrorBarItem::Bar measuredBar(const MeasuredRun &m, BarMeasure measure, const QS
             std::nan(""), std::nan(""), measureValueText(measure, m.value, currency)};
 }
 
-// The category's second line: not comparable, no stable epochs, baseline or the speed-up
-// (`named`: "speed-up 2.31x", under bars that are not seconds).
-QString verdictLine(const StoredRun &run, const QString &errorColour, bool named) {
+// The category's second line: not comparable, no stable epochs (bars of stable means), baseline
+// or the speed-up (`named`: "speed-up 2.31x", under bars that are not seconds).
+QString verdictLine(const StoredRun &run, const QString &errorColour, BarMeasure measure) {
     const Summary &s = run.summary;
+    const bool named = measure != BarMeasure::Seconds;
     if (!run.comparable()) {
         QStringList fields;
         for (const std::string &f : run.differences)
@@ -103,7 +104,7 @@ QString verdictLine(const StoredRun &run, const QString &errorColour, bool named
         return QStringLiteral("<span style=\"color:%1\">⚠ not comparable:<br>%2</span>")
             .arg(errorColour, fields.join(QStringLiteral(", ")).toHtmlEscaped());
     }
-    if (!s.hasStable || !std::isfinite(s.stableMean))
+    if (measure != BarMeasure::TimeToTarget && (!s.hasStable || !std::isfinite(s.stableMean)))
         return QStringLiteral("no stable epochs") +
                (run.state == RunState::Running ? QStringLiteral(" yet") : QString());
     if (run.isBaseline)
@@ -198,11 +199,11 @@ void appendRunBar(SpeedBars &out, const StoredRun &run, const MeasuredRun &m, in
     const std::vector<int> busy = contendedStableEpochs(run.record.epochs, run.warmupEpochs);
     const std::vector<int> changed = speedChangedStableEpochs(run.record.epochs, run.warmupEpochs);
     const ErrorBarItem::Bar bar = measuredBar(m, measure, currency);
-    out.categories.append(
-        compact ? compactCategory(run, busy, !changed.empty(), errorColour)
-                : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
-                      verdictLine(run, errorColour, measure != BarMeasure::Seconds) +
-                      busyLines(busy, errorColour) + driftLines(run, changed, errorColour));
+    out.categories.append(compact ? compactCategory(run, busy, !changed.empty(), errorColour)
+                                  : run.label.toHtmlEscaped() + QStringLiteral("<br>") +
+                                        verdictLine(run, errorColour, measure) +
+                                        busyLines(busy, errorColour) +
+                                        driftLines(run, changed, errorColour));
     out.values.push_back(bar.mean);
     out.flagged.push_back(!run.comparable());
     out.contended.push_back(!busy.empty());
@@ -240,7 +241,8 @@ SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publi
     const MeasuredBars measured = measureBars(store, measure);
     out.currency = measured.currency;
     out.leftOut = measured.leftOut;
-    const bool groups = grouped && measure == BarMeasure::Seconds;
+    const bool groups =
+        grouped && (measure == BarMeasure::Seconds || measure == BarMeasure::TimeToTarget);
     std::vector<bool> drawn(store.groups().groups.size(), false);
     int count = publishedBars;
     for (const MeasuredRun &m : measured.runs) {
@@ -263,7 +265,7 @@ SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publi
         if (const RunGroup *group = drawnGroup(store, m.index, groups)) {
             const auto g = static_cast<std::size_t>(group - store.groups().groups.data());
             if (!drawn[g])
-                appendGroupBar(out, store, *group, errorColour, compact);
+                appendGroupBar(out, store, *group, errorColour, compact, measure);
             drawn[g] = true;
             continue;
         }
@@ -286,7 +288,7 @@ SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publi
     }
     if (repeats && !groups)
         out.leftOut.append(QStringLiteral("Repeated runs are shown one by one: groups average "
-                                          "seconds only."));
+                                          "seconds and time to accuracy only."));
     return out;
 }
 

@@ -62,11 +62,13 @@ SpeedBars speedBars(const RunStore &store, const QString &errorColour, int publi
 // interval: none is published) and hover texts.
 void appendPublished(SpeedBars &out, const PublishedBars &published);
 
-// Appends the bar of `group` (two runs or more; seconds per epoch) to `out`: category "<label>
-// <br>n = 5 · 1.23x [1.10, 1.38]" (compact: "group 2<br>n = 5<br>1.23x"), the mean with its
-// interval over the runs and the min-max whisker, and a hover that says both and which runs.
+// Appends the bar of `group` (two runs or more) to `out`: category "<label><br>n = 5 · 1.23x
+// [1.10, 1.38]" (compact: "group 2<br>n = 5<br>1.23x"), and a hover that says what it shows and
+// which runs. Seconds: the mean seconds per epoch with its interval over the runs and the
+// min-max whisker; TimeToTarget: the runs' MLPerf score (RunGroup::target: "n = 5, 4 reached")
+// with the whisker from the fastest to the slowest that reached it.
 void appendGroupBar(SpeedBars &out, const RunStore &store, const RunGroup &group,
-                    const QString &errorColour, bool compact);
+                    const QString &errorColour, bool compact, BarMeasure measure);
 
 // The horizontal chart's order of the first `runBars` bars: from the bottom row up, bars
 // without a value, then the slowest to the fastest (so the fastest is on top); the rows after

@@ -111,7 +111,7 @@ std::vector<int> SpeedChart::runsOfBar(int index) const {
 void SpeedChart::fitTitle() {
     // The long title where it fits; a shorter one at 200 % scale or in a narrow pane rather
     // than an elided one.
-    const QStringList titles = measureTitles(m_measure, m_currency);
+    const QStringList titles = measureTitles(m_builtMeasure, m_currency, m_target);
     const QMarginsF m = margins();
     const QString title =
         fittingTitle(titles, titleFont(), size().width() - m.left() - m.right() - 8.0);
@@ -234,9 +234,9 @@ int SpeedChart::barOfRun(int runId) const {
 }
 
 SpeedBars SpeedChart::nextBars(const RunStore &store, const QString &errorColour,
-                               const QStringList &publishedCategories) {
+                               const QStringList &publishedCategories, BarMeasure measure) {
     const auto publishedBars = static_cast<int>(publishedCategories.size());
-    SpeedBars next = speedBars(store, errorColour, publishedBars, m_measure, !m_runsOneByOne);
+    SpeedBars next = speedBars(store, errorColour, publishedBars, measure, !m_runsOneByOne);
     const auto runBars = static_cast<int>(next.values.size());
     const bool horizontal =
         wantsHorizontal(runBars + publishedBars, next.categories + publishedCategories);
@@ -253,12 +253,15 @@ void SpeedChart::sync(const RunStore &store) {
     m_store = &store;
     const QString errorColour = theme::colourName(theme::Role::ErrorText, theme::themeOf(*this));
     PublishedBars published = publishedBars(store, shownRunCount(store), errorColour);
+    // Seconds per epoch, or time to the runs' one target in its place.
+    const BarMeasure measure = shownMeasure(store, m_measure);
+    const double target = sharedTarget(store).value_or(0.0);
     // The published rows publish seconds only: under another measure, a footer line instead.
     const QString publishedLeftOut =
-        publishedLeftOutLine(m_measure, static_cast<int>(published.values.size()));
-    if (m_measure != BarMeasure::Seconds)
+        publishedLeftOutLine(measure, static_cast<int>(published.values.size()));
+    if (measure != BarMeasure::Seconds)
         published = PublishedBars();
-    SpeedBars next = nextBars(store, errorColour, published.categories);
+    SpeedBars next = nextBars(store, errorColour, published.categories, measure);
     m_rowLabelTexts = next.rowLabels;
     for (const QString &category : published.categories) // one line of plain text each
         m_rowLabelTexts.append(QTextDocumentFragment::fromHtml(category)
@@ -279,13 +282,14 @@ void SpeedChart::sync(const RunStore &store) {
     if (next.categories == m_categories && next.values == m_values && next.flagged == m_flagged &&
         next.contended == m_contended && next.numbers == m_numbers &&
         published.group == m_publishedGroups && published.legendNames == m_publishedNames &&
-        m_measure == m_builtMeasure && next.currency == m_currency) {
+        measure == m_builtMeasure && next.currency == m_currency && target == m_target) {
         colourBars(); // only if a chart theme set since has recoloured them
         return;       // nothing new: keep the bars as they are
     }
-    m_builtMeasure = m_measure;
+    m_builtMeasure = measure;
     m_currency = next.currency;
-    m_axisY->setTitleText(measureAxisTitle(m_measure, m_currency));
+    m_target = target;
+    m_axisY->setTitleText(measureAxisTitle(measure, m_currency, m_target));
     m_hAxisValue->setTitleText(m_axisY->titleText());
     fitTitle();
     m_categories = next.categories;
@@ -347,7 +351,7 @@ void SpeedChart::rebuildBars(const QStringList &labels) {
     (m_horizontal ? m_hAxisRows : m_axisX)->append(categories);
     QValueAxis *axis = m_horizontal ? m_hAxisValue : m_axisY;
     setZeroBasedNiceAxis(axis, top * (m_horizontal ? 1.15 : 1.2));
-    if (m_measure == BarMeasure::Money) // a cent's fraction per epoch: more decimals than 4
+    if (m_builtMeasure == BarMeasure::Money) // a cent's fraction per epoch: more decimals than 4
         axis->setLabelFormat(QStringLiteral("%.") +
                              QString::number(labelDecimals(axis->max() / 5.0)) +
                              QStringLiteral("f"));

@@ -29,37 +29,9 @@ constexpr double kGiB = 1024.0 * kMiB;
 
 } // namespace
 
-// The note over the plot: centred in it, in the chart's title colour.
-class SystemNoteItem : public PlotOverlayItem {
-public:
-    explicit SystemNoteItem(QChart *chart) : PlotOverlayItem(chart, 150.0) {}
-    void setText(const QString &text) {
-        if (text == m_text)
-            return;
-        m_text = text;
-        changed();
-    }
-    const QString &text() const { return m_text; }
-
-protected:
-    void paintOverlay(QPainter *painter) override {
-        if (m_text.isEmpty())
-            return;
-        const QRectF area = chart()->plotArea();
-        const double pad = QFontMetricsF(chart()->font()).height();
-        painter->setFont(chart()->font());
-        painter->setPen(chart()->titleBrush().color());
-        painter->drawText(area.adjusted(pad, pad, -pad, -pad), Qt::AlignCenter | Qt::TextWordWrap,
-                          m_text);
-    }
-
-private:
-    QString m_text;
-};
-
 SystemChart::SystemChart(QGraphicsItem *parent)
     : ZoomableChart(parent), m_axisY(new QValueAxis(this)), m_hover(new ChartHoverLabel(this)),
-      m_note(new SystemNoteItem(this)) {
+      m_note(new PlotNoteItem(this)) {
     m_axisX->setTitleText(QStringLiteral("wall-clock seconds (run's clock)"));
     m_axisX->setLabelFormat(QStringLiteral("%.0f"));
     m_axisX->setRange(0.0, 1.0);

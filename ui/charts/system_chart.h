@@ -22,7 +22,7 @@ namespace devicebench {
 
 class ChartHoverLabel;
 class RunStore;
-class SystemNoteItem;
+class PlotNoteItem;
 struct RunRecord;
 struct StoredRun;
 struct SystemSample;
@@ -112,7 +112,7 @@ private:
     double m_scale = 1.0; // axis unit per recorded unit
     QValueAxis *m_axisY;
     ChartHoverLabel *m_hover;
-    SystemNoteItem *m_note;
+    PlotNoteItem *m_note;
     std::map<int, RunLines> m_lines; // by run id
     double m_autoXMax = 1.0;
 };

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "export/comparison_export.h"
 
+#include "charts/accuracy_chart.h"
 #include "charts/charts.h"
 #include "charts/phase_chart.h"
 #include "charts/system_chart.h"
@@ -228,9 +229,11 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     const int chartsHeight =
         size.height() - captionHeight(caption, control, notes, width); // without the System view
     const int lossHeight = chartsHeight * 57 / 100;
-    // With a phase-timed run, where the time goes beside the loss chart, as in the window.
+    // With a phase-timed run, where the time goes beside the loss chart, as in the window; with
+    // a run that has a target, its accuracy against time (over the phases when both).
     const bool phases = PhaseChart::anyPhaseTimed(store);
-    const int lossWidth = phases ? width * 64 / 100 : width;
+    const bool accuracy = AccuracyChart::anyTarget(store);
+    const int lossWidth = accuracy ? width * 58 / 100 : (phases ? width * 64 / 100 : width);
 
     // Fresh charts in a private scene: nothing is shown, nothing is shared with a window.
     QGraphicsScene scene;
@@ -248,11 +251,18 @@ QImage renderComparison(const RunStore &store, QSize size, const ChartOptions &o
     pictureLossChart(scene, store, options, QRectF(0, 0, lossWidth, lossHeight));
     if (systemHeight > 0)
         placeSystemPanes(scene, store, QRectF(0, lossHeight, width, systemHeight));
+    const QRectF side(lossWidth, 0, width - lossWidth, lossHeight);
     if (phases) {
         auto *phaseChart = new PhaseChart;
         addPictureChart(scene, phaseChart);
         phaseChart->sync(store);
-        placeChart(phaseChart, QRectF(lossWidth, 0, width - lossWidth, lossHeight));
+        placeChart(phaseChart, accuracy ? side.adjusted(0, side.height() / 2, 0, 0) : side);
+    }
+    if (accuracy) {
+        auto *accuracyChart = new AccuracyChart;
+        addPictureChart(scene, accuracyChart);
+        accuracyChart->sync(store);
+        placeChart(accuracyChart, phases ? side.adjusted(0, 0, 0, -side.height() / 2) : side);
     }
     const int allChartsHeight = lossHeight + systemHeight + barsHeight;
     scene.setSceneRect(0, 0, width, allChartsHeight);

@@ -62,19 +62,19 @@ inline constexpr int kSystemPaneHeight = 300;
 int systemPanesHeight(const RunStore &store, SystemPanes panes);
 
 // Renders the loss chart (top; when any run is phase-timed, where the time goes beside it:
-// PhaseChart, phase_chart.h), with `panes` included the System view's panes under it
-// (systemPanesHeight more pixels: the image is then taller than `size`), and the stable-mean
-// bar chart (bottom) with the caption into a new ARGB32 image of `size`, in the light theme
-// (theme.h: background, text and run colours from the chart palette, whatever the window's theme).
-// Builds fresh chart objects, so it works without any window shown, but a QApplication (a
-// QGuiApplication is not enough for Qt Charts) must exist on this thread; the offscreen platform is
-// fine. Throws theme::ThemeError when the chart palette resource cannot be read. `options`: the
-// loss chart's smoothing, x axis and scale and the bars' measure (the window's, when it exports);
-// the loss chart's title states the smoothing. The picture shows the whole of every run the store
-// does not hide (no zoom).
-// The picture's loss chart, as renderComparison draws it: a fresh LossChart put in `scene`
-// (which owns it), in the light theme, synced with `store` under `options` and placed at
-// `rect`.
+// PhaseChart, phase_chart.h; when any run has a target accuracy, the Accuracy view beside it,
+// over the phases when both: AccuracyChart, accuracy_chart.h), with `panes` included the System
+// view's panes under it (systemPanesHeight more pixels: the image is then taller than `size`), and
+// the stable-mean bar chart (bottom) with the caption into a new ARGB32 image of `size`, in the
+// light theme (theme.h: background, text and run colours from the chart palette, whatever the
+// window's theme). Builds fresh chart objects, so it works without any window shown, but a
+// QApplication (a QGuiApplication is not enough for Qt Charts) must exist on this thread; the
+// offscreen platform is fine. Throws theme::ThemeError when the chart palette resource cannot be
+// read. `options`: the loss chart's smoothing, x axis and scale and the bars' measure (the
+// window's, when it exports); the loss chart's title states the smoothing. The picture shows the
+// whole of every run the store does not hide (no zoom). The picture's loss chart, as
+// renderComparison draws it: a fresh LossChart put in `scene` (which owns it), in the light theme,
+// synced with `store` under `options` and placed at `rect`.
 LossChart *pictureLossChart(QGraphicsScene &scene, const RunStore &store,
                             const ChartOptions &options, const QRectF &rect);
 

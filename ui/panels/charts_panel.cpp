@@ -3,6 +3,7 @@
 
 #include "export/comparison_export.h"
 
+#include "charts/accuracy_chart.h"
 #include "charts/charts.h"
 #include "charts/phase_chart.h"
 #include "charts/system_chart.h"
@@ -59,6 +60,7 @@ ChartsPanel::ChartsPanel(const RunStore &store, QWidget *parent) : QWidget(paren
     applyChartTheme(m_speedChart, dark);
     applyChartTheme(m_phaseChart, dark);
     applyChartTheme(m_systemChart, dark);
+    applyChartTheme(m_accuracyChart, dark);
 }
 
 QWidget *ChartsPanel::buildBottom() {
@@ -180,12 +182,21 @@ QWidget *ChartsPanel::buildLossPane() {
     m_chartTabs->setDocumentMode(true);
     m_chartTabs->addTab(lossPane, QStringLiteral("Loss"));
     m_chartTabs->addTab(buildSystemPane(), QStringLiteral("System"));
+    m_accuracyChart = new AccuracyChart;
+    auto *accuracyView = new QChartView(m_accuracyChart); // the view owns the chart
+    accuracyView->setObjectName(QStringLiteral("accuracyChartView"));
+    accuracyView->setRenderHint(QPainter::Antialiasing);
+    m_chartTabs->addTab(accuracyView, QStringLiteral("Accuracy"));
     m_chartTabs->setTabToolTip(0, QStringLiteral("Training loss per step, test loss per epoch"));
     m_chartTabs->setTabToolTip(1, QStringLiteral("What the machine did during the runs: CPU, "
                                                  "memory, GPU utilisation, memory and power"));
+    m_chartTabs->setTabToolTip(2, QStringLiteral("Test accuracy against wall-clock seconds, "
+                                                 "each run's target and where it reached it"));
     connect(m_chartTabs, &QTabWidget::currentChanged, this, [this] {
         if (systemShown())
             m_systemChart->sync(m_store);
+        if (accuracyShown())
+            m_accuracyChart->sync(m_store);
     });
     return m_chartTabs;
 }
@@ -239,6 +250,10 @@ QWidget *ChartsPanel::buildSystemPane() {
 bool ChartsPanel::systemShown() const { return m_chartTabs->currentIndex() == 1; }
 
 void ChartsPanel::showSystemView() { m_chartTabs->setCurrentIndex(1); }
+
+bool ChartsPanel::accuracyShown() const { return m_chartTabs->currentIndex() == 2; }
+
+void ChartsPanel::showAccuracyView() { m_chartTabs->setCurrentIndex(2); }
 
 QWidget *ChartsPanel::buildControls() {
     auto *bar = new QWidget;
@@ -372,6 +387,8 @@ void ChartsPanel::sync(bool running) {
     m_phaseView->setVisible(PhaseChart::anyPhaseTimed(m_store));
     if (systemShown())
         m_systemChart->sync(m_store);
+    if (accuracyShown())
+        m_accuracyChart->sync(m_store);
     const int rowsBefore = m_tableModel->rowCount();
     m_tableModel->refresh();
     if (m_tableModel->rowCount() != rowsBefore)

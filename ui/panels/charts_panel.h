@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The live charts panel: two tabs on top, "Loss" (the loss chart, training loss per step and
+// The live charts panel: three tabs on top, "Loss" (the loss chart, training loss per step and
 // test loss per epoch, and, while any run is phase-timed, where the time goes, phase_chart.h,
-// beside it) and "System" (what the machine did, system_chart.h, one quantity at a time); the
+// beside it), "System" (what the machine did, system_chart.h, one quantity at a time) and
+// "Accuracy" (test accuracy against wall-clock seconds, accuracy_chart.h); the
 // stable-mean bar chart with the control-pair line under them, and the epoch table, in
 // splitters. It draws what the RunStore holds when sync() is called (the window coalesces those
-// calls); the System chart only while its tab is shown, and when it is brought up.
+// calls); the System and Accuracy charts only while their tab is shown, and when brought up.
 #pragma once
 
 #include "charts/charts.h"       // ChartOptions
@@ -25,6 +26,7 @@ class QTableView;
 
 namespace devicebench {
 
+class AccuracyChart;
 class EpochTableModel;
 class LossChart;
 class PhaseChart;
@@ -32,16 +34,16 @@ class RunStore;
 class SpeedChart;
 class SystemChart;
 
-// Object names (tests): chartTabs (Loss, System), lossChartView, barChartView, phaseChartView
-// (PhaseChart, phase_chart.h: beside the loss chart, shown while any run is phase-timed),
-// barChartScroll (the scroll area around barChartView), controlLabel, epochTable, and the loss
-// chart's controls above it: smoothingSlider (0..99, the weight in hundredths), smoothingValue,
-// xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck, resetViewButton; the
-// System tab's systemChartView and its controls: systemQuantityCombo (item data:
-// systemQuantityName), systemResetViewButton; over the bar chart barMeasureCombo (seconds, joules,
-// money per epoch; item data: barMeasureName) and runsOneByOneCheck (repeated runs one by one
-// instead of one bar and one band per group; the same as runsOneByOneAction, which the window's
-// View menu holds).
+// Object names (tests): chartTabs (Loss, System, Accuracy), lossChartView, barChartView,
+// phaseChartView (PhaseChart, phase_chart.h: beside the loss chart, shown while any run is
+// phase-timed), barChartScroll (the scroll area around barChartView), controlLabel, epochTable, and
+// the loss chart's controls above it: smoothingSlider (0..99, the weight in hundredths),
+// smoothingValue, xAxisCombo (steps, epochs, time; item data: xAxisModeName), logScaleCheck,
+// resetViewButton; the System tab's systemChartView and its controls: systemQuantityCombo (item
+// data: systemQuantityName), systemResetViewButton; the Accuracy tab's accuracyChartView; over the
+// bar chart barMeasureCombo (seconds, joules, money per epoch; item data: barMeasureName) and
+// runsOneByOneCheck (repeated runs one by one instead of one bar and one band per group; the same
+// as runsOneByOneAction, which the window's View menu holds).
 class ChartsPanel : public QWidget {
     Q_OBJECT
 
@@ -57,8 +59,10 @@ public:
     SpeedChart *speedChart() const { return m_speedChart; }
     PhaseChart *phaseChart() const { return m_phaseChart; }
     SystemChart *systemChart() const { return m_systemChart; }
-    // Brings up the System tab (drawn at once).
+    AccuracyChart *accuracyChart() const { return m_accuracyChart; }
+    // Brings up the System tab, or the Accuracy tab (drawn at once).
     void showSystemView();
+    void showAccuracyView();
 
     // The charts' options as the controls show them (the loss chart's, and the bar chart's
     // measure); setChartOptions sets the controls (and so the charts, redrawn at once).
@@ -94,6 +98,7 @@ private:
     QWidget *buildSystemPane();     // the quantity selector over the System chart
     QWidget *buildMeasureControl(); // the bar chart's measure
     bool systemShown() const;
+    bool accuracyShown() const;
     void applyControls(); // controls -> chart, then redraw
 
     const RunStore &m_store;
@@ -105,6 +110,7 @@ private:
     QChartView *m_barView = nullptr;
     QTabWidget *m_chartTabs = nullptr;
     SystemChart *m_systemChart = nullptr;
+    AccuracyChart *m_accuracyChart = nullptr;
     QComboBox *m_systemQuantityCombo = nullptr;
     EpochTableModel *m_tableModel = nullptr;
     QTableView *m_table = nullptr;

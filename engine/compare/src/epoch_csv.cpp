@@ -115,6 +115,22 @@ CsvColumns<Row> precisionAndCanaryColumns() {
     };
 }
 
+// Added with time to accuracy: the test pass's seconds, and the wall seconds from the run's first
+// step to the end of this epoch (the Accuracy view's x: accuracyOverTime's clock).
+CsvColumns<Row> timeToAccuracyColumns() {
+    return {
+        Column::number("test_s", "s", 4,
+                       [](const Row &x) { return unlessNaN(x.epoch.testSeconds); }),
+        Column::number("elapsed_s", "s", 4,
+                       [](const Row &x) {
+                           double seconds = 0.0;
+                           for (const EpochResult &e : x.record.epochs)
+                               seconds += e.epoch <= x.epoch.epoch ? e.seconds : 0.0;
+                           return seconds;
+                       }),
+    };
+}
+
 CsvColumns<Row> makeEpochColumns() {
     using detail::operator+;
     return firstColumns() +
@@ -123,7 +139,8 @@ CsvColumns<Row> makeEpochColumns() {
            detail::phaseColumns<Row>("_s", "s", 6, phaseSeconds, "") + precisionAndCanaryColumns() +
            // Added with the system sampler: empty for epochs that were not sampled.
            columnsOf<Row>(detail::epochSystemColumns(),
-                          [](const Row &x) -> const EpochResult & { return x.epoch; });
+                          [](const Row &x) -> const EpochResult & { return x.epoch; }) +
+           timeToAccuracyColumns();
 }
 
 } // namespace

@@ -59,6 +59,17 @@ TargetResult timeToTarget(const std::vector<EpochResult> &epochs,
     return result;
 }
 
+std::vector<AccuracyPoint> accuracyOverTime(const std::vector<EpochResult> &epochs) {
+    std::vector<AccuracyPoint> points;
+    double seconds = 0.0;
+    for (const EpochResult &e : epochs) {
+        seconds += e.seconds;
+        if (!std::isnan(e.testAccuracy))
+            points.push_back({e.epoch, seconds, e.testAccuracy * 100.0});
+    }
+    return points;
+}
+
 TargetScore scoreTimeToTarget(const std::vector<TargetResult> &runs) {
     TargetScore score;
     std::vector<double> times;

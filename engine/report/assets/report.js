@@ -175,7 +175,21 @@
     x.beginPath(); x.moveTo(0, 8); x.lineTo(8, 0); x.moveTo(-2, 2); x.lineTo(2, -2); x.moveTo(6, 10); x.lineTo(10, 6); x.stroke();
     return x.createPattern(p, 'repeat');
   }
-  const bars = groups.map(function (g, gi) {
+  // One target shared by every run: the bars are the groups' times to it (MLPerf-scored, the
+  // whisker from the fastest to the slowest run that reached it), as in the window.
+  const curveTargets = (data.curves || []).map(function (c) { return c.target; });
+  const sharedTarget = curveTargets.length > 0 && curveTargets.every(function (t) { return isNum(t) && t === curveTargets[0]; })
+    && groups.every(function (g) { return g.timeToTarget; }) ? curveTargets[0] : null;
+  if (sharedTarget !== null) {
+    document.getElementById('h-bars').textContent = 'Seconds to ' + sharedTarget + ' % test accuracy';
+    document.getElementById('bars-hint').textContent = 'Bars: time to accuracy (from 5 runs the mean without the fastest and the slowest, else the median), the whisker from the fastest to the slowest run that reached it; no bar: not reached reliably.';
+  }
+  const bars = sharedTarget !== null ? groups.map(function (g, gi) {
+    const t = g.timeToTarget;
+    return { label: 'group ' + g.number + ': ' + g.label + ' (n = ' + t.runs + ', ' + t.reached + ' reached)', value: t.seconds,
+      low: t.reached >= 2 ? t.min : null, high: t.reached >= 2 ? t.max : null, colour: kPalette[gi % kPalette.length], published: false,
+      speed: speedText(g.comparable ? g.speedUp : null, g.isBaseline) };
+  }) : groups.map(function (g, gi) {
     return { label: 'group ' + g.number + ': ' + g.label + ' (n = ' + g.n + ')', value: g.mean, low: g.ciLow,
       high: g.ciHigh, colour: kPalette[gi % kPalette.length], published: false, speed: speedText(g.speedUp, g.isBaseline) };
   }).concat(published.map(function (p) {
@@ -201,7 +215,7 @@
       return b.label + ': ' + secs(b.value) + (isNum(b.low) ? ' ' + range(b.low, b.high, 3, ' s') : '') + ', ' + b.speed;
     });
     const more = bars.length > 40 ? '; and ' + (bars.length - 40) + ' more (the tables above hold every number)' : '';
-    return 'Bar chart of stable mean seconds per epoch: ' + (shown.join('; ') || 'no bar') + more;
+    return 'Bar chart of ' + (sharedTarget !== null ? 'seconds to ' + sharedTarget + ' % test accuracy: ' : 'stable mean seconds per epoch: ') + (shown.join('; ') || 'no bar') + more;
   }
   // Every bar keeps its label: one longer than a third of the page's width is wrapped at
   // spaces (a word longer than a line is cut in pieces) into lines, which Chart.js draws one
@@ -232,14 +246,14 @@
     new Chart(barCanvas, {
       type: 'bar',
       data: { labels: barLabels, datasets: [{
-        label: 'stable mean (s)',
+        label: sharedTarget !== null ? 'time to accuracy (s)' : 'stable mean (s)',
         data: bars.map(function (b) { return isNum(b.value) ? b.value : null; }),
         backgroundColor: bars.map(function (b) { return b.published ? hatch(b.colour) : b.colour + 'cc'; }),
         borderColor: bars.map(function (b) { return b.colour; }), borderWidth: 1 }] },
       options: {
         indexAxis: 'y', animation: false, maintainAspectRatio: false,
         scales: { y: { ticks: { autoSkip: false } },
-          x: { beginAtZero: true, title: { display: true, text: 'seconds per epoch (stable mean)' },
+          x: { beginAtZero: true, title: { display: true, text: sharedTarget !== null ? 'seconds to ' + sharedTarget + ' %' : 'seconds per epoch (stable mean)' },
           suggestedMax: Math.max.apply(null, bars.map(function (b) { return isNum(b.high) ? b.high : (isNum(b.value) ? b.value : 0); })) } },
         plugins: { legend: { display: false }, tooltip: { callbacks: {
           title: function (items) { return items.length ? bars[items[0].dataIndex].label : ''; },
@@ -328,6 +342,46 @@
     label.appendChild(document.createTextNode(runName(byNumber[c.number] || { number: c.number })));
     toggles.appendChild(label);
   });
+
+  // ---- test accuracy against time (runs with a target) ------------------------------------------
+  const withTarget = curves.filter(function (c) { return isNum(c.target); });
+  if (withTarget.length > 0) {
+    document.getElementById('accuracy-section').hidden = false;
+    const accuracySets = [];
+    curves.forEach(function (c) {
+      const r = byNumber[c.number] || { number: c.number, label: '' };
+      const col = colour(c.number);
+      accuracySets.push({ label: runName(r), data: (c.accuracy || []).map(function (p) { return { x: p[0], y: p[1] }; }),
+        borderColor: col, backgroundColor: col, borderWidth: 2, pointRadius: 3, showLine: true });
+      if (isNum(c.reachedAt)) {
+        const at = (c.accuracy || []).find(function (p) { return p[0] === c.reachedAt; });
+        if (at) accuracySets.push({ label: runName(r) + ' reached ' + c.target + ' %', data: [{ x: at[0], y: at[1] }],
+          borderColor: col, backgroundColor: 'transparent', borderWidth: 2.5, pointRadius: 9, showLine: false });
+      }
+    });
+    const right = Math.max.apply(null, [1].concat(curves.map(function (c) {
+      return (c.accuracy || []).reduce(function (m, p) { return Math.max(m, p[0]); }, 0); })));
+    withTarget.map(function (c) { return c.target; }).filter(function (t, i, all) { return all.indexOf(t) === i; }).forEach(function (t) {
+      accuracySets.push({ label: 'target ' + t + ' %', data: [{ x: 0, y: t }, { x: right, y: t }], borderColor: '#1d232a',
+        borderDash: [6, 4], borderWidth: 1.4, pointRadius: 0, showLine: true });
+    });
+    const accuracyCanvas = document.getElementById('accuracy');
+    accuracyCanvas.setAttribute('aria-label', 'Test accuracy against seconds: ' + withTarget.slice(0, 40).map(function (c) {
+      return runName(byNumber[c.number] || { number: c.number }) + (isNum(c.reachedAt) ? ' reached ' + c.target + ' % at ' + fixed(c.reachedAt, 1) + ' s' : ' did not reach ' + c.target + ' %');
+    }).join('; '));
+    new Chart(accuracyCanvas, {
+      type: 'scatter',
+      data: { datasets: accuracySets },
+      options: {
+        animation: false, maintainAspectRatio: false, parsing: false,
+        scales: { x: { type: 'linear', min: 0, title: { display: true, text: 'seconds from the first step (evaluations included)' } },
+          y: { min: 0, suggestedMax: 100, title: { display: true, text: 'test accuracy (%)' } } },
+        plugins: { legend: { display: true, position: 'bottom' }, tooltip: { callbacks: { label: function (c) {
+          return c.dataset.label + ': ' + fixed(c.parsed.y, 2) + ' % at ' + fixed(c.parsed.x, 1) + ' s';
+        } } } }
+      }
+    });
+  }
 
   // ---- System readings, settings, control, footer ---------------------------------------------
   const system = data.system || [];

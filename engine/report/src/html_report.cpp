@@ -78,8 +78,8 @@ scripts for this file to see them. The data is in the page source as JSON.</p></
 <div id="groups"></div><div id="runs"></div><div id="published"></div>
 <h3 id="h-flags">Flags</h3><ul id="flags" aria-labelledby="h-flags"></ul></section>
 <section aria-labelledby="h-bars"><h2 id="h-bars">Stable mean seconds per epoch</h2>
-<p class="hint">Bars: the mean with its 95&nbsp;% interval; hatched bars are published results
-(no interval).</p><div class="chart" id="bars-box"><canvas id="bars" role="img"></canvas></div>
+<p class="hint" id="bars-hint">Bars: the mean with its 95&nbsp;% interval; hatched bars are
+published results (no interval).</p><div class="chart" id="bars-box"><canvas id="bars" role="img"></canvas></div>
 </section>
 <section aria-labelledby="h-loss"><h2 id="h-loss">Loss curves</h2>
 <p class="hint">Lines: training loss per step (bucket means); dots: test loss per epoch. Drag
@@ -87,6 +87,12 @@ across the chart to zoom into epochs; hover for values.</p>
 <div class="controls" id="loss-controls"></div>
 <div class="chart" id="loss-box"><canvas id="loss" role="img"></canvas></div>
 <fieldset class="toggles"><legend>Runs shown</legend><div id="toggles"></div></fieldset>
+</section>
+<section aria-labelledby="h-accuracy" id="accuracy-section" hidden><h2 id="h-accuracy">Test
+accuracy against time</h2>
+<p class="hint">Each run's test accuracy at the end of each epoch against the seconds since its
+first step (evaluations included); dashed: the target; a ring where a run reached it.</p>
+<div class="chart" id="accuracy-box"><canvas id="accuracy" role="img"></canvas></div>
 </section>
 <section aria-labelledby="h-system"><h2 id="h-system">System readings</h2><div id="system"></div>
 </section>

@@ -4,6 +4,7 @@
 #include "devicebench/html_report.h"
 
 #include "devicebench/comparison.h"
+#include "devicebench/time_to_target.h"
 #include "devicebench/version.h"
 
 #include <algorithm>
@@ -96,6 +97,14 @@ OrderedJson testCurve(const RunRecord &record) {
     return curve;
 }
 
+// Test accuracy (percent) against the wall seconds from the first step (accuracyOverTime).
+OrderedJson accuracyCurve(const RunRecord &record) {
+    OrderedJson curve = OrderedJson::array();
+    for (const AccuracyPoint &p : accuracyOverTime(record.epochs))
+        curve.push_back({rounded(p.seconds, 1e3), rounded(p.accuracy, 1e3)});
+    return curve;
+}
+
 struct Quantity {
     const char *name;
     const char *unit;
@@ -175,9 +184,13 @@ OrderedJson reportData(const RunSet &runs, const ComparisonParts &parts,
     OrderedJson curves = OrderedJson::array(), system = OrderedJson::array(),
                 settings = OrderedJson::array();
     for (const RunEntry &run : runs.runs()) {
-        curves.push_back({{"number", run.number},
-                          {"steps", stepCurve(run.record, points)},
-                          {"test", testCurve(run.record)}});
+        curves.push_back(
+            {{"number", run.number},
+             {"steps", stepCurve(run.record, points)},
+             {"test", testCurve(run.record)},
+             {"accuracy", accuracyCurve(run.record)},
+             {"target", run.target.set ? number(run.target.target) : nullptr},
+             {"reachedAt", run.target.reached ? number(run.target.seconds) : nullptr}});
         system.push_back({{"number", run.number},
                           {"samples", run.record.samples.size()},
                           {"readings", systemReadings(run.record)}});

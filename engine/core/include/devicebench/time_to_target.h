@@ -68,6 +68,19 @@ std::string targetText(double targetPercent);
 // "50 % not reached in 10 epochs"; "" without a target.
 std::string describeTarget(const TargetResult &result);
 
+// A run's test accuracy over its wall-clock time, the plot time to accuracy is read from: after
+// epoch `epoch`, `seconds` from the first training step (the epochs' seconds summed, their
+// evaluations included: the clock of timeToTarget) and the test accuracy in percent.
+struct AccuracyPoint {
+    int epoch = 0;
+    double seconds = 0.0;
+    double accuracy = 0.0; // percent
+};
+
+// The points of `epochs` (in order, from epoch 1); an epoch without a test accuracy (NaN: a
+// script that did not report one) adds its seconds to the clock but no point.
+std::vector<AccuracyPoint> accuracyOverTime(const std::vector<EpochResult> &epochs);
+
 // Why `target` cannot be a run's target (not a number, at most 0, over 100), naming the value;
 // "" when it can.
 std::string targetAccuracyProblem(double target);
