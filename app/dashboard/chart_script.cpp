@@ -172,7 +172,8 @@ void addChartScriptOptions(QCommandLineParser &parser) {
          QStringLiteral("Once the runs are in view, save a picture of the window to FILE (PNG)."),
          QStringLiteral("FILE")},
         {kView,
-         QStringLiteral("Once the runs are in view (before --screenshot), show the tab VIEW: "
+         QStringLiteral("Show the tab VIEW from the start and once the runs are in view (before "
+                        "--screenshot): "
                         "runs, system or accuracy (the Runs tab's System or Accuracy view), "
                         "sweep or scaling."),
          QStringLiteral("VIEW")},
@@ -240,6 +241,28 @@ std::vector<std::pair<QString, int>> namedRunNumbers(const QCommandLineParser &p
     return named;
 }
 
+namespace {
+
+// The --view tab brought up (nothing without --view).
+void showView(const QCommandLineParser &parser, MainWindow &window) {
+    const QString view = parser.value(kView);
+    if (view == QLatin1String("scaling"))
+        window.showScalingView();
+    else if (view == QLatin1String("sweep"))
+        window.showSweepView();
+    else if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
+             (view == QLatin1String("runs") || view == QLatin1String("system") ||
+              view == QLatin1String("accuracy")) &&
+             tabs != nullptr)
+        tabs->setCurrentIndex(0);
+    if (view == QLatin1String("system"))
+        window.chartsPanel()->showSystemView();
+    if (view == QLatin1String("accuracy"))
+        window.chartsPanel()->showAccuracyView();
+}
+
+} // namespace
+
 void applyChartControls(const QCommandLineParser &parser, MainWindow &window) {
     ChartsPanel *panel = window.chartsPanel();
     ChartOptions options = panel->chartOptions();
@@ -254,6 +277,7 @@ void applyChartControls(const QCommandLineParser &parser, MainWindow &window) {
     if (parser.isSet(kRuns))
         options.runsOneByOne = parser.value(kRuns) == QLatin1String("one-by-one");
     panel->setChartOptions(options);
+    showView(parser, window); // from the start: a live session's runs are watched in it
 }
 
 bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
@@ -269,20 +293,7 @@ bool finishChartScript(const QCommandLineParser &parser, MainWindow &window) {
     for (const QString &number : parser.values(kHideRun))
         if (const int id = idOf(number); id != 0)
             window.setRunVisible(id, false);
-    const QString view = parser.value(kView);
-    if (view == QLatin1String("scaling"))
-        window.showScalingView();
-    else if (view == QLatin1String("sweep"))
-        window.showSweepView();
-    else if (auto *tabs = window.findChild<QTabWidget *>(QStringLiteral("mainTabs"));
-             (view == QLatin1String("runs") || view == QLatin1String("system") ||
-              view == QLatin1String("accuracy")) &&
-             tabs != nullptr)
-        tabs->setCurrentIndex(0);
-    if (view == QLatin1String("system"))
-        window.chartsPanel()->showSystemView();
-    if (view == QLatin1String("accuracy"))
-        window.chartsPanel()->showAccuracyView();
+    showView(parser, window);
     if (parser.isSet(kWindowSize))
         window.resize(windowSizeOf(parser.value(kWindowSize)));
     window.redrawNow();

@@ -30,7 +30,8 @@ bool checkChartScriptOptions(const QCommandLineParser &parser);
 std::vector<std::pair<QString, int>> namedRunNumbers(const QCommandLineParser &parser);
 
 // Sets the chart controls (smoothing, x axis, log scale, the bars' measure) from the options
-// given; call after the saved settings are restored, so that the command line wins.
+// given, and brings up the --view tab; call after the saved settings are restored, so that the
+// command line wins.
 void applyChartControls(const QCommandLineParser &parser, MainWindow &window);
 
 // Once the window shows its runs: hides, shows the --view tab, takes --window-size, zooms,

@@ -180,6 +180,20 @@ TEST(SpeedChartTarget, RunsWithoutOneSharedTargetKeepSecondsPerEpoch) {
     EXPECT_EQ(sharedTarget(store), std::optional<double>(40.0));
 }
 
+TEST(SpeedChartTarget, WhileNoRunHasReachedItTheEmptyAxisIsLabelledWithDecimals) {
+    RunStore store;
+    store.addRecord(targetRun("b", {1.0, 1.0, 1.0}, {0.1, 0.2, 0.3}, 40.0), QStringLiteral("b"));
+    SpeedChart chart;
+    chart.resize(900, 500);
+    chart.sync(store);
+    EXPECT_TRUE(chart.barValues().empty());
+    const QList<QAbstractAxis *> vertical = chart.axes(Qt::Vertical);
+    ASSERT_FALSE(vertical.isEmpty());
+    auto *axis = qobject_cast<QValueAxis *>(vertical.front());
+    ASSERT_NE(axis, nullptr);
+    EXPECT_EQ(axis->labelFormat(), QStringLiteral("%.1f")) << "0.0 to 1.0, not 0, 0, 1, 1, 1";
+}
+
 TEST(ChartsPanelAccuracy, TheAccuracyTabDrawsWhenBroughtUp) {
     RunStore store;
     store.addRecord(targetRun("a", {2.0, 3.0}, {0.2, 0.45}, 40.0), QStringLiteral("a"));

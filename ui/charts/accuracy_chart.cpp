@@ -27,9 +27,7 @@ constexpr double kPointSize = 7.0; // pixels: an epoch's point
 constexpr double kRingSize = 16.0; // the ring where a run reached its target
 
 // "50 %", "93.5 %".
-QString percentText(double percent) {
-    return QString::fromStdString(targetText(percent));
-}
+QString percentText(double percent) { return QString::fromStdString(targetText(percent)); }
 
 // A run's line: its epochs' points, in its colour, with round markers.
 QLineSeries *runLine(const QString &label, int number, const QList<QPointF> &points) {
@@ -108,8 +106,10 @@ bool AccuracyChart::sync(const RunStore &store) {
             d.epochs.push_back(p.epoch);
             maxSeconds = std::max(maxSeconds, p.seconds);
             maxPercent = std::max(maxPercent, p.accuracy);
-            drawn += QStringLiteral("%1 %2 %3;").arg(p.epoch).arg(p.seconds, 0, 'g', 17).arg(
-                p.accuracy, 0, 'g', 17);
+            drawn += QStringLiteral("%1 %2 %3;")
+                         .arg(p.epoch)
+                         .arg(p.seconds, 0, 'g', 17)
+                         .arg(p.accuracy, 0, 'g', 17);
         }
         if (line.isEmpty())
             continue;

@@ -315,8 +315,8 @@ void SpeedChart::rebuildBars(const QStringList &labels) {
     fitLabelRoom();
     if (m_values.empty()) {
         m_publishedLegend->setNames({});
-        m_axisY->setRange(0.0, 1.0);
-        m_hAxisValue->setRange(0.0, 1.0);
+        setZeroBasedNiceAxis(m_axisY, 1.0); // its labels 0.0 to 1.0, not 0, 0, 1, 1, 1
+        setZeroBasedNiceAxis(m_hAxisValue, 1.0);
         return;
     }
     const std::vector<ErrorBarItem::Bar> &bars = m_errorBars->bars();
