@@ -375,7 +375,8 @@
       options: {
         animation: false, maintainAspectRatio: false, parsing: false,
         scales: { x: { type: 'linear', min: 0, title: { display: true, text: 'seconds from the first step (evaluations included)' } },
-          y: { min: 0, suggestedMax: 100, title: { display: true, text: 'test accuracy (%)' } } },
+          y: { min: 0, max: Math.min(100, 10 * Math.ceil((5 + Math.max.apply(null, withTarget.map(function (c) { return c.target; }).concat(curves.map(function (c) {
+            return (c.accuracy || []).reduce(function (m, p) { return Math.max(m, p[1]); }, 0); })))) / 10)), title: { display: true, text: 'test accuracy (%)' } } },
         plugins: { legend: { display: true, position: 'bottom' }, tooltip: { callbacks: { label: function (c) {
           return c.dataset.label + ': ' + fixed(c.parsed.y, 2) + ' % at ' + fixed(c.parsed.x, 1) + ' s';
         } } } }

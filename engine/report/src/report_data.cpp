@@ -97,7 +97,8 @@ OrderedJson testCurve(const RunRecord &record) {
     return curve;
 }
 
-// Test accuracy (percent) against the wall seconds from the first step (accuracyOverTime).
+// Test accuracy (percent) against the wall seconds from the first step (accuracyOverTime), to a
+// thousandth; a run's "reachedAt" is rounded alike, so that the page finds its point.
 OrderedJson accuracyCurve(const RunRecord &record) {
     OrderedJson curve = OrderedJson::array();
     for (const AccuracyPoint &p : accuracyOverTime(record.epochs))
@@ -190,7 +191,8 @@ OrderedJson reportData(const RunSet &runs, const ComparisonParts &parts,
              {"test", testCurve(run.record)},
              {"accuracy", accuracyCurve(run.record)},
              {"target", run.target.set ? number(run.target.target) : nullptr},
-             {"reachedAt", run.target.reached ? number(run.target.seconds) : nullptr}});
+             {"reachedAt",
+              run.target.reached ? number(rounded(run.target.seconds, 1e3)) : nullptr}});
         system.push_back({{"number", run.number},
                           {"samples", run.record.samples.size()},
                           {"readings", systemReadings(run.record)}});
