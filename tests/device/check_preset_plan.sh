@@ -14,7 +14,7 @@ fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
 # The CPU build's words name the installed libtorch-dev's version (1.13.1 on Debian 12, 2.6.0 on
 # Debian 13), or say that it is not installed yet.
 debian_torch="\(libtorch-dev, not installed yet\)"
-if dpkg-query -W -f='${Status}' libtorch-dev 2>/dev/null | grep -q "install ok installed"; then
+if [[ "$(dpkg-query -W -f='${Status}' libtorch-dev 2>/dev/null)" == "install ok installed" ]]; then
   debian_torch="$(dpkg-query -W -f='${Version}' libtorch-dev | sed -E 's/^([0-9]+:)?([0-9.]+).*/\2/')"
 fi
 

@@ -30,7 +30,10 @@
 #include <QTextBrowser>
 
 #include <atomic>
+#include <cstddef>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -33,7 +33,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <string>
 #include <system_error>
 #include <thread>
 

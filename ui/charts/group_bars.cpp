@@ -7,8 +7,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numeric>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 

@@ -29,7 +29,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 namespace devicebench {
 
