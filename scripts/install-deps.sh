@@ -31,9 +31,15 @@ if [ "${DEVICEBENCH_WITH_FUZZERS:-0}" = 1 ]; then
   packages+=(clang libclang-rt-dev)   # scripts/fuzz.sh: the libFuzzer of Debian's clang
 fi
 
+# A name that an installed package provides counts as installed: on Debian 13 qt6-base-dev
+# provides libqt6opengl6-dev (a package of its own on Debian 12), which dpkg never lists as
+# installed, so without this every run would call apt-get again.
+provided=" $(dpkg-query -W -f='${db:Status-Abbrev}|${Provides}\n' 2>/dev/null \
+  | sed -n 's/^ii *|//p' | sed 's/([^)]*)//g; s/,/ /g' | tr -s ' \n' ' ') "
 missing=()
 for p in "${packages[@]}"; do
-  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
+  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] ||
+    [[ "$provided" == *" $p "* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
