@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Time to accuracy through the CLI: a run with a target stops when it reaches it, says so, and
 // its record and `compare` carry the time to target.
+#include "cifar_files.h"
 #include "process_support.h"
 
 #include "devicebench/run_record.h"
