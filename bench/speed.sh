@@ -141,7 +141,7 @@ summary() { # $1 table file, $2 torch version
         }
         printf "%-11s %7d %10.3f %8.3f %8s %9.0f %9.1f %7.0f%% %8.2f  %s\n", prog, n[prog], m, ratio, xfp32, images / m, tflop * 1000 / m, 100 * tflop * 1000 / m / tput, m / floor, t
       }
-      printf "conv throughput %.1f GFLOP/s (bench/conv_throughput, LibTorch 1.13.1, above); epoch arithmetic %.3f TFLOP (fp32 count for every program); floor %.2f s per epoch\n", tput, tflop, floor
+      printf "conv throughput %.1f GFLOP/s (bench/conv_throughput, LibTorch of libtorch-dev as in the header, above); epoch arithmetic %.3f TFLOP (fp32 count for every program); floor %.2f s per epoch\n", tput, tflop, floor
     }' "$1"
 }
 

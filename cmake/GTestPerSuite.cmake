@@ -19,7 +19,9 @@
 #
 # How: CMake's gtest_discover_tests is kept (same arguments, same build-time listing); only the
 # script it runs after each build is replaced by cmake/GTestPerSuiteAddTests.cmake, through
-# GoogleTest.cmake's _GOOGLETEST_DISCOVER_TESTS_SCRIPT (present in CMake 3.10 to 3.31).
+# GoogleTest.cmake's _GOOGLETEST_DISCOVER_TESTS_SCRIPT (CMake 3.10 to 3.28 at least: Debian 12's
+# 3.25). CMake 3.31 (Debian 13's) has no such variable and runs its own script: there the
+# configure stops with the message below (-DDEVICEBENCH_TEST_PER_SUITE=OFF: one test per case).
 option(DEVICEBENCH_TEST_PER_SUITE
   "One ctest test per GoogleTest suite (the CI presets) instead of one per case" OFF)
 if(DEVICEBENCH_TEST_PER_SUITE)

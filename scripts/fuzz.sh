@@ -6,7 +6,7 @@
 # Each run starts from the seed corpus tests/fuzz/corpus/<target>/ (read only) and keeps what
 # it finds in build/fuzz/corpus/<target>/; a crashing input goes to build/fuzz/artifacts/.
 # Exit status: 0 when every run ended without a finding.
-# Needs clang and libFuzzer (Debian: clang, libclang-rt-14-dev; DEVICEBENCH_WITH_FUZZERS=1
+# Needs clang and libFuzzer (Debian: clang, libclang-rt-dev; DEVICEBENCH_WITH_FUZZERS=1
 # scripts/install-deps.sh installs them).
 set -euo pipefail
 cd "$(dirname "$0")/.."

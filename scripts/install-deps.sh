@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# Installs what DeviceBench needs to build, test and run on Debian 12 (as root or with sudo).
+# Installs what DeviceBench needs to build, test and run on Debian 12 or 13 (as root or with
+# sudo): the same package names on both (LibTorch 1.13.1 on 12, 2.6.0 on 13).
 # Skips apt-get entirely when everything is already installed.
 set -euo pipefail
 
 packages=(
   cmake ninja-build g++ pkg-config ccache   # ccache: CI's second build against torch 2.11 (bundle)
-  libtorch-dev libopenblas0-openmp    # LibTorch 1.13.1 (CPU); OpenBLAS: ~7x faster matmuls
+  libtorch-dev libopenblas0-openmp    # LibTorch (CPU); OpenBLAS: ~7x faster matmuls
   qt6-base-dev qt6-charts-dev libqt6opengl6-dev libgl-dev   # Charts needs Qt6OpenGL's CMake files
   qt6-svg-dev   # the window icon, rendered from resources/icons/*.svg
   libspdlog-dev libcli11-dev nlohmann-json3-dev
@@ -27,12 +28,18 @@ if [ "${DEVICEBENCH_WITH_REFERENCE:-0}" = 1 ]; then
   packages+=(python3-torch python3-torchvision python3-pil)   # bench/: the reference loop
 fi
 if [ "${DEVICEBENCH_WITH_FUZZERS:-0}" = 1 ]; then
-  packages+=(clang libclang-rt-14-dev)   # scripts/fuzz.sh: clang's libFuzzer
+  packages+=(clang libclang-rt-dev)   # scripts/fuzz.sh: the libFuzzer of Debian's clang
 fi
 
+# A name that an installed package provides counts as installed: on Debian 13 qt6-base-dev
+# provides libqt6opengl6-dev (a package of its own on Debian 12), which dpkg never lists as
+# installed, so without this every run would call apt-get again.
+provided=" $(dpkg-query -W -f='${db:Status-Abbrev}|${Provides}\n' 2>/dev/null \
+  | sed -n 's/^ii *|//p' | sed 's/([^)]*)//g; s/,/ /g' | tr -s ' \n' ' ') "
 missing=()
 for p in "${packages[@]}"; do
-  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] || missing+=("$p")
+  [[ "$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null)" == *"install ok installed"* ]] ||
+    [[ "$provided" == *" $p "* ]] || missing+=("$p")
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"

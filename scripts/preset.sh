@@ -4,8 +4,8 @@
 #   - DEVICEBENCH_PRESET set: that preset.
 #   - Else an NVIDIA driver whose CUDA runs the pinned PyPI torch (DEVICEBENCH_TORCH_VERSION, else
 #     the newest of engine/device/src/torch_cuda_pins.inc): `cuda`, PyPI torch's CUDA LibTorch.
-#   - Else `default`, Debian's LibTorch 1.13.1 (CPU only); a driver too old, or one that cannot
-#     answer, is said with the ways forward.
+#   - Else `default`, Debian's LibTorch (libtorch-dev, CPU only: 1.13.1 on Debian 12, 2.6.0 on
+#     Debian 13); a driver too old, or one that cannot answer, is said with the ways forward.
 # The driver is read as CUDA reads it (libcuda.so.1 and its cuDriverGetVersion, or
 # /proc/driver/nvidia/version) by devicebench-driver-check, compiled here from two source files
 # before any CMake configure (DEVICEBENCH_DRIVER_CHECK: an already built one, for the tests).
@@ -69,11 +69,22 @@ devicebench_choose_preset() {
   esac
 }
 
+# The version of the installed libtorch-dev without Debian's parts (1.13.1+dfsg-4 -> 1.13.1),
+# or nothing when it is not installed.
+devicebench_debian_torch_version() {
+  local line
+  line="$(dpkg-query -W -f='${Status} ${Version}' libtorch-dev 2>/dev/null)" || return 0
+  [[ "$line" == "install ok installed "* ]] || return 0
+  sed -E 's/^install ok installed ([0-9]+:)?([0-9][0-9.]*).*/\2/' <<<"$line"
+}
+
 # What the chosen preset is, in a few words.
 devicebench_preset_words() {
   case "$1" in
     cuda|ci-cuda|bundle) echo "PyPI torch ${torch_version}'s CUDA LibTorch" ;;
-    *) echo "Debian's LibTorch 1.13.1, CPU only" ;;
+    *) local version
+       version="$(devicebench_debian_torch_version)"
+       echo "Debian's LibTorch ${version:-(libtorch-dev, not installed yet)}, CPU only" ;;
   esac
 }
 

@@ -21,8 +21,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <exception>
 #include <iomanip>
-#include <memory>
 #include <ostream>
 #include <sstream>
 #include <unistd.h>

@@ -11,6 +11,7 @@
 #include "devicebench/time_to_target.h"
 #include "devicebench/trainer.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>

@@ -6,6 +6,7 @@
 #include "devicebench/run_set.h"
 
 #include <ostream>
+#include <vector>
 
 namespace devicebench::cli {
 

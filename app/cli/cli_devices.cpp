@@ -8,10 +8,12 @@
 #include "devicebench/version.h"
 
 #include <cmath>
+#include <cstdint>
 #include <iomanip>
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <string>
 
 namespace devicebench::cli {
 namespace {

@@ -16,10 +16,13 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <iomanip>
 #include <memory>
 #include <ostream>
+#include <stdexcept>
+#include <system_error>
 
 namespace devicebench::cli {
 namespace {

@@ -6,6 +6,7 @@
 #include "devicebench/run_set.h"
 
 #include <cmath>
+#include <cstddef>
 #include <ostream>
 
 namespace devicebench::cli {

@@ -10,8 +10,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <ostream>
+#include <system_error>
 #include <vector>
 
 namespace devicebench::cli {

@@ -12,6 +12,7 @@
 #include "devicebench/run_types.h"
 
 #include <atomic>
+#include <cstdint>
 #include <iosfwd>
 #include <string>
 #include <vector>

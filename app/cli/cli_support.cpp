@@ -13,12 +13,14 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <iomanip>
 #include <limits>
 #include <ostream>
 #include <sstream>
 #include <string>
+#include <system_error>
 #include <unistd.h>
 
 namespace devicebench::cli {

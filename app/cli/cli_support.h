@@ -4,6 +4,7 @@
 
 #include "devicebench/planned_outputs.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <iosfwd>
 #include <string>

@@ -12,9 +12,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <exception>
 #include <memory>
 #include <ostream>
 #include <sstream>
+#include <stdexcept>
+#include <tuple>
 
 namespace devicebench::cli {
 namespace {

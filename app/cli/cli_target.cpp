@@ -4,6 +4,7 @@
 #include "cli_support.h"
 
 #include <cmath>
+#include <cstddef>
 #include <ostream>
 #include <string>
 

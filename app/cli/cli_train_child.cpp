@@ -10,7 +10,9 @@
 #include <filesystem>
 #include <memory>
 #include <ostream>
+#include <string>
 #include <system_error>
+#include <vector>
 
 namespace devicebench::cli {
 

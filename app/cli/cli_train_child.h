@@ -6,6 +6,8 @@
 #include "cli_command.h"
 
 #include <atomic>
+#include <string>
+#include <vector>
 
 namespace devicebench::cli {
 

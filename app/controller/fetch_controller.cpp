@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "fetch_controller.h"
 
+#include <any>
 #include <utility>
 
 namespace devicebench {

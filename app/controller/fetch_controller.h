@@ -11,6 +11,7 @@
 #include <QObject>
 #include <QString>
 
+#include <any>
 #include <atomic>
 #include <functional>
 

@@ -7,8 +7,11 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <any>
+#include <cstddef>
 #include <memory>
 #include <optional>
+#include <string>
 #include <utility>
 
 namespace devicebench {

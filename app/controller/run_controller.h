@@ -15,6 +15,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <any>
 #include <vector>
 
 Q_DECLARE_METATYPE(devicebench::RunConfig)

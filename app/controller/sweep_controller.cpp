@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "sweep_controller.h"
 
+#include <any>
 #include <utility>
 
 namespace devicebench {

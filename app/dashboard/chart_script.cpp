@@ -15,6 +15,7 @@
 #include <QThread>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 
 namespace devicebench {

@@ -13,6 +13,7 @@
 
 #include <deque>
 #include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 

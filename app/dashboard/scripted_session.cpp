@@ -10,6 +10,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <vector>
 
 namespace devicebench {
 

@@ -9,6 +9,8 @@
 #include "sweep_controller.h"
 #include "window/main_window.h"
 
+#include <vector>
+
 namespace devicebench {
 
 void wireFetchDialog(FetchDialog &dialog, FetchController &fetch) {

@@ -13,7 +13,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <fstream>
+#include <string>
+#include <vector>
 
 using devicebench::testing::TempDir;
 

@@ -18,6 +18,7 @@
 #include <sstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace devicebench {
 namespace {
@@ -269,7 +270,9 @@ TEST(CsvColumns, APerEpochNumbersNameSaysItsUnit) {
 TEST(CsvColumns, APerEpochColumnIsFoundByNameAndMakesTheFilesCell) {
     const RunSet set = syntheticSet();
     const RunEntry &run = set.run(0);
-    const CsvColumn<EpochCsvRow> &seconds = epochCsvColumn("seconds");
+    // A copy: GCC 14 takes a reference bound to the result of a call with a temporary argument
+    // ("seconds") for a dangling one.
+    const CsvColumn<EpochCsvRow> seconds = epochCsvColumn("seconds");
     EXPECT_EQ(seconds.unit, "s");
     EXPECT_EQ(seconds.decimals, 4);
     EXPECT_EQ(seconds.cell(EpochCsvRow::of(run, run.record.epochs[0])), "4.2500");

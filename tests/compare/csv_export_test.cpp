@@ -14,11 +14,14 @@
 #include <algorithm>
 #include <clocale>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string>
 #include <sys/stat.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using devicebench::testing::namesIn;

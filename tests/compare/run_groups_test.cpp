@@ -9,8 +9,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace devicebench {

@@ -7,7 +7,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

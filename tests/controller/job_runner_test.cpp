@@ -11,10 +11,16 @@
 #include <QSignalSpy>
 #include <QThread>
 
+#include <any>
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 namespace devicebench {

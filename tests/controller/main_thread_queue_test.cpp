@@ -7,6 +7,7 @@
 #include <QCoreApplication>
 #include <QThread>
 
+#include <cstddef>
 #include <memory>
 #include <thread>
 #include <vector>

@@ -12,10 +12,13 @@
 #include <QSignalSpy>
 
 #include <atomic>
+#include <cstddef>
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <utility>
 #include <vector>
 

@@ -11,6 +11,12 @@ tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# The CPU build's words name the installed libtorch-dev's version (1.13.1 on Debian 12, 2.6.0 on
+# Debian 13), or say that it is not installed yet.
+debian_torch="\(libtorch-dev, not installed yet\)"
+if [[ "$(dpkg-query -W -f='${Status}' libtorch-dev 2>/dev/null)" == "install ok installed" ]]; then
+  debian_torch="$(dpkg-query -W -f='${Version}' libtorch-dev | sed -E 's/^([0-9]+:)?([0-9.]+).*/\2/')"
+fi
 
 # Runs "$@" with the stand-in driver library $1 (and no kernel module file); sets out and rc.
 with_driver() {
@@ -41,7 +47,7 @@ expect_line "torch '9.9.9' is not in DeviceBench's table" "unknown torch"
 # run.sh --plan: the build line, then what it would do.
 with_driver "$tmp/no-libcuda.so.1" "$source_dir/scripts/run.sh" --plan
 expect_rc 0 "run.sh, no driver"
-expect_line "^run.sh: build: default \(Debian's LibTorch 1.13.1, CPU only\): no NVIDIA driver: " "run.sh, no driver"
+expect_line "^run.sh: build: default \(Debian's LibTorch $debian_torch, CPU only\): no NVIDIA driver: " "run.sh, no driver"
 expect_line "^run.sh --plan: would run the experiment headless on the CPU at 1 and [0-9]+ threads, records in out/runs/" "run.sh, no driver"
 expect_no_line "downloaded once" "run.sh, no driver"
 
@@ -67,7 +73,7 @@ with_driver "$cuda124" env DEVICEBENCH_TORCH_VERSION=9.9.9 "$source_dir/scripts/
 expect_rc 1 "run.sh, torch 9.9.9"
 expect_line "torch '9.9.9' is not in DeviceBench's table.*\(DEVICEBENCH_TORCH_VERSION\)" "run.sh, torch 9.9.9"
 with_driver "$cuda130" env DEVICEBENCH_PRESET=default "$source_dir/scripts/run.sh" --plan
-expect_line "^run.sh: build: default \(Debian's LibTorch 1.13.1, CPU only\): DEVICEBENCH_PRESET=default; the NVIDIA driver" "run.sh, DEVICEBENCH_PRESET=default"
+expect_line "^run.sh: build: default \(Debian's LibTorch $debian_torch, CPU only\): DEVICEBENCH_PRESET=default; the NVIDIA driver" "run.sh, DEVICEBENCH_PRESET=default"
 with_driver "$tmp/no-libcuda.so.1" env DEVICEBENCH_PRESET=cuda "$source_dir/scripts/run.sh" --plan
 expect_line "^run.sh: build: cuda .*: DEVICEBENCH_PRESET=cuda; no NVIDIA driver" "run.sh, DEVICEBENCH_PRESET=cuda"
 with_driver "$cuda130" env DISPLAY=:99 "$source_dir/scripts/run.sh" --plan
@@ -79,7 +85,7 @@ expect_rc 0 "test.sh, CUDA 13.0"
 expect_line "^test.sh: build: cuda \(PyPI torch 2.11.0's CUDA LibTorch\): " "test.sh, CUDA 13.0"
 expect_line "^test.sh --plan: would build every target of preset cuda into build/cuda and run ctest --preset cuda$" "test.sh, CUDA 13.0"
 with_driver "$tmp/no-libcuda.so.1" "$source_dir/scripts/test.sh" --plan
-expect_line "^test.sh: build: default \(Debian's LibTorch 1.13.1, CPU only\): no NVIDIA driver" "test.sh, no driver"
+expect_line "^test.sh: build: default \(Debian's LibTorch $debian_torch, CPU only\): no NVIDIA driver" "test.sh, no driver"
 with_driver "$cuda124" env DEVICEBENCH_PRESET=asan "$source_dir/scripts/test.sh" --plan
 expect_line "^test.sh --plan: would build every target of preset asan into build/asan" "test.sh, DEVICEBENCH_PRESET=asan"
 

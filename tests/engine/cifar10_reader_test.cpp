@@ -7,6 +7,14 @@
 
 #include <unistd.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <string>
+#include <vector>
+
 namespace fs = std::filesystem;
 using namespace devicebench;
 using devicebench::testing::TempDir;

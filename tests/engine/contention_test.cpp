@@ -12,11 +12,13 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstddef>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <string>
 #include <thread>
+#include <vector>
 
 namespace fs = std::filesystem;
 using devicebench::testing::TempDir;

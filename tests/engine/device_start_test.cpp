@@ -11,6 +11,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <optional>
 #include <string>
 
 using namespace devicebench;

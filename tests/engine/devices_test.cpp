@@ -5,6 +5,10 @@
 #include <gtest/gtest.h>
 #include <torch/cuda.h>
 
+#include <atomic>
+#include <stdexcept>
+#include <string>
+
 using namespace devicebench;
 
 namespace {

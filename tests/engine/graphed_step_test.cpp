@@ -11,6 +11,10 @@
 
 #include <torch/torch.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <string>
 #include <vector>
 
 using devicebench::ImageClassifier;

@@ -9,6 +9,8 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstddef>
+#include <vector>
 
 using namespace devicebench;
 

@@ -15,6 +15,10 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <string>
+#include <vector>
 
 using namespace devicebench;
 using devicebench::detail::autocastDtype;

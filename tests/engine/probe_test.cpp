@@ -10,8 +10,11 @@
 #include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 using namespace devicebench;
 

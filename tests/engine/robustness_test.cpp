@@ -17,9 +17,14 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
+#include <string>
 #include <sys/resource.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using namespace devicebench;

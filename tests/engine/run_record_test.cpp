@@ -13,11 +13,16 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <regex>
 #include <sstream>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace fs = std::filesystem;
 using devicebench::testing::namesIn;

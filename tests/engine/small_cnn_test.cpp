@@ -3,6 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
 using namespace devicebench;
 
 TEST(SmallCnn, HasTheArticlesParameterCount) {

@@ -4,6 +4,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
+#include <optional>
+#include <string>
 #include <vector>
 
 using namespace devicebench;

@@ -9,7 +9,9 @@
 
 #include <cmath>
 #include <filesystem>
+#include <string>
 #include <unistd.h>
+#include <vector>
 
 namespace devicebench::detail {
 namespace {

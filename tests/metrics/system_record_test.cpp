@@ -9,8 +9,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
 #include <fstream>
 #include <sstream>
+#include <string>
 
 namespace devicebench {
 namespace {

@@ -15,7 +15,10 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstddef>
+#include <string>
 #include <thread>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -10,9 +10,12 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstddef>
+#include <cstdio>
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <vector>
 
 namespace {
 

@@ -15,6 +15,7 @@
 #include <QCoreApplication>
 #include <QThread>
 
+#include <atomic>
 #include <chrono>
 #include <climits>
 #include <cstdio>

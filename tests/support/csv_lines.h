@@ -2,6 +2,7 @@
 // Test support: a CSV text read back into lines and fields, for the tests of the CSV writers.
 #pragma once
 
+#include <cstddef>
 #include <sstream>
 #include <string>
 #include <vector>

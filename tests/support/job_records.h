@@ -9,6 +9,7 @@
 #include "devicebench/run_record.h"
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 

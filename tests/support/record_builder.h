@@ -5,6 +5,7 @@
 
 #include "devicebench/run_record.h"
 
+#include <cstddef>
 #include <string>
 #include <vector>
 

@@ -16,6 +16,8 @@
 #include <QGuiApplication>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

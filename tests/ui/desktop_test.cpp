@@ -34,6 +34,8 @@
 
 #include <algorithm>
 #include <set>
+#include <utility>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -16,6 +16,7 @@
 #include <QTemporaryDir>
 
 #include <map>
+#include <string>
 
 namespace devicebench {
 namespace {

@@ -22,6 +22,8 @@
 
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 namespace fs = std::filesystem;
 using namespace devicebench;
 using namespace devicebench::testing;

@@ -30,6 +30,7 @@
 #include <QScatterSeries>
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 

@@ -30,7 +30,10 @@
 #include <QTextBrowser>
 
 #include <atomic>
+#include <cstddef>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {
@@ -43,7 +46,7 @@ TEST(MainWindow, GpuButtonIsDisabledWithTheReasonAsTooltipWhenCudaIsUnusable) {
         GTEST_SKIP() << "a CUDA device is usable here: the button is enabled";
     RunController controller(test::FakeTrainer{});
     MainWindow window(nullptr, test::scratchRunsFolder());
-    const ProbeController &probe = test::wire(window, controller);
+    const ProbeController &probe = *test::wire(window, controller);
     ASSERT_TRUE(waitUntil([&] { return !probe.isBusy(); }, 60000)) << "the device probe ends";
     auto *gpu = window.findChild<QPushButton *>(QStringLiteral("runGpuButton"));
     ASSERT_NE(gpu, nullptr);

@@ -33,7 +33,9 @@
 
 #include <atomic>
 #include <chrono>
+#include <functional>
 #include <memory>
+#include <string>
 #include <system_error>
 #include <thread>
 
@@ -107,7 +109,7 @@ TEST(WindowPanels, TheWindowPaintsWhileASlowProbeRunsAndTheGpuButtonFollowsItsRe
     // below are done (the gate): a window that waited on it would never get there.
     auto gate = std::make_shared<std::atomic<bool>>(false);
     MainWindow window(nullptr, test::scratchRunsFolder());
-    const ProbeController &probe = test::wire(window, controller, slowProbe(2000, true, gate));
+    const ProbeController &probe = *test::wire(window, controller, slowProbe(2000, true, gate));
     PaintCounter paints(window, [&probe] { return probe.isBusy(); });
     window.show();
     ASSERT_TRUE(QTest::qWaitForWindowExposed(&window));
@@ -136,7 +138,7 @@ TEST(WindowPanels, TheWindowPaintsWhileASlowProbeRunsAndTheGpuButtonFollowsItsRe
 TEST(WindowPanels, AGpuThatFailsItsProbeKeepsTheButtonDisabledWithTheReason) {
     RunController controller(test::FakeTrainer{});
     MainWindow window(nullptr, test::scratchRunsFolder());
-    const ProbeController &probe = test::wire(window, controller, slowProbe(10, false));
+    const ProbeController &probe = *test::wire(window, controller, slowProbe(10, false));
     ASSERT_TRUE(waitUntil([&] { return !probe.isBusy(); }));
     auto *gpu = window.findChild<QPushButton *>(QStringLiteral("runGpuButton"));
     EXPECT_FALSE(gpu->isEnabled());

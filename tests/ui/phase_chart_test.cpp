@@ -21,7 +21,10 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -26,6 +26,7 @@
 #include <QTemporaryDir>
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 #include <vector>
 

@@ -22,8 +22,10 @@
 #include <QTemporaryDir>
 #include <QValueAxis>
 
+#include <atomic>
 #include <cmath>
 #include <csignal>
+#include <cstdint>
 #include <limits>
 #include <sys/resource.h>
 

@@ -12,7 +12,11 @@
 #include "devicebench/summary.h"
 
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <limits>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -24,6 +24,8 @@
 #include <QPixmap>
 #include <QStyle>
 
+#include <cstddef>
+#include <cstdint>
 #include <set>
 #include <string>
 #include <vector>

@@ -19,13 +19,15 @@ namespace devicebench::test {
 
 // Wires `window` to `runs` with wireDashboard(); the probe controller (running `probe`,
 // default: the real listDevices() and collectFingerprint()) and the fetch controller are
-// children of the window, destroyed with it. The first probe starts at once.
-inline ProbeController &wire(MainWindow &window, RunController &runs,
+// children of the window, destroyed with it. The first probe starts at once. A pointer, not a
+// reference: GCC 14 takes a reference to the result of a call with a temporary argument (the
+// probe) for a dangling one.
+inline ProbeController *wire(MainWindow &window, RunController &runs,
                              ProbeController::ProbeFunction probe = {}) {
     auto *probeController = new ProbeController(std::move(probe), &window);
     auto *fetch = new FetchController({}, &window);
     wireDashboard(window, runs, *probeController, *fetch);
-    return *probeController;
+    return probeController;
 }
 
 // Asks `window` for a run on `device` and returns the run id the controller's accepted signal

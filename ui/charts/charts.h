@@ -16,6 +16,7 @@
 #include <QPointF>
 #include <QString>
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <utility>

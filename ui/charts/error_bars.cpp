@@ -8,6 +8,7 @@
 #include <QPen>
 
 #include <algorithm>
+#include <cstddef>
 #include <utility>
 
 namespace devicebench {

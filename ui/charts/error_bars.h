@@ -9,6 +9,7 @@
 #include <QString>
 
 #include <cmath>
+#include <cstddef>
 #include <vector>
 
 class QAbstractSeries;

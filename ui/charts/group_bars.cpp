@@ -9,8 +9,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numeric>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 

@@ -17,6 +17,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <string>
 
 namespace devicebench {
 namespace {

@@ -19,8 +19,10 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <map>
+#include <vector>
 
 namespace devicebench {
 

@@ -17,7 +17,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <map>
+#include <string>
 #include <tuple>
 
 namespace devicebench {

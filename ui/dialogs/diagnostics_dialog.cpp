@@ -12,6 +12,8 @@
 #include <QTextBrowser>
 #include <QVBoxLayout>
 
+#include <string>
+
 namespace devicebench {
 
 namespace {

@@ -30,7 +30,9 @@
 #include <QTableView>
 #include <QVBoxLayout>
 
+#include <algorithm>
 #include <cmath>
+#include <cstddef>
 
 namespace devicebench {
 

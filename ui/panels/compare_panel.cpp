@@ -28,6 +28,8 @@
 #include <QSpinBox>
 #include <QVBoxLayout>
 
+#include <string>
+
 namespace devicebench {
 
 namespace {

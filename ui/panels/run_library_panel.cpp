@@ -18,7 +18,10 @@
 #include <QSignalBlocker>
 #include <QVBoxLayout>
 
+#include <cstddef>
 #include <exception>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 

@@ -10,6 +10,8 @@
 #include <QPushButton>
 #include <QVBoxLayout>
 
+#include <vector>
+
 namespace devicebench {
 
 bool parseRunSetItem(const QString &text, RunSetItem *item) {

@@ -14,6 +14,7 @@
 #include <QVariant>
 
 #include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "store/run_store.h"
 
+#include <cstddef>
 #include <exception>
 #include <string>
 #include <utility>

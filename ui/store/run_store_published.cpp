@@ -3,6 +3,7 @@
 #include "store/run_store.h"
 
 #include <utility>
+#include <vector>
 
 namespace devicebench {
 

@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <exception>
 #include <string>
+#include <vector>
 
 namespace devicebench {
 

@@ -21,6 +21,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstddef>
 
 // The resources live in a static library (resources/CMakeLists.txt): its initialiser is only
 // linked in when referred to, and Q_INIT_RESOURCE must be used outside any namespace.

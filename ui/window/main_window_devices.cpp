@@ -9,6 +9,8 @@
 #include "panels/run_settings_panel.h"
 #include "sweep/sweep_panel.h"
 
+#include <vector>
+
 namespace devicebench {
 
 void MainWindow::requestProbe() {

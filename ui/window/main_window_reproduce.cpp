@@ -15,6 +15,8 @@
 #include <QCheckBox>
 
 #include <algorithm>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 

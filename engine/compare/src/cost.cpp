@@ -14,6 +14,7 @@
 #include <charconv>
 #include <cmath>
 #include <sstream>
+#include <system_error>
 
 namespace devicebench {
 namespace {

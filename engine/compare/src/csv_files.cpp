@@ -13,7 +13,9 @@
 #include <cctype>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace devicebench {

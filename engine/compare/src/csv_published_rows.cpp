@@ -7,6 +7,7 @@
 #include "devicebench/published.h"
 #include "devicebench/run_set.h"
 
+#include <cstddef>
 #include <iterator>
 #include <map>
 #include <string>

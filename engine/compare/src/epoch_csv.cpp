@@ -10,6 +10,7 @@
 #include "system_csv.h"
 
 #include <cmath>
+#include <cstddef>
 #include <optional>
 #include <stdexcept>
 #include <string>

@@ -7,6 +7,7 @@
 #include "csv_table.h"
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <optional>
 #include <string>

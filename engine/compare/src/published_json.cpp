@@ -8,11 +8,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string>
 #include <system_error>
+#include <utility>
 
 namespace devicebench {
 namespace {

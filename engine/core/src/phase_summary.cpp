@@ -2,6 +2,7 @@
 #include "devicebench/phase_summary.h"
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace devicebench {

@@ -5,6 +5,7 @@
 
 #include <unistd.h>
 
+#include <cstddef>
 #include <filesystem>
 #include <optional>
 #include <system_error>

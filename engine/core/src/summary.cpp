@@ -3,9 +3,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <numeric>
 #include <stdexcept>
+#include <string>
 
 namespace devicebench {
 

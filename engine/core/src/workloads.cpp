@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/workloads.h"
 
+#include <cstddef>
 #include <stdexcept>
 
 namespace devicebench {

@@ -6,6 +6,7 @@
 #include "devicebench/data_location.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <fstream>
 #include <system_error>
 

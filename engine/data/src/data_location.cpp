@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <system_error>
 
 namespace devicebench {
 namespace {

@@ -14,6 +14,7 @@
 #include <sched.h>
 
 #include <chrono>
+#include <exception>
 #include <fstream>
 #include <stdexcept>
 #include <thread>

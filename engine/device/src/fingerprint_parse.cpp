@@ -5,8 +5,11 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <exception>
 #include <sstream>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace detail {

@@ -12,8 +12,11 @@
 #include <torch/csrc/distributed/c10d/ProcessGroupNCCL.hpp>
 #endif
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
+#include <exception>
+#include <stdexcept>
 #include <thread>
 #include <vector>
 

@@ -4,10 +4,16 @@
 
 #include <openssl/evp.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstddef>
+#include <cstdint>
 #include <fstream>
 #include <memory>
+#include <stdexcept>
+#include <string>
 #include <system_error>
+#include <vector>
 
 namespace devicebench {
 namespace fetch_detail {

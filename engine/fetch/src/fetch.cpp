@@ -14,7 +14,12 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstddef>
+#include <cstdio>
+#include <exception>
+#include <filesystem>
 #include <iterator>
+#include <stdexcept>
 #include <system_error>
 
 namespace devicebench {

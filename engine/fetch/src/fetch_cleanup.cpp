@@ -7,7 +7,9 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <string>
 #include <system_error>
+#include <vector>
 
 namespace devicebench::fetch_detail {
 

@@ -7,10 +7,13 @@
 #include <curl/curl.h>
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <cerrno>
+#include <cstdint>
 #include <cstdio>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace devicebench::fetch_detail {
 namespace {

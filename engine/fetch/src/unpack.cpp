@@ -5,7 +5,12 @@
 #include <archive.h>
 #include <archive_entry.h>
 
+#include <algorithm>
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
+#include <string>
 #include <system_error>
 
 namespace devicebench::fetch_detail {

@@ -11,9 +11,12 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <exception>
 #include <filesystem>
 #include <sstream>
+#include <system_error>
 #include <unistd.h>
+#include <vector>
 
 namespace devicebench {
 namespace tensorboard {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "proc_reader.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <filesystem>
 #include <limits>
 #include <sstream>
+#include <system_error>
 #include <vector>
 
 namespace devicebench::detail {

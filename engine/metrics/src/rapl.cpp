@@ -9,6 +9,7 @@
 #include <cstring>
 #include <filesystem>
 #include <limits>
+#include <system_error>
 
 namespace devicebench::detail {
 namespace {

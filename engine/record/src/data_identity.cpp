@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <limits>
 #include <memory>
+#include <string>
 #include <system_error>
 #include <vector>
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "json_distributed.h"
 
+#include <cstddef>
 #include <limits>
 
 namespace devicebench::detail {

@@ -4,6 +4,7 @@
 #include "devicebench/run_record.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <optional>

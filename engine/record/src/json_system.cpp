@@ -2,6 +2,7 @@
 #include "json_system.h"
 
 #include <cmath>
+#include <cstddef>
 #include <utility>
 
 namespace devicebench::detail {

@@ -9,6 +9,7 @@
 #include <iomanip>
 #include <random>
 #include <sstream>
+#include <string>
 #include <unistd.h>
 
 namespace devicebench {

@@ -20,9 +20,11 @@
 
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace devicebench {
 namespace {

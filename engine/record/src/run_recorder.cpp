@@ -9,7 +9,9 @@
 #include <chrono>
 #include <exception>
 #include <functional>
+#include <string>
 #include <utility>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -10,6 +10,7 @@
 #include "devicebench/version.h"
 
 #include <cmath>
+#include <cstddef>
 
 namespace devicebench {
 namespace {

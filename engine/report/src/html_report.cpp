@@ -8,6 +8,7 @@
 
 #include <ctime>
 #include <random>
+#include <vector>
 
 namespace devicebench {
 namespace {

@@ -10,8 +10,10 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 namespace devicebench {
 namespace {

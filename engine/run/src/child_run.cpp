@@ -19,6 +19,9 @@
 #include <chrono>
 #include <cmath>
 #include <csignal>
+#include <cstddef>
+#include <exception>
+#include <memory>
 #include <poll.h>
 #include <stdexcept>
 #include <unistd.h>

@@ -7,10 +7,12 @@
 #include "devicebench/epoch_turns.h"
 #include "devicebench/run_events.h"
 
+#include <cstddef>
 #include <exception>
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 namespace devicebench {

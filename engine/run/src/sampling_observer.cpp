@@ -5,7 +5,9 @@
 
 #include <chrono>
 #include <cmath>
+#include <functional>
 #include <utility>
+#include <vector>
 
 namespace devicebench::detail {
 namespace {

@@ -9,7 +9,9 @@
 #include "devicebench/run_record.h"
 #include "devicebench/system_sampler.h"
 
+#include <functional>
 #include <map>
+#include <vector>
 
 namespace devicebench::detail {
 

@@ -12,8 +12,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdlib>
+#include <exception>
 #include <filesystem>
 #include <stdexcept>
+#include <system_error>
 
 namespace devicebench {
 namespace {

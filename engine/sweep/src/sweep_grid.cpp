@@ -5,8 +5,11 @@
 #include "devicebench/trainer.h"
 
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <set>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

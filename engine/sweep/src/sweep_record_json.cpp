@@ -13,12 +13,19 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
+#include <string>
+#include <system_error>
 #include <tuple>
+#include <vector>
 
 namespace devicebench {
 namespace {

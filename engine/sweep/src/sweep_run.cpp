@@ -10,8 +10,11 @@
 
 #include <spdlog/spdlog.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <cstddef>
+#include <exception>
 #include <filesystem>
 #include <fstream>
 #include <limits>
@@ -19,6 +22,9 @@
 #include <optional>
 #include <sstream>
 #include <stdexcept>
+#include <string>
+#include <system_error>
+#include <vector>
 
 namespace devicebench {
 namespace {

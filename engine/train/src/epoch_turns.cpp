@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "devicebench/epoch_turns.h"
 
+#include <cstddef>
 #include <stdexcept>
 #include <string>
 

@@ -7,6 +7,9 @@
 #include <spdlog/spdlog.h>
 #include <torch/cuda.h>
 
+#include <cstdint>
+#include <memory>
+
 namespace devicebench::detail {
 namespace {
 

@@ -2,6 +2,9 @@
 // graphed_step.h in a build against a LibTorch without CUDA: no graphs.
 #include "graphed_step.h"
 
+#include <cstdint>
+#include <memory>
+
 namespace devicebench::detail {
 
 bool cudaGraphsCompiledIn() { return false; }

@@ -4,6 +4,7 @@
 #include "run_stop.h"
 
 #include <cmath>
+#include <cstddef>
 #include <string>
 
 namespace devicebench::detail {

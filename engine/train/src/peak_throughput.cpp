@@ -11,7 +11,11 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
+#include <exception>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace devicebench {
 namespace {

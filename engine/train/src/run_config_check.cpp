@@ -9,9 +9,11 @@
 #include "devicebench/time_to_target.h"
 
 #include <cmath>
+#include <cstdint>
 #include <filesystem>
 #include <limits>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace devicebench {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "step_precision.h"
 
+#include <cstdint>
 #include <limits>
 
 namespace devicebench::detail {

@@ -27,33 +27,19 @@
 #include "devicebench/time_to_target.h"
 
 #include <spdlog/spdlog.h>
-#include <torch/cuda.h>
 #include <torch/torch.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
-#include <limits>
+#include <cstddef>
+#include <cstdint>
+#include <exception>
 #include <memory>
 #include <optional>
-#include <sstream>
+#include <stdexcept>
 
 namespace devicebench {
-namespace detail {
-
-void synchronize(const torch::Device &device) {
-    if (device.is_cuda()) {
-        torch::cuda::synchronize(device.index());
-    }
-}
-
-std::string formatNumber(double value) {
-    std::ostringstream out;
-    out << value;
-    return out.str();
-}
-
-} // namespace detail
-
 namespace {
 
 using detail::formatNumber;

@@ -7,6 +7,7 @@
 #include "devicebench/run_types.h"
 
 #include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
