@@ -14,7 +14,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace devicebench {

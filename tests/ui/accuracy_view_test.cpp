@@ -24,6 +24,7 @@
 #include <QTemporaryDir>
 #include <QValueAxis>
 
+#include <cstddef>
 #include <optional>
 #include <string>
 #include <vector>
