@@ -16,10 +16,13 @@
 #include <gtest/gtest.h>
 
 #include <QDoubleSpinBox>
+#include <QLabel>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QPushButton>
 #include <QScatterSeries>
 #include <QSettings>
+#include <QSignalSpy>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QValueAxis>
@@ -84,6 +87,32 @@ TEST(RunSettingsTarget, ABadSavedTargetKeepsNone) {
         window.restoreSettings(QSettings(path, QSettings::IniFormat));
         EXPECT_FALSE(window.runConfig("cpu").targetAccuracy.has_value()) << bad;
     }
+}
+
+// A tiny real run (LibTorch, synthetic data) with a target it reaches in its first epoch: it
+// stops there, finished, and the window says how soon.
+TEST(RunSettingsTarget, ALiveRunStopsAtItsTargetAndTheStatusSaysHowSoon) {
+    RunController controller; // devicebench::runTraining
+    MainWindow window(nullptr, test::scratchRunsFolder());
+    test::wire(window, controller);
+    RunConfig config = test::syntheticConfig(3, 0);
+    config.trainImages = 64;
+    config.testImages = 32;
+    config.batchSize = 16;
+    config.threads = 1;
+    config.targetAccuracy = 1.0; // percent: any accuracy of 1 image in 32 or more reaches it
+    window.setRunConfig(config);
+    QSignalSpy ended(&controller, &RunController::runEnded);
+    window.findChild<QPushButton *>(QStringLiteral("runCpuButton"))->click();
+    ASSERT_TRUE(test::waitUntil([&] { return ended.count() == 1; }, 120000));
+    const RecordedRun run = ended.at(0).at(1).value<RecordedRun>();
+    ASSERT_EQ(run.outcome.status, RunStatus::Finished) << run.outcome.reason;
+    window.redrawNow();
+    const StoredRun &stored = window.store().run(0);
+    ASSERT_EQ(stored.record.epochs.size(), 1U) << "no epoch after the one that reached it";
+    const auto *status = window.findChild<QLabel *>(QStringLiteral("statusLabel"));
+    EXPECT_TRUE(status->text().contains(QStringLiteral("finished: 1 % reached in epoch 1: ")))
+        << status->text().toStdString();
 }
 
 TEST(AccuracyChart, EachRunIsItsAccuracyAgainstItsElapsedSecondsWithTheTargetAndWhereItWasReached) {

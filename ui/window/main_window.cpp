@@ -11,6 +11,8 @@
 #include "theme/appearance.h"
 #include "theme/theme.h"
 
+#include "devicebench/time_to_target.h"
+
 #include <QCloseEvent>
 #include <QLabel>
 #include <QMessageBox>
@@ -285,7 +287,15 @@ void MainWindow::showRunEnd(int jobId, const RunOutcome &outcome) {
     switch (outcome.status) {
     case RunStatus::Finished: {
         const StoredRun *run = m_store->findRun(jobId);
-        if (run != nullptr && run->summary.hasStable)
+        const TargetResult target =
+            run == nullptr ? TargetResult{}
+                           : timeToTarget(run->record.epochs, run->record.config.targetAccuracy);
+        if (target.set) // a run to a target: how soon, or that it did not get there
+            setStatus(QStringLiteral("Run #%1 finished: %2")
+                          .arg(jobId)
+                          .arg(QString::fromStdString(describeTarget(target))),
+                      false);
+        else if (run != nullptr && run->summary.hasStable)
             setStatus(
                 QStringLiteral("Run #%1 finished: stable mean %2 s/epoch")
                     .arg(jobId)
