@@ -21,6 +21,7 @@
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
 #include "devicebench/summary.h"
+#include "devicebench/time_to_target.h"
 #include "devicebench/trainer.h"
 #include "devicebench/version.h"
 
@@ -152,6 +153,30 @@ OrderedJson runJson(const RecordedRun &run, const std::string &label, const RunC
     return json;
 }
 
+// With a target, the runs compared by what they deliver: each one's time to it and its
+// speed-up against the slowest run that reached it (time_to_target.h); nothing without one.
+void printTargetComparison(std::ostream &out, const std::vector<RunConfig> &runs,
+                           const std::vector<RecordedRun> &results) {
+    std::vector<TargetResult> targets;
+    double slowest = 0.0;
+    for (const RecordedRun &r : results) {
+        targets.push_back(timeToTarget(r.record.epochs, r.record.config.targetAccuracy));
+        if (targets.back().reached)
+            slowest = std::max(slowest, targets.back().seconds);
+    }
+    if (std::none_of(targets.begin(), targets.end(), [](const TargetResult &t) { return t.set; }))
+        return;
+    out << "time to accuracy (speed-up against the slowest run that reached the target):\n";
+    for (std::size_t i = 0; i < targets.size(); ++i) {
+        out << "  #" << i + 1 << " " << runs[i].device << ", "
+            << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": "
+            << (targets[i].set ? describeTarget(targets[i]) : std::string("no target"));
+        if (targets[i].reached && targets[i].seconds > 0.0)
+            out << "  " << fixed(slowest / targets[i].seconds, 2) << "x";
+        out << "\n";
+    }
+}
+
 // The comparison of several runs: each one's stable mean and its speed-up against the slowest,
 // marked "biased" when the machine was not the same speed during the two (machine_speed.h).
 void printComparison(std::ostream &out, const std::vector<RunConfig> &runs,
@@ -187,6 +212,7 @@ void printComparison(std::ostream &out, const std::vector<RunConfig> &runs,
     }
     for (const std::string &warning : warnings)
         out << "  WARNING: " << warning << "\n";
+    printTargetComparison(out, runs, results);
 }
 
 // The exit code a run's end gives (kExitOk when it finished), said on `err` when it did not.

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -71,6 +72,26 @@ TEST(CliTimeToAccuracy, ATargetNotReachedSpendsTheBudgetAndIsAFinishedRun) {
     EXPECT_NE(r.out.find("time to accuracy: 100 % not reached in 2 epochs"), std::string::npos)
         << r.out;
     EXPECT_EQ(devicebench::readRunRecord(record.string()).epochs.size(), 2u);
+}
+
+TEST(CliTimeToAccuracy, InterleavedRunsEachStopAtTheTargetAndAreComparedByHowSoon) {
+    TempDir dir;
+    std::vector<std::string> args = tinyRun("1", dir.path() / "unused.json");
+    args.resize(args.size() - 2); // no --record: one record for two runs is refused
+    const auto threads = std::find(args.begin(), args.end(), "--threads");
+    ASSERT_NE(threads, args.end());
+    *(threads + 1) = "1,1"; // two runs of one thread each
+    args.push_back("--interleave");
+    const auto r = runCli(args);
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_EQ(r.out.find("epoch  2/3"), std::string::npos) << "no run goes on after its target";
+    EXPECT_NE(r.out.find("time to accuracy (speed-up against the slowest run that reached"),
+              std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("  #1 cpu, 1 thread: 1 % reached in epoch 1: "), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("  #2 cpu, 1 thread: 1 % reached in epoch 1: "), std::string::npos)
+        << r.out;
 }
 
 TEST(CliTimeToAccuracy, CompareScoresRunsOfOneTargetAndComparesThemWhateverTheirWorkload) {
