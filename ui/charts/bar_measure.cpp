@@ -116,8 +116,8 @@ std::optional<double> sharedTarget(const RunStore &store) {
     return shared;
 }
 
-BarMeasure shownMeasure(const RunStore &store, BarMeasure chosen) {
-    return chosen == BarMeasure::Seconds && sharedTarget(store) ? BarMeasure::TimeToTarget : chosen;
+BarMeasure shownMeasure(BarMeasure chosen, const std::optional<double> &shared) {
+    return chosen == BarMeasure::Seconds && shared ? BarMeasure::TimeToTarget : chosen;
 }
 
 QString barMeasureName(BarMeasure measure) {
@@ -176,7 +176,6 @@ MeasuredRun measureRun(const StoredRun &run, int index, BarMeasure measure) {
 
 MeasuredBars measureBars(const RunStore &store, BarMeasure measure) {
     MeasuredBars bars;
-    bars.target = sharedTarget(store).value_or(0.0);
     bool currencySet = false;
     for (int index = 0; index < store.runCount(); ++index) {
         const StoredRun &run = store.run(index);

@@ -32,8 +32,8 @@ enum class BarMeasure {
 // a shown run has none, two differ, or no run is shown.
 std::optional<double> sharedTarget(const RunStore &store);
 // What the bars show when `chosen` is picked: TimeToTarget in place of Seconds when the shown
-// runs share a target (sharedTarget), else `chosen`.
-BarMeasure shownMeasure(const RunStore &store, BarMeasure chosen);
+// runs share a target (`shared`, sharedTarget's), else `chosen`.
+BarMeasure shownMeasure(BarMeasure chosen, const std::optional<double> &shared);
 
 // "seconds", "joules", "money" ("target" for TimeToTarget); parseBarMeasure reads the first
 // three, the choices (false on anything else).
@@ -67,7 +67,6 @@ MeasuredRun measureRun(const StoredRun &run, int index, BarMeasure measure);
 struct MeasuredBars {
     std::vector<MeasuredRun> runs;
     QString currency;    // Money: of every bar
-    double target = 0.0; // TimeToTarget: the runs' target (percent)
     QStringList leftOut; // "#3 Tesla T4 @ host: no bar: no energy measured (...)"
 };
 MeasuredBars measureBars(const RunStore &store, BarMeasure measure);

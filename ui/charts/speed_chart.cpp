@@ -27,6 +27,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstddef>
+#include <optional>
 #include <utility>
 #include <vector>
 
@@ -256,8 +257,9 @@ void SpeedChart::sync(const RunStore &store) {
     const QString errorColour = theme::colourName(theme::Role::ErrorText, theme::themeOf(*this));
     PublishedBars published = publishedBars(store, shownRunCount(store), errorColour);
     // Seconds per epoch, or time to the runs' one target in its place.
-    const BarMeasure measure = shownMeasure(store, m_measure);
-    const double target = sharedTarget(store).value_or(0.0);
+    const std::optional<double> shared = sharedTarget(store);
+    const BarMeasure measure = shownMeasure(m_measure, shared);
+    const double target = shared.value_or(0.0);
     // The published rows publish seconds only: under another measure, a footer line instead.
     const QString publishedLeftOut =
         publishedLeftOutLine(measure, static_cast<int>(published.values.size()));
