@@ -16,8 +16,8 @@ class MainWindow;
 
 // Adds --smoothing W, --x-axis steps|epochs|time, --log-scale, --bar-measure
 // seconds|joules|money, --zoom A:B, --hide-run N, --hover N:STEP, --hover-bar N (pN: a
-// published row), --view runs|sweep|scaling, --window-size WxH and --screenshot FILE to
-// `parser`, and the Sweep view's options (sweep_script.h).
+// published row), --view runs|system|accuracy|sweep|scaling, --window-size WxH and --screenshot
+// FILE to `parser`, and the Sweep view's options (sweep_script.h).
 void addChartScriptOptions(QCommandLineParser &parser);
 
 // Checks the values given (numbers finite and in range, run numbers from 1); prints what is
