@@ -57,9 +57,36 @@ int prepareRecordFolders(const RunOptions &options, std::size_t runCount, std::o
     return kExitOk;
 }
 
-void printHeader(std::ostream &out, const RunConfig &base, std::size_t runCount) {
-    out << "DeviceBench " << kVersion << ": " << describeModel(base.model, base.imageSize, 0, 0)
-        << " on CIFAR-10, " << runCount << (runCount == 1 ? " run" : " runs") << "\n";
+// True when the runs (a sweep's grid) differ in `field`.
+template <typename Field> bool differ(const std::vector<RunConfig> &runs, Field field) {
+    return std::any_of(runs.begin(), runs.end(),
+                       [&](const RunConfig &c) { return c.*field != runs.front().*field; });
+}
+
+// "#2 cpu, 2 threads", and the settings in which the runs differ: "#2 cpu, 2 threads, resnet18
+// 64 px b256 bf16".
+std::string runName(const std::vector<RunConfig> &runs, std::size_t i) {
+    const RunConfig &c = runs[i];
+    std::string name = "#" + std::to_string(i + 1) + " " + c.device + ", " +
+                       threadsText(c.threads > 0 ? c.threads : availableCores());
+    std::string settings;
+    if (differ(runs, &RunConfig::model))
+        settings += " " + c.model;
+    if (differ(runs, &RunConfig::imageSize))
+        settings += " " + std::to_string(c.imageSize) + " px";
+    if (differ(runs, &RunConfig::batchSize))
+        settings += " b" + std::to_string(c.batchSize);
+    if (differ(runs, &RunConfig::precision))
+        settings += " " + std::string(shortName(c.precision));
+    return settings.empty() ? name : name + "," + settings;
+}
+
+void printHeader(std::ostream &out, const std::vector<RunConfig> &runs) {
+    const RunConfig &base = runs.front();
+    const bool oneModel = !differ(runs, &RunConfig::model) && !differ(runs, &RunConfig::imageSize);
+    out << "DeviceBench " << kVersion << ": "
+        << (oneModel ? describeModel(base.model, base.imageSize, 0, 0) : "several models")
+        << " on CIFAR-10, " << runs.size() << (runs.size() == 1 ? " run" : " runs") << "\n";
     if (base.synthetic) {
         out << kSyntheticNote << "\n";
     }
@@ -168,8 +195,7 @@ void printTargetComparison(std::ostream &out, const std::vector<RunConfig> &runs
         return;
     out << "time to accuracy (speed-up against the slowest run that reached the target):\n";
     for (std::size_t i = 0; i < targets.size(); ++i) {
-        out << "  #" << i + 1 << " " << runs[i].device << ", "
-            << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": "
+        out << "  " << runName(runs, i) << ": "
             << (targets[i].set ? describeTarget(targets[i]) : std::string("no target"));
         if (targets[i].reached && targets[i].seconds > 0.0)
             out << "  " << fixed(slowest / targets[i].seconds, 2) << "x";
@@ -194,8 +220,7 @@ void printComparison(std::ostream &out, const std::vector<RunConfig> &runs,
     out << "comparison (stable mean seconds per epoch; speed-up against the slowest run):\n";
     for (std::size_t i = 0; i < results.size(); ++i) {
         const auto &s = results[i].outcome.summary;
-        out << "  #" << i + 1 << " " << runs[i].device << ", "
-            << threadsText(runs[i].threads > 0 ? runs[i].threads : availableCores()) << ": ";
+        out << "  " << runName(runs, i) << ": ";
         const MachineSpeedDifference machine =
             i == slowestAt ? MachineSpeedDifference{}
                            : machineSpeedDifference(results[slowestAt].record, results[i].record);
@@ -312,7 +337,7 @@ int runPlanned(const RunOptions &options, const std::vector<RunConfig> &runs,
     if (const int code = prepareRecordFolders(options, runs.size(), err); code != kExitOk)
         return code; // after every check: a refused command leaves no folder behind
 
-    printHeader(out, options.base, runs.size());
+    printHeader(out, runs);
     if (!intro.empty())
         out << intro << "\n";
     RunResults done;

@@ -3,6 +3,7 @@
 #include "cli_sweep.h"
 
 #include "cli_support.h"
+#include "cli_sweep_target.h"
 
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
@@ -292,6 +293,21 @@ bool writeOutputs(const SweepOptions &options, const SweepOutcome &outcome,
     return ok;
 }
 
+// --target-accuracy and the flags of a sweep to a target (cli_sweep_target.h).
+void addTargetOptions(CLI::App &sweep, SweepOptions &o) {
+    sweep.add_option("--target-accuracy", o.targetParsed,
+                     "Time to accuracy: each cell a whole run that stops after the first epoch "
+                     "whose test accuracy reaches this percentage; ranked by seconds to target");
+    sweep.add_option("--epochs", o.epochs, "With a target: each cell's budget of epochs")
+        ->default_val(kDefaultEpochs);
+    sweep.add_option("--train-images", o.trainImages,
+                     "With a target: train on the first N images (0: all)");
+    sweep.add_option("--test-images", o.testImages,
+                     "With a target: test on the first N images (0: all)");
+    sweep.add_flag("--interleave", o.interleave,
+                   "With a target: the cells' epochs in alternation (fair on a drifting machine)");
+}
+
 } // namespace
 
 CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
@@ -349,7 +365,13 @@ CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandA
                                       "build (DEVICEBENCH_BUILD_UI=ON), refused here");
     sweep->add_flag("--no-peak", o.noPeak,
                     "Do not measure each device's peak (about 1 s each): no fraction of peak");
-    setAction(*sweep, chosen, [options, &context] {
+    addTargetOptions(*sweep, o);
+    setAction(*sweep, chosen, [sweep, options, &context] {
+        for (const CLI::Option *option : sweep->get_options())
+            if (option->count() > 0 && !option->get_lnames().empty())
+                options->givenFlags.push_back("--" + option->get_lnames().front());
+        if (sweep->count("--target-accuracy") > 0) // checked with each run (validateRunConfig)
+            options->targetAccuracy = options->targetParsed;
         return sweepCommand(std::move(*options), context.out, context.err, context.stopRequested);
     });
     return sweep;
@@ -357,6 +379,10 @@ CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandA
 
 int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
                  const std::atomic<bool> &stopRequested) {
+    if (const std::string problem = sweepModeProblem(options); !problem.empty()) {
+        err << "devicebench-cli: error: " << problem << "\n";
+        return kExitUsage;
+    }
     if (const int code = checkData(options, err); code != kExitOk)
         return code;
     if (const std::string problem = buildSpec(options); !problem.empty()) {
@@ -364,6 +390,8 @@ int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
         return kExitUsage;
     }
     const std::vector<SweepCell> cells = sweepCells(options.spec);
+    if (options.targetAccuracy)
+        return sweepToTarget(options, cells, out, err, stopRequested);
     const std::string baseline =
         options.baseline.empty() ? cells.front().device.label() : options.baseline;
     const std::vector<std::string> labels = deviceLabels(cells);

@@ -9,7 +9,9 @@
 #include "devicebench/sweep.h"
 
 #include <atomic>
+#include <cstdint>
 #include <iosfwd>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -30,17 +32,26 @@ struct SweepOptions {
     std::string csvPath;                      // empty: no CSV
     std::string pngPath;                      // empty: no PNG
     bool noPeak = false;                      // --no-peak: SweepSpec::measurePeak false
+    // A sweep to a target (cli_sweep_target.h): each cell a whole run stopped at the first epoch
+    // whose test accuracy reaches this percentage, `epochs` its budget.
+    std::optional<double> targetAccuracy;
+    double targetParsed = 0.0; // --target-accuracy as parsed, into targetAccuracy when given
+    int epochs = kDefaultEpochs;
+    std::int64_t trainImages = 0;        // 0: all
+    std::int64_t testImages = 0;         // 0: all
+    bool interleave = false;             // the cells' epochs in alternation
+    std::vector<std::string> givenFlags; // the flags given ("--steps"), checked against the mode
 };
 
 // Adds the `sweep` subcommand, its options and its action to `app`.
 CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
 
-// Runs the sweep: one line per cell on `out` ("[ 3/27] resnet18 b64 32px cpu x2: 123.4
-// images/s [120.1, 125.0], ..."), errors on `err`. Returns kExitOk; kExitRunFailed when a cell
-// failed or an output could not be written (the other cells still run); kExitUsage for bad
-// options (nothing runs); kExitNoData without a usable data folder (as `run`);
-// kExitCancelled when `stopRequested` was set (the finished cells' records stay: the same
-// command resumes).
+// Runs the sweep (with a target: sweepToTarget, cli_sweep_target.h): one line per cell on `out` ("[
+// 3/27] resnet18 b64 32px cpu x2: 123.4 images/s [120.1, 125.0], ..."), errors on `err`. Returns
+// kExitOk; kExitRunFailed when a cell failed or an output could not be written (the other cells
+// still run); kExitUsage for bad options (nothing runs); kExitNoData without a usable data folder
+// (as `run`); kExitCancelled when `stopRequested` was set (the finished cells' records stay: the
+// same command resumes).
 int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
                  const std::atomic<bool> &stopRequested);
 

@@ -109,3 +109,52 @@ TEST(CliTimeToAccuracy, CompareScoresRunsOfOneTargetAndComparesThemWhateverTheir
     // Another workload, the same target and test set: comparable by what they deliver.
     EXPECT_EQ(r.out.find("not comparable: workload"), std::string::npos) << r.out;
 }
+
+TEST(CliTimeToAccuracy, ASweepWithATargetRunsEachCellToItAndRanksThemByHowSoon) {
+    TempDir dir;
+    const fs::path records = dir.path() / "records";
+    const auto r = runCli({"sweep", "--synthetic", "--target-accuracy", "1", "--epochs", "3",
+                           "--train-images", "64", "--test-images", "32", "--batch-size", "16,32",
+                           "--threads", "1", "--out-dir", records.string()});
+    ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
+    EXPECT_NE(r.out.find("sweep to 1 % test accuracy: 2 cells (1 model x 2 batch sizes"),
+              std::string::npos)
+        << r.out;
+    EXPECT_EQ(r.out.find("epoch  2/3"), std::string::npos) << "no cell goes on after its target";
+    // The cells differ by batch size: the ranking names it.
+    EXPECT_NE(r.out.find("  #1 cpu, 1 thread, b16: 1 % reached in epoch 1: "), std::string::npos)
+        << r.out;
+    EXPECT_NE(r.out.find("  #2 cpu, 1 thread, b32: 1 % reached in epoch 1: "), std::string::npos)
+        << r.out;
+    std::vector<int> batchSizes;
+    for (const auto &entry : fs::directory_iterator(records)) {
+        const devicebench::RunRecord read = devicebench::readRunRecord(entry.path().string());
+        ASSERT_TRUE(read.config.targetAccuracy.has_value()) << entry.path();
+        EXPECT_EQ(read.epochs.size(), 1u) << entry.path();
+        batchSizes.push_back(read.config.batchSize);
+    }
+    std::sort(batchSizes.begin(), batchSizes.end());
+    EXPECT_EQ(batchSizes, (std::vector<int>{16, 32}));
+}
+
+TEST(CliTimeToAccuracy, ASweepRefusesTheOtherModesFlagsBeforeRunningAnything) {
+    TempDir dir;
+    const auto steps = runCli({"sweep", "--synthetic", "--target-accuracy", "1", "--steps", "4",
+                               "--out-dir", (dir.path() / "a").string()});
+    EXPECT_EQ(steps.exitCode, 2) << steps.out << steps.err;
+    EXPECT_NE(steps.err.find("--steps: a sweep with --target-accuracy runs each cell as whole"),
+              std::string::npos)
+        << steps.err;
+    const auto epochs =
+        runCli({"sweep", "--synthetic", "--epochs", "4", "--out-dir", (dir.path() / "b").string()});
+    EXPECT_EQ(epochs.exitCode, 2) << epochs.out << epochs.err;
+    EXPECT_NE(epochs.err.find("--epochs: for a sweep with --target-accuracy"), std::string::npos)
+        << epochs.err;
+    const auto target = runCli({"sweep", "--synthetic", "--target-accuracy", "0", "--out-dir",
+                                (dir.path() / "c").string()});
+    EXPECT_EQ(target.exitCode, 2) << target.out << target.err;
+    EXPECT_NE(target.err.find("(got 0)"), std::string::npos) << target.err;
+    EXPECT_FALSE(fs::exists(dir.path() / "a") || fs::exists(dir.path() / "b") ||
+                 fs::exists(dir.path() / "c"))
+        << "a refused sweep leaves no folder";
+}

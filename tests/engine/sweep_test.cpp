@@ -133,6 +133,13 @@ TEST(SweepGrid, ZeroThreadsBecomeTheUsableCores) {
     EXPECT_EQ(cell.device.label(), "cpu x" + std::to_string(cell.device.threads));
 }
 
+TEST(SweepGrid, ABaseWithATargetAccuracyIsAcceptedAndItsCellsCarryNone) {
+    SweepSpec s = tinySpec();
+    s.base.targetAccuracy = 35.0; // the dashboard's run settings may hold one
+    EXPECT_EQ(validateSweepSpec(s), "");
+    EXPECT_FALSE(stepBenchConfig(s, sweepCells(s).front()).run.targetAccuracy.has_value());
+}
+
 TEST(SweepGrid, ABadSpecIsRefusedNamingTheValue) {
     SweepSpec s = tinySpec();
     EXPECT_EQ(validateSweepSpec(s), "");

@@ -323,3 +323,27 @@ TEST(SweepPanel, OpenFolderShowsTheReadableRecordsAndSaysWhichFilesWereSkipped) 
     EXPECT_FALSE(panel.openFolder(QDir(dir.path()).filePath(QStringLiteral("missing")), &errors));
     EXPECT_TRUE(panel.records().empty());
 }
+
+TEST(SweepPanel, ASweepStartedWithATargetInTheRunSettingsSaysTheTargetIsForRunsNotCells) {
+    QTemporaryDir dir;
+    // The message under the buttons once a sweep is started on `base`.
+    const auto messageAfterStart = [&dir](const RunConfig &base) {
+        SweepPanel panel;
+        panel.setFolder(dir.path());
+        panel.setBaseConfigProvider([base] { return base; });
+        int requested = 0;
+        QObject::connect(&panel, &SweepPanel::startSweepRequested, [&requested] { ++requested; });
+        EXPECT_TRUE(panel.startSweep());
+        EXPECT_EQ(requested, 1) << "the sweep of steps starts all the same";
+        const auto *message = panel.findChild<QLabel *>(QStringLiteral("sweepMessageLabel"));
+        return message == nullptr ? QStringLiteral("no label") : message->text();
+    };
+    RunConfig base;
+    base.synthetic = true;
+    base.targetAccuracy = 35.0;
+    const QString note = messageAfterStart(base);
+    EXPECT_TRUE(note.contains(QStringLiteral("devicebench-cli sweep --target-accuracy")))
+        << note.toStdString();
+    base.targetAccuracy.reset();
+    EXPECT_EQ(messageAfterStart(base), QString()) << "no target: no note";
+}

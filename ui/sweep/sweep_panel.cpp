@@ -302,7 +302,13 @@ bool SweepPanel::startSweep() {
         showMessage(QStringLiteral("Not started: ") + problems.join(QStringLiteral("; ")), true);
         return false;
     }
-    showMessage(QString(), false);
+    // The cells time steps, not accuracy: a target in the run settings is for runs.
+    showMessage(spec.base.targetAccuracy
+                    ? QStringLiteral("The run settings' target accuracy is for runs: each cell "
+                                     "times steps. Cells run to a target: devicebench-cli sweep "
+                                     "--target-accuracy (docs/CLI.md).")
+                    : QString(),
+                false);
     Q_EMIT startSweepRequested(spec, folder()); // onSweepAccepted or onSweepRejected follows
     return true;
 }

@@ -97,6 +97,9 @@ std::string runLabel(const RunRecord &record) {
         label += machineLabel(record.fingerprint, recordDevice(record), recordThreads(record));
     }
     label += modelLabel(record);
+    // Runs of other batch sizes are other groups: the label says which ("CPU x2 · batch 32").
+    if (record.config.batchSize != kDefaultBatchSize)
+        label += " \u00b7 batch " + std::to_string(record.config.batchSize);
     // The article's float32 is the default; mixed precision is named ("CPU x2 bf16"), and a
     // precision this version does not know by its text.
     if (record.precision != "float32") {

@@ -91,6 +91,7 @@ StepBenchConfig stepBenchConfig(const SweepSpec &spec, const SweepCell &cell) {
     config.run.device = cell.device.device;
     config.run.threads = cell.device.threads;
     config.run.precision = cell.precision;
+    config.run.targetAccuracy.reset(); // a cell times steps, with no test pass to reach it
     config.warmupSteps = spec.warmupSteps;
     config.steps = spec.steps;
     config.phaseSteps = spec.phaseSteps;

@@ -90,8 +90,9 @@ double maxTestLossDifference(const RunRecord &a, const RunRecord &b);
 inline constexpr double kTestLossWarning = 1e-2;
 
 // A run's name in tables and charts: the machine ("CPU x8 @ laptop"; a job record's
-// jobMachineLabel; "rank 1 of 2: CPU x1 @ host-a" for a rank record), then modelLabel() and
-// " (tuned)", " (phase-timed)", " [synthetic]" where they apply. UTF-8.
+// jobMachineLabel; "rank 1 of 2: CPU x1 @ host-a" for a rank record), then modelLabel(),
+// " · batch 32" (a batch size other than the article's 64), the precision, " (tuned)",
+// " (phase-timed)", " [synthetic]" where they apply. UTF-8.
 std::string runLabel(const RunRecord &record);
 
 // A data-parallel job's machine: "2 x CPU (1 thread), Gloo @ host-a", "8 x NVIDIA H200, NCCL

@@ -62,7 +62,7 @@ struct SweepCell {
 std::vector<SweepCell> sweepCells(const SweepSpec &spec);
 
 // The StepBenchConfig of `cell`: spec.base with the cell's model, batch size, image size,
-// device and threads, and the spec's steps.
+// device and threads, and the spec's steps; no target accuracy (a cell has no test pass).
 StepBenchConfig stepBenchConfig(const SweepSpec &spec, const SweepCell &cell);
 
 // One cell's record, <folder>/<cell.key()>.json, written when the cell ends.

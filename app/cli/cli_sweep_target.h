@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+// `devicebench-cli sweep --target-accuracy P`: the grid's cells as whole runs, each stopped at
+// the first epoch whose test accuracy reaches P (--epochs the budget), run and recorded as
+// `run` runs several (cli_planned_runs.h) and ranked by time to target.
+#pragma once
+
+#include "cli_sweep.h"
+
+#include <atomic>
+#include <iosfwd>
+#include <string>
+#include <vector>
+
+namespace devicebench::cli {
+
+// "" or why the flags given do not fit the sweep's mode: with a target, the step flags
+// (--steps, --warmup-steps, --phase-steps, --baseline, --no-peak) are refused; without one,
+// the run flags (--epochs, --train-images, --test-images, --interleave).
+std::string sweepModeProblem(const SweepOptions &options);
+
+// Runs `cells` (of options.spec, which buildSpec filled and validateSweepSpec passed) to
+// options.targetAccuracy: each cell a RunConfig of the spec's base with the cell's model, batch
+// size, image size, precision, device and threads, checked before the first run (exit 2, nothing
+// run), then runPlanned with --out-dir (run records, not cell records; default
+// "devicebench-sweep-to-target"; a sweep to a target is not resumed), --csv, --png and
+// --interleave. Returns an ExitCode.
+int sweepToTarget(const SweepOptions &options, const std::vector<SweepCell> &cells,
+                  std::ostream &out, std::ostream &err, const std::atomic<bool> &stopRequested);
+
+} // namespace devicebench::cli
