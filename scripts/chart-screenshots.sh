@@ -2,15 +2,40 @@
 # SPDX-License-Identifier: MIT
 # The loss chart screenshots in docs/, taken by the dashboard's scripted options under
 # a virtual display with a scratch settings/data folder:
-#   scripts/chart-screenshots.sh RECORD1.json RECORD2.json [OUT_DIR (default docs)]
+#   scripts/chart-screenshots.sh [--plan] RECORD1.json RECORD2.json [OUT_DIR (default docs)]
+# The records, OUT_DIR and DISPLAY_NUMBER (the display Xvfb opens, default 97) are checked
+# first: a bad one exits 2; --plan checks and says what it would write.
 # Needs Xvfb and a built tree (build/default). Two records of the same workload on two devices
 # or thread counts show what the charts are for.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 2 ] || { echo "usage: $0 RECORD1.json RECORD2.json [OUT_DIR]" >&2; exit 2; }
-a=$1 b=$2 out=${3:-docs}
+source scripts/checks.sh
+plan=0 args=()
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    -*) devicebench_unknown_option "$arg" --plan --help ;;
+    *) args+=("$arg") ;;
+  esac
+done
+[ ${#args[@]} -ge 2 ] && [ ${#args[@]} -le 3 ] ||
+  devicebench_refuse "usage: scripts/chart-screenshots.sh [--plan] RECORD1.json RECORD2.json [OUT_DIR]"
+a=${args[0]} b=${args[1]} out=${args[2]:-docs}
 app=build/default/app/devicebench
+# Every argument checked before Xvfb starts: exit 2.
+devicebench_check_file RECORD1 "$a"
+devicebench_check_file RECORD2 "$b"
+devicebench_check_writable_dir OUT_DIR "$out"
+devicebench_check_count DISPLAY_NUMBER "${DISPLAY_NUMBER:-}" 0
+[ -x "$app" ] || devicebench_refuse "no $app: build it first (scripts/build.sh default devicebench)"
+command -v Xvfb >/dev/null || devicebench_refuse "no Xvfb (scripts/install-deps.sh)"
 display=:${DISPLAY_NUMBER:-97}
+if [ "$plan" = 1 ]; then
+  echo "chart-screenshots.sh --plan: would write the charts-*.png of $a and $b into $out"
+  exit 0
+fi
+mkdir -p "$out"
 scratch=$(mktemp -d)
 Xvfb "$display" -screen 0 3300x2100x24 >/dev/null 2>&1 &
 xvfb=$!

@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: MIT
 # Builds the libFuzzer targets (preset `fuzz`: clang, ASan + UBSan, build/fuzz) and runs one or
 # all of them for a given time, one at a time on one core (docs/FUZZING.md).
-#   scripts/fuzz.sh TARGET|all [SECONDS]     TARGET: cifar10_reader or run_record; default 60 s
+#   scripts/fuzz.sh [--plan] TARGET|all [SECONDS]   TARGET: cifar10_reader or run_record;
+#                                                   default 60 s; --plan: check, say, do nothing
+# TARGET, SECONDS and DEVICEBENCH_JOBS (a whole number > 0: the build's jobs) are checked
+# first: a bad one exits 2 before anything is installed or built.
 # Each run starts from the seed corpus tests/fuzz/corpus/<target>/ (read only) and keeps what
 # it finds in build/fuzz/corpus/<target>/; a crashing input goes to build/fuzz/artifacts/.
 # Exit status: 0 when every run ended without a finding.
@@ -11,15 +14,32 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+source scripts/checks.sh
 targets_all=(cifar10_reader run_record)
-usage() { echo "usage: scripts/fuzz.sh cifar10_reader|run_record|all [SECONDS]" >&2; exit 2; }
-[ $# -ge 1 ] && [ $# -le 2 ] || usage
-seconds="${2:-60}"
-[[ "$seconds" =~ ^[1-9][0-9]*$ ]] || { echo "fuzz.sh: SECONDS must be a whole number > 0, got '$seconds'" >&2; exit 2; }
-if [ "$1" = all ]; then
+plan=0
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    -*) devicebench_unknown_option "$arg" --plan --help ;;
+    *) args+=("$arg") ;;
+  esac
+done
+[ ${#args[@]} -ge 1 ] && [ ${#args[@]} -le 2 ] && [ -n "${args[0]}" ] ||
+  devicebench_refuse "usage: scripts/fuzz.sh [--plan] $(IFS='|'; echo "${targets_all[*]}")|all [SECONDS]"
+devicebench_check_one_of TARGET "${args[0]}" "${targets_all[@]}" all
+seconds="${args[1]:-60}"
+devicebench_check_count SECONDS "$seconds"
+devicebench_check_count DEVICEBENCH_JOBS "${DEVICEBENCH_JOBS:-}"
+if [ "${args[0]}" = all ]; then
   targets=("${targets_all[@]}")
 else
-  case " ${targets_all[*]} " in *" $1 "*) targets=("$1") ;; *) usage ;; esac
+  targets=("${args[0]}")
+fi
+if [ "$plan" = 1 ]; then
+  echo "fuzz.sh --plan: would build the fuzz preset and run ${targets[*]/#/fuzz_} for $seconds s each"
+  exit 0
 fi
 
 DEVICEBENCH_WITH_FUZZERS=1 scripts/install-deps.sh

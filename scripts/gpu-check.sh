@@ -50,8 +50,9 @@
 #   --script PATH  the article's script (default ../shared/reference/article_script.py)
 #   defaults on cuda: 10 epochs, 2 rounds, 50,000 + 10,000 images, control 10,000 + 10,000
 #   images 2 epochs; on cpu: 2 epochs, 1 round, 512 + 128 images (control too).
-# Exit: 0 all steps ran (targets met or not: see the summary); 1 a step failed; 2 bad usage
-# (or a missing program); 3 no data_batch_1.bin / test_batch.bin in --data.
+# Exit: 0 all steps ran (targets met or not: see the summary); 1 a step failed; 2 bad usage (an
+# unknown option, a device, number or path that is not one: checked before anything is
+# written; or a missing program); 3 no data_batch_1.bin / test_batch.bin in --data.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 device=cuda cli="" bundle="" out="" python=python3 threads=$(nproc)
@@ -59,25 +60,51 @@ data="${DEVICEBENCH_DATA:-$here/../shared/datasets/cifar-10-batches-bin}"
 script="$here/../shared/reference/article_script.py"
 epochs="" rounds="" train="" test=""
 die() { echo "gpu-check: $*" >&2; exit 2; }
+source "$here/scripts/checks.sh"
+options=(--out --device --cli --bundle --data --python --script --epochs --rounds --train-images
+  --test-images --threads --help)
 while [ $# -gt 0 ]; do
-  [ $# -ge 2 ] || [ "$1" = -h ] || [ "$1" = --help ] || die "$1 needs a value"
+  case "$1" in
+    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
+    --device | --cli | --bundle | --out | --data | --python | --script | --epochs | --rounds | \
+      --train-images | --test-images | --threads) devicebench_need_value "$1" $# ;;
+    *) devicebench_unknown_option "$1" "${options[@]}" ;;
+  esac
   case "$1" in
     --device) device=$2 ;; --cli) cli=$2 ;; --bundle) bundle=$2 ;; --out) out=$2 ;;
     --data) data=$2 ;; --python) python=$2 ;; --script) script=$2 ;; --epochs) epochs=$2 ;;
     --rounds) rounds=$2 ;; --train-images) train=$2 ;; --test-images) test=$2 ;;
     --threads) threads=$2 ;;
-    -h | --help) sed -n '3,/^set -euo/p' "$0" | sed '$d'; exit 0 ;;
-    *) die "unknown argument '$1' (see --help)" ;;
   esac
   shift 2
 done
+# Every option checked before anything is written or unpacked (scripts/checks.sh): exit 2.
 [ -n "$out" ] || die "--out DIR is required"
-case "$device" in cpu) short=1 ;; cuda | cuda:[0-9]*) short=0 ;; *) die "--device takes cuda, cuda:N or cpu, not '$device'" ;; esac
+devicebench_check_device --device "$device"
+devicebench_check_writable_dir --out "$out"
+devicebench_check_file --bundle "$bundle"
+[ -z "$cli" ] || { [ -f "$cli" ] && [ -x "$cli" ]; } ||
+  devicebench_refuse "--cli '$cli' is not an executable file"
+devicebench_check_program --python "$python"
+devicebench_check_file --script "$script"
+devicebench_check_count --epochs "$epochs"
+devicebench_check_count --rounds "$rounds"
+devicebench_check_count --threads "$threads"
+devicebench_check_count --train-images "$train" 0
+devicebench_check_count --test-images "$test" 0
+[ -n "$cli" ] || [ -n "$bundle" ] || die "give --cli PATH or --bundle TAR"
+case "$device" in cpu) short=1 ;; *) short=0 ;; esac
 if [ "$short" = 1 ]; then
   : "${epochs:=2}" "${rounds:=1}" "${train:=512}" "${test:=128}"; ctrain=$train ctest=$test
 else
   : "${epochs:=10}" "${rounds:=2}" "${train:=0}" "${test:=0}"; ctrain=10000 ctest=10000
 fi
+"$python" -c 'import torch, torchvision' 2>/dev/null ||
+  die "$python cannot import torch and torchvision (--python PATH)"
+# No data set is exit 3, as devicebench-cli's (a folder that is not there included).
+for f in data_batch_1.bin test_batch.bin; do
+  [ -f "$data/$f" ] || { echo "gpu-check: no $f in '$data' (--data DIR, else DEVICEBENCH_DATA)" >&2; exit 3; }
+done
 mkdir -p "$out/runs"
 out=$(cd "$out" && pwd)
 if [ -n "$bundle" ]; then
@@ -88,14 +115,7 @@ if [ -n "$bundle" ]; then
     sed -n 1p)
   [ -n "$cli" ] || die "no bin/devicebench-runner in $bundle"
 fi
-[ -n "$cli" ] || die "give --cli PATH or --bundle TAR"
 [ -x "$cli" ] || die "devicebench-cli not executable: $cli"
-[ -f "$script" ] || die "the article's script is not at $script (--script)"
-"$python" -c 'import torch, torchvision' 2>/dev/null ||
-  die "$python cannot import torch and torchvision (--python PATH)"
-for f in data_batch_1.bin test_batch.bin; do
-  [ -f "$data/$f" ] || { echo "gpu-check: no $f in $data (--data DIR)" >&2; exit 3; }
-done
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 log() { echo "$*" | tee -a "$out/gpu-check.log"; }

@@ -3,7 +3,21 @@
 # Installs what DeviceBench needs to build, test and run on Debian 12 or 13 (as root or with
 # sudo): the same package names on both (LibTorch 1.13.1 on 12, 2.6.0 on 13).
 # Skips apt-get entirely when everything is already installed.
+#   scripts/install-deps.sh [--plan]    --plan: say what is missing, install nothing
+#   DEVICEBENCH_WITH_REFERENCE=1 (bench/'s reference loop), DEVICEBENCH_WITH_FUZZERS=1 (clang's
+#   libFuzzer): 0 or 1, checked first (anything else exits 2).
 set -euo pipefail
+source "$(dirname "$0")/checks.sh"
+plan=0
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    *) devicebench_unknown_option "$arg" --plan --help ;;
+  esac
+done
+devicebench_check_bool DEVICEBENCH_WITH_REFERENCE "${DEVICEBENCH_WITH_REFERENCE:-}"
+devicebench_check_bool DEVICEBENCH_WITH_FUZZERS "${DEVICEBENCH_WITH_FUZZERS:-}"
 
 packages=(
   cmake ninja-build g++ pkg-config ccache   # ccache: CI's second build against torch 2.11 (bundle)
@@ -43,6 +57,10 @@ for p in "${packages[@]}"; do
 done
 if [ ${#missing[@]} -eq 0 ]; then
   echo "install-deps: all ${#packages[@]} packages present"
+  exit 0
+fi
+if [ "$plan" = 1 ]; then
+  echo "install-deps --plan: would install ${missing[*]}"
   exit 0
 fi
 echo "install-deps: installing ${missing[*]}"

@@ -17,17 +17,26 @@
 # for tests/tensorboard and bench/. Keep them in step with DEVICEBENCH_TORCH_VERSION in
 # CMakePresets.json. Another torch (for a driver whose CUDA is older than 13.0) comes with its
 # torchvision from the table in engine/device/src/torch_cuda_pins.inc (scripts/preset.sh).
+# The settings (DEVICEBENCH_TORCH_VERSION, DEVICEBENCH_TORCH_VENV, PYTHON) are checked before
+# anything is made: a bad one exits 2. `scripts/install-torch.sh --plan` checks and says what
+# it would install where.
 set -euo pipefail
 source "$(dirname "$0")/preset.sh"
+plan=0
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    *) devicebench_unknown_option "$arg" --plan --help ;;
+  esac
+done
 
 torch_pin=2.11.0 # the pin CI builds (cmake/Python.cmake reads this line)
+devicebench_check_torch_version DEVICEBENCH_TORCH_VERSION "${DEVICEBENCH_TORCH_VERSION:-}"
+devicebench_check_venv DEVICEBENCH_TORCH_VENV "${DEVICEBENCH_TORCH_VENV:-}"
+devicebench_check_program PYTHON "${PYTHON:-}"
 torch_version="${DEVICEBENCH_TORCH_VERSION:-$torch_pin}"
 torchvision_version="$(devicebench_torch_pins | awk -v t="$torch_version" '$1 == t { print $2 }')"
-if [ -z "$torchvision_version" ]; then
-  echo "install-torch: torch $torch_version is not in engine/device/src/torch_cuda_pins.inc" \
-    "(DEVICEBENCH_TORCH_VERSION); the table has: $(devicebench_torch_pins | cut -f 1 | tr '\n' ' ')" >&2
-  exit 2
-fi
 pins=("torch==${torch_version}" "torchvision==${torchvision_version}" "tensorboard==2.21.0")
 venv="${DEVICEBENCH_TORCH_VENV:-${XDG_CACHE_HOME:-$HOME/.cache}/devicebench/venv-torch${torch_version}}"
 
@@ -52,6 +61,10 @@ EOF
 if pins_present; then
   echo "install-torch: ${pins[*]} present in $venv" >&2
   echo "$venv"
+  exit 0
+fi
+if [ "$plan" = 1 ]; then
+  echo "install-torch --plan: would pip install ${pins[*]} into $venv (about 4 GB)"
   exit 0
 fi
 

@@ -7,19 +7,35 @@
 #                                also run clang-tidy (.clang-tidy) with BUILD_DIR's
 #                                compile_commands.json (default build/default) on FILE... or on
 #                                every .cpp under engine/, app/, ui/ (slow: LibTorch headers)
-# CI runs the format check (.ci/run): a format difference fails it.
+# CI runs the format check (.ci/run): a format difference fails it. An unknown option, a
+# BUILD_DIR or FILE that is not there, or a CLANG_FORMAT that is not a program exits 2 first.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+source scripts/checks.sh
+
+# The options, then (after --tidy only) BUILD_DIR and FILEs, all checked before any file is
+# read: an unknown option or a path that is not there exits 2.
 fix=0 tidy=0
-if [ "${1:-}" = --fix ]; then fix=1; shift; fi
-if [ "${1:-}" = --tidy ]; then tidy=1; shift; fi
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --fix) fix=1; shift ;;
+    --tidy) tidy=1; shift; break ;;
+    -h | --help) devicebench_help ;;
+    *) devicebench_unknown_option "$1" --fix --tidy --help ;;
+  esac
+done
+if [ "$tidy" = 1 ]; then
+  build="${1:-build/default}"
+  [ $# -gt 0 ] && shift
+  [ -f "$build/compile_commands.json" ] ||
+    devicebench_refuse "BUILD_DIR '$build' has no compile_commands.json: configure first (cmake --preset default)"
+  for f in "$@"; do devicebench_check_file FILE "$f"; done
+fi
 
 clang_format="${CLANG_FORMAT:-clang-format}"
-if ! command -v "$clang_format" >/dev/null; then
-  echo "lint: $clang_format not found (Debian: apt-get install clang-format)" >&2
-  exit 2
-fi
+command -v "$clang_format" >/dev/null ||
+  devicebench_refuse "CLANG_FORMAT '$clang_format' is not a program (Debian: apt-get install clang-format)"
 
 # Our C++ sources; third-party and generated files are not tracked.
 mapfile -t sources < <(git ls-files -- '*.cpp' '*.h' '*.hpp' '*.h.in')
@@ -60,12 +76,6 @@ if numbered=$(git grep -nIE '[Ii]ssue ?#?[0-9]+|Issue[0-9]+' -- engine app ui be
 fi
 
 if [ "$tidy" = 1 ]; then
-  build="${1:-build/default}"
-  [ $# -gt 0 ] && shift
-  if [ ! -f "$build/compile_commands.json" ]; then
-    echo "lint: $build/compile_commands.json missing: configure first (cmake --preset default)" >&2
-    exit 2
-  fi
   files=("$@")
   if [ ${#files[@]} -eq 0 ]; then
     mapfile -t files < <(git ls-files -- 'engine/*.cpp' 'app/*.cpp' 'ui/*.cpp')

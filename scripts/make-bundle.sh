@@ -14,6 +14,8 @@
 #   scripts/make-bundle.sh --build-dir DIR      # pack DIR's devicebench-cli (already built
 #                                               # against the venv's torch) instead
 #   scripts/make-bundle.sh --out-dir DIR        # where the tarball goes (default dist/)
+#   scripts/make-bundle.sh --plan               # check the options and variables, say what
+#                                               # it would pack; a bad one exits 2 first
 # The last line printed is the tarball's path. Needs readelf, objdump (binutils) and patchelf
 # (installed with apt when missing).
 set -euo pipefail
@@ -22,14 +24,30 @@ source_dir=$(pwd)
 
 build_dir=""
 out_dir="$source_dir/dist"
+plan=0
+source scripts/checks.sh
 while [ $# -gt 0 ]; do
   case "$1" in
-    --build-dir) build_dir="$2"; shift 2 ;;
-    --out-dir) out_dir="$2"; shift 2 ;;
-    -h|--help) sed -n '3,18p' "$0"; exit 0 ;;
-    *) echo "make-bundle: unknown argument '$1' (see --help)" >&2; exit 2 ;;
+    --build-dir) devicebench_need_value "$1" $#; build_dir="$2"; shift 2 ;;
+    --out-dir) devicebench_need_value "$1" $#; out_dir="$2"; shift 2 ;;
+    --plan) plan=1; shift ;;
+    -h|--help) devicebench_help ;;
+    *) devicebench_unknown_option "$1" --build-dir --out-dir --plan --help ;;
   esac
 done
+# Every setting checked before anything is installed or built (scripts/checks.sh): exit 2.
+if [ -n "$build_dir" ]; then
+  devicebench_check_dir --build-dir "$build_dir"
+  [ -f "$build_dir/CMakeCache.txt" ] ||
+    devicebench_refuse "--build-dir '$build_dir' is not a CMake build folder (no CMakeCache.txt)"
+fi
+devicebench_check_writable_dir --out-dir "$out_dir"
+devicebench_check_build_settings
+devicebench_check_program PYTHON "${PYTHON:-}"
+if [ "$plan" = 1 ]; then
+  echo "make-bundle --plan: would pack the devicebench-cli of ${build_dir:-build/bundle (the bundle preset, built first)} into $out_dir"
+  exit 0
+fi
 
 say() { echo "make-bundle: $*" >&2; }
 die() { say "$*"; exit 1; }

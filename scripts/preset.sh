@@ -10,10 +10,8 @@
 # /proc/driver/nvidia/version) by devicebench-driver-check, compiled here from two source files
 # before any CMake configure (DEVICEBENCH_DRIVER_CHECK: an already built one, for the tests).
 
-# The table's lines: torch, torchvision, CUDA, first driver of that CUDA.
-devicebench_torch_pins() {
-  grep -E '^[0-9]+\.[0-9]+\.[0-9]+[[:space:]]' "$(dirname "${BASH_SOURCE[0]}")/../engine/device/src/torch_cuda_pins.inc"
-}
+# The settings' checks, and the torch table (devicebench_torch_pins).
+source "$(dirname "${BASH_SOURCE[0]}")/checks.sh"
 
 # Prints the path of devicebench-driver-check, compiling it into build/tools when needed.
 devicebench_driver_check_tool() {
@@ -41,7 +39,8 @@ devicebench_driver_check_tool() {
 
 # Sets `preset` (the CUDA build: $1, the CPU build: $2), `torch_version`, `preset_reason` (one
 # line) and `preset_advice` (the ways forward, or ""). Returns 1 (with a message) when
-# DEVICEBENCH_TORCH_VERSION is not in the table.
+# DEVICEBENCH_TORCH_VERSION is not in the table (the scripts refuse that before, with exit 2:
+# devicebench_check_build_settings).
 devicebench_choose_preset() {
   local gpu_preset="$1" cpu_preset="$2" tool verdict status
   torch_version="${DEVICEBENCH_TORCH_VERSION:-$(devicebench_torch_pins | sed -n 1p | cut -f 1)}"

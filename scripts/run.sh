@@ -12,18 +12,29 @@
 #    writing out/comparison.png, out/comparison.csv and each run's record in out/runs/. The
 #    runs are --interleave'd (each in a process of its own, their epochs in alternation), so
 #    that a machine whose speed drifts slows every run alike (docs/MEASURING.md).
-# Data: $DEVICEBENCH_DATA, else ~/.cache/devicebench/cifar-10-batches-bin; with neither, the
-# run uses synthetic data and says so. Extra arguments go to `devicebench-cli run`
-# (e.g. --epochs 2). `scripts/run.sh --plan` prints what it would install, build and run, and
-# does nothing else.
+# Data: $DEVICEBENCH_DATA (refused when it holds no CIFAR-10), else
+# ~/.cache/devicebench/cifar-10-batches-bin; without it, the run uses synthetic data and says so.
+# Extra arguments go to `devicebench-cli run` (e.g. --epochs 2), which checks them.
+# `scripts/run.sh --plan` checks the settings, prints what it would install, build and run, and
+# does nothing else; a bad setting (DEVICEBENCH_PRESET, ...) exits 2 before anything is done.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/preset.sh
+# --plan and --help are run.sh's own (anywhere); every other argument goes to the CLI.
 plan=0
-if [ "${1:-}" = --plan ]; then
-  plan=1
-  shift
-fi
+cli_args=()
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    *) cli_args+=("$arg") ;;
+  esac
+done
+# Every setting checked before anything is installed (scripts/checks.sh): exit 2 on a bad one.
+devicebench_check_preset DEVICEBENCH_PRESET "${DEVICEBENCH_PRESET:-}" dashboard
+devicebench_check_build_settings
+devicebench_check_bool DEVICEBENCH_HEADLESS "${DEVICEBENCH_HEADLESS:-}"
+devicebench_check_data DEVICEBENCH_DATA "${DEVICEBENCH_DATA:-}"
 
 [ "$plan" = 1 ] || scripts/install-deps.sh
 devicebench_choose_preset cuda default
@@ -69,9 +80,9 @@ outputs=(--out-dir out/runs --csv out/comparison.csv --png out/comparison.png)
 devices=$("$bin/devicebench-cli" devices)
 if grep -qE '^ +cuda:[0-9]+ +USABLE' <<<"$devices"; then
   "$bin/devicebench-cli" run --device cuda,cpu --threads "$cores" --interleave "${data_args[@]}" \
-    "${outputs[@]}" "$@"
+    "${outputs[@]}" "${cli_args[@]}"
 else
   threads=(--threads 1)
   [ "$cores" -gt 1 ] && threads=(--threads "1,$cores" --interleave)
-  "$bin/devicebench-cli" run --device cpu "${threads[@]}" "${data_args[@]}" "${outputs[@]}" "$@"
+  "$bin/devicebench-cli" run --device cpu "${threads[@]}" "${data_args[@]}" "${outputs[@]}" "${cli_args[@]}"
 fi

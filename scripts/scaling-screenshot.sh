@@ -3,20 +3,46 @@
 # The Scaling view's picture in docs/: the dashboard, under a virtual display with a
 # scratch settings/data folder, imports every run record (*.json) of a folder and shows the
 # Scaling tab:
-#   scripts/scaling-screenshot.sh RECORDS_FOLDER [OUT_DIR (default docs)]
+#   scripts/scaling-screenshot.sh [--plan] RECORDS_FOLDER [OUT_DIR (default docs)]
+# The arguments, DISPLAY_NUMBER (the display Xvfb opens, default 95) and VIEW (the tab: runs,
+# system, accuracy, sweep or scaling, the default) are checked first: a bad one exits 2;
+# --plan checks and says what it would write.
 # Needs Xvfb and a built tree (build/default). The folder holds the records of data-parallel
 # jobs of one workload at several world sizes (each job's record and its ranks'), e.g. of
 #   devicebench-cli launch --nproc-per-node 2 -- run --device cpu --threads 1 ... --out-dir DIR
 # and the same with --nproc-per-node 1 (or a single-process run) for the 1-rank point.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: $0 RECORDS_FOLDER [OUT_DIR]" >&2; exit 2; }
-folder=$1 out=${2:-docs}
+source scripts/checks.sh
+plan=0 args=()
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    -*) devicebench_unknown_option "$arg" --plan --help ;;
+    *) args+=("$arg") ;;
+  esac
+done
+[ ${#args[@]} -ge 1 ] && [ ${#args[@]} -le 2 ] ||
+  devicebench_refuse "usage: scripts/scaling-screenshot.sh [--plan] RECORDS_FOLDER [OUT_DIR]"
+folder=${args[0]} out=${args[1]:-docs}
 app=build/default/app/devicebench
-display=:${DISPLAY_NUMBER:-95}
+# Every argument checked before Xvfb starts: exit 2. VIEW: the dashboard's --view values.
+devicebench_check_dir RECORDS_FOLDER "$folder"
+devicebench_check_writable_dir OUT_DIR "$out"
+devicebench_check_count DISPLAY_NUMBER "${DISPLAY_NUMBER:-}" 0
+devicebench_check_one_of VIEW "${VIEW:-}" runs system accuracy sweep scaling
 shopt -s nullglob
 records=("$folder"/*.json "$folder"/reference/*.json) # launch puts its 1-rank job in reference/
-[ ${#records[@]} -gt 0 ] || { echo "$0: no *.json record in $folder" >&2; exit 2; }
+[ ${#records[@]} -gt 0 ] || devicebench_refuse "RECORDS_FOLDER '$folder' holds no *.json record"
+[ -x "$app" ] || devicebench_refuse "no $app: build it first (scripts/build.sh default devicebench)"
+command -v Xvfb >/dev/null || devicebench_refuse "no Xvfb (scripts/install-deps.sh)"
+display=:${DISPLAY_NUMBER:-95}
+if [ "$plan" = 1 ]; then
+  echo "scaling-screenshot.sh --plan: would write $out/dashboard-${VIEW:-scaling}.png of ${#records[@]} records"
+  exit 0
+fi
+mkdir -p "$out"
 args=()
 for record in "${records[@]}"; do args+=(--import "$record"); done
 scratch=$(mktemp -d)

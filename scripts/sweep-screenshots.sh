@@ -3,16 +3,40 @@
 # The Sweep view's pictures in docs/: a screenshot of the dashboard on a sweep folder
 # and the sweep picture it exports, taken by the dashboard's scripted options under a virtual
 # display with a scratch settings/data folder:
-#   scripts/sweep-screenshots.sh SWEEP_FOLDER [BASELINE (default: the first device)] [OUT_DIR (default docs)]
+#   scripts/sweep-screenshots.sh [--plan] SWEEP_FOLDER [BASELINE (default: the first device)] [OUT_DIR (default docs)]
+# The folders and DISPLAY_NUMBER (the display Xvfb opens, default 96) are checked first: a bad
+# one exits 2; --plan checks and says what it would write.
 # Needs Xvfb and a built tree (build/default). Make the folder with devicebench-cli sweep, e.g.
 #   devicebench-cli sweep --model small-cnn --batch-size 16,64,256 --device cpu --threads 1,2 \
 #       --steps 10 --warmup-steps 2 --synthetic --out-dir /tmp/sweep
 set -euo pipefail
 cd "$(dirname "$0")/.."
-[ $# -ge 1 ] || { echo "usage: $0 SWEEP_FOLDER [BASELINE] [OUT_DIR]" >&2; exit 2; }
-folder=$1 baseline=${2:-} out=${3:-docs}
+source scripts/checks.sh
+plan=0 args=()
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    -*) devicebench_unknown_option "$arg" --plan --help ;;
+    *) args+=("$arg") ;;
+  esac
+done
+[ ${#args[@]} -ge 1 ] && [ ${#args[@]} -le 3 ] ||
+  devicebench_refuse "usage: scripts/sweep-screenshots.sh [--plan] SWEEP_FOLDER [BASELINE] [OUT_DIR]"
+folder=${args[0]} baseline=${args[1]:-} out=${args[2]:-docs}
 app=build/default/app/devicebench
+# Every argument checked before Xvfb starts: exit 2 (BASELINE is the dashboard's to check).
+devicebench_check_dir SWEEP_FOLDER "$folder"
+devicebench_check_writable_dir OUT_DIR "$out"
+devicebench_check_count DISPLAY_NUMBER "${DISPLAY_NUMBER:-}" 0
+[ -x "$app" ] || devicebench_refuse "no $app: build it first (scripts/build.sh default devicebench)"
+command -v Xvfb >/dev/null || devicebench_refuse "no Xvfb (scripts/install-deps.sh)"
 display=:${DISPLAY_NUMBER:-96}
+if [ "$plan" = 1 ]; then
+  echo "sweep-screenshots.sh --plan: would write $out/dashboard-sweep.png and $out/sweep-example.png of $folder"
+  exit 0
+fi
+mkdir -p "$out"
 scratch=$(mktemp -d)
 Xvfb "$display" -screen 0 3300x2100x24 >/dev/null 2>&1 &
 xvfb=$!

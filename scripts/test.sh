@@ -4,13 +4,26 @@
 # benchmarks and fuzz replays beside the two programs; objects scripts/run.sh built are
 # reused), runs every test with ctest. The preset: DEVICEBENCH_PRESET, else `cuda` where an
 # NVIDIA driver runs PyPI torch's CUDA, else `default` (scripts/preset.sh; one line says which
-# and why). `scripts/test.sh --plan` prints that choice and does nothing else.
+# and why). `scripts/test.sh --plan` checks the settings, prints that choice and does nothing
+# else. A bad setting (a preset without tests, a torch not in the table, ...) exits 2 first.
 # Tests that need the real CIFAR-10 look in $DEVICEBENCH_TEST_DATA, else in
 # ../shared/datasets/cifar-10-batches-bin, and skip with a message when it is absent.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/preset.sh
-if [ "${1:-}" = --plan ]; then
+plan=0
+for arg in "$@"; do
+  case "$arg" in
+    --plan) plan=1 ;;
+    -h | --help) devicebench_help ;;
+    *) devicebench_unknown_option "$arg" --plan --help ;;
+  esac
+done
+# Every setting checked before anything is installed (scripts/checks.sh): exit 2 on a bad one.
+devicebench_check_preset DEVICEBENCH_PRESET "${DEVICEBENCH_PRESET:-}" test
+devicebench_check_build_settings
+devicebench_check_data DEVICEBENCH_TEST_DATA "${DEVICEBENCH_TEST_DATA:-}"
+if [ "$plan" = 1 ]; then
   devicebench_choose_preset cuda default
   devicebench_say_preset test.sh
   echo "test.sh --plan: would build every target of preset $preset into $(devicebench_build_dir "$preset") and run ctest --preset $preset"
