@@ -22,7 +22,8 @@ EVERYTHING CHANGED against airbench 0.1.8, and why
     torch.device(gpu))`, `images.half() / 255`). Here the device is the run's (--device:
     run.device) and the "half" dtype is --dtype: auto = float16 on CUDA (exactly the
     package), and off CUDA bfloat16 on a CPU with AMX or AVX-512-BF16 (the flags amx_bf16 /
-    avx512_bf16 in /proc/cpuinfo) else float32 -- CPUs have no fast float16 convolutions. The
+    avx512_bf16 in /proc/cpuinfo; and a torch that pads bfloat16: torch 1.13 cannot) else
+    float32 -- CPUs have no fast float16 convolutions. The
     loaders get the run's device (the package's own `gpu` argument) and their images are
     made as the package makes them, `(uint8.to(dtype) / 255).permute(0, 3, 1, 2)` in
     channels_last, with the dtype in place of half. BatchNorm stays float32, as the package
@@ -262,6 +263,12 @@ def choose_dtype(device, asked):
     if device.startswith("cuda"):
         return torch.half
     if device == "cpu" and cpu_has_bf16():
+        try:  # the loader's reflect padding: torch 1.13 (Debian's) has none in bfloat16
+            F.pad(torch.zeros(1, 1, 4, 4, dtype=torch.bfloat16), (2,) * 4, "reflect")
+        except RuntimeError as error:
+            print("airbench_reference: float32, not bfloat16: this torch (%s) cannot pad "
+                  "bfloat16 (%s)" % (torch.__version__, error), file=sys.stderr)
+            return torch.float32
         return torch.bfloat16
     return torch.float32
 

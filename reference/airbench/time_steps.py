@@ -22,7 +22,10 @@ import time
 
 import torch
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+# the devicebench module that airbench_reference imports (inactive here: no DeviceBench)
+sys.path.append(os.path.join(HERE, "..", "..", "resources", "python"))
 import airbench_reference as ref  # noqa: E402
 
 
