@@ -14,9 +14,10 @@
 # file it fetches is the source archive, checked against the hash below (pip's --require-hashes).
 # Building that archive needs setuptools, which pip's isolated build brings for the build only.
 #
-# Debian's /usr/bin/python3 (python3-torch 1.13.1, python3-torchvision 0.14.1) can run the
-# package's code on the CPU too (torch >= 1.10 for label smoothing, 'same' padding, bfloat16
-# convolutions), but Debian's Python is "externally managed": install there only with
+# Debian's /usr/bin/python3 (python3-torch 1.13.1, python3-torchvision 0.14.1) runs it on the
+# CPU too, but in float32 only: torch 1.13 has no bfloat16 reflect padding (the loader's
+# F.pad), so airbench_reference.py's auto dtype falls back to float32 there, saying so. Debian's
+# Python is "externally managed": install there only with
 #   /usr/bin/python3 -m pip install --user --break-system-packages --no-deps airbench==0.1.8
 # (or put the unpacked archive's folder on PYTHONPATH). This script installs into the venv only.
 set -euo pipefail

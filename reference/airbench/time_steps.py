@@ -10,7 +10,9 @@ backward, Nesterov SGD step, scheduler step, and the lookahead update every 5th 
 cost is in the mean as in training: 1 step in 5). The pass's data preparation (normalise,
 flip, reflect-pad, random crops of all 50,000 images: CifarLoader's per-epoch work, done when
 the pass's first batch is asked for) and the whitening initialisation are timed apart and
-printed, not in the step times. Prints one JSON object on stdout. Runs without DeviceBench.
+printed, not in the step times. Also the process's CPU seconds per step (on a busy machine
+CPU seconds / threads estimates the idle step time). Prints one JSON object on stdout. Runs
+without DeviceBench.
 """
 import argparse
 import json
@@ -76,17 +78,18 @@ def main():
     sync()
     preparation = time.perf_counter() - began
 
-    times = []
+    times, cpu_times = [], []
     for i in range(args.warmup + args.steps):
         if i > 0:
             inputs, labels = next(batches)
         sync()
-        began = time.perf_counter()
+        began, cpu_began = time.perf_counter(), time.process_time()
         loss, _ = recipe.step(inputs, labels)
         sync()
         seconds = time.perf_counter() - began
         if i >= args.warmup:
             times.append(seconds)
+            cpu_times.append(time.process_time() - cpu_began)
         print("step %d%s: %.3f s, loss %.4f" % (i + 1, " (warm-up)" if i < args.warmup else "",
                                                 seconds, float(loss) / len(labels)),
               file=sys.stderr)
@@ -101,6 +104,10 @@ def main():
         "secondsPerStepStdev": statistics.stdev(times) if len(times) > 1 else 0.0,
         "imagesPerSecond": loader.batch_size / statistics.mean(times),
         "stepSeconds": times,
+        # the process's CPU seconds (all its threads) per step: on a busy machine, where the
+        # wall times hold other work's time, CPU seconds / threads estimates an idle step
+        "cpuSecondsPerStepMean": statistics.mean(cpu_times),
+        "cpuSecondsPerStepOverThreads": statistics.mean(cpu_times) / torch.get_num_threads(),
         "passPreparationSeconds": preparation, "whiteningSeconds": whitening,
         "loadAverage1mBeforeAfter": [load_before[0], load_after[0]]}, indent=2))
 
