@@ -70,8 +70,8 @@ expect_line "^run.sh: build: default .*has no cuDriverGetVersion.*so the CPU bui
 with_driver "$cuda124" env DEVICEBENCH_TORCH_VERSION=2.6.0 "$source_dir/scripts/run.sh" --plan
 expect_line "^run.sh: build: cuda \(PyPI torch 2.6.0's CUDA LibTorch\): .*supports CUDA 12.4, enough for torch 2.6.0 \(CUDA 12.4\)" "run.sh, torch 2.6.0"
 with_driver "$cuda124" env DEVICEBENCH_TORCH_VERSION=9.9.9 "$source_dir/scripts/run.sh" --plan
-expect_rc 1 "run.sh, torch 9.9.9"
-expect_line "torch '9.9.9' is not in DeviceBench's table.*\(DEVICEBENCH_TORCH_VERSION\)" "run.sh, torch 9.9.9"
+expect_rc 2 "run.sh, torch 9.9.9"
+expect_line "^scripts/run.sh: DEVICEBENCH_TORCH_VERSION '9.9.9' is not a torch of DeviceBench's table.*\(use: 2\.11\.0" "run.sh, torch 9.9.9"
 with_driver "$cuda130" env DEVICEBENCH_PRESET=default "$source_dir/scripts/run.sh" --plan
 expect_line "^run.sh: build: default \(Debian's LibTorch $debian_torch, CPU only\): DEVICEBENCH_PRESET=default; the NVIDIA driver" "run.sh, DEVICEBENCH_PRESET=default"
 with_driver "$tmp/no-libcuda.so.1" env DEVICEBENCH_PRESET=cuda "$source_dir/scripts/run.sh" --plan
