@@ -37,5 +37,7 @@ devicebench_preset_uses_pypi_torch "$preset" && export DEVICEBENCH_TORCH_VERSION
 # The pinned PyPI torch (a venv): LibTorch for the cuda presets, and TensorBoard's own reader
 # and torchvision for tests/tensorboard and tests/scripts. Skipped when present.
 scripts/install-torch.sh >/dev/null
+# The CIFAR-10 speed record's package in that venv: the speedrun's reference (reference/airbench).
+scripts/install-airbench.sh >/dev/null
 scripts/build.sh "$preset"
 ctest --preset "$preset" -j "$(nproc)"

@@ -31,8 +31,12 @@ void ConsoleObserver::onRunStarted(const RunStarted &info) {
     m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads) << ", "
           << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
                            info.multiplyAddsPerImage)
-          << ", batch size " << m_config.batchSize << ", learning rate " << m_config.learningRate
-          << ", " << m_config.epochs
+          << ", batch size " << m_config.batchSize << ", learning rate ";
+    if (workloadRow(m_config.workload).recipe())
+        m_out << "the recipe's schedule";
+    else
+        m_out << m_config.learningRate;
+    m_out << ", " << m_config.epochs
           << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ") << m_config.warmupEpochs
           << " warm-up), seed " << m_config.seed << ", workload " << toString(m_config.workload)
           << ", precision " << shortName(m_config.precision)

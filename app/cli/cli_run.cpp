@@ -8,6 +8,7 @@
 #include "devicebench/csv_export.h"
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/precision_support.h"
 #include "devicebench/recorded_run.h"
 #include "devicebench/trainer.h"
 
@@ -119,6 +120,8 @@ std::vector<RunConfig> expandRuns(const RunOptions &options, std::ostream &err) 
             RunConfig c = options.base;
             c.device = device;
             c.threads = threads;
+            if (options.precisionPerDevice)
+                c.precision = recipePrecision(device);
             if (!checkRunConfig(&c, err))
                 return {};
             runs.push_back(configAsRecorded(c)); // the header says what the record will

@@ -178,6 +178,30 @@ void declareRunOptions(CLI::App &run, RunArguments &args) {
     addDistributedRunOptions(run, args.options);
 }
 
+// A recipe workload (the speedrun) trains its own network at its own learning rate: --model,
+// --image-size and --lr are refused with it; its batch size, target and precision are the
+// recipe's unless given. "" or the problem.
+std::string applyRecipeDefaults(const CLI::App &run, RunOptions &options) {
+    const WorkloadRow &row = workloadRow(options.base.workload);
+    if (!row.recipe())
+        return {};
+    std::string given;
+    for (const char *flag : {"--model", "--image-size", "--lr"})
+        if (run.count(flag) > 0)
+            given += (given.empty() ? "" : ", ") + std::string(flag);
+    if (!given.empty())
+        return given + ": workload " + row.name + " trains its own network (" + row.recipeModel +
+               ", 32 px) with its own learning-rate schedule (docs/SPEEDRUN.md); leave " + given +
+               " out";
+    options.base.model = row.recipeModel;
+    if (run.count("--batch-size") == 0)
+        options.base.batchSize = row.defaultBatchSize;
+    if (run.count("--target-accuracy") == 0)
+        options.base.targetAccuracy = row.defaultTargetPercent;
+    options.precisionPerDevice = run.count("--precision") == 0;
+    return {};
+}
+
 // After parsing: the lists split and parsed, the workload and precision, --warmup-epochs's
 // default. Returns
 // "" or the problem.
@@ -203,6 +227,8 @@ std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
                workloadChoices([](const WorkloadRow &row) { return row.userScript(); });
     parsePrecision(args.precision, &options.base.precision);
     parseTf32(args.tf32, &options.base.tf32);
+    if (problem = applyRecipeDefaults(run, options); !problem.empty())
+        return problem;
     if (run.count("--warmup-epochs") == 0) {
         // The article's 2 warm-up epochs, but never all of them: a 1-epoch quick run keeps
         // its only epoch as the stable one. An explicit value is checked as given.
@@ -229,10 +255,10 @@ int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &con
                        "torchrun or Slurm)\n";
         return kExitUsage;
     }
-    if (environment.present && workloadRow(options.base.workload).pythonChild()) {
+    if (environment.present && !trainsInEngineLoop(workloadRow(options.base.workload))) {
         context.err << "devicebench-cli: error: --workload " << toString(options.base.workload)
-                    << " runs a Python script in one process; a rank of a data-parallel job "
-                       "trains the engine's workloads only\n";
+                    << " trains in one process; a rank of a data-parallel job trains "
+                    << workloadChoices(trainsInEngineLoop) << " only\n";
         return kExitUsage;
     }
     if (environment.present && options.interleave) {

@@ -19,6 +19,8 @@ struct RunOptions {
     std::vector<std::string> devices{"cpu"}; // one run per device x thread count
     std::vector<int> threads{0};             // 0 = all cores this process may use
     RunConfig base;                          // everything but device and threads
+    // A recipe workload without --precision: each run in recipePrecision() of its device.
+    bool precisionPerDevice = false;
     bool dataDirGiven = false;
     std::string csvPath;    // empty: no CSV
     std::string pngPath;    // empty: no PNG

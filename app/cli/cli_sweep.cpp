@@ -336,8 +336,8 @@ CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandA
                      "Phase-timed steps after them (device synchronised at each phase; kept "
                      "apart from images/s); 0: none")
         ->default_val(5);
-    sweep->add_option("--workload", o.workload, workloadChoices(trainsInEngine) + " (as `run`)")
-        ->check(CLI::IsMember(workloadNames(trainsInEngine)))
+    sweep->add_option("--workload", o.workload, workloadChoices(trainsInEngineLoop) + " (as `run`)")
+        ->check(CLI::IsMember(workloadNames(trainsInEngineLoop)))
         ->default_str(toString(Workload::Faithful));
     sweep
         ->add_option("--precision", o.precisions,

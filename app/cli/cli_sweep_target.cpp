@@ -57,8 +57,8 @@ RunOptions runOptions(const SweepOptions &options, const std::vector<SweepCell> 
             run.threads.push_back(cell.device.threads);
     }
     // Run records, kept apart from a step sweep's cell records unless --out-dir says otherwise.
-    run.outDir = givenOf(options, {"--out-dir"}).empty() ? "devicebench-sweep-to-target"
-                                                         : options.outDir;
+    run.outDir =
+        givenOf(options, {"--out-dir"}).empty() ? "devicebench-sweep-to-target" : options.outDir;
     run.csvPath = options.csvPath;
     run.pngPath = options.pngPath;
     run.interleave = options.interleave;
@@ -71,11 +71,10 @@ std::string count(std::size_t n, const std::string &one, const std::string &many
     return std::to_string(n) + " " + (n == 1 ? one : many);
 }
 
-std::string introLine(const SweepOptions &options, const RunOptions &run,
-                      std::size_t cellCount) {
+std::string introLine(const SweepOptions &options, const RunOptions &run, std::size_t cellCount) {
     const SweepSpec &spec = options.spec;
-    return "sweep to " + targetText(*options.targetAccuracy) + " test accuracy: " +
-           count(cellCount, "cell", "cells") + " (" +
+    return "sweep to " + targetText(*options.targetAccuracy) +
+           " test accuracy: " + count(cellCount, "cell", "cells") + " (" +
            count(spec.models.size(), "model", "models") + " x " +
            count(spec.batchSizes.size(), "batch size", "batch sizes") + " x " +
            count(spec.imageSizes.size(), "image size", "image sizes") + " x " +
@@ -92,8 +91,9 @@ std::string sweepModeProblem(const SweepOptions &options) {
         const std::string given = givenOf(
             options, {"--steps", "--warmup-steps", "--phase-steps", "--baseline", "--no-peak"});
         if (!given.empty())
-            return given + ": a sweep with --target-accuracy runs each cell as whole epochs "
-                           "(--epochs is the budget) and ranks them by time to target; leave " +
+            return given +
+                   ": a sweep with --target-accuracy runs each cell as whole epochs "
+                   "(--epochs is the budget) and ranks them by time to target; leave " +
                    given + " out";
         return {};
     }

@@ -19,8 +19,8 @@ TEST(WorkloadTable, EveryWorkloadHasOneRowWithAUniqueName) {
         EXPECT_STRNE(row.label, "") << row.name;
         EXPECT_STRNE(row.help, "") << row.name;
     }
-    for (Workload w :
-         {Workload::Faithful, Workload::Tuned, Workload::ArticleScript, Workload::Script})
+    for (Workload w : {Workload::Faithful, Workload::Tuned, Workload::ArticleScript,
+                       Workload::Script, Workload::Speedrun})
         EXPECT_EQ(ids.count(w), 1u) << toString(w);
 }
 
@@ -51,11 +51,20 @@ TEST(WorkloadTable, RowsSayWhereEachWorkloadTrainsAndWhatItReads) {
     for (Workload w : {Workload::Faithful, Workload::Tuned}) {
         EXPECT_FALSE(workloadRow(w).pythonChild()) << toString(w);
         EXPECT_TRUE(workloadRow(w).alwaysTests) << toString(w);
+        EXPECT_FALSE(workloadRow(w).recipe()) << toString(w);
     }
+    // The speedrun: a recipe in this process, on CIFAR-10, its own network, batch and target.
+    const WorkloadRow &speedrun = workloadRow(Workload::Speedrun);
+    EXPECT_FALSE(speedrun.pythonChild());
+    EXPECT_TRUE(speedrun.recipe());
+    EXPECT_FALSE(speedrun.ownData);
+    EXPECT_STREQ(speedrun.recipeModel, "airbench94");
+    EXPECT_EQ(speedrun.defaultBatchSize, 1024);
+    EXPECT_DOUBLE_EQ(speedrun.defaultTargetPercent, 94.0);
 }
 
 TEST(WorkloadTable, ChoicesListTheRowsAFilterKeepsInTableOrder) {
-    EXPECT_EQ(workloadChoices(), "faithful, tuned, article-script or script");
-    EXPECT_EQ(workloadChoices(trainsInEngine), "faithful or tuned");
-    EXPECT_EQ(workloadNames(trainsInEngine), (std::vector<std::string>{"faithful", "tuned"}));
+    EXPECT_EQ(workloadChoices(), "faithful, tuned, article-script, script or speedrun");
+    EXPECT_EQ(workloadChoices(trainsInEngine), "faithful, tuned or speedrun");
+    EXPECT_EQ(workloadNames(trainsInEngineLoop), (std::vector<std::string>{"faithful", "tuned"}));
 }

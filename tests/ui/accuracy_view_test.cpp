@@ -13,8 +13,11 @@
 #include "window/main_window.h"
 #include "wiring_support.h"
 
+#include "devicebench/precision_support.h"
+
 #include <gtest/gtest.h>
 
+#include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
 #include <QLegendMarker>
@@ -23,6 +26,7 @@
 #include <QScatterSeries>
 #include <QSettings>
 #include <QSignalSpy>
+#include <QSpinBox>
 #include <QTabWidget>
 #include <QTemporaryDir>
 #include <QValueAxis>
@@ -73,6 +77,39 @@ TEST(RunSettingsTarget, NoneByDefaultAValueBecomesTheRunsTargetAndIsRemembered) 
     EXPECT_DOUBLE_EQ(again.runConfig("cpu").targetAccuracy.value_or(0.0), 52.5);
     targetSpin(again)->setValue(0.0);
     EXPECT_FALSE(again.runConfig("cpu").targetAccuracy.has_value()) << "0 is none";
+}
+
+TEST(RunSettingsSpeedrun, ChoosingItShowsTheRecipesPresetAndGreysOutWhatTheRecipeSets) {
+    QTemporaryDir scratch;
+    const QString path = scratch.filePath(QStringLiteral("devicebench.conf"));
+    {
+        MainWindow window(nullptr, test::scratchRunsFolder());
+        auto *workload = window.findChild<QComboBox *>(QStringLiteral("workloadCombo"));
+        auto *batch = window.findChild<QSpinBox *>(QStringLiteral("batchSizeSpin"));
+        auto *rate = window.findChild<QDoubleSpinBox *>(QStringLiteral("learningRateSpin"));
+        auto *model = window.findChild<QComboBox *>(QStringLiteral("modelCombo"));
+        ASSERT_TRUE(workload != nullptr && batch != nullptr && rate != nullptr && model != nullptr);
+        workload->setCurrentIndex(workload->findData(QStringLiteral("speedrun")));
+        EXPECT_EQ(batch->value(), 1024);
+        EXPECT_DOUBLE_EQ(targetSpin(window)->value(), 94.0);
+        EXPECT_FALSE(rate->isEnabled());
+        EXPECT_FALSE(model->isEnabled());
+        const RunConfig config = window.runConfig("cpu");
+        EXPECT_EQ(config.workload, Workload::Speedrun);
+        EXPECT_EQ(config.model, "airbench94");
+        EXPECT_EQ(config.precision, recipePrecision("cpu"));
+        batch->setValue(512); // a preset, not a lock: the user's own value is kept and saved
+        QSettings settings(path, QSettings::IniFormat);
+        window.saveSettings(settings);
+        workload->setCurrentIndex(workload->findData(QStringLiteral("faithful")));
+        EXPECT_TRUE(rate->isEnabled());
+        EXPECT_TRUE(model->isEnabled());
+        EXPECT_EQ(window.runConfig("cpu").model, "small-cnn");
+    }
+    MainWindow again(nullptr, test::scratchRunsFolder());
+    again.restoreSettings(QSettings(path, QSettings::IniFormat));
+    EXPECT_EQ(again.runConfig("cpu").workload, Workload::Speedrun);
+    EXPECT_EQ(again.runConfig("cpu").batchSize, 512) << "the saved value over the preset";
 }
 
 TEST(RunSettingsTarget, ABadSavedTargetKeepsNone) {

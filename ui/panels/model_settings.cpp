@@ -74,4 +74,9 @@ void ModelSettings::restore(const QSettings &settings) {
         choose(m_imageSize, pixels);
 }
 
+void ModelSettings::setEnabled(bool enabled) {
+    m_model->setEnabled(enabled);
+    m_imageSize->setEnabled(enabled);
+}
+
 } // namespace devicebench

@@ -28,6 +28,8 @@ public:
     void save(QSettings &settings) const;
     // A missing or unknown saved value keeps the current choice.
     void restore(const QSettings &settings);
+    // Both combos enabled or greyed out (a recipe trains its own network).
+    void setEnabled(bool enabled);
 
 private:
     QComboBox *m_model = nullptr;

@@ -5,6 +5,7 @@
 
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
+#include "devicebench/precision_support.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -271,6 +272,7 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
     m_model.addRows(box, form);
     m_precision.addRows(box, form);
     m_target.addRow(box, form);
+    m_workload.setRecipeChosen([this](const WorkloadRow *recipe) { showRecipe(recipe); });
     // Where the time goes: a phase-timed run is another kind of measurement.
     m_phasesCheck = new QCheckBox(QStringLiteral("Time each phase (slower)"), box);
     m_phasesCheck->setObjectName(QStringLiteral("phasesCheck"));
@@ -280,6 +282,18 @@ QWidget *RunSettingsPanel::buildTrainingBox() {
         "slower (on a GPU, much) and is never compared with normal runs."));
     form->addRow(QString(), m_phasesCheck);
     return box;
+}
+
+void RunSettingsPanel::showRecipe(const WorkloadRow *recipe) {
+    m_learningRateSpin->setEnabled(recipe == nullptr);
+    m_model.setEnabled(recipe == nullptr);
+    if (recipe == nullptr)
+        return;
+    RunConfig preset = runConfig("cpu");
+    preset.targetAccuracy = recipe->defaultTargetPercent;
+    preset.precision = recipePrecision("cpu");
+    preset.batchSize = recipe->defaultBatchSize;
+    setRunConfig(preset);
 }
 
 RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
@@ -295,8 +309,8 @@ RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
     config.synthetic = m_syntheticCheck->isChecked();
     config.trainImages = m_trainImagesSpin->value();
     config.testImages = m_testImagesSpin->value();
-    m_workload.apply(&config);
     m_model.apply(&config);
+    m_workload.apply(&config); // a recipe's network over the model rows
     m_precision.apply(&config);
     m_target.apply(&config);
     config.phases = m_phasesCheck->isChecked();
@@ -304,6 +318,7 @@ RunConfig RunSettingsPanel::runConfig(const std::string &device) const {
 }
 
 void RunSettingsPanel::setRunConfig(const RunConfig &config) {
+    m_workload.show(config); // first: a recipe's preset, then the config's own values over it
     m_epochsSpin->setValue(config.epochs);
     m_batchSizeSpin->setValue(config.batchSize);
     m_learningRateSpin->setValue(config.learningRate);
@@ -313,7 +328,6 @@ void RunSettingsPanel::setRunConfig(const RunConfig &config) {
     m_dataDirEdit->setText(QString::fromStdString(config.dataDir));
     m_syntheticCheck->setChecked(config.synthetic);
     m_trainImagesSpin->setValue(clampToInt(config.trainImages));
-    m_workload.show(config);
     m_testImagesSpin->setValue(clampToInt(config.testImages));
     m_model.show(config);
     m_precision.show(config);
@@ -400,6 +414,7 @@ void RunSettingsPanel::saveSettings(QSettings &settings) const {
 }
 
 void RunSettingsPanel::restoreSettings(const QSettings &settings) {
+    m_workload.restore(settings); // first: a recipe's preset, then the saved values over it
     // The data folder: a saved non-empty one; else keep the one found by default.
     const QString dataDir = settings.value(kDataDir).toString();
     if (!dataDir.isEmpty())
@@ -420,7 +435,6 @@ void RunSettingsPanel::restoreSettings(const QSettings &settings) {
     if (ok && std::isfinite(learningRate) && learningRate >= m_learningRateSpin->minimum() &&
         learningRate <= m_learningRateSpin->maximum())
         m_learningRateSpin->setValue(learningRate);
-    m_workload.restore(settings);
     m_model.restore(settings);
     m_precision.restore(settings);
     m_target.restore(settings);

@@ -164,6 +164,9 @@ private:
     QString m_gpuShortcut;  // the GPU button's shortcut, for its tooltip
     QString gpuTip() const; // the GPU button's tooltip when usable: the chosen GPU, the shortcut
     void showChosenGpu();   // the GPU button's text and tooltip after a choice
+    // A recipe chosen: its preset (batch size, target, the CPU's precision) shown and the rows it
+    // sets itself greyed out; nullptr (another workload): those rows back.
+    void showRecipe(const WorkloadRow *recipe);
 };
 
 // A spin box with an object name, range, value, tooltip and group separators.

@@ -14,6 +14,7 @@
 #include <QVariant>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace devicebench {
@@ -69,8 +70,13 @@ void WorkloadSettings::addRows(QWidget *parent, QFormLayout *form) {
     form->addRow(QStringLiteral("Python"), m_python);
     addScriptRows(parent, form);
     m_form = form;
-    QObject::connect(m_workload, qOverload<int>(&QComboBox::currentIndexChanged), m_python,
-                     [this] { syncPython(); });
+    QObject::connect(m_workload, qOverload<int>(&QComboBox::currentIndexChanged), m_python, [this] {
+        syncPython();
+        if (m_recipeChosen) {
+            const WorkloadRow &row = workloadRow(workload());
+            m_recipeChosen(row.recipe() ? &row : nullptr);
+        }
+    });
     syncPython();
 }
 
@@ -124,8 +130,16 @@ void WorkloadSettings::syncPython() {
 
 QString WorkloadSettings::python() const { return m_python->text().trimmed(); }
 
+void WorkloadSettings::setRecipeChosen(std::function<void(const WorkloadRow *)> chosen) {
+    m_recipeChosen = std::move(chosen);
+}
+
 void WorkloadSettings::apply(RunConfig *config) const {
     config->workload = workload();
+    if (const WorkloadRow &row = workloadRow(config->workload); row.recipe()) {
+        config->model = row.recipeModel;
+        config->imageSize = kDefaultImageSize;
+    }
     config->python = isScript(config->workload) ? python().toStdString() : std::string();
     config->script.clear();
     config->scriptArgs.clear();

@@ -16,6 +16,8 @@
 
 #include <QString>
 
+#include <functional>
+
 class QComboBox;
 class QFormLayout;
 class QLineEdit;
@@ -31,8 +33,11 @@ public:
     void addRows(QWidget *parent, QFormLayout *form);
     // Sets config->workload, config->python to the field's Python for a script only ("" otherwise,
     // and "" = python3 when the field is empty), and for your script config->script and
-    // config->scriptArgs.
+    // config->scriptArgs; for a recipe its network (config->model, 32 px), over the model rows'.
     void apply(RunConfig *config) const;
+    // Called with the row when the choice becomes a recipe (the speedrun): the panel then shows
+    // the recipe's batch size, target and precision (its preset) and greys out what it sets.
+    void setRecipeChosen(std::function<void(const WorkloadRow *)> chosen);
     // Chooses config.workload; the field takes config.python when it names one or when the
     // workload is the script (a faithful config with no Python keeps the field as typed).
     void show(const RunConfig &config);
@@ -50,6 +55,7 @@ private:
     void addScriptRows(QWidget *parent, QFormLayout *form);
 
     QComboBox *m_workload = nullptr;
+    std::function<void(const WorkloadRow *)> m_recipeChosen; // nullptr row: not a recipe
     QLineEdit *m_python = nullptr;
     QWidget *m_scriptRow = nullptr; // the field and its chooser
     QLineEdit *m_script = nullptr;

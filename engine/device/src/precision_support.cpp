@@ -90,4 +90,11 @@ PrecisionSupport precisionSupport(Precision precision, const std::string &device
     return cudaPrecisionSupport(precision, 0, 0);
 }
 
+Precision recipePrecision(const std::string &device) {
+    if (device.rfind("cuda", 0) == 0)
+        return Precision::Float16;
+    return precisionSupport(Precision::BFloat16, device).native ? Precision::BFloat16
+                                                                : Precision::Float32;
+}
+
 } // namespace devicebench

@@ -15,6 +15,7 @@ std::string pythonWorkloadProblem(const RunConfig &config) {
     case WorkloadRunner::UserScript:
         return checkScriptRun(config);
     case WorkloadRunner::EngineLoop:
+    case WorkloadRunner::EngineRecipe:
         break;
     }
     return {};
@@ -29,6 +30,7 @@ RunOutcome runPythonWorkload(const RunConfig &config, TrainingObserver &observer
     case WorkloadRunner::UserScript:
         return runScript(config, observer, stopRequested, gate, report);
     case WorkloadRunner::EngineLoop:
+    case WorkloadRunner::EngineRecipe:
         break;
     }
     throw std::logic_error(std::string("workload ") + toString(config.workload) +

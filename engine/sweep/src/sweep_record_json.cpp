@@ -230,8 +230,8 @@ SweepCellRecord readSweepCellRecord(const std::string &jsonText, const std::stri
     record.phaseSteps = static_cast<int>(count(r, j, "phaseSteps", ""));
     record.workload = r.string(j, "workload", "");
     if (const WorkloadRow *row = findWorkload(record.workload); !row || row->pythonChild()) {
-        r.fail("workload",
-               "must be " + workloadChoices(trainsInEngine) + " (got '" + record.workload + "')");
+        r.fail("workload", "must be " + workloadChoices(trainsInEngineLoop) + " (got '" +
+                               record.workload + "')");
     }
     record.synthetic = r.boolean(j, "synthetic", "");
     if (j.contains("seed")) {

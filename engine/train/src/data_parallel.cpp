@@ -166,6 +166,9 @@ std::vector<std::string> DataParallelState::validate(const RunConfig &config) co
     if (config.phases)
         errors.emplace_back("phase timing is not available in a data-parallel run (it would "
                             "synchronise every rank at every phase); run it on one process");
+    if (workloadRow(config.workload).recipe())
+        errors.push_back(std::string("workload ") + toString(config.workload) +
+                         " trains in one process (its recipe has no data-parallel form)");
     if (std::string problem = globalBatchProblem(config.batchSize, m_group.worldSize());
         config.batchSize >= 1 && !problem.empty())
         errors.push_back(std::move(problem));

@@ -89,6 +89,20 @@ void addScriptProblems(const RunConfig &c, std::vector<std::string> *errors) {
                           toString(c.tf32) + ")");
 }
 
+// A recipe trains its own network at 32 px, on whole batches, without phase timing.
+void addRecipeProblems(const RunConfig &c, const WorkloadRow &row,
+                       std::vector<std::string> *errors) {
+    const std::string recipe = std::string("workload ") + row.name + " ";
+    if (c.model != row.recipeModel)
+        errors->push_back(recipe + "trains its own network, " + row.recipeModel + " (got model '" +
+                          c.model + "'; leave the model out)");
+    if (c.imageSize != kDefaultImageSize)
+        errors->push_back(recipe + "trains on 32 x 32 images (got image size " +
+                          std::to_string(c.imageSize) + ")");
+    if (c.phases)
+        errors->push_back(recipe + "is not phase-timed (its steps are its own)");
+}
+
 } // namespace
 
 std::vector<std::string> validateRunConfig(const RunConfig &c) {
@@ -146,7 +160,9 @@ std::vector<std::string> validateRunConfig(const RunConfig &c) {
     const WorkloadRow &workload = workloadRow(c.workload);
     if (workload.userScript())
         addScriptProblems(c, &errors);
-    if (workload.engineModel && !isKnownModel(c.model)) {
+    if (workload.recipe())
+        addRecipeProblems(c, workload, &errors);
+    else if (workload.engineModel && !isKnownModel(c.model)) {
         errors.push_back("model '" + c.model +
                          "' is not known (use small-cnn, resnet18 or vit-tiny)");
     }

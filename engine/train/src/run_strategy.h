@@ -58,4 +58,31 @@ public:
     virtual void runEnded(const RunOutcome &outcome, int warmupEpochs) = 0;
 };
 
+// A run as one process alone: the epochs of epochs.h, nothing added.
+class SingleProcess final : public RunStrategy {
+public:
+    explicit SingleProcess(TrainingObserver &observer) : m_observer(observer) {}
+    std::vector<std::string> validate(const RunConfig &) const override { return {}; }
+    void checkSettings(const RunConfig &) override {}
+    double describe(RunStarted &started) override {
+        return static_cast<double>(started.trainImages + started.testImages);
+    }
+    TrainingObserver &stepObserver() override { return m_observer; }
+    void runStarted(const RunStarted &) override {}
+    void keepModel(const std::vector<torch::Tensor> &) override {}
+    void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train,
+                    LossBuffer &losses, EpochPhases *phases) override {
+        detail::trainEpoch(parts, epoch, train, losses, phases); // epochs.h's, not this
+    }
+    TestResult testEpoch(const EpochParts &parts, int epoch, const SplitTensors &test) override {
+        return detail::testEpoch(parts, epoch, test);
+    }
+    void finishEpoch(EpochResult &) override {}
+    std::string explainFailure(const std::string &why) override { return why; }
+    void runEnded(const RunOutcome &, int) override {}
+
+private:
+    TrainingObserver &m_observer;
+};
+
 } // namespace devicebench::detail

@@ -8,6 +8,7 @@
 #include "epochs.h"
 #include "loss_buffer.h"
 #include "phase_step.h"
+#include "recipe.h"
 #include "run_setup.h"
 #include "run_stop.h"
 #include "run_strategy.h"
@@ -46,34 +47,6 @@ using detail::formatNumber;
 using detail::RunStop;
 using detail::synchronize;
 
-// A run as one process alone: the epochs of epochs.h, nothing added.
-class SingleProcess final : public detail::RunStrategy {
-public:
-    explicit SingleProcess(TrainingObserver &observer) : m_observer(observer) {}
-    std::vector<std::string> validate(const RunConfig &) const override { return {}; }
-    void checkSettings(const RunConfig &) override {}
-    double describe(RunStarted &started) override {
-        return static_cast<double>(started.trainImages + started.testImages);
-    }
-    TrainingObserver &stepObserver() override { return m_observer; }
-    void runStarted(const RunStarted &) override {}
-    void keepModel(const std::vector<torch::Tensor> &) override {}
-    void trainEpoch(const detail::EpochParts &parts, int epoch, const detail::SplitTensors &train,
-                    detail::LossBuffer &losses, detail::EpochPhases *phases) override {
-        detail::trainEpoch(parts, epoch, train, losses, phases);
-    }
-    detail::TestResult testEpoch(const detail::EpochParts &parts, int epoch,
-                                 const detail::SplitTensors &test) override {
-        return detail::testEpoch(parts, epoch, test);
-    }
-    void finishEpoch(EpochResult &) override {}
-    std::string explainFailure(const std::string &why) override { return why; }
-    void runEnded(const RunOutcome &, int) override {}
-
-private:
-    TrainingObserver &m_observer;
-};
-
 // One run from its settings to its outcome: set up (device, data, workload, model, optimiser,
 // the first canary, RunStarted), the epochs, the end; what differs between a single process and
 // a rank of a data-parallel job is `strategy`'s. One of interleaved runs (epoch_turns.h) holds
@@ -109,7 +82,8 @@ private:
     detail::RunStrategy &m_strategy;
     detail::RunDevice m_device;
     Cifar10 m_data;
-    std::unique_ptr<detail::WorkloadStrategy> m_workload;
+    std::unique_ptr<detail::WorkloadStrategy> m_workload; // the engine loop's workloads
+    std::unique_ptr<detail::Recipe> m_recipe;             // or a recipe of its own
     ImageClassifier m_model;
     std::unique_ptr<torch::optim::SGD> m_optimizer;
     RunStarted m_started;
@@ -138,8 +112,8 @@ void TrainingRun::takeTurn() {
 
 // The run's cuDNN benchmark mode and TF32 (process-wide in LibTorch), once its workload is made.
 void TrainingRun::applyCudaSettings() {
-    if (m_workload && m_device.device.is_cuda()) {
-        at::globalContext().setBenchmarkCuDNN(m_workload->cudnnBenchmark());
+    if ((m_workload || m_recipe) && m_device.device.is_cuda()) {
+        at::globalContext().setBenchmarkCuDNN(m_workload ? m_workload->cudnnBenchmark() : true);
         detail::applyTf32(m_config.tf32);
     }
 }
@@ -213,11 +187,15 @@ std::string TrainingRun::setUp(const DeviceProbe &probe) {
     const torch::Device device = m_device.device;
     m_data = detail::loadRunData(m_config, m_config.trainImages, m_config.testImages);
     m_imagesPerEpoch = static_cast<double>(m_data.train.size() + m_data.test.size());
-    m_workload = detail::makeWorkloadStrategy(m_config.workload, device, m_config.batchSize,
-                                              m_config.imageSize, m_config.precision);
-    m_model = detail::buildRunModel(m_config, device, *m_workload);
-    m_optimizer = std::make_unique<torch::optim::SGD>(
-        m_model->parameters(), torch::optim::SGDOptions(m_config.learningRate));
+    if (workloadRow(m_config.workload).recipe()) {
+        m_recipe = detail::makeRecipe(m_config, device, m_data);
+    } else {
+        m_workload = detail::makeWorkloadStrategy(m_config.workload, device, m_config.batchSize,
+                                                  m_config.imageSize, m_config.precision);
+        m_model = detail::buildRunModel(m_config, device, *m_workload);
+        m_optimizer = std::make_unique<torch::optim::SGD>(
+            m_model->parameters(), torch::optim::SGDOptions(m_config.learningRate));
+    }
     m_started = describeRun();
     m_imagesPerEpoch = m_strategy.describe(m_started); // a rank: its shards; a collective
     applyCudaSettings(); // before onRunStarted: the fingerprint records them
@@ -246,11 +224,13 @@ RunStarted TrainingRun::describeRun() const {
     started.threads = m_device.threads;
     started.trainImages = nTrain;
     started.testImages = nTest;
-    started.stepsPerEpoch = (nTrain + batch - 1) / batch;
+    started.stepsPerEpoch = m_recipe ? m_recipe->stepsPerEpoch() : (nTrain + batch - 1) / batch;
     started.synthetic = m_data.synthetic;
     started.deviceInitSeconds = m_device.initSeconds;
-    started.modelParameters = countTrainableParameters(*m_model);
-    started.multiplyAddsPerImage = m_model->multiplyAddsPerImage();
+    started.modelParameters =
+        m_recipe ? m_recipe->modelParameters() : countTrainableParameters(*m_model);
+    started.multiplyAddsPerImage =
+        m_recipe ? m_recipe->multiplyAddsPerImage() : m_model->multiplyAddsPerImage();
     started.dataDescription = m_data.synthetic
                                   ? "synthetic data (times are real, accuracy is meaningless)"
                                   : m_data.source;
@@ -267,8 +247,11 @@ RunStarted TrainingRun::describeRun() const {
     return started;
 }
 
-// Both splits laid out and placed (placeSplit), the workload's batches prepared.
+// Both splits laid out and placed (placeSplit), the workload's batches prepared. A recipe
+// places its data itself, in its first epoch.
 void TrainingRun::placeData() {
+    if (m_recipe)
+        return;
     m_train = {m_data.train.images, m_data.train.labels};
     m_test = {m_data.test.images, m_data.test.labels};
     for (auto *split : {&m_train, &m_test})
@@ -304,10 +287,14 @@ EpochResult TrainingRun::runEpoch(int epoch) {
     std::optional<detail::EpochPhases> phases;
     if (m_config.phases)
         phases.emplace(device, t0);
-    m_strategy.trainEpoch(parts(), epoch, m_train, *m_losses, phases ? &*phases : nullptr);
+    if (m_recipe)
+        m_recipe->trainEpoch(epoch, *m_losses, m_stopRequested);
+    else
+        m_strategy.trainEpoch(parts(), epoch, m_train, *m_losses, phases ? &*phases : nullptr);
     synchronize(device); // the evaluation's own time (time to accuracy's training time alone)
     const auto tTest = std::chrono::steady_clock::now();
-    const detail::TestResult tested = m_strategy.testEpoch(parts(), epoch, m_test);
+    const detail::TestResult tested = m_recipe ? m_recipe->testEpoch(epoch, m_stopRequested)
+                                               : m_strategy.testEpoch(parts(), epoch, m_test);
     synchronize(device);
     const auto t1 = std::chrono::steady_clock::now();
     if (phases)
@@ -326,8 +313,10 @@ EpochResult TrainingRun::runEpoch(int epoch) {
     result.load = load;
     if (phases)
         result.phases = phases->times;
-    result.skippedSteps = m_workload->stepPrecision().takeSkippedSteps(); // outside the clock
-    result.lossScale = m_workload->stepPrecision().lossScale();
+    if (m_workload) { // a recipe scales no loss
+        result.skippedSteps = m_workload->stepPrecision().takeSkippedSteps(); // outside the clock
+        result.lossScale = m_workload->stepPrecision().lossScale();
+    }
     result.startedUnixSeconds = std::chrono::duration<double>(started.time_since_epoch()).count();
     result.canary = m_canary->measure(); // outside the clock, like the load
     markSpeedChange(m_started.canary, result);
@@ -400,13 +389,13 @@ RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
 
 RunOutcome runTraining(const RunConfig &config, TrainingObserver &observer,
                        const std::atomic<bool> &stopRequested, const DeviceProbe &probe) {
-    SingleProcess single(observer);
+    detail::SingleProcess single(observer);
     return TrainingRun(config, observer, stopRequested, single).run(probe);
 }
 
 RunOutcome runTrainingInTurns(const RunConfig &config, TrainingObserver &observer,
                               const std::atomic<bool> &stopRequested, TurnGate &gate) {
-    SingleProcess single(observer);
+    detail::SingleProcess single(observer);
     TrainingRun run(config, observer, stopRequested, single);
     run.takeTurnsAt(gate);
     try {

@@ -22,13 +22,16 @@ namespace devicebench {
 //    rows, in a child Python process (article_script.h): small-cnn at 32 px in float32.
 //  - Script: the user's own training script (RunConfig::script), timed by DeviceBench's Python
 //    module in a child Python process (script_run.h); its model, data and batches are its own.
-enum class Workload { Faithful, Tuned, ArticleScript, Script };
+//  - Speedrun: the CIFAR-10 speed record's recipe (airbench94: 94 % in under 10 epochs), its own
+//    network, optimiser, schedule and augmentation, in the engine (docs/SPEEDRUN.md).
+enum class Workload { Faithful, Tuned, ArticleScript, Script, Speedrun };
 
 // Where a workload's training runs.
 enum class WorkloadRunner {
     EngineLoop,    // the engine's training loop in this process (trainer.h), on LibTorch
     ArticleScript, // the article's Python script in a child process (article_script.h)
     UserScript,    // the user's --script in a child process (script_run.h)
+    EngineRecipe,  // a recipe of its own (network, optimiser, epoch) in this process, on LibTorch
 };
 
 // One workload's row.
@@ -44,11 +47,22 @@ struct WorkloadRow {
     bool engineModel;
     // Every epoch reports a test loss and accuracy (false: they may be missing, "not reported").
     bool alwaysTests;
+    // A recipe's own settings (EngineRecipe rows): the network it trains (RunConfig::model; no
+    // other is taken), its batch size and its target accuracy in percent when none is asked
+    // for. nullptr / 0: the run's settings as given.
+    const char *recipeModel = nullptr;
+    int defaultBatchSize = 0;
+    double defaultTargetPercent = 0.0;
 
     // Trains in a child Python process, on that Python's torch rather than this LibTorch.
-    bool pythonChild() const { return runner != WorkloadRunner::EngineLoop; }
+    bool pythonChild() const {
+        return runner == WorkloadRunner::ArticleScript || runner == WorkloadRunner::UserScript;
+    }
     // Takes the --script options (the script, its arguments, its start time-out).
     bool userScript() const { return runner == WorkloadRunner::UserScript; }
+    // Brings its own network, optimiser and epoch (the model, image size and learning rate are
+    // the recipe's).
+    bool recipe() const { return runner == WorkloadRunner::EngineRecipe; }
 };
 
 // Every workload, in the order the command line and the dashboard list them.
@@ -68,6 +82,11 @@ inline constexpr WorkloadRow kWorkloads[] = {
      "your own training script (--script), timed by DeviceBench's Python module "
      "(docs/YOUR-SCRIPT.md)",
      WorkloadRunner::UserScript, /*ownData=*/true, /*engineModel=*/false, /*alwaysTests=*/false},
+    {Workload::Speedrun, "speedrun", "speedrun (94 % on CIFAR-10)",
+     "the CIFAR-10 speed record's recipe (airbench94: whitening, label smoothing, Nesterov SGD, "
+     "lookahead, test-time augmentation) to 94 % test accuracy (docs/SPEEDRUN.md)",
+     WorkloadRunner::EngineRecipe, /*ownData=*/false, /*engineModel=*/true, /*alwaysTests=*/true,
+     /*recipeModel=*/"airbench94", /*defaultBatchSize=*/1024, /*defaultTargetPercent=*/94.0},
 };
 
 // The row of `workload`.
@@ -85,6 +104,10 @@ std::string workloadChoices(bool (*keep)(const WorkloadRow &) = nullptr);
 
 // Row filters for workloadNames and workloadChoices.
 inline bool trainsInEngine(const WorkloadRow &row) { return !row.pythonChild(); }
+// The engine's own loop over its models (a sweep's step runs, a rank of a data-parallel job).
+inline bool trainsInEngineLoop(const WorkloadRow &row) {
+    return row.runner == WorkloadRunner::EngineLoop;
+}
 
 // The row's name, e.g. "tuned".
 const char *toString(Workload workload);

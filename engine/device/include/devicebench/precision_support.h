@@ -32,4 +32,9 @@ PrecisionSupport cudaPrecisionSupport(Precision precision, int computeMajor, int
 // compute capability the CUDA driver reports (collectFingerprint, fingerprint.h).
 PrecisionSupport precisionSupport(Precision precision, const std::string &device);
 
+// The precision a recipe workload (the speedrun) computes in on `device` when none is asked
+// for: float16 on CUDA (the record script's half), bfloat16 on a CPU that runs it natively
+// (amx_bf16 or avx512_bf16), float32 on any other.
+Precision recipePrecision(const std::string &device);
+
 } // namespace devicebench
