@@ -10,15 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/checks.sh
-plan=0 args=()
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    -*) devicebench_unknown_option "$arg" --plan --help ;;
-    *) args+=("$arg") ;;
-  esac
-done
+devicebench_parse_plan_args positional "$@"
 [ ${#args[@]} -ge 2 ] && [ ${#args[@]} -le 3 ] ||
   devicebench_refuse "usage: scripts/chart-screenshots.sh [--plan] RECORD1.json RECORD2.json [OUT_DIR]"
 a=${args[0]} b=${args[1]} out=${args[2]:-docs}
@@ -28,8 +20,7 @@ devicebench_check_file RECORD1 "$a"
 devicebench_check_file RECORD2 "$b"
 devicebench_check_writable_dir OUT_DIR "$out"
 devicebench_check_count DISPLAY_NUMBER "${DISPLAY_NUMBER:-}" 0
-[ -x "$app" ] || devicebench_refuse "no $app: build it first (scripts/build.sh default devicebench)"
-command -v Xvfb >/dev/null || devicebench_refuse "no Xvfb (scripts/install-deps.sh)"
+devicebench_check_screenshot_tools "$app"
 display=:${DISPLAY_NUMBER:-97}
 if [ "$plan" = 1 ]; then
   echo "chart-screenshots.sh --plan: would write the charts-*.png of $a and $b into $out"

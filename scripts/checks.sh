@@ -30,6 +30,29 @@ devicebench_unknown_option() {
   devicebench_refuse "unknown option '$option' (use: $(devicebench_list "$@"))"
 }
 
+# The option loop of the scripts whose only options are --plan and --help (anywhere among the
+# arguments): sets `plan` (1 with --plan, else 0) and the array `args` (the other arguments, in
+# their order); -h or --help prints the help and exits 0 (devicebench_help). $1 says what else
+# the script takes: none (any other argument is an unknown option), positional (arguments that
+# do not start with "-"; any other "-..." is an unknown option) or any (everything else, options
+# too: run.sh's for devicebench-cli). The arguments follow $1.
+devicebench_parse_plan_args() {
+  local takes="$1" arg
+  shift
+  plan=0 args=()
+  for arg in "$@"; do
+    case "$arg" in
+      --plan) plan=1 ;;
+      -h | --help) devicebench_help ;;
+      *)
+        case "$takes:$arg" in
+          none:* | positional:-*) devicebench_unknown_option "$arg" --plan --help ;;
+        esac
+        args+=("$arg") ;;
+    esac
+  done
+}
+
 # Refuses when an option that takes a value ($1) comes last, without one ($2: how many
 # arguments are left, the option included).
 devicebench_need_value() {
@@ -173,6 +196,12 @@ devicebench_check_writable_dir() {
   while [ ! -e "$parent" ]; do parent="$(dirname "$parent")"; done
   [ -d "$parent" ] && [ -w "$parent" ] ||
     devicebench_refuse "$name '$value' cannot be made: $parent is not a writable folder"
+}
+
+# What the screenshot scripts run: the dashboard $1 (a built tree's) and Xvfb.
+devicebench_check_screenshot_tools() {
+  [ -x "$1" ] || devicebench_refuse "no $1: build it first (scripts/build.sh default devicebench)"
+  command -v Xvfb >/dev/null || devicebench_refuse "no Xvfb (scripts/install-deps.sh)"
 }
 
 # The torch venv (DEVICEBENCH_TORCH_VENV): one that is there, or one that can be made.

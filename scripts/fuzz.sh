@@ -16,16 +16,7 @@ cd "$(dirname "$0")/.."
 
 source scripts/checks.sh
 targets_all=(cifar10_reader run_record)
-plan=0
-args=()
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    -*) devicebench_unknown_option "$arg" --plan --help ;;
-    *) args+=("$arg") ;;
-  esac
-done
+devicebench_parse_plan_args positional "$@"
 [ ${#args[@]} -ge 1 ] && [ ${#args[@]} -le 2 ] && [ -n "${args[0]}" ] ||
   devicebench_refuse "usage: scripts/fuzz.sh [--plan] $(IFS='|'; echo "${targets_all[*]}")|all [SECONDS]"
 devicebench_check_one_of TARGET "${args[0]}" "${targets_all[@]}" all

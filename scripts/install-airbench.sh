@@ -21,6 +21,11 @@
 #   /usr/bin/python3 -m pip install --user --break-system-packages --no-deps airbench==0.1.8
 # (or put the unpacked archive's folder on PYTHONPATH). This script installs into the venv only.
 set -euo pipefail
+# The two settings, checked as install-torch.sh checks them (scripts/checks.sh): a torch not in
+# the table, or a venv that could never be made, exits 2.
+source "$(dirname "$0")/checks.sh"
+devicebench_check_torch_version DEVICEBENCH_TORCH_VERSION "${DEVICEBENCH_TORCH_VERSION:-}"
+devicebench_check_venv DEVICEBENCH_TORCH_VENV "${DEVICEBENCH_TORCH_VENV:-}"
 
 version=0.1.8
 sha256=f85885d8afe9018b8da132a4224ad7b47d75c9f99fd985d0a687567a25cf4a33 # airbench-0.1.8.tar.gz

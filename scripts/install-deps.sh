@@ -8,14 +8,7 @@
 #   libFuzzer): 0 or 1, checked first (anything else exits 2).
 set -euo pipefail
 source "$(dirname "$0")/checks.sh"
-plan=0
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    *) devicebench_unknown_option "$arg" --plan --help ;;
-  esac
-done
+devicebench_parse_plan_args none "$@"
 devicebench_check_bool DEVICEBENCH_WITH_REFERENCE "${DEVICEBENCH_WITH_REFERENCE:-}"
 devicebench_check_bool DEVICEBENCH_WITH_FUZZERS "${DEVICEBENCH_WITH_FUZZERS:-}"
 

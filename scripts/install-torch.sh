@@ -22,14 +22,7 @@
 # it would install where.
 set -euo pipefail
 source "$(dirname "$0")/preset.sh"
-plan=0
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    *) devicebench_unknown_option "$arg" --plan --help ;;
-  esac
-done
+devicebench_parse_plan_args none "$@"
 
 torch_pin=2.11.0 # the pin CI builds (cmake/Python.cmake reads this line)
 devicebench_check_torch_version DEVICEBENCH_TORCH_VERSION "${DEVICEBENCH_TORCH_VERSION:-}"

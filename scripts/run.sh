@@ -21,15 +21,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/preset.sh
 # --plan and --help are run.sh's own (anywhere); every other argument goes to the CLI.
-plan=0
-cli_args=()
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    *) cli_args+=("$arg") ;;
-  esac
-done
+devicebench_parse_plan_args any "$@"
 # Every setting checked before anything is installed (scripts/checks.sh): exit 2 on a bad one.
 devicebench_check_preset DEVICEBENCH_PRESET "${DEVICEBENCH_PRESET:-}" dashboard
 devicebench_check_build_settings
@@ -80,9 +72,9 @@ outputs=(--out-dir out/runs --csv out/comparison.csv --png out/comparison.png)
 devices=$("$bin/devicebench-cli" devices)
 if grep -qE '^ +cuda:[0-9]+ +USABLE' <<<"$devices"; then
   "$bin/devicebench-cli" run --device cuda,cpu --threads "$cores" --interleave "${data_args[@]}" \
-    "${outputs[@]}" "${cli_args[@]}"
+    "${outputs[@]}" "${args[@]}"
 else
   threads=(--threads 1)
   [ "$cores" -gt 1 ] && threads=(--threads "1,$cores" --interleave)
-  "$bin/devicebench-cli" run --device cpu "${threads[@]}" "${data_args[@]}" "${outputs[@]}" "${cli_args[@]}"
+  "$bin/devicebench-cli" run --device cpu "${threads[@]}" "${data_args[@]}" "${outputs[@]}" "${args[@]}"
 fi

@@ -14,15 +14,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/checks.sh
-plan=0 args=()
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    -*) devicebench_unknown_option "$arg" --plan --help ;;
-    *) args+=("$arg") ;;
-  esac
-done
+devicebench_parse_plan_args positional "$@"
 [ ${#args[@]} -ge 1 ] && [ ${#args[@]} -le 2 ] ||
   devicebench_refuse "usage: scripts/scaling-screenshot.sh [--plan] RECORDS_FOLDER [OUT_DIR]"
 folder=${args[0]} out=${args[1]:-docs}
@@ -35,8 +27,7 @@ devicebench_check_one_of VIEW "${VIEW:-}" runs system accuracy sweep scaling
 shopt -s nullglob
 records=("$folder"/*.json "$folder"/reference/*.json) # launch puts its 1-rank job in reference/
 [ ${#records[@]} -gt 0 ] || devicebench_refuse "RECORDS_FOLDER '$folder' holds no *.json record"
-[ -x "$app" ] || devicebench_refuse "no $app: build it first (scripts/build.sh default devicebench)"
-command -v Xvfb >/dev/null || devicebench_refuse "no Xvfb (scripts/install-deps.sh)"
+devicebench_check_screenshot_tools "$app"
 display=:${DISPLAY_NUMBER:-95}
 if [ "$plan" = 1 ]; then
   echo "scaling-screenshot.sh --plan: would write $out/dashboard-${VIEW:-scaling}.png of ${#records[@]} records"

@@ -12,15 +12,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/checks.sh
-plan=0 args=()
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    -*) devicebench_unknown_option "$arg" --plan --help ;;
-    *) args+=("$arg") ;;
-  esac
-done
+devicebench_parse_plan_args positional "$@"
 [ ${#args[@]} -ge 1 ] && [ ${#args[@]} -le 3 ] ||
   devicebench_refuse "usage: scripts/sweep-screenshots.sh [--plan] SWEEP_FOLDER [BASELINE] [OUT_DIR]"
 folder=${args[0]} baseline=${args[1]:-} out=${args[2]:-docs}
@@ -29,8 +21,7 @@ app=build/default/app/devicebench
 devicebench_check_dir SWEEP_FOLDER "$folder"
 devicebench_check_writable_dir OUT_DIR "$out"
 devicebench_check_count DISPLAY_NUMBER "${DISPLAY_NUMBER:-}" 0
-[ -x "$app" ] || devicebench_refuse "no $app: build it first (scripts/build.sh default devicebench)"
-command -v Xvfb >/dev/null || devicebench_refuse "no Xvfb (scripts/install-deps.sh)"
+devicebench_check_screenshot_tools "$app"
 display=:${DISPLAY_NUMBER:-96}
 if [ "$plan" = 1 ]; then
   echo "sweep-screenshots.sh --plan: would write $out/dashboard-sweep.png and $out/sweep-example.png of $folder"

@@ -11,14 +11,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source scripts/preset.sh
-plan=0
-for arg in "$@"; do
-  case "$arg" in
-    --plan) plan=1 ;;
-    -h | --help) devicebench_help ;;
-    *) devicebench_unknown_option "$arg" --plan --help ;;
-  esac
-done
+devicebench_parse_plan_args none "$@"
 # Every setting checked before anything is installed (scripts/checks.sh): exit 2 on a bad one.
 devicebench_check_preset DEVICEBENCH_PRESET "${DEVICEBENCH_PRESET:-}" test
 devicebench_check_build_settings

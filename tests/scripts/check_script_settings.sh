@@ -62,27 +62,28 @@ run_script() {
   checks=$((checks + 1))
 }
 
+# run_expecting SCRIPT [NAME=VALUE...] [ARG...] -- PATTERN: run_script with the words before
+# --; sets script, what (those words) and pattern, for refused and passes.
+run_expecting() {
+  local args=()
+  while [ "$1" != -- ]; do args+=("$1"); shift; done
+  script="${args[0]}" what="${args[*]}" pattern="$2"
+  run_script "${args[@]}"
+}
+
 # refused SCRIPT [NAME=VALUE...] [ARG...] -- PATTERN: exit 2, a line matching
 # "^scripts/SCRIPT: PATTERN", nothing installed or built.
 refused() {
-  local args=() pattern what
-  while [ "$1" != -- ]; do args+=("$1"); shift; done
-  pattern="$2"
-  what="${args[*]}"
-  run_script "${args[@]}"
+  run_expecting "$@"
   [ "$rc" = 2 ] || fail "$what: exit $rc, expected 2; output: $out"
-  grep -qE -- "^scripts/${args[0]}: $pattern" <<<"$out" ||
-    fail "$what: no line matching 'scripts/${args[0]}: $pattern' in: $out"
+  grep -qE -- "^scripts/$script: $pattern" <<<"$out" ||
+    fail "$what: no line matching 'scripts/$script: $pattern' in: $out"
   [ ! -e "$tmp/called" ] || fail "$what: refused, but called: $(cat "$tmp/called")"
 }
 
 # passes SCRIPT [NAME=VALUE...] [ARG...] -- PATTERN: exit 0 and a line matching PATTERN.
 passes() {
-  local args=() pattern what
-  while [ "$1" != -- ]; do args+=("$1"); shift; done
-  pattern="$2"
-  what="${args[*]}"
-  run_script "${args[@]}"
+  run_expecting "$@"
   [ "$rc" = 0 ] || fail "$what: exit $rc, expected 0; output: $out"
   grep -qE -- "$pattern" <<<"$out" || fail "$what: no line matching '$pattern' in: $out"
   [ ! -e "$tmp/called" ] || fail "$what: --plan called: $(cat "$tmp/called")"
@@ -127,7 +128,7 @@ refused build.sh --plna -- "unknown option '--plna' \(use: --plan, --help\)$"
 passes build.sh --plan -- "^build.sh --plan: would configure preset default and build every target$"
 passes build.sh --plan bundle devicebench-cli -- "^build.sh --plan: would configure preset bundle and build the targets devicebench-cli$"
 
-# install-deps.sh and install-torch.sh.
+# install-deps.sh, install-torch.sh and install-airbench.sh.
 refused install-deps.sh DEVICEBENCH_WITH_FUZZERS=yes -- "DEVICEBENCH_WITH_FUZZERS 'yes' is not 0 or 1"
 refused install-deps.sh DEVICEBENCH_WITH_REFERENCE=on --plan -- "DEVICEBENCH_WITH_REFERENCE 'on' is not 0 or 1"
 refused install-deps.sh --yes -- "unknown option '--yes' \(use: --plan, --help\)$"
@@ -137,6 +138,8 @@ refused install-torch.sh DEVICEBENCH_TORCH_VENV="$tmp/a-file/v" -- "DEVICEBENCH_
 refused install-torch.sh PYTHON=python3.0-none -- "PYTHON 'python3.0-none' is not a program"
 refused install-torch.sh --plna -- "unknown option '--plna'"
 passes install-torch.sh --plan -- "^install-torch --plan: would pip install torch==2.11.0 torchvision==0.26.0 tensorboard==2.21.0 into $tmp/no-venv"
+refused install-airbench.sh DEVICEBENCH_TORCH_VERSION=9.9.9 -- "DEVICEBENCH_TORCH_VERSION '9.9.9' is not a torch of DeviceBench's table.* $torches"
+refused install-airbench.sh DEVICEBENCH_TORCH_VENV="$tmp/a-file/v" -- "DEVICEBENCH_TORCH_VENV '$tmp/a-file/v' cannot be made"
 
 # make-bundle.sh: its folders, before patchelf, install-torch.sh or cmake.
 refused make-bundle.sh --build-dir "$tmp/none" -- "--build-dir '$tmp/none' is not a folder$"
