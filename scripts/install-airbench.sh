@@ -6,7 +6,7 @@
 # README.md). Idempotent: does nothing when the venv already holds airbench 0.1.8. Prints the
 # venv's Python on its last line.
 #
-#   scripts/install-airbench.sh          # venv: $DEVICEBENCH_TORCH_VENV, else
+#   scripts/install-airbench.sh [--plan] # --plan: say what it would do; venv: $DEVICEBENCH_TORCH_VENV, else
 #                                        # ${XDG_CACHE_HOME:-$HOME/.cache}/devicebench/venv-torch2.11.0
 #
 # What 0.1.8 needs: its setup.py declares no dependencies (no install_requires); its code imports
@@ -24,6 +24,7 @@ set -euo pipefail
 # The two settings, checked as install-torch.sh checks them (scripts/checks.sh): a torch not in
 # the table, or a venv that could never be made, exits 2.
 source "$(dirname "$0")/checks.sh"
+devicebench_parse_plan_args none "$@"
 devicebench_check_torch_version DEVICEBENCH_TORCH_VERSION "${DEVICEBENCH_TORCH_VERSION:-}"
 devicebench_check_venv DEVICEBENCH_TORCH_VENV "${DEVICEBENCH_TORCH_VENV:-}"
 
@@ -55,6 +56,14 @@ except PackageNotFoundError:
 EOF
 }
 
+if [ "$plan" = 1 ]; then # say what would be done, do nothing
+  if have_airbench; then
+    echo "install-airbench --plan: airbench $version present in $venv"
+  else
+    echo "install-airbench --plan: would pip install --no-deps airbench==$version into $venv"
+  fi
+  exit 0
+fi
 if have_airbench; then
   echo "install-airbench: airbench $version present in $venv" >&2
   echo "$python"
