@@ -9,6 +9,7 @@
 #include "devicebench/data_location.h"
 #include "devicebench/devices.h"
 #include "devicebench/planned_outputs.h"
+#include "devicebench/precision_support.h"
 #include "devicebench/recorded_run.h"
 #include "devicebench/trainer.h"
 
@@ -306,6 +307,15 @@ RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &se
         config.testImages = *settings.testImages;
     if (settings.epochs && !settings.warmupEpochs)
         config.warmupEpochs = std::max(0, std::min(kDefaultWarmupEpochs, config.epochs - 1));
+    if (settings.workload && *settings.workload != config.workload &&
+        workloadRow(*settings.workload).recipe()) { // its preset, as choosing it in the window
+        const WorkloadRow &recipe = workloadRow(*settings.workload);
+        config.model = recipe.recipeModel;
+        config.imageSize = kDefaultImageSize;
+        config.batchSize = recipe.defaultBatchSize;
+        config.targetAccuracy = recipe.defaultTargetPercent;
+        config.precision = recipePrecision("cpu");
+    }
     if (settings.workload)
         config.workload = *settings.workload;
     if (settings.python)

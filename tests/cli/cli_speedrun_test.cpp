@@ -25,10 +25,8 @@ devicebench::testing::ProgramResult runCli(std::vector<std::string> args) {
 } // namespace
 
 TEST(CliSpeedrun, SettingsTheRecipeSetsItselfAreRefusedBeforeAnyTraining) {
-    for (const std::vector<std::string> &extra :
-         std::vector<std::vector<std::string>>{{"--model", "resnet18"},
-                                               {"--image-size", "64"},
-                                               {"--lr", "0.1"}}) {
+    for (const std::vector<std::string> &extra : std::vector<std::vector<std::string>>{
+             {"--model", "resnet18"}, {"--image-size", "64"}, {"--lr", "0.1"}}) {
         const auto r = runCli(extra);
         EXPECT_EQ(r.exitCode, 2) << extra.front() << ": " << r.out << r.err;
         EXPECT_NE(r.err.find(extra.front() + ": workload speedrun trains its own network"),

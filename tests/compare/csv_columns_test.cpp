@@ -212,9 +212,9 @@ TEST(CsvColumns, EveryColumnOfASyntheticSetIsWrittenAsPinned) {
 #3 CPU x1 @ =host,cpu,1,1,12.7500,1,2.250000,2.500000,0.125000,78.43,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,12.7500
 #3 CPU x1 @ =host,cpu,1,2,12.7500,0,2.250000,2.500000,0.125000,78.43,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,25.5000
 #3 CPU x1 @ =host,cpu,1,3,13.8125,0,2.250000,2.500000,0.125000,72.40,cifar-10,finished,'=host,1,,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,39.3125
-#4 CPU x1 @ =host,cpu,1,1,6.0000,1,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,6.0000
-#4 CPU x1 @ =host,cpu,1,2,6.0000,0,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,12.0000
-#4 CPU x1 @ =host,cpu,1,3,6.5000,0,nan,inf,0.125000,153.85,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,18.5000
+#4 CPU x1 @ =host · batch 32,cpu,1,1,6.0000,1,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,6.0000
+#4 CPU x1 @ =host · batch 32,cpu,1,2,6.0000,0,2.250000,2.500000,0.125000,166.67,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,12.0000
+#4 CPU x1 @ =host · batch 32,cpu,1,3,6.5000,0,nan,inf,0.125000,153.85,cifar-10,diverged,'=host,0,batch size,,,,,,small-cnn,32,,,,,,,,fp32,,,,,,,,,,,,,,,,18.5000
 )csv");
     EXPECT_EQ(
         summaryCsv(set),
@@ -222,14 +222,14 @@ TEST(CsvColumns, EveryColumnOfASyntheticSetIsWrittenAsPinned) {
 "#1 Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",cuda:0,"gpu, box",4,finished,3,1,2.9583,2.3125,2.3125,0.2652,2.1250,2.5000,0.114666,0.8208,6.4723,432.43,5.7432,1.8214,18.2006,#3 CPU x1 @ =host,0,model;image size;precision;TF32,1.916667,AMD EPYC 7B12,4,8,400000 100000,0-7,4,4,/usr/lib/libblas.so.3,2.11.0,1,13.0,9.1.0,13.0,Tesla T4,7.5,17179869184,1,0.1.0,Debian GNU/Linux 12 (bookworm) 6.1.0,1,resnet18,64,11173962,5376.00,0.1026,0.2051,0.0513,0.4103,0.1026,0.1282,fp16,1,float16 with a loss scaler,off,0.2500,1,,,1.250,3000000003,0.875,62.2,439.4,878.8,nvml-energy-counter + rapl,hourly,0.350000,,USD,0.000224826,0.00224826,4447876.4,your price,at 0.35 USD/h (your price),,,,,
 #2 CPU x1 @ =host,cpu,'=host,1,finished,3,1,12.3333,12.5000,12.5000,0.7071,12.0000,13.0000,0.056569,7.5113,20.7687,80.00,1.0625,0.8328,1.3555,#3 CPU x1 @ =host,1,,0.000000,AMD EPYC 7B12,0,0,,,,0,,,0,,,,,,,0,,,,small-cnn,32,,n/a,n/a,n/a,n/a,n/a,n/a,n/a,fp32,1,,default,,,,,,,,,n/a,n/a,not sampled,n/a,,,,n/a,n/a,n/a,,"no energy measured: not sampled (a record from before sampling, or DEVICEBENCH_SAMPLING_PERIOD=0)",,,,,
 #3 CPU x1 @ =host,cpu,'=host,1,finished,3,1,13.1042,13.2812,13.2812,0.7513,12.7500,13.8125,0.056569,7.9808,22.0668,75.29,1.0000,0.7839,1.2757,#3 CPU x1 @ =host,1,,,AMD EPYC 7B12,0,0,,,,0,,,0,,,,,,,0,,,,small-cnn,32,,n/a,n/a,n/a,n/a,n/a,n/a,n/a,fp32,1,,default,,,,,,,,,n/a,n/a,not sampled,n/a,,,,n/a,n/a,n/a,,"no energy measured: not sampled (a record from before sampling, or DEVICEBENCH_SAMPLING_PERIOD=0)",,,,,
-#4 CPU x1 @ =host,cpu,'=host,1,diverged,3,1,6.1667,6.2500,6.2500,0.3536,6.0000,6.5000,0.056569,3.7557,10.3844,160.00,2.1250,1.6657,2.7110,#3 CPU x1 @ =host,0,batch size,inf,AMD EPYC 7B12,0,0,,,,0,,,0,,,,,,,0,,,,small-cnn,32,,n/a,n/a,n/a,n/a,n/a,n/a,n/a,fp32,1,,default,,,,,,,,,n/a,n/a,not sampled,n/a,,,,n/a,n/a,n/a,,"no energy measured: not sampled (a record from before sampling, or DEVICEBENCH_SAMPLING_PERIOD=0)",,,,,
+#4 CPU x1 @ =host · batch 32,cpu,'=host,1,diverged,3,1,6.1667,6.2500,6.2500,0.3536,6.0000,6.5000,0.056569,3.7557,10.3844,160.00,2.1250,1.6657,2.7110,#3 CPU x1 @ =host,0,batch size,inf,AMD EPYC 7B12,0,0,,,,0,,,0,,,,,,,0,,,,small-cnn,32,,n/a,n/a,n/a,n/a,n/a,n/a,n/a,fp32,1,,default,,,,,,,,,n/a,n/a,not sampled,n/a,,,,n/a,n/a,n/a,,"no energy measured: not sampled (a record from before sampling, or DEVICEBENCH_SAMPLING_PERIOD=0)",,,,,
 )csv");
     EXPECT_EQ(
         groupsCsv(set),
         R"csv(group,label,runs,n,members,device,host,threads,cpu_model,model,image_size,batch_size,precision,workload,epochs,mean_s,stddev_s,min_s,max_s,ci95_low_s,ci95_high_s,interval_from,speedup,speedup_low,speedup_high,baseline,comparable,differences,max_test_loss_diff
 1,"Tesla T4 @ gpu, box · resnet18 · 64 px fp16 TF32 off",#1,1,1,cuda:0,"gpu, box",4,AMD EPYC 7B12,resnet18,64,64,fp16,faithful,3,2.3125,n/a,2.3125,2.3125,0.8208,6.4723,epochs,5.5743,1.8556,16.8139,CPU x1 @ =host (group 2),0,model;image size;precision;TF32,
 2,CPU x1 @ =host,#2-#3,2,2,cpu,'=host,1,AMD EPYC 7B12,small-cnn,32,64,fp32,faithful,3,12.8906,0.5524,12.5000,13.2812,8.7590,18.9233,runs,1.0000,0.8316,1.2026,CPU x1 @ =host (group 2),1,,0.000000
-3,CPU x1 @ =host,#4,1,1,cpu,'=host,1,AMD EPYC 7B12,small-cnn,32,32,fp32,faithful,3,6.2500,n/a,6.2500,6.2500,3.7557,10.3844,epochs,2.0625,1.0893,3.9016,CPU x1 @ =host (group 2),0,batch size,
+3,CPU x1 @ =host · batch 32,#4,1,1,cpu,'=host,1,AMD EPYC 7B12,small-cnn,32,32,fp32,faithful,3,6.2500,n/a,6.2500,6.2500,3.7557,10.3844,epochs,2.0625,1.0893,3.9016,CPU x1 @ =host (group 2),0,batch size,
 )csv");
 }
 

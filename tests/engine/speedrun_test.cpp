@@ -16,10 +16,10 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
-#include <filesystem>
-#include <fstream>
 #include <cstddef>
 #include <cstdint>
+#include <filesystem>
+#include <fstream>
 #include <numeric>
 #include <string>
 #include <vector>
@@ -35,8 +35,8 @@ nlohmann::json reference(const std::string &part) {
     if (python.empty())
         return nullptr;
     static TempDir io("devicebench-speedrun-io");
-    const auto r = devicebench::testing::runProgram(
-        python, {DEVICEBENCH_SPEEDRUN_REFERENCE, part}, io.path(), io.path());
+    const auto r = devicebench::testing::runProgram(python, {DEVICEBENCH_SPEEDRUN_REFERENCE, part},
+                                                    io.path(), io.path());
     EXPECT_EQ(r.exitCode, 0) << r.err;
     return nlohmann::json::parse(r.out);
 }
@@ -63,8 +63,8 @@ torch::Tensor values(const nlohmann::json &list) {
     return torch::tensor(list.get<std::vector<double>>(), torch::kFloat32);
 }
 
-#define SKIP_WITHOUT_PYTHON(json)                                                                 \
-    if ((json).is_null())                                                                         \
+#define SKIP_WITHOUT_PYTHON(json)                                                                  \
+    if ((json).is_null())                                                                          \
     GTEST_SKIP() << "no Python with torch for the reference (set DEVICEBENCH_TEST_PYTHON)"
 
 } // namespace
@@ -164,7 +164,8 @@ TEST(SpeedrunParity, TestTimeAugmentedLogitsAreTheReferencesAtEachLevel) {
 
 TEST(Speedrun, TheNetworkHasTheRecipesShapeAndCost) {
     sr::Net net;
-    EXPECT_EQ(net->forward(torch::zeros({2, 3, 32, 32})).sizes(), (std::vector<std::int64_t>{2, 10}));
+    EXPECT_EQ(net->forward(torch::zeros({2, 3, 32, 32})).sizes(),
+              (std::vector<std::int64_t>{2, 10}));
     // 24 x 3 x 2 x 2 whitening (frozen) aside: its bias, six convolutions, six batch-norm
     // biases (weights frozen) and the head.
     std::int64_t trainable = 0;
@@ -180,9 +181,8 @@ TEST(Speedrun, TheNetworkHasTheRecipesShapeAndCost) {
 
 TEST(Speedrun, TranslationShiftsEachImageByAtMostTwoPixelsAndKeepsItsContent) {
     const torch::Tensor images = torch::arange(4 * 1 * 8 * 8, torch::kFloat32).view({4, 1, 8, 8});
-    const torch::Tensor padded =
-        torch::nn::functional::pad(images, torch::nn::functional::PadFuncOptions({2, 2, 2, 2})
-                                               .mode(torch::kReflect));
+    const torch::Tensor padded = torch::nn::functional::pad(
+        images, torch::nn::functional::PadFuncOptions({2, 2, 2, 2}).mode(torch::kReflect));
     const torch::Tensor out = sr::translate(padded, 2, at::detail::createCPUGenerator(7));
     ASSERT_EQ(out.sizes(), images.sizes());
     for (std::int64_t i = 0; i < 4; ++i) { // the centre 4 x 4 is somewhere in the output
@@ -209,7 +209,8 @@ void writeLearnableDataset(const std::filesystem::path &dir) {
             record[0] = static_cast<char>(label);
             for (std::size_t j = 1; j < record.size(); ++j)
                 record[j] = static_cast<char>(
-                    25 * label + static_cast<int>((i * 7 + static_cast<std::int64_t>(j) * 13) % 10));
+                    25 * label +
+                    static_cast<int>((i * 7 + static_cast<std::int64_t>(j) * 13) % 10));
             out.write(record.data(), static_cast<std::streamsize>(record.size()));
         }
     }

@@ -189,7 +189,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 2 energy: 12.3 kJ [, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 12.0 kJ (nvml-energy-counter) / CPU packages: 255 J (rapl)}
 2 machine speed: canary +25 % [error, R] {machine speed changed: canary +25 % against the run's first canary (noise 2 %), so this epoch's time mixes the device's speed with the machine's.}
 2 contended:  [, R] {Not contended: got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %.}
-3 run: #2 CPU x2 @ box [muted, L] {#2 CPU x2 @ box / from sampled.json}
+3 run: #2 CPU x2 @ box · batch 32 [muted, L] {#2 CPU x2 @ box · batch 32 / from sampled.json}
 3 comparable: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
 3 device: cpu [muted, L]
 3 threads: 2 [muted, R]
@@ -205,7 +205,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 3 energy: n/a [muted, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
 3 machine speed:  [muted, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
 3 contended:  [muted, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
-4 run: #2 CPU x2 @ box [, L] {#2 CPU x2 @ box / from sampled.json}
+4 run: #2 CPU x2 @ box · batch 32 [, L] {#2 CPU x2 @ box · batch 32 / from sampled.json}
 4 comparable: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
 4 device: cpu [, L]
 4 threads: 2 [, R]
@@ -221,7 +221,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 4 energy: n/a [, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
 4 machine speed:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
 4 contended:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
-5 run: #2 CPU x2 @ box [, L] {#2 CPU x2 @ box / from sampled.json}
+5 run: #2 CPU x2 @ box · batch 32 [, L] {#2 CPU x2 @ box · batch 32 / from sampled.json}
 5 comparable: no: batch size [error, L] {The workload differs from the baseline's in: batch size}
 5 device: cpu [, L]
 5 threads: 2 [, R]

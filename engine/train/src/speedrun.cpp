@@ -4,8 +4,8 @@
 
 #include <cmath>
 #include <cstddef>
-#include <string>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace devicebench::detail::speedrun {
@@ -152,10 +152,9 @@ std::unique_ptr<torch::optim::SGD> makeOptimiser(const std::vector<torch::Tensor
     const double lr = baseLearningRate();
     const double decay = kWeightDecay * static_cast<double>(batchSize) / (kLearningRate / lr);
     const auto options = [decay](double groupLr) {
-        return std::make_unique<torch::optim::SGDOptions>(torch::optim::SGDOptions(groupLr)
-                                                              .momentum(kMomentum)
-                                                              .nesterov(true)
-                                                              .weight_decay(decay / groupLr));
+        return std::make_unique<torch::optim::SGDOptions>(
+            torch::optim::SGDOptions(groupLr).momentum(kMomentum).nesterov(true).weight_decay(
+                decay / groupLr));
     };
     std::vector<torch::optim::OptimizerParamGroup> groups;
     groups.emplace_back(normBiases, options(lr * kBiasScaler));
@@ -220,9 +219,8 @@ torch::Tensor translate(const torch::Tensor &padded, int r, torch::Generator gen
                     .to(padded.device());
             if (chosen.numel() == 0)
                 continue;
-            const torch::Tensor cut = padded.index_select(0, chosen)
-                                          .narrow(2, r + sy, side)
-                                          .narrow(3, r + sx, side);
+            const torch::Tensor cut =
+                padded.index_select(0, chosen).narrow(2, r + sy, side).narrow(3, r + sx, side);
             out.index_copy_(0, chosen, cut);
         }
     }
@@ -247,9 +245,8 @@ torch::Tensor ttaLogits(Net &net, const torch::Tensor &x, int level) {
     if (level == 1)
         return logits;
     const std::int64_t side = x.size(-1);
-    const torch::Tensor padded =
-        torch::nn::functional::pad(x, torch::nn::functional::PadFuncOptions({1, 1, 1, 1})
-                                          .mode(torch::kReflect));
+    const torch::Tensor padded = torch::nn::functional::pad(
+        x, torch::nn::functional::PadFuncOptions({1, 1, 1, 1}).mode(torch::kReflect));
     const torch::Tensor up = padded.narrow(2, 0, side).narrow(3, 0, side);
     const torch::Tensor down = padded.narrow(2, 2, side).narrow(3, 2, side);
     const torch::Tensor translated = 0.5 * (mirrored(up) + mirrored(down));

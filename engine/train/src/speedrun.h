@@ -19,16 +19,16 @@ namespace devicebench::detail::speedrun {
 inline constexpr int kBatchSize = 1024;
 // The recipe trains 9.9 epochs: the last epoch of a run is this much short of a whole one.
 inline constexpr double kLastEpochShort = 0.1;
-inline constexpr double kLearningRate = 11.5;   // per 1024 examples
-inline constexpr double kWeightDecay = 0.0153;  // per 1024 examples, decoupled
-inline constexpr double kMomentum = 0.85;       // Nesterov
-inline constexpr double kBiasScaler = 64.0;     // batch-norm biases' learning rate x this
+inline constexpr double kLearningRate = 11.5;  // per 1024 examples
+inline constexpr double kWeightDecay = 0.0153; // per 1024 examples, decoupled
+inline constexpr double kMomentum = 0.85;      // Nesterov
+inline constexpr double kBiasScaler = 64.0;    // batch-norm biases' learning rate x this
 inline constexpr double kLabelSmoothing = 0.2;
-inline constexpr int kWhitenBiasEpochs = 3;     // the whitening bias trains for this many
+inline constexpr int kWhitenBiasEpochs = 3;       // the whitening bias trains for this many
 inline constexpr double kBatchNormMomentum = 0.6; // running stats keep 0.6 of themselves
-inline constexpr int kLookaheadEvery = 5;       // steps between lookahead updates
-inline constexpr int kTranslate = 2;            // pixels of random translation
-inline constexpr int kWhitenPatchImages = 5000; // training images the whitening is fitted on
+inline constexpr int kLookaheadEvery = 5;         // steps between lookahead updates
+inline constexpr int kTranslate = 2;              // pixels of random translation
+inline constexpr int kWhitenPatchImages = 5000;   // training images the whitening is fitted on
 
 // The network: a 2 x 2 whitening convolution (24 filters, frozen weights, trained bias), GELU,
 // three groups (widths 64, 256, 256) of conv, max-pool 2, batch norm, GELU, conv, batch norm,

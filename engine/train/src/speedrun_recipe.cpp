@@ -16,9 +16,9 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cmath>
 #include <cstdint>
 #include <memory>
-#include <cmath>
 #include <optional>
 #include <string>
 
@@ -36,7 +36,7 @@ public:
         m_net = Net();
         m_net->to(device);
         m_parameters = countTrainableParameters(*m_net); // before the whitening bias freezes
-        for (torch::Tensor &p : m_net->parameters()) // channels-last convolutions
+        for (torch::Tensor &p : m_net->parameters())     // channels-last convolutions
             if (p.dim() == 4)
                 p.set_data(p.contiguous(torch::MemoryFormat::ChannelsLast));
         m_stepsPerEpoch = data.train.labels.size(0) / config.batchSize; // whole batches only
@@ -126,8 +126,8 @@ private:
             randomFlip(train, m_generator),
             torch::nn::functional::PadFuncOptions({kTranslate, kTranslate, kTranslate, kTranslate})
                 .mode(torch::kReflect));
-        m_optimizer = makeOptimiser(m_net->normBiases(), m_net->otherParameters(),
-                                    m_config.batchSize);
+        m_optimizer =
+            makeOptimiser(m_net->normBiases(), m_net->otherParameters(), m_config.batchSize);
     }
 
     // One step on (x, y): the scheduled learning rate, label-smoothed cross-entropy summed over
