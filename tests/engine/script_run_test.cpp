@@ -217,6 +217,19 @@ TEST_F(ScriptRun, AnExceptionAtImportFailsTheRunWithTheTracebacksLastLines) {
     EXPECT_NE(r.record.reason.find("line 2"), std::string::npos) << r.record.reason;
 }
 
+TEST_F(ScriptRun, AScriptThatNeverUsesTheModuleIsToldSoWithTheLinesToAdd) {
+    SKIP_WITHOUT_TORCH();
+    script("import sys\nfor epoch in range(2):\n    print('epoch', epoch)\n");
+    std::atomic<bool> stop{false};
+    const RecordedRun r = run(stop);
+    EXPECT_EQ(r.outcome.status, RunStatus::Failed);
+    EXPECT_NE(r.record.reason.find("ended without calling devicebench.run()"), std::string::npos)
+        << r.record.reason;
+    EXPECT_NE(r.record.reason.find("import devicebench"), std::string::npos) << r.record.reason;
+    EXPECT_NE(r.record.reason.find("docs/YOUR-SCRIPT.md"), std::string::npos) << r.record.reason;
+    EXPECT_EQ(r.record.reason.find("without saying how"), std::string::npos) << r.record.reason;
+}
+
 TEST_F(ScriptRun, AnExceptionMidEpochFailsTheRunKeepingTheFinishedEpochs) {
     SKIP_WITHOUT_TORCH();
     script("import devicebench\nrun = devicebench.run()\nfor e in run.epochs(3):\n"

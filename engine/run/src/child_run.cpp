@@ -247,7 +247,10 @@ private:
         else if (m_stopping)
             reason = "stopped";
         else
-            reason += exit.empty() ? "ended without saying how" : exit;
+            reason += !exit.empty() ? exit
+                      : m_lines == 0 && !m_program.silentExitHint.empty()
+                          ? m_program.silentExitHint
+                          : "ended without saying how";
         const std::string tail = m_child.stderrTail();
         if (!tail.empty() && !m_stopping)
             reason += "; its last messages:\n" + tail;

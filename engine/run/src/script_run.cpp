@@ -79,6 +79,15 @@ ChildProgram scriptProgram(const RunConfig &config) {
                            std::string(kScriptChannelVariable) + "=" +
                                std::to_string(detail::kChannelFd)};
     program.startSeconds = config.scriptStartSeconds;
+    // The first mistake of a new user: the script as it was, unchanged.
+    program.silentExitHint =
+        "ended without calling devicebench.run(): DeviceBench times a script through its module. "
+        "Add the lines of docs/YOUR-SCRIPT.md:\n"
+        "  import devicebench\n"
+        "  run = devicebench.run(model=net, batch_size=128)\n"
+        "  for epoch in run.epochs(10):      # your epoch loop\n"
+        "      ... run.step(loss)             # after each training step\n"
+        "      run.test(loss=test_loss, accuracy=correct / total)   # optional";
     return program;
 }
 

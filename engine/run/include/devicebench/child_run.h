@@ -31,6 +31,9 @@ struct ChildProgram {
     bool channel = false;
     std::vector<std::string> environment{}; // "NAME=value" added to the child's environment
     int startSeconds = 0; // > 0: the "started" event must come within this, else it fails
+    // Why a child that ended well without telling a single event failed, and what to change
+    // (a user's script that never called devicebench.run()); "" for "ended without saying how".
+    std::string silentExitHint{};
 };
 
 // What a child run told besides its events.
