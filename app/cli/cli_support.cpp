@@ -25,6 +25,10 @@
 
 namespace devicebench::cli {
 
+std::string count(std::size_t n, const char *one, const char *many) {
+    return std::to_string(n) + " " + (n == 1 ? one : many);
+}
+
 std::string fixed(double value, int decimals) {
     if (!std::isfinite(value)) {
         return "–";

@@ -22,6 +22,9 @@ namespace devicebench::cli {
 // `value` with `decimals` digits after the point ("–" when not finite).
 std::string fixed(double value, int decimals);
 
+// `n` and the noun: "1 model", "2 models".
+std::string count(std::size_t n, const char *one, const char *many);
+
 // Width in terminal columns of UTF-8 text (code points; labels are mostly ASCII), and `text`
 // padded with spaces to `width` columns: the tables of compare and run.
 std::size_t columns(const std::string &text);

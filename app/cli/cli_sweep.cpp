@@ -40,11 +40,6 @@ std::string timeLeft(double seconds) {
     return "about " + std::to_string(std::max(1L, std::lround(seconds))) + " s left";
 }
 
-// "1 model", "2 models".
-std::string count(std::size_t n, const char *one, const char *many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 std::string cellName(const SweepCell &cell) {
     return cell.model + " b" + std::to_string(cell.batchSize) + " " +
            std::to_string(cell.imageSize) + "px " + cell.device.label() +

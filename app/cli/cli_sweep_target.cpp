@@ -66,11 +66,6 @@ RunOptions runOptions(const SweepOptions &options, const std::vector<SweepCell> 
     return run;
 }
 
-// "1 model", "2 batch sizes".
-std::string count(std::size_t n, const std::string &one, const std::string &many) {
-    return std::to_string(n) + " " + (n == 1 ? one : many);
-}
-
 std::string introLine(const SweepOptions &options, const RunOptions &run, std::size_t cellCount) {
     const SweepSpec &spec = options.spec;
     return "sweep to " + targetText(*options.targetAccuracy) +

@@ -307,17 +307,10 @@ RunConfig withCommandLineSettings(RunConfig config, const RunSettingsOptions &se
         config.testImages = *settings.testImages;
     if (settings.epochs && !settings.warmupEpochs)
         config.warmupEpochs = std::max(0, std::min(kDefaultWarmupEpochs, config.epochs - 1));
-    if (settings.workload && *settings.workload != config.workload &&
-        workloadRow(*settings.workload).recipe()) { // its preset, as choosing it in the window
-        const WorkloadRow &recipe = workloadRow(*settings.workload);
-        config.model = recipe.recipeModel;
-        config.imageSize = kDefaultImageSize;
-        config.batchSize = recipe.defaultBatchSize;
-        config.targetAccuracy = recipe.defaultTargetPercent;
-        config.precision = recipePrecision("cpu");
-    }
-    if (settings.workload)
+    if (settings.workload && *settings.workload != config.workload) {
         config.workload = *settings.workload;
+        config = withRecipePreset(config); // a recipe's preset, as choosing it in the window
+    }
     if (settings.python)
         config.python = *settings.python;
     config.precision = settings.precision.value_or(config.precision);

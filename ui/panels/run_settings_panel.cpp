@@ -289,11 +289,7 @@ void RunSettingsPanel::showRecipe(const WorkloadRow *recipe) {
     m_model.setEnabled(recipe == nullptr);
     if (recipe == nullptr)
         return;
-    RunConfig preset = runConfig("cpu");
-    preset.targetAccuracy = recipe->defaultTargetPercent;
-    preset.precision = recipePrecision("cpu");
-    preset.batchSize = recipe->defaultBatchSize;
-    setRunConfig(preset);
+    setRunConfig(withRecipePreset(runConfig("cpu")));
 }
 
 RunConfig RunSettingsPanel::runConfig(const std::string &device) const {

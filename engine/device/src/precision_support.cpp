@@ -97,4 +97,16 @@ Precision recipePrecision(const std::string &device) {
                                                                 : Precision::Float32;
 }
 
+RunConfig withRecipePreset(RunConfig config) {
+    const WorkloadRow &recipe = workloadRow(config.workload);
+    if (!recipe.recipe())
+        return config;
+    config.model = recipe.recipeModel;
+    config.imageSize = kDefaultImageSize;
+    config.batchSize = recipe.defaultBatchSize;
+    config.targetAccuracy = recipe.defaultTargetPercent;
+    config.precision = recipePrecision("cpu");
+    return config;
+}
+
 } // namespace devicebench

@@ -37,4 +37,9 @@ PrecisionSupport precisionSupport(Precision precision, const std::string &device
 // (amx_bf16 or avx512_bf16), float32 on any other.
 Precision recipePrecision(const std::string &device);
 
+// `config` with its workload's recipe preset, as choosing the recipe in the dashboard shows it:
+// the recipe's network at 32 px, its batch size and target, and recipePrecision("cpu").
+// Unchanged for a workload that is not a recipe.
+RunConfig withRecipePreset(RunConfig config);
+
 } // namespace devicebench
