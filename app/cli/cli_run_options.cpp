@@ -190,9 +190,7 @@ std::string applyRecipeDefaults(const CLI::App &run, RunOptions &options) {
         if (run.count(flag) > 0)
             given += (given.empty() ? "" : ", ") + std::string(flag);
     if (!given.empty())
-        return given + ": workload " + row.name + " trains its own network (" + row.recipeModel +
-               ", 32 px) with its own learning-rate schedule (docs/SPEEDRUN.md); leave " + given +
-               " out";
+        return recipeFlagsProblem(row, given);
     options.base.model = row.recipeModel;
     if (run.count("--batch-size") == 0)
         options.base.batchSize = row.defaultBatchSize;
@@ -273,6 +271,12 @@ int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &con
 }
 
 } // namespace
+
+std::string recipeFlagsProblem(const WorkloadRow &row, const std::string &given) {
+    return given + ": workload " + row.name + " trains its own network (" + row.recipeModel +
+           ", 32 px) with its own learning-rate schedule (docs/SPEEDRUN.md); leave " + given +
+           " out";
+}
 
 CLI::App *addRunCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
     auto *run = app.add_subcommand(

@@ -9,6 +9,7 @@
 #include "cli_published.h"
 
 #include "devicebench/run_types.h"
+#include "devicebench/workloads.h"
 
 #include <string>
 #include <vector>
@@ -48,5 +49,9 @@ struct RunOptions {
     // reproduce: the first run, the article's script, which the rows are like for like with.
     int baselineRun = 0;
 };
+
+// Why a recipe workload (row.recipe()) refuses `given` ("--model, --lr"): it trains its own
+// network at 32 px with its own learning-rate schedule. The message of `run` and `sweep`.
+std::string recipeFlagsProblem(const WorkloadRow &row, const std::string &given);
 
 } // namespace devicebench::cli

@@ -331,8 +331,11 @@ CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandA
                      "Phase-timed steps after them (device synchronised at each phase; kept "
                      "apart from images/s); 0: none")
         ->default_val(5);
-    sweep->add_option("--workload", o.workload, workloadChoices(trainsInEngineLoop) + " (as `run`)")
-        ->check(CLI::IsMember(workloadNames(trainsInEngineLoop)))
+    sweep
+        ->add_option("--workload", o.workload,
+                     workloadChoices(trainsInEngine) +
+                         " (as `run`; a recipe's cells are whole runs to its target)")
+        ->check(CLI::IsMember(workloadNames(trainsInEngine)))
         ->default_str(toString(Workload::Faithful));
     sweep
         ->add_option("--precision", o.precisions,
@@ -374,13 +377,16 @@ CLI::App *addSweepCommand(CLI::App &app, const CommandContext &context, CommandA
 
 int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
                  const std::atomic<bool> &stopRequested) {
-    if (const std::string problem = sweepModeProblem(options); !problem.empty()) {
+    std::string problem = applySweepRecipeDefaults(options);
+    if (problem.empty())
+        problem = sweepModeProblem(options);
+    if (!problem.empty()) {
         err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }
     if (const int code = checkData(options, err); code != kExitOk)
         return code;
-    if (const std::string problem = buildSpec(options); !problem.empty()) {
+    if (problem = buildSpec(options); !problem.empty()) {
         err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }
@@ -390,8 +396,7 @@ int sweepCommand(SweepOptions options, std::ostream &out, std::ostream &err,
     const std::string baseline =
         options.baseline.empty() ? cells.front().device.label() : options.baseline;
     const std::vector<std::string> labels = deviceLabels(cells);
-    if (const std::string problem = checkBaselineAndOutputs(options, baseline, labels);
-        !problem.empty()) {
+    if (problem = checkBaselineAndOutputs(options, baseline, labels); !problem.empty()) {
         err << "devicebench-cli: error: " << problem << "\n";
         return kExitUsage;
     }

@@ -40,6 +40,8 @@ struct SweepOptions {
     std::int64_t trainImages = 0;        // 0: all
     std::int64_t testImages = 0;         // 0: all
     bool interleave = false;             // the cells' epochs in alternation
+    // A recipe workload without --precision: each cell in recipePrecision() of its device.
+    bool precisionPerDevice = false;
     std::vector<std::string> givenFlags; // the flags given ("--steps"), checked against the mode
 };
 

@@ -6,6 +6,7 @@
 #include "cli_run.h"
 #include "cli_support.h"
 
+#include "devicebench/precision_support.h"
 #include "devicebench/recorded_run.h"
 #include "devicebench/time_to_target.h"
 
@@ -26,6 +27,9 @@ std::string givenOf(const SweepOptions &options, const std::vector<std::string> 
             given += (given.empty() ? "" : ", ") + flag;
     return given;
 }
+
+const std::vector<std::string> kStepFlags{"--steps", "--warmup-steps", "--phase-steps",
+                                          "--baseline", "--no-peak"};
 
 // The base of every cell's run: the sweep's workload, seed, learning rate and data, the budget
 // and the target.
@@ -73,7 +77,10 @@ std::string introLine(const SweepOptions &options, const RunOptions &run, std::s
            count(spec.models.size(), "model", "models") + " x " +
            count(spec.batchSizes.size(), "batch size", "batch sizes") + " x " +
            count(spec.imageSizes.size(), "image size", "image sizes") + " x " +
-           count(spec.precisions.size(), "precision", "precisions") + " x " +
+           (options.precisionPerDevice
+                ? std::string("each device's precision")
+                : count(spec.precisions.size(), "precision", "precisions")) +
+           " x " +
            count(spec.devices.size(), "device", "devices") + "), each a run of at most " +
            count(static_cast<std::size_t>(options.epochs), "epoch", "epochs") +
            (options.interleave ? ", interleaved" : "") + "; run records in " + run.outDir;
@@ -83,8 +90,7 @@ std::string introLine(const SweepOptions &options, const RunOptions &run, std::s
 
 std::string sweepModeProblem(const SweepOptions &options) {
     if (options.targetAccuracy) {
-        const std::string given = givenOf(
-            options, {"--steps", "--warmup-steps", "--phase-steps", "--baseline", "--no-peak"});
+        const std::string given = givenOf(options, kStepFlags);
         if (!given.empty())
             return given +
                    ": a sweep with --target-accuracy runs each cell as whole epochs "
@@ -100,6 +106,29 @@ std::string sweepModeProblem(const SweepOptions &options) {
     return {};
 }
 
+std::string applySweepRecipeDefaults(SweepOptions &options) {
+    Workload workload = Workload::Faithful;
+    if (!parseWorkload(options.workload, &workload) || !workloadRow(workload).recipe())
+        return {};
+    const WorkloadRow &row = workloadRow(workload);
+    if (const std::string given = givenOf(options, {"--model", "--image-size", "--lr"});
+        !given.empty())
+        return recipeFlagsProblem(row, given);
+    if (const std::string given = givenOf(options, kStepFlags); !given.empty())
+        return given + ": workload " + row.name +
+               " sweeps whole runs to a target (--target-accuracy, default " +
+               targetText(row.defaultTargetPercent) + "); leave " + given + " out";
+    options.models = {row.recipeModel};
+    if (givenOf(options, {"--batch-size"}).empty())
+        options.batchSizes = {std::to_string(row.defaultBatchSize)};
+    if (!options.targetAccuracy)
+        options.targetAccuracy = row.defaultTargetPercent;
+    options.precisionPerDevice = givenOf(options, {"--precision"}).empty();
+    if (options.precisionPerDevice)
+        options.precisions = {"fp32"}; // a place-holder: each cell takes its device's
+    return {};
+}
+
 int sweepToTarget(const SweepOptions &options, const std::vector<SweepCell> &cells,
                   std::ostream &out, std::ostream &err, const std::atomic<bool> &stopRequested) {
     RunOptions run = runOptions(options, cells);
@@ -109,8 +138,8 @@ int sweepToTarget(const SweepOptions &options, const std::vector<SweepCell> &cel
         c.model = cell.model;
         c.batchSize = cell.batchSize;
         c.imageSize = cell.imageSize;
-        c.precision = cell.precision;
         c.device = cell.device.device;
+        c.precision = options.precisionPerDevice ? recipePrecision(c.device) : cell.precision;
         c.threads = cell.device.threads;
         if (!checkRunConfig(&c, err))
             return kExitUsage;

@@ -18,6 +18,13 @@ namespace devicebench::cli {
 // the run flags (--epochs, --train-images, --test-images, --interleave).
 std::string sweepModeProblem(const SweepOptions &options);
 
+// A recipe workload (the speedrun) sweeps whole runs to a target only: its target unless
+// --target-accuracy is given, its network, its batch size unless --batch-size is given, and each
+// device's recipePrecision() unless --precision is given. --model, --image-size, --lr and the
+// step flags are refused, as `run` refuses them. Any other workload: nothing changes.
+// "" or the problem.
+std::string applySweepRecipeDefaults(SweepOptions &options);
+
 // Runs `cells` (of options.spec, which buildSpec filled and validateSweepSpec passed) to
 // options.targetAccuracy: each cell a RunConfig of the spec's base with the cell's model, batch
 // size, image size, precision, device and threads, checked before the first run (exit 2, nothing

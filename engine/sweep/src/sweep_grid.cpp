@@ -3,6 +3,7 @@
 #include "devicebench/devices.h"
 #include "devicebench/sweep.h"
 #include "devicebench/trainer.h"
+#include "devicebench/workloads.h"
 
 #include <cmath>
 #include <cstddef>
@@ -103,8 +104,10 @@ std::string validateSweepSpec(const SweepSpec &spec) {
         spec.devices.empty() || spec.precisions.empty()) {
         return "the sweep needs at least one model, batch size, image size, precision and device";
     }
+    const WorkloadRow &workload = workloadRow(spec.base.workload);
     for (const std::string &model : spec.models) {
-        if (!isKnownModel(model)) {
+        // a recipe's network is its own (a sweep of it runs its cells to a target)
+        if (!isKnownModel(model) && !(workload.recipe() && model == workload.recipeModel)) {
             return "model '" + model + "' is not known (use small-cnn, resnet18 or vit-tiny)";
         }
     }
