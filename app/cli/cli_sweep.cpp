@@ -151,7 +151,7 @@ std::string buildSpec(SweepOptions &options) {
             spec.devices.push_back(SweepDevice{device, n});
         }
     }
-    return validateSweepSpec(spec);
+    return options.targetAccuracy ? validateSweepGrid(spec) : validateSweepSpec(spec);
 }
 
 // The data as `run` finds it (README, "The data set"), checked before the first cell, and

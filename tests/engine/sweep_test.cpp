@@ -162,6 +162,16 @@ TEST(SweepGrid, ABadSpecIsRefusedNamingTheValue) {
     EXPECT_NE(validateSweepSpec(s).find("steps must be between 2"), std::string::npos);
 }
 
+TEST(SweepGrid, ARecipeGridIsValidButItsStepsAreNotTimed) {
+    SweepSpec s = tinySpec();
+    s.base.workload = Workload::Speedrun;
+    s.models = {"airbench94"};
+    EXPECT_EQ(validateSweepGrid(s), ""); // a sweep to a target runs such cells
+    EXPECT_EQ(validateSweepSpec(s),
+              "workload speedrun is not timed by steps: it is swept as whole runs to its target "
+              "(devicebench-cli sweep --workload speedrun)");
+}
+
 TEST(SweepRecord, JsonRoundTripKeepsEveryField) {
     const SweepCellRecord r = finishedRecord();
     const SweepCellRecord back = readSweepCellRecord(toJson(r), "cell.json");

@@ -99,7 +99,7 @@ StepBenchConfig stepBenchConfig(const SweepSpec &spec, const SweepCell &cell) {
     return config;
 }
 
-std::string validateSweepSpec(const SweepSpec &spec) {
+std::string validateSweepGrid(const SweepSpec &spec) {
     if (spec.models.empty() || spec.batchSizes.empty() || spec.imageSizes.empty() ||
         spec.devices.empty() || spec.precisions.empty()) {
         return "the sweep needs at least one model, batch size, image size, precision and device";
@@ -137,15 +137,20 @@ std::string validateSweepSpec(const SweepSpec &spec) {
                    " twice: a model, batch size, image size, precision or device is given twice";
         }
     }
-    // The rules of a cell's run (steps, learning rate, data), checked on the first cell, and
-    // the precision rules (fp16 is CUDA only) on every cell.
+    // the precision rules (fp16 is CUDA only) on every cell
     for (const SweepCell &cell : sweepCells(spec)) {
         if (std::string problem = precisionProblem(cell.precision, cell.device.device);
             !problem.empty())
             return "cell " + cell.key() + ": " + problem;
     }
-    StepBenchConfig first = stepBenchConfig(spec, sweepCells(spec).front());
-    return validateStepBenchConfig(first);
+    return {};
+}
+
+std::string validateSweepSpec(const SweepSpec &spec) {
+    if (std::string problem = validateSweepGrid(spec); !problem.empty())
+        return problem;
+    // the rules of a cell's run (steps, learning rate, data), checked on the first cell
+    return validateStepBenchConfig(stepBenchConfig(spec, sweepCells(spec).front()));
 }
 
 double sweepSpeedUp(const std::vector<SweepCellRecord> &records, const SweepCellRecord &cell,

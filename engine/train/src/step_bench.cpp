@@ -11,6 +11,7 @@
 #include "devicebench/cifar10.h"
 #include "devicebench/summary.h"
 #include "devicebench/trainer.h"
+#include "devicebench/workloads.h"
 
 #include <spdlog/spdlog.h>
 #include <torch/torch.h>
@@ -172,6 +173,11 @@ void StepRun::step(std::int64_t start) {
 } // namespace
 
 std::string validateStepBenchConfig(const StepBenchConfig &config) {
+    if (const WorkloadRow &row = workloadRow(config.run.workload); !trainsInEngineLoop(row))
+        return "workload " + std::string(row.name) + " is not timed by steps: " +
+               (row.recipe() ? "it is swept as whole runs to its target (devicebench-cli sweep "
+                               "--workload " + std::string(row.name) + ")"
+                             : "it trains outside the engine's loop");
     // The epoch settings do not apply: checked at values that always pass.
     RunConfig run = config.run;
     run.epochs = 1;

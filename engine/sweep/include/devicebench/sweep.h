@@ -40,8 +40,13 @@ struct SweepSpec {
     bool measurePeak = true;
 };
 
-// "" or the first problem, naming the setting and the value ("batch size 2048 is not in
-// 1..1024"): empty lists, unknown values, a value given twice, the StepBenchConfig rules.
+// "" or the first problem of the grid, naming the setting and the value ("batch size 2048 is
+// not in 1..1024"): empty lists, unknown values, a value given twice, a precision a device cannot
+// run. What a sweep to a target checks before each cell's run is checked as a run.
+std::string validateSweepGrid(const SweepSpec &spec);
+
+// validateSweepGrid, then the StepBenchConfig rules of a step sweep (its steps, and a workload
+// the engine's loop trains: a recipe is swept to a target only).
 std::string validateSweepSpec(const SweepSpec &spec);
 
 struct SweepCell {
