@@ -7,8 +7,12 @@
 # venv), each ROUNDS times in rotating order (A B C, B C A, ...), at the same threads and in the
 # precision each picks (bf16 where the CPU has it natively, else fp32). The engine's step is
 # the second epoch's training time (its test pass taken out) over its steps; the first epoch
-# holds the data's placement and the whitening's fit. Prints a table: the median seconds per
-# step, images/s and the ratio to the record script's.
+# holds the data's placement and the whitening's fit. Then each LibTorch's convolution peak on
+# the recipe's own convolutions (bench/conv_throughput --network speedrun, in that precision).
+# Prints a table: the median seconds per step, images/s, the ratio to the record script's and
+# the fraction of the convolution peak (the step floor, the convolutions' arithmetic over the
+# measured conv throughput, over the step's seconds; the record script's against the PyPI
+# torch's peak, its own torch).
 #
 # usage: bench/speedrun_steps.sh [--rounds N] [--steps N] [DATA_DIR [THREADS]]
 # Defaults: 3 rounds, 4 steps an epoch (4096 training images), THREADS 2. Run it on an idle
@@ -30,7 +34,8 @@ data="${positional[0]:-$default_data}"
 threads="${positional[1]:-2}"
 cli_pypi="$here/build/cuda/app/devicebench-cli"
 venv_python="$("$here/scripts/install-airbench.sh" 2>/dev/null | tail -n 1)"
-bench_prepare speedrun_steps.sh "$data" "$cli" "$cli_pypi" "$venv_python"
+bench_prepare speedrun_steps.sh "$data" "$cli" "$cli_pypi" "$venv_python" \
+  "$build/bench/conv_throughput" "$here/build/cuda/bench/conv_throughput"
 export OMP_NUM_THREADS=$threads
 
 echo "# speedrun steps: batch 1024, $steps steps an epoch, $rounds rounds in rotating order, threads $threads, $(date -u +%FT%TZ)"
@@ -65,10 +70,20 @@ for ((r = 0; r < rounds; r++)); do
 done
 echo "# load average after: $(cut -d' ' -f1-3 /proc/loadavg)"
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print (NR%2 ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2)}'; }
+# The step floor (seconds) of each LibTorch at the precision the programs picked.
+precision=$(python3 -c 'import json,sys; print({"bfloat16": "bf16"}.get(json.load(open(sys.argv[1]))["precision"], "fp32"))' "$tmp/debian-0.json")
+step_floor() { # $1 build dir
+  "$1/bench/conv_throughput" --network speedrun --precision "$precision" --threads "$threads" \
+    --reps 3 | tee "$tmp/conv-$(basename "$1").txt" | sed -n 's/^step floor: \([0-9.]*\) s.*/\1/p'
+}
+floor_debian=$(step_floor "$build")
+floor_pypi=$(step_floor "$here/build/cuda")
+for f in "$tmp"/conv-*.txt; do echo "# $(basename "$f" .txt): $(grep '^conv throughput' "$f")"; done
+floors=("$floor_debian" "$floor_pypi" "$floor_pypi")
 ref_median=$(echo "${times[2]}" | median)
-printf '%-24s %14s %10s %16s\n' program "s/step median" images/s "x record script"
+printf '%-24s %14s %10s %16s %14s\n' program "s/step median" images/s "x record script" "of conv peak"
 for i in 0 1 2; do
   m=$(echo "${times[$i]}" | median)
-  printf '%-24s %14.3f %10.1f %16.2f\n' "${names[$i]}" "$m" "$(echo "1024 / $m" | bc -l)" \
-    "$(echo "$m / $ref_median" | bc -l)"
+  printf '%-24s %14.3f %10.1f %16.2f %13.0f%%\n' "${names[$i]}" "$m" "$(echo "1024 / $m" | bc -l)" \
+    "$(echo "$m / $ref_median" | bc -l)" "$(echo "100 * ${floors[$i]} / $m" | bc -l)"
 done

@@ -150,6 +150,34 @@ TEST(PeakThroughput, TheSmallCnnConvolutionsAreTimedInBothFormats) {
     }
 }
 
+TEST(PeakThroughput, TheSpeedrunsConvolutionsAreItsNetworksSixAtItsArithmetic) {
+    const std::vector<ConvLayerShape> layers = speedrunConvolutions();
+    ASSERT_EQ(layers.size(), 6U);
+    double macs = 0.0;
+    for (const ConvLayerShape &l : layers)
+        macs += convMultiplyAdds(l, 1);
+    // the recipe's 118.1 M multiply-adds per image less the whitening (0.27 M) and the linear
+    // layer (2,560): 3x3 convolutions at padding 1 keep their size
+    EXPECT_NEAR(macs / 1e6, 117.87, 0.01);
+    EXPECT_DOUBLE_EQ(convMultiplyAdds(layers[2], 2), 2.0 * 256 * 15 * 15 * 64 * 9);
+    EXPECT_FALSE(layers[0].inputNeedsGrad) << "no gradient reaches the whitening once frozen";
+}
+
+TEST(PeakThroughput, ConvolutionsAreTimedInBfloat16AndFloat16IsRefused) {
+    at::set_num_threads(1);
+    ConvTimingOptions o;
+    o.batch = 2;
+    o.warmups = 0;
+    o.reps = 1;
+    o.precision = Precision::BFloat16;
+    const std::vector<ConvTiming> t = measureConvolutions({speedrunConvolutions().back()}, o);
+    ASSERT_EQ(t.size(), 2U);
+    EXPECT_GT(t[1].bothSeconds.at(0), 0.0);
+    EXPECT_DOUBLE_EQ(t[0].backwardFlop, 2 * t[0].forwardFlop);
+    o.precision = Precision::Float16;
+    EXPECT_THROW(measureConvolutions(smallCnnConvolutions(), o), std::invalid_argument);
+}
+
 TEST(PeakThroughput, TheCpuPeakIsTheBestConvolutionAndSaysWhichOne) {
     const PeakThroughput peak = measurePeakThroughput("cpu", 1);
     EXPECT_GT(peak.gflops, 0.0);

@@ -103,25 +103,42 @@ std::vector<ConvLayerShape> smallCnnConvolutions() {
             {"conv3 32->64 @8x8", 32, 64, 8, true}};
 }
 
-double convMultiplyAdds(const ConvLayerShape &l, std::int64_t batch) {
-    return static_cast<double>(batch * l.out * l.size * l.size * l.in * kSmallCnnKernel *
-                               kSmallCnnKernel);
+std::vector<ConvLayerShape> speedrunConvolutions() {
+    // whitening 32 -> 31 px; each group's first convolution, then a 2x2 max-pool
+    return {{"block1a 24->64 @31x31", 24, 64, 31, false, 3, 1},
+            {"block1b 64->64 @15x15", 64, 64, 15, true, 3, 1},
+            {"block2a 64->256 @15x15", 64, 256, 15, true, 3, 1},
+            {"block2b 256->256 @7x7", 256, 256, 7, true, 3, 1},
+            {"block3a 256->256 @7x7", 256, 256, 7, true, 3, 1},
+            {"block3b 256->256 @3x3", 256, 256, 3, true, 3, 1}};
 }
 
-std::vector<ConvTiming> measureSmallCnnConvolutions(const ConvTimingOptions &o) {
+double convMultiplyAdds(const ConvLayerShape &l, std::int64_t batch) {
+    const std::int64_t outSize = l.size + 2 * l.padding - l.kernel + 1;
+    return static_cast<double>(batch * l.out * outSize * outSize * l.in * l.kernel * l.kernel);
+}
+
+std::vector<ConvTiming> measureConvolutions(const std::vector<ConvLayerShape> &layers,
+                                            const ConvTimingOptions &o) {
+    if (o.precision == Precision::Float16)
+        throw std::invalid_argument("convolution timing: float16 is not a CPU precision here");
+    const auto dtype = o.precision == Precision::BFloat16 ? torch::kBFloat16 : torch::kFloat32;
     torch::manual_seed(0);
     std::vector<ConvTiming> timings;
-    const std::int64_t k = kSmallCnnKernel;
-    for (const ConvLayerShape &l : smallCnnConvolutions()) {
+    for (const ConvLayerShape &l : layers) {
         for (const bool channelsLast : {false, true}) {
             const auto format =
                 channelsLast ? torch::MemoryFormat::ChannelsLast : torch::MemoryFormat::Contiguous;
-            auto x = torch::rand({o.batch, l.in, l.size, l.size}).contiguous(format);
+            auto x = torch::rand({o.batch, l.in, l.size, l.size}).to(dtype).contiguous(format);
             x.set_requires_grad(l.inputNeedsGrad);
-            auto w = (torch::rand({l.out, l.in, k, k}) - 0.5).contiguous(format);
-            w.set_requires_grad(true);
-            auto b = torch::zeros({l.out}).set_requires_grad(true);
-            const auto gradOut = torch::ones({o.batch, l.out, l.size, l.size}).contiguous(format);
+            auto w = (torch::rand({l.out, l.in, l.kernel, l.kernel}) - 0.5)
+                         .to(dtype)
+                         .contiguous(format)
+                         .set_requires_grad(true);
+            auto b = torch::zeros({l.out}, dtype).set_requires_grad(true);
+            const std::int64_t outSize = l.size + 2 * l.padding - l.kernel + 1;
+            const auto gradOut =
+                torch::ones({o.batch, l.out, outSize, outSize}, dtype).contiguous(format);
             ConvTiming t;
             t.layer = l;
             t.channelsLast = channelsLast;
@@ -130,11 +147,11 @@ std::vector<ConvTiming> measureSmallCnnConvolutions(const ConvTimingOptions &o) 
             if (o.timeForward) {
                 t.forwardSeconds = timeRepetitions(o, [&] {
                     torch::NoGradGuard noGrad;
-                    auto y = torch::conv2d(x, w, b, 1, k / 2);
+                    auto y = torch::conv2d(x, w, b, 1, l.padding);
                 });
             }
             t.bothSeconds = timeRepetitions(o, [&] {
-                auto y = torch::conv2d(x, w, b, 1, k / 2);
+                auto y = torch::conv2d(x, w, b, 1, l.padding);
                 y.backward(gradOut);
                 w.mutable_grad() = torch::Tensor();
                 b.mutable_grad() = torch::Tensor();
@@ -146,6 +163,10 @@ std::vector<ConvTiming> measureSmallCnnConvolutions(const ConvTimingOptions &o) 
         }
     }
     return timings;
+}
+
+std::vector<ConvTiming> measureSmallCnnConvolutions(const ConvTimingOptions &o) {
+    return measureConvolutions(smallCnnConvolutions(), o);
 }
 
 PeakThroughput measurePeakThroughput(const std::string &device, int threads) {

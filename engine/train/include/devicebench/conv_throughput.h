@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
-// The machine's convolution throughput on the small CNN's own layers: the CPU's peak that
-// "achieved GFLOP/s" is held against (measurePeakThroughput takes the best case;
-// bench/conv_throughput prints them all). LibTorch-free header.
+// The machine's convolution throughput on a network's own layers: the CPU's peak that
+// "achieved GFLOP/s" is held against (measurePeakThroughput takes the small CNN's best case;
+// bench/conv_throughput prints them all, for the small CNN or the speedrun's network).
+// LibTorch-free header.
 #pragma once
+
+#include "devicebench/run_types.h"
 
 #include <cstdint>
 #include <string>
@@ -10,24 +13,34 @@
 
 namespace devicebench {
 
-// One of the small CNN's three 5x5 convolutions (padding 2, stride 1).
+// One convolution of a network: square kernel, stride 1.
 struct ConvLayerShape {
     std::string name;           // e.g. "conv2 32->32 @16x16"
     std::int64_t in = 0;        // input channels
     std::int64_t out = 0;       // output channels
     std::int64_t size = 0;      // input height = width (pixels)
-    bool inputNeedsGrad = true; // false for the first layer: its input is the image
+    bool inputNeedsGrad = true; // false where the input needs no gradient (the image's layer)
+    std::int64_t kernel = 5;    // kernel height = width
+    std::int64_t padding = 2;   // each side; output size = size + 2 x padding - kernel + 1
 };
 inline constexpr std::int64_t kSmallCnnKernel = 5;
 
-// The three layers, in network order.
+// The small CNN's three 5x5 convolutions (padding 2), in network order.
 std::vector<ConvLayerShape> smallCnnConvolutions();
 
-// Forward multiply-adds of `layer` for a batch of `batch` images: B x Cout x H x W x Cin x 25.
+// The speedrun's network (airbench94, docs/SPEEDRUN.md) at 32 px: its six 3x3 convolutions
+// (padding 1) as a training step computes them once the whitening layer's bias is frozen
+// (epoch 4 on: no gradient reaches the image-side layers). The whitening convolution (2x2, 3->24,
+// frozen, 0.1 % of the arithmetic) is left out.
+std::vector<ConvLayerShape> speedrunConvolutions();
+
+// Forward multiply-adds of `layer` for a batch of `batch` images:
+// B x Cout x Hout x Wout x Cin x kernel x kernel.
 double convMultiplyAdds(const ConvLayerShape &layer, std::int64_t batch);
 
 struct ConvTimingOptions {
     std::int64_t batch = 64;
+    Precision precision = Precision::Float32; // the tensors' type: float32 or bfloat16
     int warmups = 5;                // untimed repetitions first, per case
     int reps = 30;                  // timed repetitions per case (at least 1)...
     double maxSecondsPerCase = 0.0; // ...unless > 0 and this many seconds (warm-up included)
@@ -46,9 +59,14 @@ struct ConvTiming {
     std::vector<double> bothSeconds;    // each timed forward + backward pass
 };
 
-// Times each layer in NCHW and channels-last, forward alone and forward + backward, on the CPU
-// with the current intra-op threads, as a training step calls them. Seeds LibTorch's global CPU
-// generator (0). Returns 6 cases: layer-major, NCHW before channels-last.
+// Times each of `layers` in NCHW and channels-last, forward alone and forward + backward, on the
+// CPU with the current intra-op threads, as a training step calls them. Seeds LibTorch's global
+// CPU generator (0). Returns 2 cases per layer: layer-major, NCHW before channels-last. Throws
+// std::invalid_argument for float16 (not a CPU precision here).
+std::vector<ConvTiming> measureConvolutions(const std::vector<ConvLayerShape> &layers,
+                                            const ConvTimingOptions &options);
+
+// measureConvolutions(smallCnnConvolutions(), options): 6 cases.
 std::vector<ConvTiming> measureSmallCnnConvolutions(const ConvTimingOptions &options);
 
 } // namespace devicebench
