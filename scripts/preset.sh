@@ -25,7 +25,8 @@ devicebench_driver_check_tool() {
   sources=("$root/app/driver_check/main.cpp" "$root/engine/device/src/cuda_driver.cpp")
   local stale=0 f
   for f in "${sources[@]}" "$root/engine/device/src/torch_cuda_pins.inc" \
-           "$root/engine/device/include/devicebench/cuda_driver.h"; do
+           "$root/engine/device/include/devicebench/cuda_driver.h" \
+           "$root/engine/core/include/devicebench/text_file.h"; do
     [ -x "$tool" ] && [ "$tool" -nt "$f" ] || stale=1
   done
   if [ "$stale" = 1 ]; then

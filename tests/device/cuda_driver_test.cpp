@@ -89,6 +89,40 @@ TEST(CudaDriverJudge, AModuleWithoutItsLibraryIsUnusableNamingBoth) {
     EXPECT_NE(verdict.advice.find("DEVICEBENCH_PRESET=default"), std::string::npos);
 }
 
+TEST(CudaDriverJudge, AnAbsentAnUnreadableAndAMalformedModuleFileAreToldApart) {
+    TempDir dir;
+    const std::string absent = (dir.path() / "absent").string();
+    const DriverVerdict none =
+        judgeCudaDriver(readCudaDriver("/nonexistent/libcuda.so.1", absent), "2.11.0", 13000);
+    EXPECT_EQ(none.fit, DriverFit::None);
+    EXPECT_NE(none.found.find(absent + " is absent"), std::string::npos) << none.found;
+
+    const std::string folder = dir.path().string(); // a folder where the file should be
+    const DriverVerdict unreadable =
+        judgeCudaDriver(readCudaDriver("/nonexistent/libcuda.so.1", folder), "2.11.0", 13000);
+    EXPECT_EQ(unreadable.fit, DriverFit::Unusable);
+    EXPECT_NE(unreadable.found.find(folder + " exists but cannot be read (a folder, not a file)"),
+              std::string::npos)
+        << unreadable.found;
+    EXPECT_EQ(unreadable.found.find("absent"), std::string::npos) << unreadable.found;
+
+    const std::string garbage = writeModuleFile(dir, "NVRM \x1b[2Jgarbage \u202Eevil");
+    const CudaDriver malformed = readCudaDriver("/nonexistent/libcuda.so.1", garbage);
+    const DriverVerdict verdict = judgeCudaDriver(malformed, "2.11.0", 13000);
+    EXPECT_EQ(verdict.fit, DriverFit::Unusable);
+    EXPECT_NE(verdict.found.find(garbage + " is malformed: its first line 'NVRM \\x1B[2Jgarbage "
+                                           "<U+202E>evil' names no driver version"),
+              std::string::npos)
+        << verdict.found;
+    EXPECT_NE(verdict.advice.find("nvidia-smi"), std::string::npos) << verdict.advice;
+
+    // with a library that answers, the verdict stands and names the file's problem
+    const DriverVerdict loaded =
+        judgeCudaDriver(readCudaDriver(DEVICEBENCH_FAKE_CUDA_13_0, garbage), "2.11.0", 13000);
+    EXPECT_EQ(loaded.fit, DriverFit::Fits);
+    EXPECT_NE(loaded.found.find(" is malformed"), std::string::npos) << loaded.found;
+}
+
 TEST(CudaDriverJudge, ALibraryWithoutCuDriverGetVersionIsUnusableNamingTheSymbol) {
     const CudaDriver driver = readCudaDriver(DEVICEBENCH_FAKE_CUDA_NO_VERSION, kNoModule);
     EXPECT_TRUE(driver.loaded);

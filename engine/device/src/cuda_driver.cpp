@@ -5,12 +5,12 @@
 #include "devicebench/cuda_driver.h"
 
 #include "devicebench/dynamic_symbol.h"
+#include "devicebench/text_file.h"
 
 #include <dlfcn.h>
 
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <sstream>
 
 namespace devicebench {
@@ -27,11 +27,22 @@ std::string environmentOr(const char *name, const char *fallback) {
     return value != nullptr && *value != '\0' ? value : fallback;
 }
 
-std::string firstLine(const std::string &path) {
-    std::ifstream in(path);
-    std::string line;
-    std::getline(in, line);
-    return line;
+// The module's version from `file` into `driver`, or why the file cannot give one.
+void readModuleFile(const std::string &file, CudaDriver &driver) {
+    const TextFile read = readTextFile(file, 64 * 1024);
+    if (read.state == FileState::Unreadable) {
+        driver.moduleFileProblem = file + " exists but cannot be read (" + read.reason + ")";
+        return;
+    }
+    if (read.state == FileState::Absent)
+        return;
+    const std::string first = read.text.substr(0, read.text.find('\n'));
+    driver.moduleVersion = nvidiaModuleVersion(first);
+    if (driver.moduleVersion.empty())
+        driver.moduleFileProblem =
+            file + " is malformed: its first line '" + visibleExcerpt(first) +
+            "' names no driver version (expected 'NVRM version: NVIDIA UNIX ... Kernel Module "
+            "580.95.05 ...')";
 }
 
 // The file the dynamic loader took for `library` (its cuDriverGetVersion's object), else the
@@ -117,7 +128,7 @@ CudaDriver readCudaDriver(const std::string &library, const std::string &version
     CudaDriver driver;
     driver.library = library;
     driver.moduleFile = versionFile;
-    driver.moduleVersion = nvidiaModuleVersion(firstLine(versionFile));
+    readModuleFile(versionFile, driver);
     // Never unloaded, as the fingerprint's handle of the same library (fingerprint_collect.cpp).
     void *handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
     if (handle == nullptr) {
@@ -174,13 +185,23 @@ DriverVerdict judgeCudaDriver(const CudaDriver &driver, const std::string &torch
                               int neededCuda) {
     DriverVerdict verdict;
     const std::string module =
-        driver.moduleVersion.empty()
-            ? std::string()
-            : " (kernel module " + driver.moduleVersion + ", " + driver.moduleFile + ")";
+        !driver.moduleVersion.empty()
+            ? " (kernel module " + driver.moduleVersion + ", " + driver.moduleFile + ")"
+            : (driver.moduleFileProblem.empty() ? std::string()
+                                                : " (" + driver.moduleFileProblem + ")");
     if (!driver.loaded) {
-        if (driver.moduleVersion.empty()) {
+        if (driver.moduleVersion.empty() && driver.moduleFileProblem.empty()) {
             verdict.found = "no NVIDIA driver: " + driver.library + " cannot be loaded (" +
                             driver.loadError + ") and " + driver.moduleFile + " is absent";
+            return verdict;
+        }
+        if (driver.moduleVersion.empty()) { // a trace of a kernel module, not a usable one
+            verdict.fit = DriverFit::Unusable;
+            verdict.found = "no usable NVIDIA driver: " + driver.library + " cannot be loaded (" +
+                            driver.loadError + ") and " + driver.moduleFileProblem;
+            verdict.advice = "Check the driver with nvidia-smi (reinstall it if the file is "
+                             "damaged), or use the CPU build: DEVICEBENCH_PRESET=default "
+                             "scripts/run.sh.";
             return verdict;
         }
         verdict.fit = DriverFit::Unusable;
@@ -208,7 +229,9 @@ DriverVerdict judgeCudaDriver(const CudaDriver &driver, const std::string &torch
     }
     const std::string supports =
         "the NVIDIA driver" + (driver.moduleVersion.empty() ? "" : " " + driver.moduleVersion) +
-        " (" + driver.library + ") supports " + cudaText(driver.cudaVersion);
+        " (" + driver.library +
+        (driver.moduleFileProblem.empty() ? "" : "; " + driver.moduleFileProblem) +
+        ") supports " + cudaText(driver.cudaVersion);
     if (driver.cudaVersion < neededCuda) {
         verdict.fit = DriverFit::TooOld;
         verdict.found = supports + "; torch " + torchVersion + " needs " + cudaText(neededCuda);

@@ -19,7 +19,10 @@ struct CudaDriver {
     int cudaVersion = 0;       // its answer, 1000 * major + 10 * minor (13000 = CUDA 13.0); 0: none
     int versionError = 0;      // its CUresult when it failed (0: it did not fail)
     std::string moduleFile;    // the kernel module's version file read
-    std::string moduleVersion; // the driver version in its first line ("580.95.05"); "" absent
+    std::string moduleVersion; // the driver version in its first line ("580.95.05"); "" none
+    // "" when the file was read and named a version, or is absent; else why it could not be used:
+    // "FILE exists but cannot be read (REASON)", "FILE is malformed: its first line '...' ..."
+    std::string moduleFileProblem;
 };
 
 // Reads the driver at the usual places, or where DEVICEBENCH_CUDA_DRIVER_LIBRARY (a library
