@@ -201,7 +201,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadPrice{{"--price-per-hour", "tpu=1"}, "unknown device 'tpu' (cpu, cuda or cuda:N)"},
         BadPrice{{"--price-per-kwh", "nan"}, "--price-per-kwh 'nan': 'nan' is not a finite number"},
         BadPrice{{"--prices", "/nonexistent/prices.json"},
-                 "--prices: /nonexistent/prices.json: cannot be read"}));
+                 "--prices: /nonexistent/prices.json: does not exist"}));
 
 TEST(CompareCost, ABadPriceTableNamesItsFieldAndValue) {
     TempDir dir("devicebench-cost-records");

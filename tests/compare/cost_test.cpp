@@ -14,8 +14,10 @@
 
 #include <cmath>
 #include <cstddef>
+#include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using devicebench::testing::TempDir;
@@ -189,14 +191,25 @@ TEST(PriceTableReader, AFolderIsNamedAsOne) {
     }
 }
 
-TEST(PriceTableReader, SaysWhenTheFileCannotBeRead) {
+TEST(PriceTableReader, AnAbsentAnUnreadableAndAMalformedTableAreToldApart) {
     TempDir dir;
     const std::string missing = (dir.path() / "none.json").string();
-    try {
-        readPriceTable(missing);
-        FAIL() << "a missing file read";
-    } catch (const PriceError &e) {
-        EXPECT_EQ(std::string(e.what()), missing + ": cannot be read");
+    const std::string huge = (dir.path() / "huge.json").string();
+    std::ofstream(huge).close();
+    std::filesystem::resize_file(huge, 2 * 1024 * 1024); // refused unread
+    const std::string bad = (dir.path() / "bad.json").string();
+    std::ofstream(bad) << "{\"format\": ";
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {missing, missing + ": does not exist"},
+        {huge, huge + ": exists but cannot be read (larger than 1048576 bytes)"},
+        {bad, bad + ": not JSON: parse error at line 1, column 12"}};
+    for (const auto &[path, said] : cases) {
+        try {
+            readPriceTable(path);
+            ADD_FAILURE() << path << " read";
+        } catch (const PriceError &e) {
+            EXPECT_EQ(std::string(e.what()).rfind(said, 0), 0U) << e.what();
+        }
     }
 }
 

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace devicebench {
@@ -203,6 +204,27 @@ TEST(ResourceFiles, TheBuildTreeHoldsTheBuiltInFileWhereTheCliLooks) {
         (fs::path(DEVICEBENCH_BINARY_DIR) / "app" / "devicebench-cli").string(), nullptr);
     const PublishedSet set = readPublished(dir + "/published/article.json");
     EXPECT_EQ(set.rows.size(), 4U);
+}
+
+TEST(PublishedReader, AnAbsentAnUnreadableAndAMalformedFileAreToldApart) {
+    TempDir dir("devicebench-published-files");
+    const std::string missing = (dir.path() / "none.json").string();
+    const std::string folder = (dir.path() / "folder.json").string();
+    fs::create_directory(folder);
+    const std::string bad = (dir.path() / "bad.json").string();
+    writeFile(bad, "{\"format\": ");
+    const std::vector<std::pair<std::string, std::string>> cases{
+        {missing, missing + ": does not exist"},
+        {folder, folder + ": exists but cannot be read (a folder, not a file)"},
+        {bad, bad + ": not valid JSON (parse error at line 1, column 12"}};
+    for (const auto &[path, said] : cases) {
+        try {
+            readPublished(path);
+            ADD_FAILURE() << path << " read";
+        } catch (const PublishedError &e) {
+            EXPECT_EQ(std::string(e.what()).rfind(said, 0), 0U) << e.what();
+        }
+    }
 }
 
 TEST(PublishedLoading, TheBuiltInFileLoadsThroughTheResourcesVariable) {

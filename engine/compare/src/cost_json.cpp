@@ -3,6 +3,7 @@
 // value.
 #include "devicebench/cost.h"
 #include "devicebench/json_error.h"
+#include "devicebench/text_file.h"
 
 #include "ascii_case.h"
 
@@ -135,16 +136,19 @@ PriceTable parsePriceTable(const std::string &text, const std::string &source) {
     return table;
 }
 
+// Larger files are refused unread: a price table is a few kilobytes.
+constexpr std::size_t kMaxPriceTableBytes = 1024 * 1024;
+
 PriceTable readPriceTable(const std::string &path) {
     std::error_code error;
     if (std::filesystem::is_directory(path, error))
         throw PriceError(path + ": is a folder, not a price table (a JSON file)");
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw PriceError(path + ": cannot be read");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return parsePriceTable(text.str(), path);
+    const TextFile file = readTextFile(path, kMaxPriceTableBytes);
+    if (file.state == FileState::Absent)
+        throw PriceError(path + ": does not exist");
+    if (file.state == FileState::Unreadable)
+        throw PriceError(path + ": exists but cannot be read (" + file.reason + ")");
+    return parsePriceTable(file.text, path); // malformed: what is wrong, where
 }
 
 std::string priceTableJson(const PriceTable &table) {

@@ -3,6 +3,7 @@
 // naming the file and the field.
 #include "devicebench/json_error.h"
 #include "devicebench/published.h"
+#include "devicebench/text_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -207,19 +208,12 @@ PublishedSet parsePublished(const std::string &json, const std::string &source) 
 }
 
 PublishedSet readPublished(const std::string &path) {
-    std::error_code ec;
-    const auto size = std::filesystem::file_size(path, ec);
-    if (ec)
-        throw PublishedError(path + ": cannot read: " + ec.message());
-    if (static_cast<std::int64_t>(size) > kMaxPublishedBytes)
-        throw PublishedError(path + ": larger than " + std::to_string(kMaxPublishedBytes) +
-                             " bytes: not a published-results file");
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    if (!in && !in.eof())
-        throw PublishedError(path + ": cannot read");
-    return parsePublished(text.str(), path);
+    const TextFile file = readTextFile(path, static_cast<std::size_t>(kMaxPublishedBytes));
+    if (file.state == FileState::Absent)
+        throw PublishedError(path + ": does not exist");
+    if (file.state == FileState::Unreadable)
+        throw PublishedError(path + ": exists but cannot be read (" + file.reason + ")");
+    return parsePublished(file.text, path); // malformed: what is wrong, where
 }
 
 } // namespace devicebench
