@@ -16,6 +16,7 @@
 #include "run_controller.h"
 #include "scripted_session.h"
 #include "session_checks.h"
+#include "settings_file.h"
 #include "store/run_store.h"
 #include "sweep_controller.h"
 #include "sweep_script.h"
@@ -29,6 +30,7 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDebug>
 #include <QSettings>
 
 #include <cstdio>
@@ -201,8 +203,13 @@ int main(int argc, char *argv[]) {
                                              : devicebench::RunsFolderRole::SessionRecords);
     devicebench::wireDashboard(window, controller, probe, fetcher, &sweeps);
     loadShippedPrices(window);
-    if (!options->quit)
+    if (!options->quit) {
         window.restoreSettings(stored); // the command line's settings below override them
+        if (const QString problem = devicebench::settingsFileProblem(stored); !problem.isEmpty()) {
+            qWarning().noquote() << problem;
+            window.showStartupProblem(problem);
+        }
+    }
     devicebench::applyChartControls(parser, window);
     const devicebench::RunConfig settings =
         devicebench::withCommandLineSettings(window.runConfig("cpu"), options->settings, parser);

@@ -3,9 +3,12 @@
 // article's script's Python and "Reproduce the article".
 #include "dashboard_options.h"
 #include "session_checks.h"
+#include "settings_file.h"
 
 #include <QCommandLineParser>
+#include <QDir>
 #include <QFile>
+#include <QSettings>
 #include <QStringList>
 #include <QTemporaryDir>
 
@@ -166,4 +169,35 @@ TEST(DashboardOptions, ARunNumberBeyondTheSavedRunsAndTheSessionsIsRefused) {
     EXPECT_TRUE(check(QStringLiteral("3"), 2));
     EXPECT_FALSE(check(QStringLiteral("4"), 2));
     EXPECT_FALSE(check(QStringLiteral("2"), 0));
+}
+
+TEST(DashboardSettingsFile, AnAbsentAnUnreadableAndAMalformedFileAreToldApart) {
+    QTemporaryDir dir;
+    const QString absent = dir.filePath(QStringLiteral("absent.conf"));
+    EXPECT_EQ(devicebench::settingsFileProblem(QSettings(absent, QSettings::IniFormat)), QString());
+
+    const QString folder = dir.filePath(QStringLiteral("folder.conf"));
+    ASSERT_TRUE(QDir().mkdir(folder));
+    EXPECT_EQ(devicebench::settingsFileProblem(QSettings(folder, QSettings::IniFormat)),
+              QStringLiteral("Settings file %1 exists but cannot be read (a folder, not a file); "
+                             "the window starts with the default settings.")
+                  .arg(folder));
+
+    const QString good = dir.filePath(QStringLiteral("good.conf"));
+    QSettings(good, QSettings::IniFormat).setValue(QStringLiteral("theme"), QStringLiteral("dark"));
+    EXPECT_EQ(devicebench::settingsFileProblem(QSettings(good, QSettings::IniFormat)), QString());
+
+    const QString bad = dir.filePath(QStringLiteral("bad.conf"));
+    QFile file(bad);
+    ASSERT_TRUE(file.open(QIODevice::WriteOnly));
+    file.write("[General\ntheme=dark\n"); // a section never closed
+    file.close();
+    EXPECT_EQ(devicebench::settingsFileProblem(QSettings(bad, QSettings::IniFormat)),
+              QStringLiteral("Settings file %1 is malformed (not an INI file Qt can read); the "
+                             "window starts with the default settings; the file was kept as "
+                             "%1.malformed.")
+                  .arg(bad));
+    QFile kept(bad + QStringLiteral(".malformed"));
+    ASSERT_TRUE(kept.open(QIODevice::ReadOnly));
+    EXPECT_EQ(kept.readAll(), QByteArray("[General\ntheme=dark\n")) << "nothing lost";
 }

@@ -182,6 +182,9 @@ public:
     // defaults" of the Prices dialog puts back; `note`: "" or why there is none (the dialog
     // shows it). main_window_prices.cpp.
     void setShippedPrices(const PriceTable &table, const QString &note);
+    // A problem found while the window opens (its settings file, ...), in the status bar as an
+    // error until the next status.
+    void showStartupProblem(const QString &text) { setStatus(text, true); }
     // Settings > Prices… (prices_dialog.h), window-modal; on OK the store's cost settings
     // become the dialog's and every view is redrawn. Returns the open dialog.
     PricesDialog *openPricesDialog();
