@@ -26,7 +26,8 @@ devicebench_driver_check_tool() {
   local stale=0 f
   for f in "${sources[@]}" "$root/engine/device/src/torch_cuda_pins.inc" \
            "$root/engine/device/include/devicebench/cuda_driver.h" \
-           "$root/engine/core/include/devicebench/text_file.h"; do
+           "$root/engine/core/include/devicebench/text_file.h" \
+           "$root/engine/core/include/devicebench/display_text.h"; do
     [ -x "$tool" ] && [ "$tool" -nt "$f" ] || stale=1
   done
   if [ "$stale" = 1 ]; then

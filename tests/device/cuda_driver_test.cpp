@@ -110,8 +110,8 @@ TEST(CudaDriverJudge, AnAbsentAnUnreadableAndAMalformedModuleFileAreToldApart) {
     const CudaDriver malformed = readCudaDriver("/nonexistent/libcuda.so.1", garbage);
     const DriverVerdict verdict = judgeCudaDriver(malformed, "2.11.0", 13000);
     EXPECT_EQ(verdict.fit, DriverFit::Unusable);
-    EXPECT_NE(verdict.found.find(garbage + " is malformed: its first line 'NVRM \\x1B[2Jgarbage "
-                                           "<U+202E>evil' names no driver version"),
+    EXPECT_NE(verdict.found.find(garbage + " is malformed: its first line 'NVRM [U+001B][2Jgarbage "
+                                           "[U+202E]evil' names no driver version"),
               std::string::npos)
         << verdict.found;
     EXPECT_NE(verdict.advice.find("nvidia-smi"), std::string::npos) << verdict.advice;

@@ -99,6 +99,28 @@ TEST(ReportAnswer, TheFastestComparableGroupAgainstTheBaselineInOneSentence) {
                                    groups.groups[0].label + "?");
 }
 
+TEST(ReportAnswer, AHostWithARightToLeftOverrideCannotReverseTheHeadlineOrThePage) {
+    const std::string override = "\u202E";
+    devicebench::RunRecord evil = devicebench::testing::finishedCpuRun("e", {9.0, 4.0, 4.2});
+    evil.fingerprint.hostName = "evil" + override + "host";
+    devicebench::RunRecord rtl = devicebench::testing::finishedCpuRun("r", {5.0, 2.0, 2.1});
+    rtl.fingerprint.hostName = "\u05E9\u05E8\u05EA"; // Hebrew letters
+    rtl.started.threads = 2;
+    RunSet store;
+    for (const devicebench::RunRecord &r : {evil, rtl}) // as `compare` reads them: from files
+        store.addRecord(devicebench::parseRunRecord(devicebench::toJson(r), r.runId), r.runId);
+    const devicebench::ReportAnswer answer =
+        devicebench::reportAnswer(store, devicebench::groupRuns(store));
+    for (const std::string &line : {answer.sentence, answer.question}) {
+        EXPECT_EQ(line.find(override), std::string::npos) << line;
+        EXPECT_NE(line.find("evil[U+202E]host"), std::string::npos) << line;
+        EXPECT_NE(line.find("\u2068\u05E9\u05E8\u05EA\u2069"), std::string::npos)
+            << "isolated: " << line;
+    }
+    const std::string page = devicebench::htmlReport(dataOf(store), "n");
+    EXPECT_EQ(page.find(override), std::string::npos);
+}
+
 TEST(ReportAnswer, OneGroupIsAnsweredWithItsStableMeanAndNoneWithASentenceSayingSo) {
     const RunSet one = examples({"cpu-1-thread.json"});
     const devicebench::RunGroups groups = devicebench::groupRuns(one);

@@ -8,6 +8,7 @@
 #include "theme/theme.h"
 
 #include "devicebench/csv_export.h" // writeExportFile
+#include "devicebench/display_text.h"
 #include "devicebench/version.h"
 
 #include <QBuffer>
@@ -96,17 +97,16 @@ QString sweepGridText(const std::vector<SweepCellRecord> &records) {
 QString sweepMachineText(const std::vector<SweepCellRecord> &records) {
     const QStringList machines = distinct(records, [](const SweepCellRecord &r) -> QString {
         const Fingerprint &f = r.fingerprint;
+        // names from another machine: isolated, never obeyed (display_text.h)
         const QString host = f.hostName.empty() ? QStringLiteral("unknown host")
-                                                : QString::fromStdString(f.hostName);
+                                                : QString::fromStdString(displayText(f.hostName));
         const std::string &device = r.cell.device.device;
         if (device.rfind("cuda", 0) == 0) {
-            QString name = QString::fromStdString(r.result.deviceName);
-            if (name.isEmpty())
-                name = QString::fromStdString(device);
-            return name + QStringLiteral(" @ ") + host;
+            const std::string &name = r.result.deviceName.empty() ? device : r.result.deviceName;
+            return QString::fromStdString(displayText(name)) + QStringLiteral(" @ ") + host;
         }
-        const QString cpu =
-            f.cpuModel.empty() ? QStringLiteral("CPU") : QString::fromStdString(f.cpuModel);
+        const QString cpu = f.cpuModel.empty() ? QStringLiteral("CPU")
+                                               : QString::fromStdString(displayText(f.cpuModel));
         return cpu + QStringLiteral(" @ ") + host;
     });
     return machines.join(QStringLiteral(" · "));

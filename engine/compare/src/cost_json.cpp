@@ -2,6 +2,7 @@
 // Price tables as JSON (cost.h): read strictly, every error naming the file, the field and the
 // value.
 #include "devicebench/cost.h"
+#include "devicebench/display_text.h"
 #include "devicebench/json_error.h"
 #include "devicebench/text_file.h"
 
@@ -50,7 +51,7 @@ public:
         if (std::any_of(text.begin(), text.end(),
                         [](char c) { return static_cast<unsigned char>(c) < 0x20U || c == 0x7F; }))
             fail(path, "must not hold control characters (newlines, escapes)");
-        return text;
+        return visibleText(text); // bidirectional formatting characters shown, never obeyed
     }
 
     std::string optionalString(const Json &object, const std::string &path) const {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // Reference files of published results (docs/published-results.md): read strictly, every error
 // naming the file and the field.
+#include "devicebench/display_text.h"
 #include "devicebench/json_error.h"
 #include "devicebench/published.h"
 #include "devicebench/text_file.h"
@@ -62,7 +63,7 @@ public:
         if (std::any_of(text.begin(), text.end(),
                         [](char c) { return static_cast<unsigned char>(c) < 0x20U || c == 0x7F; }))
             fail(path(prefix, key), "must not hold control characters (newlines, escapes)");
-        return text;
+        return visibleText(text); // bidirectional formatting characters shown, never obeyed
     }
 
     // A whole number of at least `min`.

@@ -2,6 +2,7 @@
 // How a run is named in every view (comparison.h: runLabel, modelLabel, jobMachineLabel,
 // deviceKind, backendLabel).
 #include "devicebench/comparison.h"
+#include "devicebench/display_text.h"
 #include "devicebench/precision_text.h"
 
 #include <algorithm>
@@ -48,9 +49,9 @@ std::string hostsText(const RunRecord &record) {
     if (hosts.size() > 1)
         return " @ " + std::to_string(hosts.size()) + " hosts";
     if (hosts.size() == 1)
-        return " @ " + *hosts.begin();
-    return " @ " +
-           (record.fingerprint.hostName.empty() ? "unknown host" : record.fingerprint.hostName);
+        return " @ " + displayText(*hosts.begin());
+    return " @ " + (record.fingerprint.hostName.empty() ? "unknown host"
+                                                        : displayText(record.fingerprint.hostName));
 }
 
 } // namespace
@@ -68,10 +69,10 @@ std::string deviceKind(const RunRecord &record) {
     if (device == "cpu")
         return "CPU";
     if (const std::string name = gpuName(record.fingerprint, device); !name.empty())
-        return name;
+        return displayText(name);
     if (!record.started.deviceName.empty())
-        return record.started.deviceName;
-    return device;
+        return displayText(record.started.deviceName);
+    return displayText(device);
 }
 
 std::string jobMachineLabel(const RunRecord &record) {
@@ -104,14 +105,14 @@ std::string runLabel(const RunRecord &record) {
     // precision this version does not know by its text.
     if (record.precision != "float32") {
         label += isRecordedPrecision(record.precision) ? " " + precisionShortText(record.precision)
-                                                       : " precision '" + record.precision + "'";
+                                                       : " precision '" + displayText(record.precision) + "'";
     }
     // TF32 set on or off (CUDA runs; LibTorch's default is unlabelled).
     if (record.config.tf32 != Tf32::Default)
         label += " TF32 " + std::string(toString(record.config.tf32));
     // The article's computation is the default; any other workload is named in the label.
     if (!record.workload.empty() && record.workload != toString(Workload::Faithful)) {
-        label += " (" + record.workload + ")";
+        label += " (" + displayText(record.workload) + ")";
     }
     // Phase timing synchronises the device at every phase: its times are another
     // kind of number, and every view of the run says so.
@@ -128,7 +129,7 @@ std::string runLabel(const RunRecord &record) {
 std::string modelLabel(const RunRecord &record) {
     std::string label;
     if (!record.model.empty() && record.model != kDefaultModel) {
-        label += " \u00b7 " + record.model;
+        label += " \u00b7 " + displayText(record.model);
     }
     if (record.config.imageSize != kDefaultImageSize) {
         label += " \u00b7 " + std::to_string(record.config.imageSize) + " px";

@@ -4,6 +4,7 @@
 // scripts/preset.sh can compile it alone before any CMake build.
 #include "devicebench/cuda_driver.h"
 
+#include "devicebench/display_text.h"
 #include "devicebench/dynamic_symbol.h"
 #include "devicebench/text_file.h"
 
@@ -40,7 +41,7 @@ void readModuleFile(const std::string &file, CudaDriver &driver) {
     driver.moduleVersion = nvidiaModuleVersion(first);
     if (driver.moduleVersion.empty())
         driver.moduleFileProblem =
-            file + " is malformed: its first line '" + visibleExcerpt(first) +
+            file + " is malformed: its first line '" + visibleText(first, 60) +
             "' names no driver version (expected 'NVRM version: NVIDIA UNIX ... Kernel Module "
             "580.95.05 ...')";
 }

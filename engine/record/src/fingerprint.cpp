@@ -3,6 +3,8 @@
 // LibTorch's settings, is engine_device's fingerprint_collect.cpp.)
 #include "devicebench/fingerprint.h"
 
+#include "devicebench/display_text.h"
+
 #include <array>
 #include <cstdio>
 #include <string>
@@ -25,12 +27,14 @@ std::string gpuName(const Fingerprint &fingerprint, const std::string &device) {
 }
 
 std::string machineLabel(const Fingerprint &fingerprint, const std::string &device, int threads) {
-    const std::string host = fingerprint.hostName.empty() ? "unknown host" : fingerprint.hostName;
+    // names from another machine: isolated, never obeyed (display_text.h)
+    const std::string host =
+        fingerprint.hostName.empty() ? "unknown host" : displayText(fingerprint.hostName);
     if (device == "cpu") {
         return "CPU x" + std::to_string(threads) + " @ " + host;
     }
     const std::string name = gpuName(fingerprint, device);
-    return (name.empty() ? device : name) + " @ " + host;
+    return displayText(name.empty() ? device : name) + " @ " + host;
 }
 
 std::string cpuQuotaText(const Fingerprint &fingerprint) {

@@ -5,6 +5,7 @@
 // "run.json: field 'epochs[2].seconds' must be a number".
 #pragma once
 
+#include "devicebench/display_text.h"
 #include "devicebench/run_record.h"
 
 #include <nlohmann/json.hpp>
@@ -65,7 +66,7 @@ public:
         if (!v.is_string()) {
             fail(join(prefix, key), "must be a string");
         }
-        return v.get<std::string>();
+        return visibleText(v.get<std::string>()); // from another machine: shown, never obeyed
     }
 
     bool boolean(const nlohmann::json &parent, const char *key, const std::string &prefix) const {

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "json_fingerprint.h"
 
+#include "devicebench/display_text.h"
 #include "devicebench/run_record.h"
 
 #include <cmath>
@@ -32,7 +33,7 @@ public:
         if (!value.is_string()) {
             fail(key, "must be a string");
         }
-        return value.get<std::string>();
+        return visibleText(value.get<std::string>()); // from another machine: shown, never obeyed
     }
 
     bool boolean(const char *key) const {

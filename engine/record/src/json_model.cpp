@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "json_model.h"
 
+#include "devicebench/display_text.h"
+
 namespace devicebench::detail {
 
 void writeModelConfig(nlohmann::ordered_json &config, const RunConfig &c) {
@@ -45,7 +47,7 @@ void readModelConfig(const FieldReader &r, const nlohmann::json &config,
     for (const auto &arg : *args) {
         if (!arg.is_string())
             r.fail(p + ".scriptArgs", "must be an array of strings");
-        c->scriptArgs.push_back(arg.get<std::string>());
+        c->scriptArgs.push_back(visibleText(arg.get<std::string>())); // shown, never obeyed
     }
 }
 

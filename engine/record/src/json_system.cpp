@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "json_system.h"
 
+#include "devicebench/display_text.h"
+
 #include <cmath>
 #include <cstddef>
 #include <utility>
@@ -167,7 +169,7 @@ void readSampling(const FieldReader &r, const nlohmann::json &record, SamplingIn
     for (std::size_t i = 0; i < notes.size(); ++i) {
         if (!notes[i].is_string())
             r.fail("sampling.notes[" + std::to_string(i) + "]", "must be a string");
-        sampling->notes.push_back(notes[i].get<std::string>());
+        sampling->notes.push_back(visibleText(notes[i].get<std::string>())); // never obeyed
     }
     const nlohmann::json &columns = r.object(record, "samples", "");
     const nlohmann::json &seconds = r.array(columns, "seconds", "samples");
