@@ -296,7 +296,7 @@ void printGroups(std::ostream &out, const RunSet &store, const RunGroups &groups
 
 std::string lossDifferenceText(double difference) {
     if (std::isnan(difference))
-        return "– (no epoch in common)";
+        return "not reported (no epoch in common with a test loss in both runs)";
     std::ostringstream v;
     v << std::setprecision(3) << difference;
     return v.str();
@@ -326,7 +326,8 @@ void printControlSummary(std::ostream &out, const RunSet &store, const ControlSu
         return;
     }
     if (control.largest.indexA < 0) {
-        out << "  largest: – (no two comparable runs have an epoch in common)\n";
+        out << "  largest: not reported (no two comparable runs have an epoch in common with a "
+               "test loss in both)\n";
         return;
     }
     printControlPair(out, store, control.largest, "largest: ", false);

@@ -249,6 +249,7 @@ TEST(ControlSummary, NamesTheLargestPairAndListsOnlyThePairsAboveTheWarning) {
 
 TEST(ControlSummary, ADivergedRunIsAnInfiniteDifferenceAndNoComparablePairIsNone) {
     RunRecord diverged = recordOf("b", {1.0, 1.0});
+    diverged.status = "diverged";
     diverged.epochs[2].testLoss = std::nan("");
     const ControlSummary c = summarizeControl(setOf({recordOf("a", {1.0, 1.0}), diverged}));
     EXPECT_TRUE(std::isinf(c.largest.maxTestLossDiff));
@@ -260,6 +261,21 @@ TEST(ControlSummary, ADivergedRunIsAnInfiniteDifferenceAndNoComparablePairIsNone
     EXPECT_EQ(none.comparablePairs, 0);
     EXPECT_EQ(none.largest.indexA, -1);
     EXPECT_TRUE(none.warnings.empty());
+}
+
+TEST(ControlSummary, ATestLossNotReportedDrawsNoVerdict) {
+    // two finished runs of a script that reports accuracy only: their test losses are null
+    RunRecord a = recordOf("a", {1.0, 1.0});
+    RunRecord b = recordOf("b", {1.0, 1.0}, 1, 0.5);
+    for (EpochResult &e : a.epochs)
+        e.testLoss = std::nan("");
+    const ControlSummary c = summarizeControl(setOf({a, b}));
+    EXPECT_EQ(c.comparablePairs, 1);
+    EXPECT_EQ(c.largest.indexA, -1) << "not reported: no difference";
+    EXPECT_TRUE(c.warnings.empty()) << "no 'did not compute the same thing'";
+    for (EpochResult &e : b.epochs)
+        e.testLoss = std::nan("");
+    EXPECT_TRUE(summarizeControl(setOf({a, b})).warnings.empty());
 }
 
 // The summary against every pair of RunSet::controlPairs on a mixed set: the same largest

@@ -291,11 +291,29 @@ TEST(MaxTestLossDifference, NaNWithoutACommonEpoch) {
 
 TEST(MaxTestLossDifference, DivergedEpochIsAnInfiniteDifference) {
     RunRecord a = baseRecord(), b = baseRecord();
+    a.status = "diverged";
     a.epochs = epochsWithTestLoss({2.0, kNaN});
     b.epochs = epochsWithTestLoss({2.0, 1.9});
     const double d = maxTestLossDifference(a, b);
     EXPECT_TRUE(std::isinf(d));
     EXPECT_GT(d, kTestLossWarning);
+}
+
+TEST(MaxTestLossDifference, ATestLossNotReportedIsNoDifferenceAndNoVerdict) {
+    // two script runs that report accuracy but no test loss (null: NaN), finished
+    RunRecord a = baseRecord(), b = baseRecord();
+    a.status = b.status = "finished";
+    a.workload = b.workload = "script";
+    a.epochs = epochsWithTestLoss({kNaN, kNaN});
+    b.epochs = epochsWithTestLoss({kNaN, kNaN});
+    EXPECT_TRUE(std::isnan(maxTestLossDifference(a, b))) << "not reported, not infinite";
+    b.epochs = epochsWithTestLoss({2.0, 1.5}); // one reports, the other does not
+    EXPECT_TRUE(std::isnan(maxTestLossDifference(a, b)));
+    a.epochs = epochsWithTestLoss({kNaN, 1.5}); // the epochs both report are compared
+    EXPECT_DOUBLE_EQ(maxTestLossDifference(a, b), 0.0);
+    EXPECT_FALSE(hasTestLoss(a, a.epochs[0]));
+    a.status = "diverged";
+    EXPECT_TRUE(hasTestLoss(a, a.epochs[0])) << "a diverged run's loss is compared (infinite)";
 }
 
 TEST(RunLabel, IsTheMachineLabelOfTheDeviceAndThreadsTheRunUsed) {

@@ -313,11 +313,15 @@ double welchDegreesOfFreedom(const Summary &a, const Summary &b) {
     return (va + vb) * (va + vb) / (va * va / (a.stableCount - 1) + vb * vb / (b.stableCount - 1));
 }
 
+bool hasTestLoss(const RunRecord &record, const EpochResult &e) {
+    return std::isfinite(e.testLoss) || record.status == "diverged";
+}
+
 double maxTestLossDifference(const RunRecord &a, const RunRecord &b) {
     double largest = std::numeric_limits<double>::quiet_NaN();
     for (const auto &ea : a.epochs) {
         for (const auto &eb : b.epochs) {
-            if (ea.epoch != eb.epoch) {
+            if (ea.epoch != eb.epoch || !hasTestLoss(a, ea) || !hasTestLoss(b, eb)) {
                 continue;
             }
             double d = std::fabs(ea.testLoss - eb.testLoss);

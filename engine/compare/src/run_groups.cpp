@@ -68,7 +68,8 @@ template <class KeyOf> std::vector<std::vector<int>> partition(const RunSet &run
 
 // The largest test-loss difference between any two of `members` (set indices) and one pair it
 // comes from: for each epoch number, the lowest and highest test loss and whether a run's loss
-// is not finite (then the difference is +infinity, as maxTestLossDifference says).
+// is not finite (then the difference is +infinity, as maxTestLossDifference says); a loss not
+// reported (hasTestLoss) takes no part.
 struct Largest {
     double difference = kNaN; // NaN: no two runs have an epoch in common
     int a = -1;
@@ -82,7 +83,10 @@ Largest largestDifference(const RunSet &runs, const std::vector<int> &members) {
     };
     std::map<int, Extremes> byEpoch;
     for (const int index : members) {
-        for (const EpochResult &e : runs.run(index).record.epochs) {
+        const RunRecord &record = runs.run(index).record;
+        for (const EpochResult &e : record.epochs) {
+            if (!hasTestLoss(record, e))
+                continue; // not reported: nothing to compare in this epoch
             Extremes &x = byEpoch[e.epoch];
             if (x.lastRun != index) { // count each run once per epoch number
                 x.runs += 1;

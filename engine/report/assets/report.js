@@ -429,7 +429,7 @@
   let line = 'Comparable runs of the same seed compute the same thing: their test losses should agree up to float rounding (' +
     (control.comparablePairs || 0) + (control.comparablePairs === 1 ? ' pair). ' : ' pairs). ');
   if (!control.comparablePairs) line += 'No two runs are comparable.';
-  else if (!control.largest) line += 'No two comparable runs have an epoch in common.';
+  else if (!control.largest) line += 'Test-loss difference not reported: no two comparable runs have an epoch in common with a test loss in both.';
   else {
     line += 'Largest test-loss difference: #' + control.largest.a + ' vs #' + control.largest.b + ': ' +
       (isNum(control.largest.maxTestLossDiff) ? control.largest.maxTestLossDiff.toPrecision(3) : 'n/a') + '. ';

@@ -81,8 +81,15 @@ SpeedUp speedUp(const Summary &baseline, const Summary &run);
 // rounding); NaN when either has fewer than 2 stable epochs.
 double welchDegreesOfFreedom(const Summary &a, const Summary &b);
 
-// Largest |test loss difference| (nats) over the epochs both runs finished, matched by number;
-// NaN if none in common; +infinity when a test loss is not finite in either run (diverged).
+// Whether epoch `e` of `record` holds a test loss to compare: a finite one, or one that is not
+// finite because the run diverged. A test loss the run did not report (null in a run that did
+// not diverge: a script that reports accuracy only) is "not reported": no difference, and so no
+// verdict, is drawn from it.
+bool hasTestLoss(const RunRecord &record, const EpochResult &e);
+
+// Largest |test loss difference| (nats) over the epochs both runs finished with a test loss
+// (hasTestLoss), matched by number; NaN if none in common; +infinity when a test loss is not
+// finite in either run (diverged).
 double maxTestLossDifference(const RunRecord &a, const RunRecord &b);
 
 // Above this, maxTestLossDifference is shown as a warning: the runs did not compute the same
