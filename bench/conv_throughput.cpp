@@ -135,8 +135,8 @@ int main(int argc, char **argv) {
         const double fwd = median(t.forwardSeconds);
         const double both = median(t.bothSeconds);
         const double rate = (t.forwardFlop + t.backwardFlop) / both;
-        std::printf("%-24s %-13s %9.3f %9.1f %12.3f %12.1f\n", t.layer.name.c_str(),
-                    formatNames[f], 1e3 * fwd, t.forwardFlop / fwd / 1e9, 1e3 * both, rate / 1e9);
+        std::printf("%-24s %-13s %9.3f %9.1f %12.3f %12.1f\n", t.layer.name.c_str(), formatNames[f],
+                    1e3 * fwd, t.forwardFlop / fwd / 1e9, 1e3 * both, rate / 1e9);
         totals[f].flop += t.forwardFlop + t.backwardFlop;
         totals[f].seconds += both;
         if (rate > bestLayer) {

@@ -37,9 +37,9 @@ struct SweepOptions {
     std::optional<double> targetAccuracy;
     double targetParsed = 0.0; // --target-accuracy as parsed, into targetAccuracy when given
     int epochs = kDefaultEpochs;
-    std::int64_t trainImages = 0;        // 0: all
-    std::int64_t testImages = 0;         // 0: all
-    bool interleave = false;             // the cells' epochs in alternation
+    std::int64_t trainImages = 0; // 0: all
+    std::int64_t testImages = 0;  // 0: all
+    bool interleave = false;      // the cells' epochs in alternation
     // A recipe workload without --precision: each cell in recipePrecision() of its device.
     bool precisionPerDevice = false;
     std::vector<std::string> givenFlags; // the flags given ("--steps"), checked against the mode

@@ -77,11 +77,9 @@ std::string introLine(const SweepOptions &options, const RunOptions &run, std::s
            count(spec.models.size(), "model", "models") + " x " +
            count(spec.batchSizes.size(), "batch size", "batch sizes") + " x " +
            count(spec.imageSizes.size(), "image size", "image sizes") + " x " +
-           (options.precisionPerDevice
-                ? std::string("each device's precision")
-                : count(spec.precisions.size(), "precision", "precisions")) +
-           " x " +
-           count(spec.devices.size(), "device", "devices") + "), each a run of at most " +
+           (options.precisionPerDevice ? std::string("each device's precision")
+                                       : count(spec.precisions.size(), "precision", "precisions")) +
+           " x " + count(spec.devices.size(), "device", "devices") + "), each a run of at most " +
            count(static_cast<std::size_t>(options.epochs), "epoch", "epochs") +
            (options.interleave ? ", interleaved" : "") + "; run records in " + run.outDir;
 }

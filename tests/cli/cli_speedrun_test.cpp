@@ -98,9 +98,9 @@ TEST(CliSpeedrun, ASweepOfItRefusesTheRecipesOwnSettingsAndTheStepFlags) {
 
 TEST(CliSpeedrun, ASweepOfItRunsEachCellToTheRecipesTargetInTheRunsPrecision) {
     TempDir dir;
-    const auto r = speedrun("sweep", {"--threads", "1,2", "--epochs", "2", "--train-images",
-                                      "256", "--test-images", "64", "--batch-size", "128",
-                                      "--out-dir", dir.path().string()});
+    const auto r = speedrun("sweep", {"--threads", "1,2", "--epochs", "2", "--train-images", "256",
+                                      "--test-images", "64", "--batch-size", "128", "--out-dir",
+                                      dir.path().string()});
     ASSERT_EQ(r.exitCode, 0) << r.out << r.err;
     EXPECT_NE(r.out.find("sweep to 94 % test accuracy: 2 cells (1 model x 1 batch size x 1 image "
                          "size x each device's precision x 2 devices)"),

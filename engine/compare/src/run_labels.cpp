@@ -104,8 +104,9 @@ std::string runLabel(const RunRecord &record) {
     // The article's float32 is the default; mixed precision is named ("CPU x2 bf16"), and a
     // precision this version does not know by its text.
     if (record.precision != "float32") {
-        label += isRecordedPrecision(record.precision) ? " " + precisionShortText(record.precision)
-                                                       : " precision '" + displayText(record.precision) + "'";
+        label += isRecordedPrecision(record.precision)
+                     ? " " + precisionShortText(record.precision)
+                     : " precision '" + displayText(record.precision) + "'";
     }
     // TF32 set on or off (CUDA runs; LibTorch's default is unlabelled).
     if (record.config.tf32 != Tf32::Default)

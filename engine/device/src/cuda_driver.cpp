@@ -231,8 +231,8 @@ DriverVerdict judgeCudaDriver(const CudaDriver &driver, const std::string &torch
     const std::string supports =
         "the NVIDIA driver" + (driver.moduleVersion.empty() ? "" : " " + driver.moduleVersion) +
         " (" + driver.library +
-        (driver.moduleFileProblem.empty() ? "" : "; " + driver.moduleFileProblem) +
-        ") supports " + cudaText(driver.cudaVersion);
+        (driver.moduleFileProblem.empty() ? "" : "; " + driver.moduleFileProblem) + ") supports " +
+        cudaText(driver.cudaVersion);
     if (driver.cudaVersion < neededCuda) {
         verdict.fit = DriverFit::TooOld;
         verdict.found = supports + "; torch " + torchVersion + " needs " + cudaText(neededCuda);

@@ -176,7 +176,8 @@ std::string validateStepBenchConfig(const StepBenchConfig &config) {
     if (const WorkloadRow &row = workloadRow(config.run.workload); !trainsInEngineLoop(row))
         return "workload " + std::string(row.name) + " is not timed by steps: " +
                (row.recipe() ? "it is swept as whole runs to its target (devicebench-cli sweep "
-                               "--workload " + std::string(row.name) + ")"
+                               "--workload " +
+                                   std::string(row.name) + ")"
                              : "it trains outside the engine's loop");
     // The epoch settings do not apply: checked at values that always pass.
     RunConfig run = config.run;

@@ -41,8 +41,8 @@ double convMultiplyAdds(const ConvLayerShape &layer, std::int64_t batch);
 struct ConvTimingOptions {
     std::int64_t batch = 64;
     Precision precision = Precision::Float32; // the tensors' type: float32 or bfloat16
-    int warmups = 5;                // untimed repetitions first, per case
-    int reps = 30;                  // timed repetitions per case (at least 1)...
+    int warmups = 5;                          // untimed repetitions first, per case
+    int reps = 30;                            // timed repetitions per case (at least 1)...
     double maxSecondsPerCase = 0.0; // ...unless > 0 and this many seconds (warm-up included)
                                     // have gone by: then stop after at least 2 timed ones
     bool timeForward = true;        // also time the forward pass alone
