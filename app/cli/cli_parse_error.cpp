@@ -7,6 +7,7 @@
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <iostream>
 #include <limits>
 #include <regex>
@@ -18,8 +19,9 @@
 namespace devicebench::cli {
 namespace {
 
-// CLI11 writes range ends with std::to_string: "0.000000", and DBL_MAX in full. The ends as a
-// user would write them: "0", and no upper end at all when it is that large.
+// CLI11 writes range ends with std::to_string: "0.000000", and DBL_MAX in full (2.4: "0" and
+// "1.79769e+308"). The ends as a user would write them: "0", and no upper end at all when it
+// is that large.
 std::string plainNumber(const std::string &text) {
     if (text.find('.') == std::string::npos)
         return text;
@@ -32,7 +34,8 @@ std::string plainNumber(const std::string &text) {
 }
 
 std::string rangeText(const std::string &low, const std::string &high) {
-    if (high.size() > 20) // DBL_MAX or INT64_MAX: only a lower end
+    // DBL_MAX (in full before CLI11 2.4, "1.79769e+308" since) or INT64_MAX: only a lower end
+    if (high.size() > 20 || std::strtod(high.c_str(), nullptr) >= 9e18)
         return "it must be at least " + plainNumber(low);
     return "it must be from " + plainNumber(low) + " to " + plainNumber(high);
 }
@@ -126,7 +129,10 @@ std::string parseErrorInOurWords(const CLI::ParseError &e, const CLI::App *comma
     static const std::regex atMost(R"(^(\S+): At Most (\d+) required but received (\d+)$)");
     static const std::regex missing(R"(^(\S+): (\d+) required (\S+) missing$)");
     static const std::regex convert(R"(^Could not convert: (\S+) = (.*)$)");
-    static const std::regex range(R"(^(\S+): Value (\S+) not in range (\S+) to (\S+)$)");
+    // CLI11 2.3 and before: "Value 0 not in range 0.000000 to 1.79769e+308"; 2.4 and after
+    // (Debian 13): "Value 0 not in range [2.22507e-308 - 1.79769e+308]"
+    static const std::regex range(
+        R"(^(\S+): Value (\S+) not in range \[?(\S+)(?: to | - )([^\s\]]+)\]?$)");
     static const std::regex choice(R"(^(\S+): (.*) not in (\{.*\})$)");
     static const std::regex own(R"(^(\S+): (\1 .*)$)"); // our validators name the option again
     static const std::regex extras(R"(^The following arguments? (?:was|were) not expected: (.*)$)");

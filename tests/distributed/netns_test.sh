@@ -26,8 +26,11 @@ cleanup() {
   rm -rf "$work"
 }
 trap cleanup EXIT
-ip netns add "$ns0" 2>/dev/null || skip "cannot make a network namespace here"
-ip netns add "$ns1"
+# a chroot or a container may make the first and fail the second ("mount --make-rslave /")
+for ns in "$ns0" "$ns1"; do
+  ip netns add "$ns" 2>/dev/null && ip netns exec "$ns" true 2>/dev/null ||
+    skip "cannot make a network namespace here (a chroot or a container?)"
+done
 ip link add "$veth0" type veth peer name "$veth1" || skip "cannot make a veth pair here"
 ip link set "$veth0" netns "$ns0"
 ip link set "$veth1" netns "$ns1"

@@ -185,6 +185,13 @@ refused lint.sh --tidy "$tmp/cc" "$tmp/none.cpp" -- "FILE '$tmp/none.cpp' is not
 refused lint.sh CLANG_FORMAT="$tmp/none" -- "CLANG_FORMAT '$tmp/none' is not a program"
 passes lint.sh --help -- "^# Lint: "
 
+# debian13-check.sh: ROOT, the mirror and the options before debootstrap.
+refused debian13-check.sh --bogus -- "unknown option '--bogus' \(use: --plan, --help\)$"
+refused debian13-check.sh "$tmp/a" "$tmp/b" -- "one ROOT at most \(got 2 arguments\)$"
+refused debian13-check.sh "$tmp/none/root" -- "ROOT '$tmp/none/root': its folder $tmp/none does not exist$"
+refused debian13-check.sh DEVICEBENCH_MIRROR=deb.debian.org -- "DEVICEBENCH_MIRROR 'deb.debian.org' is not an http:// or https:// URL$"
+passes debian13-check.sh --plan "$tmp/root" -- "^debian13-check --plan: would debootstrap trixie into $tmp/root.pristine"
+
 # The screenshot scripts: arguments and variables before Xvfb starts.
 refused chart-screenshots.sh "$tmp/none.json" "$tmp/records/a.json" -- "RECORD1 '$tmp/none.json' is not a file$"
 refused chart-screenshots.sh "$tmp/records/a.json" -- "usage: scripts/chart-screenshots.sh"

@@ -35,6 +35,35 @@ std::string arrivedKey(int rank) { return "devicebench/arrived/" + std::to_strin
 // The first line of a c10d message (its backtrace and C++ frames left out).
 std::string firstLine(const std::string &what) { return what.substr(0, what.find('\n')); }
 
+// LibTorch 2.4 and later build the store on libuv unless told not to; a LibTorch built without
+// libuv (Debian's 2.6) then refuses. Sets the option where this LibTorch has it (1.13 has not,
+// and has no libuv store); true when it did.
+template <class Options>
+auto withoutLibUv(Options &options, int) -> decltype(options.useLibUV = false, bool()) {
+    options.useLibUV = false;
+    return true;
+}
+template <class Options> bool withoutLibUv(Options &, long) { return false; }
+
+// The first line of what a c10d call threw: c10::Error (DistNetworkError) or
+// std::runtime_error, by LibTorch version.
+std::string c10dMessage(const std::exception &e) {
+    const auto *c10 = dynamic_cast<const c10::Error *>(&e);
+    return firstLine(c10 != nullptr ? c10->what_without_backtrace() : e.what());
+}
+
+// The store as `options` say; again without libuv when this LibTorch was built without it.
+c10::intrusive_ptr<c10d::TCPStore> makeStore(const std::string &host,
+                                             c10d::TCPStoreOptions options) {
+    try {
+        return c10::make_intrusive<c10d::TCPStore>(host, options);
+    } catch (const std::exception &e) {
+        if (c10dMessage(e).find("without libuv") == std::string::npos || !withoutLibUv(options, 0))
+            throw;
+        return c10::make_intrusive<c10d::TCPStore>(host, options);
+    }
+}
+
 c10::intrusive_ptr<c10d::TCPStore> openStore(const std::string &host, int port, bool server,
                                              int worldSize, double timeoutSeconds) {
     c10d::TCPStoreOptions options;
@@ -44,12 +73,9 @@ c10::intrusive_ptr<c10d::TCPStore> openStore(const std::string &host, int port, 
     options.waitWorkers = false;
     options.timeout = detail::toMilliseconds(timeoutSeconds);
     try {
-        return c10::make_intrusive<c10d::TCPStore>(host, options);
+        return makeStore(host, options);
     } catch (const std::exception &e) {
-        // c10::Error (DistNetworkError) or std::runtime_error, by LibTorch version.
-        const auto *c10 = dynamic_cast<const c10::Error *>(&e);
-        const std::string what =
-            firstLine(c10 != nullptr ? c10->what_without_backtrace() : e.what());
+        const std::string what = c10dMessage(e);
         if (server)
             throw DistributedError("cannot open the rendezvous store on port " +
                                    std::to_string(port) + " of " + host + ": " + what +
