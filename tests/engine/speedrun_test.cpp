@@ -173,6 +173,7 @@ TEST(Speedrun, TheNetworkHasTheRecipesShapeAndCost) {
         trainable += p.requires_grad() ? p.numel() : 0;
     const std::int64_t convs = 24 * 64 * 9 + 64 * 64 * 9 + 64 * 256 * 9 + 256 * 256 * 9 * 3;
     EXPECT_EQ(trainable, 24 + convs + 2 * (64 + 256 + 256) + 256 * 10);
+    EXPECT_EQ(net->whiten->bias.abs().sum().item<double>(), 0.0) << "the recipe starts it at 0";
     // The record's 0.36 PFLOP per run: 476 steps of 1024 images at 6 FLOP per multiply-add
     // (forward 2, backward 4) is about 123 M multiply-adds per image, its evaluations aside.
     EXPECT_GT(sr::NetImpl::multiplyAddsPerImage(), 110'000'000);

@@ -41,6 +41,10 @@ NetImpl::NetImpl() {
     whiten = register_module(
         "whiten", torch::nn::Conv2d(torch::nn::Conv2dOptions(3, kWhitenWidth, kWhitenKernel)));
     whiten->weight.set_requires_grad(false); // set from the data (whiteningWeights), frozen
+    {
+        torch::NoGradGuard noGrad;
+        whiten->bias.zero_(); // the recipe starts its bias at 0 (trained for the first epochs)
+    }
     int in = kWhitenWidth;
     for (int i = 0; i < 3; ++i) {
         const int width = kWidths[i];
