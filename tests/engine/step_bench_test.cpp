@@ -128,13 +128,22 @@ TEST(StepBench, RealDataLoadsOnlyTheImagesTheStepsTake) {
     EXPECT_LT(r.setupSeconds, 1.0) << "16 images decoded, not 50,000";
 }
 
-TEST(PeakThroughput, TheSmallCnnConvolutionsAreTimedInBothFormats) {
+namespace {
+
+// One timed repetition of batch 2 on one thread: the shapes and counts, not the speed.
+ConvTimingOptions onceOnTwoImages() {
     at::set_num_threads(1);
     ConvTimingOptions o;
     o.batch = 2;
     o.warmups = 0;
     o.reps = 1;
-    const std::vector<ConvTiming> t = measureSmallCnnConvolutions(o);
+    return o;
+}
+
+} // namespace
+
+TEST(PeakThroughput, TheSmallCnnConvolutionsAreTimedInBothFormats) {
+    const std::vector<ConvTiming> t = measureSmallCnnConvolutions(onceOnTwoImages());
     ASSERT_EQ(t.size(), 6U);
     EXPECT_EQ(t[0].layer.name, "conv1 3->32 @32x32");
     EXPECT_FALSE(t[0].channelsLast);
@@ -164,11 +173,7 @@ TEST(PeakThroughput, TheSpeedrunsConvolutionsAreItsNetworksSixAtItsArithmetic) {
 }
 
 TEST(PeakThroughput, ConvolutionsAreTimedInBfloat16AndFloat16IsRefused) {
-    at::set_num_threads(1);
-    ConvTimingOptions o;
-    o.batch = 2;
-    o.warmups = 0;
-    o.reps = 1;
+    ConvTimingOptions o = onceOnTwoImages();
     o.precision = Precision::BFloat16;
     const std::vector<ConvTiming> t = measureConvolutions({speedrunConvolutions().back()}, o);
     ASSERT_EQ(t.size(), 2U);
