@@ -326,8 +326,7 @@ void printControlSummary(std::ostream &out, const RunSet &store, const ControlSu
         return;
     }
     if (control.largest.indexA < 0) {
-        out << "  largest: not reported (no two comparable runs have an epoch in common with a "
-               "test loss in both)\n";
+        out << "  largest: not reported (no comparable pair has an epoch with both test losses)\n";
         return;
     }
     printControlPair(out, store, control.largest, "largest: ", false);
