@@ -12,6 +12,7 @@
 #include "cli_sweep.h"
 #include "cli_train_child.h"
 
+#include "devicebench/stop_cause.h"
 #include "devicebench/version.h"
 
 #include <CLI/CLI.hpp>
@@ -29,7 +30,10 @@ namespace {
 
 std::atomic<bool> g_stopRequested{false};
 
-extern "C" void onStopSignal(int /*signal*/) { g_stopRequested.store(true); }
+extern "C" void onStopSignal(int signal) {
+    devicebench::noteStopSignal(signal); // the records' reasons name it
+    g_stopRequested.store(true);
+}
 
 // The program and its global options: --version, --log-level (into `logLevel`), the footer.
 void declareProgram(CLI::App &app, std::string &logLevel) {
@@ -119,12 +123,11 @@ int main(int argc, char **argv) {
     // Log lines go to stderr, so stdout stays the results only.
     spdlog::set_default_logger(spdlog::stderr_color_mt("devicebench"));
     spdlog::set_level(spdlog::level::from_str(logLevel));
-    std::signal(SIGINT, onStopSignal);
-    std::signal(SIGTERM, onStopSignal);
-    // A reader that went away (`| head`) stops the runs as Ctrl-C does, so that their records
-    // end "cancelled" rather than stay "running" behind a process the signal killed.
-    std::signal(SIGPIPE, onStopSignal);
-    if (launch->parsed())
-        std::signal(SIGHUP, onStopSignal); // a closed terminal stops the job as Ctrl-C does
+    // Every way a person or the system ends the program stops the runs as Ctrl-C does, so that
+    // their records end "cancelled" saying which (stop_cause.h), rather than stay "running"
+    // behind a process the signal killed: Ctrl-C, kill, a closed terminal, Ctrl-\, and a
+    // reader that went away (`| head`).
+    for (const int signal : {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE})
+        std::signal(signal, onStopSignal);
     return chosen();
 }

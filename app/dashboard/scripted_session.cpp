@@ -5,6 +5,8 @@
 #include "run_controller.h"
 #include "window/main_window.h"
 
+#include "devicebench/stop_cause.h"
+
 #include <QApplication>
 #include <QTimer>
 
@@ -21,8 +23,10 @@ ScriptedSession::ScriptedSession(MainWindow &window, RunController &controller,
       m_finish(std::move(finish)), m_exitCode(exitCode), m_scripted(!m_script.empty()),
       m_interleave(interleave) {
     if (!m_stopSignals.installed())
-        std::fprintf(stderr, "devicebench: SIGINT/SIGTERM keep their default action: %s\n",
-                     qPrintable(m_stopSignals.error()));
+        std::fprintf(
+            stderr,
+            "devicebench: SIGINT, SIGTERM, SIGHUP and SIGQUIT keep their default action: %s\n",
+            qPrintable(m_stopSignals.error()));
     connect(&m_stopSignals, &StopSignals::stopRequested, this, &ScriptedSession::onStopSignal);
     connect(&controller, &RunController::runAccepted, this, [this] { m_asked.clear(); });
     connect(&window, &MainWindow::runRefused, this, &ScriptedSession::onRunRefused);
@@ -143,7 +147,7 @@ void ScriptedSession::onStopSignal(int signalNumber) {
     m_reproduce.reset();
     const bool exports = !m_finish.exportPng.isEmpty() || !m_finish.exportCsv.isEmpty() ||
                          !m_finish.exportHtml.isEmpty();
-    std::fprintf(stderr, "devicebench: %s: %s%s\n", signalNumber == SIGINT ? "SIGINT" : "SIGTERM",
+    std::fprintf(stderr, "devicebench: %s: %s%s\n", signalName(signalNumber).c_str(),
                  m_window.isRunning() ? "stopping the run after its current step" : "quitting",
                  exports ? ", exporting what finished" : "");
     if (m_window.isRunning())

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include "stop_signals.h"
 
+#include "devicebench/stop_cause.h"
+
 #include <QSocketNotifier>
 
 #include <cerrno>
@@ -19,11 +21,16 @@ namespace {
 int g_fds[2] = {-1, -1}; // [0] written by the handler, [1] read by the notifier
 bool g_exists = false;
 int g_installed = 0; // handlers installed, in kSignals order
-struct sigaction g_previous[2];
-constexpr int kSignals[2] = {SIGINT, SIGTERM};
+// Each way a person or the system ends the program: Ctrl-C, kill, a closed terminal, Ctrl-\.
+constexpr int kSignals[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
+constexpr int kCount = sizeof(kSignals) / sizeof(kSignals[0]);
+struct sigaction g_previous[kCount];
+struct sigaction g_previousPipe;
+bool g_pipeIgnored = false;
 
 extern "C" void onStopSignal(int signalNumber) {
     const int saved = errno;
+    noteStopSignal(signalNumber); // the runs' reasons name it
     const char byte = static_cast<char>(signalNumber);
     [[maybe_unused]] const ssize_t n = ::write(g_fds[0], &byte, 1);
     errno = saved;
@@ -47,7 +54,11 @@ StopSignals::StopSignals(QObject *parent) : QObject(parent) {
     action.sa_handler = onStopSignal;
     sigemptyset(&action.sa_mask);
     action.sa_flags = static_cast<int>(SA_RESTART | SA_RESETHAND);
-    for (int i = 0; i < 2; ++i) {
+    // A closed stderr or stdout must not kill the program mid-run: writes fail instead.
+    struct sigaction ignore {};
+    ignore.sa_handler = SIG_IGN;
+    g_pipeIgnored = ::sigaction(SIGPIPE, &ignore, &g_previousPipe) == 0;
+    for (int i = 0; i < kCount; ++i) {
         if (::sigaction(kSignals[i], &action, &g_previous[i]) != 0) {
             m_error = QStringLiteral("sigaction: ") + QString::fromLocal8Bit(std::strerror(errno));
             return;
@@ -60,6 +71,9 @@ StopSignals::StopSignals(QObject *parent) : QObject(parent) {
 StopSignals::~StopSignals() {
     for (int i = 0; i < g_installed; ++i)
         ::sigaction(kSignals[i], &g_previous[i], nullptr);
+    if (g_pipeIgnored)
+        ::sigaction(SIGPIPE, &g_previousPipe, nullptr);
+    g_pipeIgnored = false;
     g_installed = 0;
     delete m_notifier;
     for (int &fd : g_fds) {

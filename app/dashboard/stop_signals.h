@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// SIGINT and SIGTERM as a Qt signal, so that the dashboard ends a run as its Stop button and
-// the CLI do: the record is written "cancelled", and the program exits 130. A signal handler
+// SIGINT, SIGTERM, SIGHUP and SIGQUIT as a Qt signal, so that the dashboard ends a run as its
+// Stop button and the CLI do: the record is written "cancelled" naming the signal
+// (stop_cause.h), and the program exits 130. SIGPIPE is ignored while it lives. A signal handler
 // may call only async-signal-safe functions, so it writes a byte to a socket pair that a
 // QSocketNotifier reads (Qt's "Calling Qt Functions From Unix Signal Handlers"). SA_RESETHAND:
 // a second Ctrl-C ends the program at once.
@@ -12,14 +13,14 @@ class QSocketNotifier;
 
 namespace devicebench {
 
-// The dashboard's exit code after SIGINT or SIGTERM: 128 + SIGINT, as the CLI's kExitCancelled.
+// The dashboard's exit code after a stop signal: 128 + SIGINT, as the CLI's kExitCancelled.
 inline constexpr int kExitStopped = 130;
 
 class StopSignals : public QObject {
     Q_OBJECT
 
 public:
-    // Installs the handlers for SIGINT and SIGTERM. One object per process: a second one
+    // Installs the handlers (and ignores SIGPIPE). One object per process: a second one
     // throws std::logic_error. When the socket pair or a handler cannot be made, installed()
     // is false and error() says why (the default actions then stay in place).
     explicit StopSignals(QObject *parent = nullptr);
@@ -32,7 +33,7 @@ public:
     const QString &error() const { return m_error; }
 
 Q_SIGNALS:
-    // Once per signal received; `signalNumber` is SIGINT or SIGTERM.
+    // Once per signal received; `signalNumber` is SIGINT, SIGTERM, SIGHUP or SIGQUIT.
     void stopRequested(int signalNumber);
 
 private:

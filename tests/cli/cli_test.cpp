@@ -575,7 +575,16 @@ TEST(CliRecord, RunKilledWithSigkillDuringEpoch3LeavesARecordWithEpochs1And2) {
         << "no temporary file left";
 }
 
-TEST(CliRecord, SigintEndsTheRunWithACancelledRecord) {
+// Each signal that ends a program in a person's hands, and the words the record says it with.
+struct StopSignal {
+    int number;
+    const char *name;
+    const char *cause; // in the record's reason: "stopped by <cause> during epoch N"
+};
+
+class CliStopSignal : public ::testing::TestWithParam<StopSignal> {};
+
+TEST_P(CliStopSignal, EndsTheRunWithACancelledRecordThatSaysWhichAndNoOrphan) {
     TempDir dir;
     const fs::path record = dir.path() / "stopped.json";
     auto args = kFiveEpochs;
@@ -583,17 +592,27 @@ TEST(CliRecord, SigintEndsTheRunWithACancelledRecord) {
     CliChild child(args);
     ASSERT_TRUE(child.started());
     const std::string problem = waitForEpochs(child, record, 1);
-    child.signal(SIGINT);
+    child.signal(GetParam().number);
     const int status = child.wait();
     ASSERT_EQ(problem, "");
-    ASSERT_TRUE(WIFEXITED(status)) << status;
+    ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
     EXPECT_EQ(WEXITSTATUS(status), 130);
     const auto r = devicebench::readRunRecord(record.string());
     EXPECT_EQ(r.status, "cancelled");
-    EXPECT_NE(r.reason.find("stopped"), std::string::npos) << r.reason;
+    EXPECT_NE(r.reason.find(std::string("stopped by ") + GetParam().cause + " during"),
+              std::string::npos)
+        << r.reason;
     EXPECT_GE(r.epochs.size(), 1u);
     EXPECT_LT(r.epochs.size(), 5u);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Signals, CliStopSignal,
+    ::testing::Values(StopSignal{SIGINT, "Sigint", "the user"},
+                      StopSignal{SIGTERM, "Sigterm", "SIGTERM (asked to end)"},
+                      StopSignal{SIGHUP, "Sighup", "SIGHUP (the terminal closed)"},
+                      StopSignal{SIGQUIT, "Sigquit", "SIGQUIT (Ctrl-\\)"}),
+    [](const ::testing::TestParamInfo<StopSignal> &p) { return std::string(p.param.name); });
 
 TEST(CliRecord, RecordFlagWritesTheFinishedRunAndSaysWhere) {
     TempDir dir;

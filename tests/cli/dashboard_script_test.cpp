@@ -251,7 +251,14 @@ TEST(DashboardScript, AnUnknownPrecisionOrFp16OnTheCpuIsRefusedBeforeTheWindowOp
     EXPECT_NE(fp16.err().find("fp16 is CUDA only"), std::string::npos) << fp16.err();
 }
 
-class DashboardStopSignal : public ::testing::TestWithParam<int> {};
+// A signal that ends a program in a person's hands, and the words the record says it with.
+struct StopSignal {
+    int number;
+    const char *name;
+    const char *cause; // in the record's reason: "stopped by <cause> during ..."
+};
+
+class DashboardStopSignal : public ::testing::TestWithParam<StopSignal> {};
 
 TEST_P(DashboardStopSignal, DuringARunWritesACancelledRecordExportsWhatFinishedAndExits130) {
     const Home home;
@@ -263,7 +270,7 @@ TEST_P(DashboardStopSignal, DuringARunWritesACancelledRecordExportsWhatFinishedA
                 home.env(), home.dir.path());
     const std::string problem = waitForFirstEpoch(d, folder);
     ASSERT_EQ(problem, "");
-    d.signal(GetParam());
+    d.signal(GetParam().number);
     const int status = d.wait();
     ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status) << "\n" << d.err();
     EXPECT_EQ(WEXITSTATUS(status), 130) << d.err();
@@ -271,6 +278,8 @@ TEST_P(DashboardStopSignal, DuringARunWritesACancelledRecordExportsWhatFinishedA
     ASSERT_EQ(names.size(), 1u);
     const auto record = devicebench::readRunRecord((folder / names[0]).string());
     EXPECT_EQ(record.status, "cancelled");
+    EXPECT_NE(record.reason.find(std::string("stopped by ") + GetParam().cause), std::string::npos)
+        << record.reason;
     EXPECT_GE(record.epochs.size(), 1u);
     EXPECT_LT(record.epochs.size(), 20u);
     EXPECT_EQ(summaryRows(home.dir.path() / "stopped-summary.csv"), 1);
@@ -279,7 +288,10 @@ TEST_P(DashboardStopSignal, DuringARunWritesACancelledRecordExportsWhatFinishedA
         << d.err();
 }
 
-INSTANTIATE_TEST_SUITE_P(Signals, DashboardStopSignal, ::testing::Values(SIGINT, SIGTERM),
-                         [](const ::testing::TestParamInfo<int> &p) {
-                             return std::string(p.param == SIGINT ? "Sigint" : "Sigterm");
-                         });
+INSTANTIATE_TEST_SUITE_P(
+    Signals, DashboardStopSignal,
+    ::testing::Values(StopSignal{SIGINT, "Sigint", "the user"},
+                      StopSignal{SIGTERM, "Sigterm", "SIGTERM (asked to end)"},
+                      StopSignal{SIGHUP, "Sighup", "SIGHUP (the terminal closed)"},
+                      StopSignal{SIGQUIT, "Sigquit", "SIGQUIT (Ctrl-\\)"}),
+    [](const ::testing::TestParamInfo<StopSignal> &p) { return std::string(p.param.name); });

@@ -528,7 +528,8 @@ TEST(CliRobustness, SigtermFinishesTheStepWritesACancelledRecordAndExits130) {
     EXPECT_EQ(WEXITSTATUS(status), 130);
     const auto rec = devicebench::readRunRecord(record.string());
     EXPECT_EQ(rec.status, "cancelled");
-    EXPECT_NE(rec.reason.find("stopped by the user during"), std::string::npos) << rec.reason;
+    EXPECT_NE(rec.reason.find("stopped by SIGTERM (asked to end) during"), std::string::npos)
+        << rec.reason;
     EXPECT_GE(rec.epochs.size(), 1U);
     EXPECT_LT(rec.epochs.size(), 5U);
 }
@@ -545,6 +546,8 @@ TEST(CliRobustness, AReaderThatGoesAwayStopsTheRunsWithACancelledRecordNotAKille
     ASSERT_EQ(std::system(command.c_str()), 0);
     const auto rec = devicebench::readRunRecord(record.string());
     EXPECT_EQ(rec.status, "cancelled") << "a SIGPIPE that killed the run leaves it \"running\"";
+    EXPECT_NE(rec.reason.find("stopped by SIGPIPE (the output pipe closed)"), std::string::npos)
+        << rec.reason;
     EXPECT_LT(rec.epochs.size(), 20U);
 }
 

@@ -39,7 +39,7 @@ void resetSignals(posix_spawnattr_t *attr) {
     posix_spawnattr_setsigmask(attr, &none);
     sigset_t defaults;
     sigemptyset(&defaults);
-    for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGHUP})
+    for (int sig : {SIGINT, SIGTERM, SIGPIPE, SIGHUP, SIGQUIT})
         sigaddset(&defaults, sig);
     posix_spawnattr_setsigdefault(attr, &defaults);
     posix_spawnattr_setpgroup(attr, 0); // a group of its own: stopping it ends its children too

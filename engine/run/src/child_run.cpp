@@ -8,6 +8,7 @@
 #include "devicebench/machine_drift.h"
 #include "devicebench/run_events.h"
 #include "devicebench/run_record.h"
+#include "devicebench/stop_cause.h"
 #include "devicebench/summary.h"
 #include "devicebench/system_sampler.h"
 #include "devicebench/time_to_target.h"
@@ -87,6 +88,13 @@ public:
             m_outcome.reason = "the child process was stopped by a signal sent to it, not from "
                                "DeviceBench (" +
                                m_outcome.reason + ")";
+        } else if (m_outcome.status == RunStatus::Cancelled && stopCause() != "the user") {
+            // The child was sent SIGTERM for us; the record says what stopped us.
+            m_outcome.reason =
+                "stopped by " + stopCause() +
+                (m_outcome.epochs.empty() && !m_started
+                     ? std::string(" before its set-up ended")
+                     : " during epoch " + std::to_string(m_outcome.epochs.size() + 1));
         }
         m_outcome.summary = summarize(m_outcome.epochs, m_config.warmupEpochs, m_imagesPerEpoch);
         m_observer.onRunEnded(m_outcome);

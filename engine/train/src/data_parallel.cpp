@@ -4,6 +4,7 @@
 
 #include "run_stop.h"
 
+#include "devicebench/stop_cause.h"
 #include "devicebench/summary.h"
 
 #include <spdlog/spdlog.h>
@@ -232,7 +233,7 @@ void DataParallelState::trainEpoch(const EpochParts &parts, int epoch, const Spl
         losses.add(reduced.loss);
         if (reduced.stop) {
             losses.flush();
-            throw RunStop{RunStatus::Cancelled, "stopped by the user during epoch " +
+            throw RunStop{RunStatus::Cancelled, "stopped by " + stopCause() + " during epoch " +
                                                     std::to_string(epoch) +
                                                     " (a stop on any rank stops the job)"};
         }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include "epochs.h"
 
+#include "devicebench/stop_cause.h"
 #include "run_stop.h"
 
 #include <algorithm>
@@ -16,7 +17,7 @@ void trainEpoch(const EpochParts &parts, int epoch, const SplitTensors &train, L
         if (parts.stopRequested.load(std::memory_order_relaxed)) {
             losses.flush();
             throw RunStop{RunStatus::Cancelled,
-                          "stopped by the user during epoch " + std::to_string(epoch)};
+                          "stopped by " + stopCause() + " during epoch " + std::to_string(epoch)};
         }
         const std::int64_t n = std::min(parts.batchSize, size - start);
         if (phases != nullptr) {
@@ -47,9 +48,9 @@ TestSums testSums(const EpochParts &parts, int epoch, const SplitTensors &test) 
         const auto autocast = parts.workload.stepPrecision().autocast();
         for (std::int64_t start = 0; start < size; start += parts.batchSize) {
             if (parts.stopRequested.load(std::memory_order_relaxed)) {
-                throw RunStop{RunStatus::Cancelled,
-                              "stopped by the user during the test pass of epoch " +
-                                  std::to_string(epoch)};
+                throw RunStop{RunStatus::Cancelled, "stopped by " + stopCause() +
+                                                        " during the test pass of epoch " +
+                                                        std::to_string(epoch)};
             }
             const std::int64_t n = std::min(parts.batchSize, size - start);
             auto x = parts.workload.batchImages(test.images, start, n);

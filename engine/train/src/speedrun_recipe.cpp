@@ -11,6 +11,7 @@
 #include "speedrun.h"
 
 #include "devicebench/models.h"
+#include "devicebench/stop_cause.h"
 
 #include <ATen/CPUGeneratorImpl.h>
 
@@ -68,8 +69,8 @@ public:
         for (std::int64_t i = 0; i < m_stepsPerEpoch && m_step < m_totalSteps; ++i) {
             if (stop.load(std::memory_order_relaxed)) {
                 losses.flush();
-                throw RunStop{RunStatus::Cancelled,
-                              "stopped by the user during epoch " + std::to_string(epoch)};
+                throw RunStop{RunStatus::Cancelled, "stopped by " + stopCause() + " during epoch " +
+                                                        std::to_string(epoch)};
             }
             const torch::Tensor chosen = order.narrow(0, i * batch, batch);
             losses.add(step(images.index_select(0, chosen), m_trainLabels.index_select(0, chosen)));
@@ -87,7 +88,8 @@ public:
         const std::int64_t size = m_testLabels.size(0);
         for (std::int64_t start = 0; start < size; start += 2000) {
             if (stop.load(std::memory_order_relaxed))
-                throw RunStop{RunStatus::Cancelled, "stopped by the user during a test pass"};
+                throw RunStop{RunStatus::Cancelled,
+                              "stopped by " + stopCause() + " during a test pass"};
             const std::int64_t n = std::min<std::int64_t>(2000, size - start);
             const torch::Tensor y = m_testLabels.narrow(0, start, n);
             const torch::Tensor logits =

@@ -2,6 +2,7 @@
 // One sweep cell: the run's setup (run_setup.h, as an epoch run's), then warm-up, timed and
 // phase-timed training steps (step_bench.h).
 #include "devicebench/step_bench.h"
+#include "devicebench/stop_cause.h"
 
 #include "phase_step.h"
 #include "run_setup.h"
@@ -160,7 +161,7 @@ void StepRun::timePhases(StepBenchResult &r) {
 
 void StepRun::checkStop(const char *where) const {
     if (m_stopRequested.load(std::memory_order_relaxed)) {
-        throw RunStop{RunStatus::Cancelled, std::string("stopped by the user during the ") + where};
+        throw RunStop{RunStatus::Cancelled, "stopped by " + stopCause() + " during the " + where};
     }
 }
 

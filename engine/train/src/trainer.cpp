@@ -3,6 +3,7 @@
 // (epochs.cpp) in the workload's way (workload.cpp), timed here; alone or as a rank of a
 // data-parallel job (run_strategy.h).
 #include "devicebench/trainer.h"
+#include "devicebench/stop_cause.h"
 
 #include "data_parallel_state.h"
 #include "epochs.h"
@@ -131,7 +132,8 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
         takeTurn();
         if (m_gate != nullptr && m_stopRequested.load()) // stopped while it waited: no set-up
             throw RunStop{RunStatus::Cancelled,
-                          "stopped by the user before its set-up, while waiting for its turn"};
+                          "stopped by " + stopCause() +
+                              " before its set-up, while waiting for its turn"};
         if (std::string problem = settingsProblem(); !problem.empty()) {
             outcome.reason = std::move(problem);
             return end(std::move(outcome), 0);
@@ -144,7 +146,7 @@ RunOutcome TrainingRun::run(const DeviceProbe &probe) {
             passTurn();
             takeTurn();
             if (m_gate != nullptr && m_stopRequested.load()) // stopped while it waited
-                throw RunStop{RunStatus::Cancelled, "stopped by the user before epoch " +
+                throw RunStop{RunStatus::Cancelled, "stopped by " + stopCause() + " before epoch " +
                                                         std::to_string(epoch) +
                                                         ", while waiting for its turn"};
             outcome.epochs.push_back(runEpoch(epoch));

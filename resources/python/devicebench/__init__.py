@@ -15,10 +15,10 @@ socket whose descriptor $DEVICEBENCH_CHANNEL_FD names, never on stdout, so that 
 own prints and progress bars change nothing. It takes turns (a "take" line before the set-up
 and before each epoch, a "pass" line after), synchronises the device before each clock read,
 keeps step losses on the device and fetches them every lossFetchInterval steps, and ends the
-run with one "ended" line whatever happens: finished, cancelled (SIGTERM or SIGINT, seen at the
-next step), diverged (a loss that is not finite) or failed (an exception: its last traceback
-lines are the reason). Outside DeviceBench (no $DEVICEBENCH_CHANNEL_FD) it does nothing: the
-epochs are counted, nothing is timed, fetched or written.
+run with one "ended" line whatever happens: finished, cancelled (SIGTERM, SIGINT, SIGHUP or
+SIGQUIT, seen at the next step), diverged (a loss that is not finite) or failed (an exception:
+its last traceback lines are the reason). Outside DeviceBench (no $DEVICEBENCH_CHANNEL_FD) it
+does nothing: the epochs are counted, nothing is timed, fetched or written.
 
 Python 3.8+, the standard library and torch (1.13 or later).
 """
@@ -187,6 +187,20 @@ def _at_exit():
     channel.emit({"event": "ended", "status": "failed", "reason": reason})
 
 
+def _die_with_parent():
+    """Linux: SIGTERM when DeviceBench dies (even killed), so the run stops at its next step
+    rather than training on as an orphan; elsewhere the closed channel stops it at its next turn."""
+    parent = os.getppid()
+    try:
+        import ctypes
+        PR_SET_PDEATHSIG = 1
+        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
+    except (OSError, AttributeError):
+        return
+    if os.getppid() != parent:  # it died before prctl took effect
+        _State.signal = "SIGTERM"
+
+
 def _connect():
     """Under DeviceBench: the channel, the signal handlers and the exit hooks, once."""
     if _State.channel is not None or CHANNEL_VARIABLE not in os.environ:
@@ -198,11 +212,12 @@ def _connect():
         raise RuntimeError("$%s is %r, not an open descriptor (%s)"
                            % (CHANNEL_VARIABLE, os.environ[CHANNEL_VARIABLE], error))
     _State.channel = _Channel(fd)
-    try:
-        signal.signal(signal.SIGTERM, _on_signal)
-        signal.signal(signal.SIGINT, _on_signal)
+    try:  # each way a run is asked to end: kill, Ctrl-C, a closed terminal, Ctrl-\\
+        for stop in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
+            signal.signal(stop, _on_signal)
     except ValueError:  # not the main thread: DeviceBench kills the group after a second
         pass
+    _die_with_parent()
     _State.previous_hook = sys.excepthook
     sys.excepthook = _excepthook
     atexit.register(_at_exit)
