@@ -133,7 +133,7 @@ void printSummary(std::ostream &out, const RunOutcome &outcome, const RunConfig 
                     : "  WARNING: ")
             << drift << "\n";
     // What the machine did, and the energy: the sampler's readings of the stable epochs.
-    out << "  " << systemLine(outcome.epochs, config.warmupEpochs) << "\n";
+    out << "  " << systemLine(outcome.epochs, config.warmupEpochs, sampling.memoryMeasure) << "\n";
     out << "  " << energyLine(outcome.epochs, config.warmupEpochs, sampling) << "\n";
     for (const std::string &note : sampling.notes) // a source that ended, a setting ignored
         out << "  sampling: " << note << "\n";

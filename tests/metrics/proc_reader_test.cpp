@@ -8,6 +8,7 @@
 
 #include <cmath>
 #include <string>
+#include <utility>
 
 namespace devicebench::detail {
 namespace {
@@ -55,6 +56,35 @@ TEST(ProcessTree, ATreeSumsTheRootAndItsDescendants) {
     EXPECT_DOUBLE_EQ(tree.cpuSeconds.at(100), 1.5);
     EXPECT_DOUBLE_EQ(tree.cpuSeconds.at(101), 2.0);
     EXPECT_DOUBLE_EQ(tree.rssBytes, 4024.0 * 1024.0);
+}
+
+TEST(ProcStatus, PssIsReadInBytesFromSmapsRollup) {
+    const std::string rollup = "55d0c0a00000-7ffd4d3fe000 ---p 00000000 00:00 0  [rollup]\n"
+                               "Rss:             1024 kB\nPss:              300 kB\n"
+                               "Pss_Anon:         200 kB\n";
+    EXPECT_DOUBLE_EQ(parsePssBytes(rollup), 300.0 * 1024.0) << "not Pss_Anon, not Rss";
+    EXPECT_TRUE(std::isnan(parsePssBytes("")));
+}
+
+// Forked workers share their parent's pages: their VmRSS counts those pages again in each,
+// their Pss only once over all of them.
+TEST(ProcessTree, SharedPagesCountOnceWhenEveryProcessHasItsPss) {
+    TempTree proc;
+    addProcess(proc, 100, 1, 1, 1000, "101 102");
+    addProcess(proc, 101, 1, 1, 1000);
+    addProcess(proc, 102, 1, 1, 1000);
+    for (const auto &[pid, pssKib] :
+         {std::pair{100, 600}, std::pair{101, 250}, std::pair{102, 250}})
+        proc.write(std::to_string(pid) + "/smaps_rollup",
+                   "Rss:  1000 kB\nPss:  " + std::to_string(pssKib) + " kB\n");
+    ProcessTree tree = readProcessTree(proc.path(), 100, 100.0);
+    EXPECT_TRUE(tree.proportional);
+    EXPECT_DOUBLE_EQ(tree.rssBytes, 1100.0 * 1024.0) << "not 3 x 1000 kB";
+    // One process whose smaps_rollup cannot be read (another user's): the VmRSS sum, said so.
+    proc.write("102/smaps_rollup", "");
+    tree = readProcessTree(proc.path(), 100, 100.0);
+    EXPECT_FALSE(tree.proportional);
+    EXPECT_DOUBLE_EQ(tree.rssBytes, 3000.0 * 1024.0);
 }
 
 TEST(ProcessTree, AGoneRootIsInvalid) {

@@ -153,7 +153,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 0 test accuracy: 25.0 % [muted, R]
 0 images/s: 235 [muted, R]
 0 CPU cores: 1.3 [muted, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
-0 peak memory: 900 MiB [muted, R] {Peak resident memory of the run's processes (mean 812 MiB).}
+0 peak memory: 900 MiB [muted, R] {Peak memory of the run's processes, resident set size, shared pages counted in each process (mean 812 MiB).}
 0 energy: 4170 J [muted, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 4000 J (nvml-energy-counter) / CPU packages: 170 J (rapl)}
 0 machine speed:  [muted, R] {machine speed steady: canary +1 % against the run's first canary (noise 2 %).}
 0 contended:  [muted, R] {Not contended: got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %.}
@@ -169,7 +169,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 1 test accuracy: 50.0 % [, R]
 1 images/s: 235 [, R]
 1 CPU cores: 1.3 [, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
-1 peak memory: 1.76 GiB [, R] {Peak resident memory of the run's processes (mean 812 MiB).}
+1 peak memory: 1.76 GiB [, R] {Peak memory of the run's processes, resident set size, shared pages counted in each process (mean 812 MiB).}
 1 energy: 8170 J [, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 8000 J (nvml-energy-counter) / CPU packages: 170 J (rapl)}
 1 machine speed:  [, R] {machine speed steady: canary +1 % against the run's first canary (noise 2 %).}
 1 contended: yes [error, R] {Contended: the machine was busy during this epoch (got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %), so its time is not the device's alone.}
@@ -185,7 +185,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 2 test accuracy: 75.0 % [, R]
 2 images/s: 157 [, R]
 2 CPU cores: 1.3 [, R] {Mean CPU cores the run's processes kept busy (peak 1.5; the whole machine: mean 1.8) over 8 readings.}
-2 peak memory: 2.64 GiB [, R] {Peak resident memory of the run's processes (mean 812 MiB).}
+2 peak memory: 2.64 GiB [, R] {Peak memory of the run's processes, resident set size, shared pages counted in each process (mean 812 MiB).}
 2 energy: 12.3 kJ [, R] {Energy of the epoch: nvml-energy-counter + rapl / GPU: 12.0 kJ (nvml-energy-counter) / CPU packages: 255 J (rapl)}
 2 machine speed: canary +25 % [error, R] {machine speed changed: canary +25 % against the run's first canary (noise 2 %), so this epoch's time mixes the device's speed with the machine's.}
 2 contended:  [, R] {Not contended: got 99 % of 4 CPUs; others used 0.0 of its 8 CPUs; steal 0 %.}
@@ -201,7 +201,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 3 test accuracy: 25.0 % [muted, R]
 3 images/s: 235 [muted, R]
 3 CPU cores: 1.9 [muted, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
-3 peak memory: 296 MiB [muted, R] {Peak resident memory of the run's processes (mean 286 MiB).}
+3 peak memory: 296 MiB [muted, R] {Peak memory of the run's processes, resident set size, shared pages counted in each process (mean 286 MiB).}
 3 energy: n/a [muted, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
 3 machine speed:  [muted, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
 3 contended:  [muted, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
@@ -217,7 +217,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 4 test accuracy: 50.0 % [, R]
 4 images/s: 235 [, R]
 4 CPU cores: 1.9 [, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
-4 peak memory: 296 MiB [, R] {Peak resident memory of the run's processes (mean 286 MiB).}
+4 peak memory: 296 MiB [, R] {Peak memory of the run's processes, resident set size, shared pages counted in each process (mean 286 MiB).}
 4 energy: n/a [, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
 4 machine speed:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
 4 contended:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}
@@ -233,7 +233,7 @@ TEST(EpochTable, EveryHeaderAndCellReadsAsPinned) {
 5 test accuracy: 75.0 % [, R]
 5 images/s: 157 [, R]
 5 CPU cores: 1.9 [, R] {Mean CPU cores the run's processes kept busy (peak 2.0; the whole machine: mean nan) over 4 readings.}
-5 peak memory: 296 MiB [, R] {Peak resident memory of the run's processes (mean 286 MiB).}
+5 peak memory: 296 MiB [, R] {Peak memory of the run's processes, resident set size, shared pages counted in each process (mean 286 MiB).}
 5 energy: n/a [, R] {Energy not measured. / GPU: not measured: no NVIDIA driver / CPU packages: not measured: no RAPL counters}
 5 machine speed:  [, R] {No canary: the record was written before DeviceBench timed the canary after every epoch.}
 5 contended:  [, R] {Not measured: the record was written before DeviceBench measured what each epoch got from the machine.}

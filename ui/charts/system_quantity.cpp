@@ -48,7 +48,7 @@ QString systemQuantityChartTitle(SystemQuantity quantity) {
     case SystemQuantity::Cpu:
         return QStringLiteral("CPU use: the run's processes (solid), the whole machine (dashed)");
     case SystemQuantity::Memory:
-        return QStringLiteral("Memory: resident memory of the run's processes");
+        return QStringLiteral("Memory: the run's processes, shared pages counted once");
     case SystemQuantity::GpuUtilization:
         return QStringLiteral("GPU utilisation: share of the time a kernel ran");
     case SystemQuantity::GpuMemory:

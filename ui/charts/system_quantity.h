@@ -16,7 +16,7 @@ struct SystemSample;
 // What the System view draws, one at a time, each in its own unit on the y axis.
 enum class SystemQuantity {
     Cpu,            // CPU cores kept busy: the run's processes (solid) and the machine (dashed)
-    Memory,         // resident memory of the run's processes (MiB or GiB)
+    Memory,         // the run's processes' memory (SamplingInfo::memoryMeasure; MiB or GiB)
     GpuUtilization, // share of the period a kernel ran on the GPU (%)
     GpuMemory,      // GPU memory in use, all processes (MiB or GiB)
     GpuPower,       // GPU board power (W)

@@ -108,7 +108,8 @@ QString readingText(const QString &source, const EnergyReading &reading) {
 }
 
 // The tooltip of the CPU cores, peak memory and energy cells.
-QVariant systemToolTip(const EpochSystem &system, EpochColumn column) {
+QVariant systemToolTip(const EpochSystem &system, const SamplingInfo &sampling,
+                       EpochColumn column) {
     if (!system.sampled)
         return QStringLiteral("Not sampled: the record was written before DeviceBench sampled "
                               "the machine during a run.");
@@ -120,8 +121,9 @@ QVariant systemToolTip(const EpochSystem &system, EpochColumn column) {
             .arg(system.machineCores.mean, 0, 'f', 1)
             .arg(system.samples);
     case EpochColumn::PeakMemory:
-        return QStringLiteral("Peak resident memory of the run's processes (mean %1).")
-            .arg(std::isfinite(system.rssBytes.mean) ? bytesText(system.rssBytes.mean)
+        return QStringLiteral("Peak memory of the run's processes, %1 (mean %2).")
+            .arg(QString::fromStdString(memoryMeasureText(sampling.memoryMeasure)),
+                 std::isfinite(system.rssBytes.mean) ? bytesText(system.rssBytes.mean)
                                                      : QStringLiteral("?"));
     case EpochColumn::Energy: {
         QStringList lines;
@@ -160,7 +162,7 @@ QVariant epochCellToolTip(const StoredRun &run, const EpochResult &epoch, EpochC
     case EpochColumn::CpuCores:
     case EpochColumn::PeakMemory:
     case EpochColumn::Energy:
-        return systemToolTip(epoch.system, column);
+        return systemToolTip(epoch.system, run.record.sampling, column);
     default:
         return QVariant();
     }

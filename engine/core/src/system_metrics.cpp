@@ -157,7 +157,14 @@ std::string bytesText(double bytes) {
     return number(bytes / (1024.0 * 1024.0), 0, " MiB");
 }
 
-std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs) {
+std::string memoryMeasureText(const std::string &measure) {
+    return measure == kProportionalSetSize
+               ? "proportional set size"
+               : "resident set size, shared pages counted in each process";
+}
+
+std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs,
+                       const std::string &memoryMeasure) {
     const SampledStat process = stableSystemStat(epochs, warmupEpochs, &EpochSystem::processCores);
     const SampledStat machine = stableSystemStat(epochs, warmupEpochs, &EpochSystem::machineCores);
     const SampledStat rss = stableSystemStat(epochs, warmupEpochs, &EpochSystem::rssBytes);
@@ -174,7 +181,8 @@ std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs)
         line += std::string(process.known() ? ", the machine " : " the machine kept ") +
                 number(machine.mean, 2) + (process.known() ? "" : " cores busy");
     if (rss.known())
-        line += "; peak memory " + bytesText(rss.peak);
+        line +=
+            "; peak memory " + bytesText(rss.peak) + " (" + memoryMeasureText(memoryMeasure) + ")";
     if (gpu.known())
         line += "; GPU " + number(100.0 * gpu.mean, 0) + " % busy";
     if (gpuMemory.known())

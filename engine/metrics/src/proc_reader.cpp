@@ -80,6 +80,23 @@ double sumStatFields(const std::string &statText, int a, int b) {
     return first + second;
 }
 
+// The line of `text` that starts with `key` ("VmRSS:"), "<number> kB", in bytes; NaN when
+// absent or malformed.
+double kibField(const std::string &text, const std::string &key) {
+    std::istringstream lines(text);
+    for (std::string line; std::getline(lines, line);) {
+        if (line.rfind(key, 0) != 0)
+            continue;
+        std::istringstream fields(line.substr(key.size()));
+        double kib = 0.0;
+        std::string unit;
+        if (fields >> kib >> unit && unit == "kB" && kib >= 0.0)
+            return kib * 1024.0;
+        return kNaN;
+    }
+    return kNaN;
+}
+
 } // namespace
 
 double parseStatCpuTicks(const std::string &statText) {
@@ -90,23 +107,16 @@ double parseStatChildTicks(const std::string &statText) {
     return sumStatFields(statText, 16, 17); // cutime, cstime
 }
 
-double parseVmRssBytes(const std::string &statusText) {
-    std::istringstream lines(statusText);
-    for (std::string line; std::getline(lines, line);) {
-        if (line.rfind("VmRSS:", 0) != 0)
-            continue;
-        std::istringstream fields(line.substr(6));
-        double kib = 0.0;
-        std::string unit;
-        if (fields >> kib >> unit && unit == "kB" && kib >= 0.0)
-            return kib * 1024.0;
-        return kNaN;
-    }
-    return kNaN;
+double parseVmRssBytes(const std::string &statusText) { return kibField(statusText, "VmRSS:"); }
+
+double parsePssBytes(const std::string &smapsRollupText) {
+    return kibField(smapsRollupText, "Pss:");
 }
 
 ProcessTree readProcessTree(const std::string &procRoot, int root, double ticksPerSecond) {
     ProcessTree tree;
+    double rss = 0.0, pss = 0.0;
+    bool everyPss = true;
     std::vector<int> pending{root};
     while (!pending.empty() && tree.cpuSeconds.size() < 4096) {
         const int pid = pending.back();
@@ -119,14 +129,19 @@ ProcessTree readProcessTree(const std::string &procRoot, int root, double ticksP
             continue;        // a descendant that ended while we looked
         }
         tree.cpuSeconds[pid] = ticks / ticksPerSecond;
-        const double rss = parseVmRssBytes(readSmallFile(folder + "/status"));
-        if (!std::isnan(rss))
-            tree.rssBytes += rss;
+        const double processRss = parseVmRssBytes(readSmallFile(folder + "/status"));
+        if (!std::isnan(processRss))
+            rss += processRss;
+        const double processPss = parsePssBytes(readSmallFile(folder + "/smaps_rollup"));
+        everyPss = everyPss && !std::isnan(processPss);
+        pss += everyPss ? processPss : 0.0;
         for (int child : childrenOf(folder))
             if (tree.cpuSeconds.count(child) == 0)
                 pending.push_back(child);
     }
     tree.valid = true;
+    tree.proportional = everyPss;
+    tree.rssBytes = everyPss ? pss : rss;
     return tree;
 }
 

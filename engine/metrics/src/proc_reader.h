@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// Engine-internal (metrics): the CPU time and resident memory of a process and its descendants,
+// Engine-internal (metrics): the CPU time and memory of a process and its descendants,
 // and the whole machine's busy CPU time, read from /proc (Linux). Plain C++.
 #pragma once
 
@@ -13,7 +13,11 @@ struct ProcessTree {
     bool valid = false;               // false: the root process could not be read
     std::map<int, double> cpuSeconds; // pid -> its own CPU seconds (children that ended not
                                       // counted: /proc's cutime is only for waited-for ones)
-    double rssBytes = 0.0;            // the tree's VmRSS, summed
+    // The tree's memory: the sum of its processes' proportional set sizes (smaps_rollup's Pss:
+    // a page shared by N processes counts 1/N in each, so the sum counts it once) when every
+    // process's was readable, else the sum of their VmRSS (shared pages once per process).
+    double rssBytes = 0.0;
+    bool proportional = false; // rssBytes is the Pss sum
 };
 
 // Reads `root` (a pid; 0 = this process, /proc/self) and every descendant found through
@@ -28,6 +32,10 @@ double busyCores(const ProcessTree &before, const ProcessTree &now, double wallS
 
 // The "VmRSS:" of /proc/<pid>/status text, in bytes; NaN when absent or malformed.
 double parseVmRssBytes(const std::string &statusText);
+
+// The "Pss:" of /proc/<pid>/smaps_rollup text (Linux 4.14+), in bytes; NaN when absent or
+// malformed (an older kernel, another user's process).
+double parsePssBytes(const std::string &smapsRollupText);
 
 // utime + stime of /proc/<pid>/stat text, in ticks; NaN when malformed (the command name, in
 // parentheses, may hold spaces and parentheses: fields are counted after its last ')').

@@ -105,6 +105,7 @@ struct SystemSampler::State {
     double lastPowerTime = 0.0;
     int lastRoot = -1;
     detail::ProcessTree lastTree;
+    bool proportional = false; // the last readable tree's memory was its Pss sum
     CpuTimes lastMachine;
     Clock::time_point lastRead;
 
@@ -188,6 +189,8 @@ SystemSample SystemSampler::State::read() {
     if (root == lastRoot) // a new root (a child run's process started): no rate until the next
         sample.processCores = detail::busyCores(lastTree, tree, wall);
     sample.rssBytes = tree.valid ? tree.rssBytes : kNotSampled;
+    if (tree.valid)
+        proportional = tree.proportional;
     lastTree = std::move(tree);
     lastRoot = root;
 
@@ -304,6 +307,7 @@ SamplingInfo SystemSampler::info() const {
     info.sampled = true;
     info.periodSeconds = s.options.periodSeconds;
     info.notes = s.notes;
+    info.memoryMeasure = s.proportional ? kProportionalSetSize : kResidentSetSize;
     return info;
 }
 

@@ -135,6 +135,8 @@ void writeSampling(OrderedJson &record, const SamplingInfo &sampling,
     if (!sampling.sampled)
         return;
     record["sampling"] = {{"periodSeconds", sampling.periodSeconds}, {"notes", sampling.notes}};
+    if (!sampling.memoryMeasure.empty()) // absent: older records (their figures are VmRSS)
+        record["sampling"]["memoryMeasure"] = sampling.memoryMeasure;
     OrderedJson columns;
     OrderedJson seconds = OrderedJson::array();
     for (const SystemSample &s : samples)
@@ -170,6 +172,13 @@ void readSampling(const FieldReader &r, const nlohmann::json &record, SamplingIn
         if (!notes[i].is_string())
             r.fail("sampling.notes[" + std::to_string(i) + "]", "must be a string");
         sampling->notes.push_back(visibleText(notes[i].get<std::string>())); // never obeyed
+    }
+    if (o.contains("memoryMeasure")) {
+        sampling->memoryMeasure = r.string(o, "memoryMeasure", "sampling");
+        if (sampling->memoryMeasure != kProportionalSetSize &&
+            sampling->memoryMeasure != kResidentSetSize)
+            r.fail("sampling.memoryMeasure", "must be \"pss\" or \"rss\" (got \"" +
+                                                 visibleText(sampling->memoryMeasure) + "\")");
     }
     const nlohmann::json &columns = r.object(record, "samples", "");
     const nlohmann::json &seconds = r.array(columns, "seconds", "samples");

@@ -189,7 +189,8 @@ OrderedJson compareJson(const RunSet &store, const std::vector<ControlPair> &pai
                              {"biased", run.machineSpeed.biased}};
         j["achievedGflops"] = achievedGflops(run.record, run.summary); // NaN: null
         j["energy"] = energyJson(run.record, run.warmupEpochs);
-        j["system"] = systemLine(run.record.epochs, run.warmupEpochs);
+        j["system"] =
+            systemLine(run.record.epochs, run.warmupEpochs, run.record.sampling.memoryMeasure);
         j["cost"] = costJson(run.cost);
         j["config"] = record["config"];
         j["started"] = record["started"];

@@ -39,9 +39,11 @@ SampledStat stableSystemStat(const std::vector<EpochResult> &epochs, int warmupE
 
 // The summary's line of what the machine did in the stable epochs (means of the epochs' means,
 // the peak of their peaks): "system: the run's processes kept 1.93 cores busy, the machine
-// 1.98; peak memory 1.21 GiB; GPU 87 % busy, peak 3.20 GiB, 210 W" (GPU parts when read);
+// 1.98; peak memory 1.21 GiB (proportional set size); GPU 87 % busy, peak 3.20 GiB, 210 W"
+// (GPU parts when read; the memory's measure by memoryMeasureText of SamplingInfo's);
 // "system: not sampled" when no stable epoch was.
-std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs);
+std::string systemLine(const std::vector<EpochResult> &epochs, int warmupEpochs,
+                       const std::string &memoryMeasure);
 
 // Bytes for people: "812 MiB", "1.21 GiB".
 std::string bytesText(double bytes);

@@ -19,7 +19,8 @@ struct SystemSample {
     double processCores = kNotSampled;   // CPU cores the run's processes kept busy since the
                                          // previous reading (user + system time / wall time)
     double machineCores = kNotSampled;   // CPU cores the whole machine kept busy (/proc/stat)
-    double rssBytes = kNotSampled;       // resident memory of the run's processes (VmRSS)
+    double rssBytes = kNotSampled;       // memory of the run's processes, as
+                                         // SamplingInfo::memoryMeasure says (Pss or VmRSS)
     double gpuUtilization = kNotSampled; // fraction of the last period a kernel ran (NVML)
     double gpuMemoryBytes = kNotSampled; // device memory in use, all processes (NVML)
     double gpuPowerWatts = kNotSampled;  // board power (NVML)
@@ -85,7 +86,20 @@ struct SamplingInfo {
     bool sampled = false;               // false: the run was not sampled (older records)
     double periodSeconds = kNotSampled; // between readings
     std::vector<std::string> notes;
+    // What the memory readings (SystemSample::rssBytes) sum over the run's processes:
+    // kProportionalSetSize (each page shared by N processes counted 1/N in each, so once in
+    // all: a script's DataLoader workers add only their own pages) or kResidentSetSize (VmRSS,
+    // shared pages counted once per process: where smaps_rollup cannot be read, and records
+    // written before this was recorded, "" on reading).
+    std::string memoryMeasure;
 };
+
+inline constexpr const char *kProportionalSetSize = "pss";
+inline constexpr const char *kResidentSetSize = "rss";
+
+// How a memory figure is measured, for the text beside it: "proportional set size" or "resident
+// set size, shared pages counted in each process" (also for "": older records).
+std::string memoryMeasureText(const std::string &measure);
 
 // A note of an EnergyReading that says the source does not apply rather than that it failed.
 inline constexpr const char *kNotTheRunsDevice = "not the run's device";
