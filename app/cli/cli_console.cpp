@@ -4,6 +4,7 @@
 #include "cli_phases.h"
 #include "cli_support.h"
 
+#include "devicebench/comparison.h"
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/run_energy.h"
@@ -11,10 +12,12 @@
 #include "devicebench/time_to_target.h"
 #include "devicebench/trainer.h"
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <iomanip>
 #include <ostream>
+#include <sstream>
 
 #include <unistd.h>
 
@@ -26,17 +29,36 @@ std::string threadsText(int threads) {
 
 bool stderrIsATerminal() { return isatty(fileno(stderr)) != 0; }
 
+// What the run trains: the model, batch size and learning rate; a script's as it stated them.
+std::string ConsoleObserver::trainedText(const RunStarted &info) const {
+    std::ostringstream text;
+    if (!workloadRow(m_config.workload).engineModel) {
+        text << scriptWorkText(m_config.script, info); // as every view of the record names it
+        if (info.modelParameters > 0)
+            text << " (" << grouped(info.modelParameters) << " parameters)";
+        text << ", batch size "
+             << (info.batchSize > 0 ? std::to_string(info.batchSize) : "not stated")
+             << ", learning rate ";
+        if (std::isfinite(info.learningRate))
+            text << info.learningRate;
+        else
+            text << "not stated";
+        return text.str();
+    }
+    text << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
+                          info.multiplyAddsPerImage)
+         << ", batch size " << m_config.batchSize << ", learning rate ";
+    if (workloadRow(m_config.workload).recipe())
+        text << "the recipe's schedule";
+    else
+        text << m_config.learningRate;
+    return text.str();
+}
+
 void ConsoleObserver::onRunStarted(const RunStarted &info) {
     m_info = info;
     m_out << "run " << m_runId << ": " << info.device << ", " << threadsText(info.threads) << ", "
-          << describeModel(m_config.model, m_config.imageSize, info.modelParameters,
-                           info.multiplyAddsPerImage)
-          << ", batch size " << m_config.batchSize << ", learning rate ";
-    if (workloadRow(m_config.workload).recipe())
-        m_out << "the recipe's schedule";
-    else
-        m_out << m_config.learningRate;
-    m_out << ", " << m_config.epochs
+          << trainedText(info) << ", " << m_config.epochs
           << (m_config.epochs == 1 ? " epoch (first " : " epochs (first ") << m_config.warmupEpochs
           << " warm-up), seed " << m_config.seed << ", workload " << toString(m_config.workload)
           << ", precision " << shortName(m_config.precision)
@@ -47,8 +69,12 @@ void ConsoleObserver::onRunStarted(const RunStarted &info) {
                   ? ", target " + targetText(*m_config.targetAccuracy) + " test accuracy"
                   : std::string())
           << "\n"
-          << "data: " << info.dataDescription << " (" << info.trainImages << " training, "
-          << info.testImages << " test images, " << info.stepsPerEpoch << " steps per epoch)\n";
+          << "data: " << info.dataDescription;
+    if (workloadRow(m_config.workload).engineModel)
+        m_out << " (" << info.trainImages << " training, " << info.testImages << " test images, "
+              << info.stepsPerEpoch << " steps per epoch)\n";
+    else
+        m_out << " (its steps and training images counted in each epoch)\n";
     if (!info.precisionNote.empty())
         m_out << "precision: " << info.precisionNote << "\n";
     m_out.flush();

@@ -45,6 +45,8 @@ public:
     void finish(const RecordedRun &run) { m_feed.finish(run); }
 
 private:
+    std::string trainedText(const RunStarted &info) const;
+
     std::ostream &m_out;
     std::ostream &m_err;
     RunSetFeed m_feed;

@@ -84,9 +84,14 @@ std::string runName(const std::vector<RunConfig> &runs, std::size_t i) {
 void printHeader(std::ostream &out, const std::vector<RunConfig> &runs) {
     const RunConfig &base = runs.front();
     const bool oneModel = !differ(runs, &RunConfig::model) && !differ(runs, &RunConfig::imageSize);
-    out << "DeviceBench " << kVersion << ": "
-        << (oneModel ? describeModel(base.model, base.imageSize, 0, 0) : "several models")
-        << " on CIFAR-10, " << runs.size() << (runs.size() == 1 ? " run" : " runs") << "\n";
+    const std::string count = std::to_string(runs.size()) + (runs.size() == 1 ? " run" : " runs");
+    out << "DeviceBench " << kVersion << ": ";
+    if (!workloadRow(base.workload).engineModel) // the script says what it trains when it starts
+        out << "your script " << base.script.substr(base.script.rfind('/') + 1) << ", " << count
+            << "\n";
+    else
+        out << (oneModel ? describeModel(base.model, base.imageSize, 0, 0) : "several models")
+            << " on CIFAR-10, " << count << "\n";
     if (base.synthetic) {
         out << kSyntheticNote << "\n";
     }

@@ -186,6 +186,11 @@ OrderedJson printPublishedAfterRuns(const PublishedOptions &options, const RunSe
     PublishedLoad load = loadPublishedFiles(options, err);
     if (!load.builtInFound)
         return OrderedJson(nullptr); // a build or bundle without its data files: say nothing
+    if (!publishedBelongsBeside(store)) {
+        out << "published results: not shown beside your script's runs (the published rows "
+               "time another model on another loop, not your script's work)\n";
+        return OrderedJson(nullptr);
+    }
     const PublishedBeside beside = publishedBeside(load.sets, store);
     printPublished(out, load, beside, store);
     if (shown != nullptr)

@@ -38,17 +38,12 @@ std::string fixed(double value, int decimals) {
     return s.str();
 }
 
-namespace {
-
-// 11173962 -> "11,173,962".
 std::string grouped(std::int64_t value) {
     std::string digits = std::to_string(value);
     for (auto i = static_cast<std::ptrdiff_t>(digits.size()) - 3; i > (value < 0 ? 1 : 0); i -= 3)
         digits.insert(static_cast<std::size_t>(i), ",");
     return digits;
 }
-
-} // namespace
 
 std::string describeModel(const std::string &model, int imageSize, std::int64_t parameters,
                           std::int64_t multiplyAddsPerImage) {

@@ -33,6 +33,9 @@ std::string pad(const std::string &text, std::size_t width);
 // The model a run trains, for its first line: "<model> at <S> px" and, when known
 // (not 0), its trainable parameters and forward multiply-adds per image, e.g.
 // "resnet18 at 32 px (11,173,962 parameters, 555.4 M multiply-adds per image)".
+// 11173962 -> "11,173,962".
+std::string grouped(std::int64_t value);
+
 std::string describeModel(const std::string &model, int imageSize, std::int64_t parameters,
                           std::int64_t multiplyAddsPerImage);
 

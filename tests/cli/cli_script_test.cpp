@@ -14,11 +14,17 @@
 #include <nlohmann/json.hpp>
 
 #include <array>
+#include <chrono>
+#include <csignal>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <string>
+#include <thread>
 #include <vector>
+
+#include <sys/wait.h>
 
 namespace {
 
@@ -106,6 +112,138 @@ for epoch in run.epochs(9):
     EXPECT_NE(records[0].started.threads, records[1].started.threads);
     const nlohmann::json json = nlohmann::json::parse(r.out);
     EXPECT_EQ(json["runs"].size(), 2u);
+}
+
+TEST_F(ScriptCli, TheFlagsOfWhatTheScriptTrainsAreRefusedNamingThemAndNothingRuns) {
+    const auto r = runCli({"run", "--workload", "script", "--script", write("train.py", "pass\n"),
+                           "--batch-size", "32", "--lr", "0.1", "--out-dir", m_records.string()});
+    EXPECT_EQ(r.exitCode, 2) << r.err;
+    EXPECT_TRUE(contains(r.err, "--batch-size, --lr: your script trains its own model")) << r.err;
+    EXPECT_FALSE(fs::exists(m_records)) << "a record was written";
+}
+
+bool torchImports() {
+    const std::string check = testPython() + " -c 'import torch' > /dev/null 2>&1";
+    return std::system(check.c_str()) == 0;
+}
+
+TEST_F(ScriptCli, TheConsoleSaysWhatTheScriptTrainsNotTheEnginesDefaults) {
+    if (!torchImports())
+        GTEST_SKIP() << testPython() << " cannot import torch";
+    const std::string script = write("wrapped.py", R"(import torch, devicebench
+class TinyNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 2)
+    def forward(self, x):
+        return self.fc(x)
+net = torch.nn.DataParallel(TinyNet())
+optimizer = torch.optim.SGD(net.parameters(), lr=0.05)
+run = devicebench.run(model=net, batch_size=8, lr=optimizer)
+data = torch.randn(20, 4)
+for epoch in run.epochs(2):
+    for start in range(0, 20, 8):
+        x = data[start:start + 8]
+        run.step(net(x).square().mean().detach(), images=x)
+)");
+    const auto r = runCli({"run", "--workload", "script", "--script", script, "--python",
+                           testPython(), "--epochs", "2"});
+    ASSERT_EQ(r.exitCode, 0) << r.err;
+    EXPECT_TRUE(contains(r.out, "your script wrapped.py, 1 run")) << r.out;
+    EXPECT_TRUE(contains(r.out, "wrapped.py: TinyNet in DataParallel (10 parameters), batch size "
+                                "8, learning rate 0.05"))
+        << r.out;
+    EXPECT_TRUE(contains(r.out, "its steps and training images counted in each epoch")) << r.out;
+    EXPECT_FALSE(contains(r.out, "small-cnn")) << r.out;
+    EXPECT_FALSE(contains(r.out, " 0 images/s")) << r.out;
+    EXPECT_TRUE(contains(r.out, "published results: not shown beside your script's runs")) << r.out;
+    EXPECT_FALSE(contains(r.out, "article: Tesla T4")) << r.out;
+}
+
+// The script's process, by the pid it wrote, is gone (or a zombie no one waits for).
+bool processGone(const fs::path &pidFile) {
+    std::ifstream in(pidFile);
+    int pid = 0;
+    if (!(in >> pid) || pid <= 0)
+        return false;
+    std::ifstream stat("/proc/" + std::to_string(pid) + "/stat");
+    std::string text;
+    if (!stat || !std::getline(stat, text))
+        return true;
+    const std::size_t close = text.rfind(')');
+    return close != std::string::npos && close + 2 < text.size() && text[close + 2] == 'Z';
+}
+
+// A script of 50 slow epochs that writes its pid to the file its argument names.
+constexpr const char *kSlowScript = R"(import os, sys, time, torch, devicebench
+open(sys.argv[1], "w").write(str(os.getpid()))
+run = devicebench.run(model="slow", batch_size=4)
+for epoch in run.epochs(50):
+    for step in range(4):
+        time.sleep(0.05)
+        run.step(torch.tensor(0.5))
+)";
+
+// Whether `pidFile`'s process is gone within five seconds.
+bool goneSoon(const fs::path &pidFile) {
+    for (int i = 0; i < 250 && !processGone(pidFile); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    return processGone(pidFile);
+}
+
+class SlowScriptCli : public ScriptCli {
+protected:
+    // Starts the CLI on kSlowScript and waits until its record holds an epoch; "" or why not.
+    std::string startAndWaitForAnEpoch() {
+        const std::string script = write("slow.py", kSlowScript);
+        setenv("DEVICEBENCH_RESOURCES", kResources.c_str(), 1);
+        m_cli = std::make_unique<devicebench::testing::ChildProcess>(
+            DEVICEBENCH_CLI,
+            std::vector<std::string>{"run", "--workload", "script", "--script", script,
+                                     "--script-arg=" + m_pidFile.string(), "--python", testPython(),
+                                     "--epochs", "50", "--record", m_record.string()});
+        unsetenv("DEVICEBENCH_RESOURCES");
+        const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(120);
+        while (!m_cli->exited() && std::chrono::steady_clock::now() < deadline) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(20));
+            if (fs::exists(m_record) &&
+                !devicebench::readRunRecord(m_record.string()).epochs.empty())
+                return "";
+        }
+        return "no epoch was recorded";
+    }
+
+    fs::path m_pidFile = m_dir.path() / "script.pid";
+    fs::path m_record = m_dir.path() / "slow.json";
+    std::unique_ptr<devicebench::testing::ChildProcess> m_cli;
+};
+
+TEST_F(SlowScriptCli, AClosedTerminalEndsTheRunCancelledSayingSoAndLeavesNoProcess) {
+    if (!torchImports())
+        GTEST_SKIP() << testPython() << " cannot import torch";
+    ASSERT_EQ(startAndWaitForAnEpoch(), "");
+    m_cli->signal(SIGHUP);
+    const int status = m_cli->wait();
+    ASSERT_TRUE(WIFEXITED(status)) << "ended by signal " << WTERMSIG(status);
+    EXPECT_EQ(WEXITSTATUS(status), 130);
+    const devicebench::RunRecord r = devicebench::readRunRecord(m_record.string());
+    EXPECT_EQ(r.status, "cancelled");
+    EXPECT_TRUE(contains(r.reason, "stopped by SIGHUP (the terminal closed) during epoch"))
+        << r.reason;
+    EXPECT_GE(r.epochs.size(), 1u);
+    EXPECT_TRUE(processGone(m_pidFile)) << "the script outlived the CLI";
+}
+
+TEST_F(SlowScriptCli, AKilledCliTakesItsScriptWithItAndTheRecordKeepsItsEpochs) {
+    if (!torchImports())
+        GTEST_SKIP() << testPython() << " cannot import torch";
+    ASSERT_EQ(startAndWaitForAnEpoch(), "");
+    m_cli->signal(SIGKILL);
+    m_cli->wait();
+    EXPECT_TRUE(goneSoon(m_pidFile)) << "the script trains on as an orphan";
+    const devicebench::RunRecord r = devicebench::readRunRecord(m_record.string());
+    EXPECT_EQ(r.status, "running") << "no one was left to write its end";
+    EXPECT_GE(r.epochs.size(), 1u);
 }
 
 } // namespace

@@ -24,6 +24,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
@@ -157,6 +158,77 @@ TEST_F(ScriptRun, RecordSaysWhatRanWithEveryStepACanaryAndALoadPerEpoch) {
     RunRecord other = back;
     other.config.scriptArgs = {"another-model"};
     EXPECT_EQ(workloadDifferences(record, other), std::vector<std::string>{"script arguments"});
+}
+
+// A script as many are written: a wrapped model, the optimizer's rate, 20 images in batches
+// of 8 (a short last batch of 4), each step's batch given to the module.
+constexpr const char *kWrappedScript = R"(import torch
+import devicebench
+class TinyNet(torch.nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = torch.nn.Linear(4, 2)
+    def forward(self, x):
+        return self.fc(x)
+net = torch.nn.DataParallel(TinyNet())
+optimizer = torch.optim.SGD(net.parameters(), lr=0.05)
+run = devicebench.run(model=net, batch_size=8, lr=optimizer)
+data = torch.randn(20, 4)
+for epoch in run.epochs(3):
+    for start in range(0, 20, 8):
+        x = data[start:start + 8]
+        loss = net(x).square().mean()
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        run.step(loss, images=x)
+)";
+
+TEST_F(ScriptRun, ItsModelBatchAndRateAreTheScriptsAndItsStepsAndImagesAreCounted) {
+    SKIP_WITHOUT_TORCH();
+    script(kWrappedScript);
+    std::atomic<bool> stop{false};
+    const RecordedRun r = run(stop); // the request holds batch size 64 and rate 0.01
+    ASSERT_EQ(r.outcome.status, RunStatus::Finished) << r.outcome.reason;
+    const RunRecord &record = r.record;
+    EXPECT_EQ(record.model, "TinyNet") << "what DataParallel wraps";
+    EXPECT_EQ(record.started.modelWrapper, "DataParallel");
+    EXPECT_EQ(record.started.modelParameters, 10);
+    EXPECT_EQ(record.config.batchSize, 8);
+    EXPECT_DOUBLE_EQ(record.config.learningRate, 0.05);
+    EXPECT_EQ(record.started.stepsPerEpoch, 3);
+    EXPECT_EQ(record.started.trainImages, 20) << "8 + 8 + 4, not 3 x 8";
+    for (const EpochResult &e : record.epochs) {
+        EXPECT_EQ(e.steps, 3) << "epoch " << e.epoch;
+        EXPECT_EQ(e.trainImages, 20) << "epoch " << e.epoch;
+        EXPECT_NEAR(e.imagesPerSecond, 20.0 / e.seconds, 1e-6 * e.imagesPerSecond);
+    }
+    EXPECT_NEAR(r.outcome.summary.imagesPerSecond, 20.0 / r.outcome.summary.stableMean, 1e-6);
+    EXPECT_NE(runLabel(record).find("train.py: TinyNet in DataParallel"), std::string::npos)
+        << runLabel(record);
+}
+
+TEST_F(ScriptRun, WhatAScriptDoesNotStateIsNotStatedAndItsStepsAreStillCounted) {
+    SKIP_WITHOUT_TORCH();
+    script(R"(import torch
+import devicebench
+run = devicebench.run()
+for epoch in run.epochs(3):
+    for step in range(5):
+        run.step(torch.tensor(1.0))
+)");
+    std::atomic<bool> stop{false};
+    const RecordedRun r = run(stop);
+    ASSERT_EQ(r.outcome.status, RunStatus::Finished) << r.outcome.reason;
+    EXPECT_EQ(r.record.config.batchSize, 0);
+    EXPECT_TRUE(std::isnan(r.record.config.learningRate));
+    EXPECT_EQ(r.record.started.stepsPerEpoch, 5);
+    ASSERT_EQ(r.record.epochs.size(), 3u);
+    EXPECT_EQ(r.record.epochs[0].trainImages, -1) << "no images given and no batch size";
+    EXPECT_TRUE(std::isnan(r.record.epochs[0].imagesPerSecond));
+    const RunRecord back = parseRunRecord(toJson(r.record), "unstated script record");
+    EXPECT_EQ(back.epochs[0].trainImages, -1);
+    EXPECT_EQ(back.epochs[0].steps, 5);
 }
 
 TEST_F(ScriptRun, WithATargetTheLoopEndsAfterTheEpochThatReachesItAsAFinishedRun) {

@@ -9,6 +9,7 @@ skipped.
 
 run from the repository root: /usr/bin/python3 -m unittest tests/python/devicebench_module_test.py
 """
+import hashlib
 import json
 import os
 import select
@@ -58,8 +59,12 @@ STEADY = HEADER + textwrap.dedent("""
 class Child:
     """One script run as DeviceBench runs it; `events` are the lines it sent."""
 
-    def __init__(self, body, settings=None, stop_after_epochs=None):
+    def __init__(self, body, settings=None, stop_after_epochs=None, files=None):
         self.folder = tempfile.mkdtemp(prefix="devicebench-module-test-")
+        for name, text in (files or {}).items():  # the script's own modules, beside it
+            os.makedirs(os.path.dirname(os.path.join(self.folder, name)), exist_ok=True)
+            with open(os.path.join(self.folder, name), "w") as f:
+                f.write(text)
         self.script = os.path.join(self.folder, "train.py")
         with open(self.script, "w") as f:
             f.write(body)
@@ -250,6 +255,73 @@ class ModuleUnderDeviceBench(unittest.TestCase):
 
 @unittest.skipIf(PROBLEM, PROBLEM)
 class ModuleOutsideDeviceBench(unittest.TestCase):
+    def test_a_wrapped_model_is_named_by_what_it_wraps_with_its_rate_and_its_own_modules(self):
+        tiny = textwrap.dedent("""
+            import torch
+            class TinyNet(torch.nn.Module):
+                def __init__(self):
+                    super().__init__()
+                    self.fc = torch.nn.Linear(4, 2)
+                def forward(self, x):
+                    return self.fc(x)
+            """)
+        child = Child(HEADER + textwrap.dedent("""
+            from models.tiny import TinyNet
+            net = torch.nn.DataParallel(TinyNet())
+            optimizer = torch.optim.SGD(net.parameters(), lr=0.05)
+            run = devicebench.run(model=net, batch_size=8, lr=optimizer)
+            for epoch in run.epochs(3):
+                run.step(torch.tensor(1.0))
+            """), files={"models/__init__.py": "", "models/tiny.py": tiny})
+        self.assertEqual(child.ended()["status"], "finished", child.output)
+        started = child.of("started")[0]["started"]
+        self.assertEqual(started["modelName"], "TinyNet")
+        self.assertEqual(started["modelWrapper"], "DataParallel")
+        self.assertEqual(started["modelParameters"], 10)
+        self.assertEqual(started["batchSize"], 8)
+        self.assertAlmostEqual(started["learningRate"], 0.05)
+        self.assertEqual(started["scriptFiles"], {
+            os.path.join("models", "__init__.py"): hashlib.sha256(b"").hexdigest(),
+            os.path.join("models", "tiny.py"): hashlib.sha256(tiny.encode()).hexdigest()})
+
+    def test_steps_and_images_are_counted_and_a_short_last_batch_counts_short(self):
+        child = Child(HEADER + textwrap.dedent("""
+            run = devicebench.run(batch_size=8)
+            data = torch.zeros(20, 3)
+            for epoch in run.epochs(3):
+                for start in range(0, 20, 8):
+                    x = data[start:start + 8]
+                    if epoch == 1:
+                        run.step(torch.tensor(1.0), images=x)  # the batch: 8, 8, 4
+                    elif epoch == 2:
+                        run.step(torch.tensor(1.0), images=len(x))
+                    else:
+                        run.step(torch.tensor(1.0))  # the stated batch size: 8 each
+            """))
+        self.assertEqual(child.ended()["status"], "finished", child.output)
+        epochs = [e["epoch"] for e in child.of("epoch")]
+        self.assertEqual([e["steps"] for e in epochs], [3, 3, 3])
+        self.assertEqual([e["trainImages"] for e in epochs], [20, 20, 24])
+        for e in epochs:
+            self.assertAlmostEqual(e["imagesPerSecond"], e["trainImages"] / e["seconds"])
+        started = child.of("started")[0]["started"]
+        self.assertNotIn("learningRate", [k for k, v in started.items() if v is not None])
+        self.assertEqual(started["modelName"], "")
+
+    def test_a_rate_or_an_image_count_that_is_not_one_fails_naming_it(self):
+        for call, named in (("devicebench.run(lr='fast')", "devicebench.run(lr=)"),
+                            ("devicebench.run(batch_size=0)", "devicebench.run(batch_size=)")):
+            child = Child(HEADER + "run = %s\nfor e in run.epochs(1):\n    run.step(1.0)\n" % call)
+            self.assertEqual(child.ended()["status"], "failed", child.output)
+            self.assertIn(named, child.ended()["reason"])
+        child = Child(HEADER + textwrap.dedent("""
+            run = devicebench.run()
+            for e in run.epochs(1):
+                run.step(torch.tensor(1.0), images=-3)
+            """))
+        self.assertEqual(child.ended()["status"], "failed", child.output)
+        self.assertIn("run.step(images=)", child.ended()["reason"])
+
     def test_without_devicebench_the_script_runs_its_own_epochs_and_nothing_is_timed(self):
         folder = tempfile.mkdtemp(prefix="devicebench-module-test-")
         script = os.path.join(folder, "alone.py")

@@ -163,9 +163,7 @@ void LossChart::buildGroup(GroupSeries &entry, const RunStore &store, const RunG
     int configured = 0;
     for (const int index : group.runs) {
         const RunRecord &record = store.run(index).record;
-        perEpoch = record.started.stepsPerEpoch > 0
-                       ? static_cast<double>(record.started.stepsPerEpoch)
-                       : perEpoch;
+        perEpoch = static_cast<double>(stepsPerEpochOf(record));
         configured =
             std::max({configured, record.config.epochs, static_cast<int>(record.epochs.size())});
         QList<QPointF> points; // (step, loss), finite ones, smoothed like a run's curve

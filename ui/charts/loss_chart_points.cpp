@@ -16,8 +16,7 @@ namespace devicebench {
 
 void LossChart::build(RunSeries &entry, const StoredRun &run) {
     const RunRecord &record = run.record;
-    const double perEpoch =
-        record.started.stepsPerEpoch > 0 ? static_cast<double>(record.started.stepsPerEpoch) : 1.0;
+    const auto perEpoch = static_cast<double>(stepsPerEpochOf(record));
     if (entry.builtSteps != record.steps.size() || entry.builtGeneration != m_generation)
         buildStepPoints(entry, record, perEpoch);
     if (entry.builtEpochs != record.epochs.size() || entry.builtGeneration != m_generation)

@@ -20,7 +20,7 @@ void RunStore::setPublishedShown(bool shown) {
 }
 
 PublishedBeside RunStore::publishedRows() const {
-    if (!m_publishedShown || m_published.empty())
+    if (!m_publishedShown || m_published.empty() || !publishedBelongsBeside(m_set))
         return {};
     return publishedBeside(m_published, m_set);
 }

@@ -73,7 +73,8 @@ const std::vector<ComparisonRule> kComparisonRules = {
     // Exact: both come from the same decimal text, printed back with full precision.
     {"learningRate", true, "learning rate", "another training trajectory (losses, divergence)",
      [](const RunRecord &a, const RunRecord &b) {
-         return a.config.learningRate != b.config.learningRate;
+         const double x = a.config.learningRate, y = b.config.learningRate;
+         return x != y && !(std::isnan(x) && std::isnan(y)); // NaN: a script did not say
      },
      [](RunRecord &r) { r.config.learningRate *= 2.0; }},
     {"epochs", true, "epochs", "how many epochs the means are over",
@@ -157,6 +158,17 @@ const std::vector<ComparisonRule> kComparisonRules = {
          return a.config.scriptArgs != b.config.scriptArgs;
      },
      [](RunRecord &r) { r.config.scriptArgs.push_back("--other"); }},
+    // What else the script ran: the modules of its own folder it imported (RunStarted's, not a
+    // setting). A record from before they were recorded has none: it differs from one that has.
+    {"scriptFiles", false, "the script's local modules",
+     "another version of a module the script imports (models/, utils.py) is another program",
+     [](const RunRecord &a, const RunRecord &b) {
+         return a.started.scriptFiles != b.started.scriptFiles;
+     },
+     [](RunRecord &r) {
+         r.started.scriptFiles = {{"models/net.py", "0123"}};
+         r.started.scriptFilesRecorded = true;
+     }},
     // ---- declared irrelevant to timing: runs that differ in these stay comparable ----------
     {"device", true, nullptr, "the hardware under comparison", nullptr,
      [](RunRecord &r) { r.config.device = r.started.device = "cuda:0"; }},

@@ -182,6 +182,13 @@ std::string likeForLikeLine(const PublishedSet &set, const RunSet &store) {
            "says what differs)";
 }
 
+bool publishedBelongsBeside(const RunSet &store) {
+    const std::vector<RunEntry> &runs = store.runs();
+    return runs.empty() || std::any_of(runs.begin(), runs.end(), [](const RunEntry &run) {
+               return workloadRow(run.record.config.workload).engineModel;
+           });
+}
+
 PublishedBeside publishedBeside(const std::vector<PublishedSet> &sets, const RunSet &store,
                                 int publishedBaseline) {
     PublishedBeside beside;

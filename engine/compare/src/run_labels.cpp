@@ -4,6 +4,7 @@
 #include "devicebench/comparison.h"
 #include "devicebench/display_text.h"
 #include "devicebench/precision_text.h"
+#include "devicebench/workloads.h"
 
 #include <algorithm>
 #include <set>
@@ -99,7 +100,7 @@ std::string runLabel(const RunRecord &record) {
     }
     label += modelLabel(record);
     // Runs of other batch sizes are other groups: the label says which ("CPU x2 · batch 32").
-    if (record.config.batchSize != kDefaultBatchSize)
+    if (record.config.batchSize != kDefaultBatchSize && record.config.batchSize > 0)
         label += " \u00b7 batch " + std::to_string(record.config.batchSize);
     // The article's float32 is the default; mixed precision is named ("CPU x2 bf16"), and a
     // precision this version does not know by its text.
@@ -112,7 +113,8 @@ std::string runLabel(const RunRecord &record) {
     if (record.config.tf32 != Tf32::Default)
         label += " TF32 " + std::string(toString(record.config.tf32));
     // The article's computation is the default; any other workload is named in the label.
-    if (!record.workload.empty() && record.workload != toString(Workload::Faithful)) {
+    if (!record.workload.empty() && record.workload != toString(Workload::Faithful) &&
+        workloadRow(record.config.workload).engineModel) { // a script's file names it already
         label += " (" + displayText(record.workload) + ")";
     }
     // Phase timing synchronises the device at every phase: its times are another
@@ -127,7 +129,25 @@ std::string runLabel(const RunRecord &record) {
     return label;
 }
 
+std::string scriptWorkText(const std::string &script, const RunStarted &started) {
+    std::string text =
+        script.empty() ? "your script" : displayText(script.substr(script.rfind('/') + 1));
+    if (!started.modelName.empty())
+        text += ": " + displayText(started.modelName);
+    if (!started.modelWrapper.empty())
+        text += " in " + displayText(started.modelWrapper);
+    return text;
+}
+
+std::string trainedName(const RunRecord &record) {
+    return workloadRow(record.config.workload).engineModel
+               ? displayText(record.model)
+               : scriptWorkText(record.config.script, record.started);
+}
+
 std::string modelLabel(const RunRecord &record) {
+    if (!workloadRow(record.config.workload).engineModel) // the script's file and its model
+        return " \u00b7 " + scriptWorkText(record.config.script, record.started);
     std::string label;
     if (!record.model.empty() && record.model != kDefaultModel) {
         label += " \u00b7 " + displayText(record.model);

@@ -7,12 +7,20 @@
 #include "json_system.h"
 
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 namespace devicebench::detail {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+// A count the epoch may carry (steps, training images): 0 or more; -1 when absent or null
+// (not counted: a script's steps that did not say their images).
+std::int64_t countOrUnknown(const FieldReader &r, const nlohmann::json &o, const char *key,
+                            const std::string &p) {
+    return o.contains(key) && !o.at(key).is_null() ? r.int64(o, key, p, 0) : -1;
+}
 
 // What the epoch got from the machine (contention.h). Added after schema 1 was first written:
 // the fields are optional together; "contended" present means measured, absent means unknown.
@@ -57,6 +65,10 @@ nlohmann::ordered_json epochJson(const EpochResult &e) {
     o["testLoss"] = e.testLoss;
     o["testAccuracy"] = e.testAccuracy;
     o["imagesPerSecond"] = e.imagesPerSecond;
+    if (e.steps >= 0) // absent: not counted (older records)
+        o["steps"] = e.steps;
+    if (e.trainImages >= 0)
+        o["trainImages"] = e.trainImages;
     if (e.load.measured) { // absent: not measured (older records, no /proc)
         o["cpuSeconds"] = e.load.cpuSeconds;
         o["cpuShare"] = e.load.cpuShare;
@@ -96,6 +108,8 @@ EpochResult readEpoch(const FieldReader &r, const nlohmann::json &o, const std::
     e.testLoss = r.numberOrNull(o, "testLoss", p);
     e.testAccuracy = r.numberOrNull(o, "testAccuracy", p); // null: a script that did not test
     e.imagesPerSecond = r.numberOrNull(o, "imagesPerSecond", p);
+    e.steps = countOrUnknown(r, o, "steps", p);
+    e.trainImages = countOrUnknown(r, o, "trainImages", p);
     e.load = readEpochLoad(r, o, p);
     e.phases = detail::readPhases(r, o, p);
     if (o.contains("allReduceSeconds")) {

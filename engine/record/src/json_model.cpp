@@ -3,6 +3,10 @@
 
 #include "devicebench/display_text.h"
 
+#include <algorithm>
+#include <cmath>
+#include <utility>
+
 namespace devicebench::detail {
 
 void writeModelConfig(nlohmann::ordered_json &config, const RunConfig &c) {
@@ -22,8 +26,18 @@ void writeModelStarted(nlohmann::ordered_json &started, const RunStarted &s) {
     started["multiplyAddsPerImage"] = s.multiplyAddsPerImage;
     if (!s.modelName.empty())
         started["modelName"] = s.modelName;
+    if (!s.modelWrapper.empty())
+        started["modelWrapper"] = s.modelWrapper;
     if (s.batchSize > 0)
         started["batchSize"] = s.batchSize;
+    if (std::isfinite(s.learningRate))
+        started["learningRate"] = s.learningRate;
+    if (s.scriptFilesRecorded) { // absent: not recorded (older records, other runs)
+        nlohmann::ordered_json files = nlohmann::ordered_json::object();
+        for (const auto &[path, sha256] : s.scriptFiles)
+            files[path] = sha256;
+        started["scriptFiles"] = std::move(files);
+    }
 }
 
 void readModelConfig(const FieldReader &r, const nlohmann::json &config,
@@ -65,8 +79,22 @@ void readModelStarted(const FieldReader &r, const nlohmann::json &started, const
                                   : (knownSmallCnn ? kSmallCnnMultiplyAdds : 0);
     if (started.contains("modelName"))
         s->modelName = r.string(started, "modelName", p);
+    if (started.contains("modelWrapper"))
+        s->modelWrapper = r.string(started, "modelWrapper", p);
     if (started.contains("batchSize"))
         s->batchSize = r.int64(started, "batchSize", p);
+    if (started.contains("learningRate")) // null: not stated
+        s->learningRate = r.numberOrNull(started, "learningRate", p);
+    if (started.contains("scriptFiles")) {
+        const nlohmann::json &files = r.object(started, "scriptFiles", p);
+        for (auto it = files.begin(); it != files.end(); ++it) {
+            if (!it->is_string())
+                r.fail(p + ".scriptFiles", "must map each file to its sha256 text");
+            s->scriptFiles.emplace_back(visibleText(it.key()), it->get<std::string>());
+        }
+        std::sort(s->scriptFiles.begin(), s->scriptFiles.end());
+        s->scriptFilesRecorded = true;
+    }
 }
 
 } // namespace devicebench::detail

@@ -9,6 +9,7 @@
 #include "devicebench/machine_drift.h"
 #include "devicebench/phase_summary.h"
 #include "devicebench/time_to_target.h"
+#include "devicebench/workloads.h"
 
 #include <algorithm>
 #include <cmath>
@@ -103,8 +104,10 @@ void checkSettings(const Checker &c, const RunRecord &r) {
     if (epochCount == 0)
         return;
     c.atLeast("config.epochs", r.config.epochs, 1);
-    c.atLeast("config.batchSize", r.config.batchSize, 1);
-    if (!(r.config.learningRate > 0.0)) {
+    // A script's batch size and learning rate are what it stated: 0 and null when it did not.
+    const bool script = !workloadRow(r.config.workload).engineModel;
+    c.atLeast("config.batchSize", r.config.batchSize, script ? 0 : 1);
+    if (!(r.config.learningRate > 0.0) && !(script && std::isnan(r.config.learningRate))) {
         c.fail("config.learningRate", "must be above 0 (got " + text(r.config.learningRate) + ")");
     }
     c.atLeast("config.warmupEpochs", r.config.warmupEpochs, 0);
@@ -129,8 +132,9 @@ void checkCounts(const Checker &c, const RunRecord &r) {
     c.atLeast("data.testImages", r.data.testImages, 0);
     c.atLeast("started.modelParameters", r.started.modelParameters, 0);
     c.atLeast("started.multiplyAddsPerImage", r.started.multiplyAddsPerImage, 0);
+    // A script's steps are counted, not derived: its sampler may drop or repeat images.
     if (!r.epochs.empty() && r.started.trainImages > 0 && r.started.stepsPerEpoch > 0 &&
-        r.config.batchSize > 0) {
+        r.config.batchSize > 0 && workloadRow(r.config.workload).engineModel) {
         const std::int64_t steps =
             (r.started.trainImages + r.config.batchSize - 1) / r.config.batchSize;
         if (r.started.stepsPerEpoch != steps) {

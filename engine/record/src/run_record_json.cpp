@@ -15,6 +15,7 @@
 #include "json_phases.h"
 #include "json_system.h"
 #include "record_json_parts.h"
+#include "script_settings.h"
 
 #include <nlohmann/json.hpp>
 
@@ -114,7 +115,7 @@ RunConfig readConfig(const FieldReader &r, const Json &j) {
     c.device = r.string(j, "device", p);
     c.epochs = r.integer(j, "epochs", p);
     c.batchSize = r.integer(j, "batchSize", p);
-    c.learningRate = r.finite(j, "learningRate", p);
+    c.learningRate = r.numberOrNull(j, "learningRate", p); // null: a script that did not say
     c.warmupEpochs = r.integer(j, "warmupEpochs", p);
     c.threads = r.integer(j, "threads", p);
     c.seed = r.uint64(j, "seed", p);
@@ -337,6 +338,7 @@ RunRecord parseRunRecord(const std::string &json, const std::string &source) {
     record.epochs = readArray<EpochResult>(r, j, "epochs", detail::readEpoch);
     record.steps = readArray<TimedStepLoss>(r, j, "steps", readStep);
     detail::readSampling(r, j, &record.sampling, &record.samples);
+    detail::adoptScriptSettings(record);
     checkRunRecord(record, source);
     return record;
 }

@@ -3,10 +3,13 @@
 #include "devicebench/run_record.h"
 
 #include "record_time.h"
+#include "script_settings.h"
 
 #include <spdlog/spdlog.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <exception>
 #include <functional>
 #include <string>
@@ -41,10 +44,7 @@ RunRecorder::RunRecorder(const RunConfig &config, std::string path, RecordObserv
 
 void RunRecorder::onRunStarted(const RunStarted &info) {
     m_record.started = info;
-    if (!workloadRow(m_record.config.workload).engineModel && !info.modelName.empty()) {
-        m_record.model = info.modelName; // the user's script names its own model
-        m_record.config.model = info.modelName;
-    }
+    detail::adoptScriptSettings(m_record); // a script's own model, batch size, learning rate
     // After the engine set its thread count, so the fingerprint's intra-op threads are the run's.
     m_record.fingerprint = takeFingerprint();
     m_record.data = identifyData(m_record.config, info.trainImages, info.testImages);
@@ -67,8 +67,23 @@ void RunRecorder::onStepLosses(const std::vector<StepLoss> &losses) {
     }
 }
 
+void addEpoch(RunRecord &record, const EpochResult &epoch) {
+    record.epochs.push_back(epoch);
+    RunStarted &started = record.started;
+    if (started.stepsPerEpoch == 0 && epoch.steps > 0) {
+        started.stepsPerEpoch = epoch.steps;
+        started.trainImages = std::max<std::int64_t>(0, epoch.trainImages);
+    }
+}
+
+std::int64_t stepsPerEpochOf(const RunRecord &record) {
+    if (record.started.stepsPerEpoch > 0)
+        return record.started.stepsPerEpoch;
+    return std::max<std::int64_t>(1, static_cast<std::int64_t>(record.steps.size()));
+}
+
 void RunRecorder::onEpochFinished(const EpochResult &epoch) {
-    m_record.epochs.push_back(epoch);
+    addEpoch(m_record, epoch);
     save();
     if (m_next != nullptr) {
         m_next->onEpochFinished(epoch);

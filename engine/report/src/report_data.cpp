@@ -62,10 +62,9 @@ OrderedJson number(double value) {
 }
 
 // Where a step sits on the curves' axis, in epochs: its (whole-run) step number over the steps
-// per epoch; the end of its epoch when that is not known.
+// per epoch (stepsPerEpochOf).
 double epochPosition(const TimedStepLoss &step, std::int64_t stepsPerEpoch) {
-    return stepsPerEpoch > 0 ? static_cast<double>(step.step) / static_cast<double>(stepsPerEpoch)
-                             : static_cast<double>(step.epoch);
+    return static_cast<double>(step.step) / static_cast<double>(stepsPerEpoch);
 }
 
 // Bucket means of a run's step losses, at most `points` of them; a bucket without a finite
@@ -73,13 +72,14 @@ double epochPosition(const TimedStepLoss &step, std::int64_t stepsPerEpoch) {
 OrderedJson stepCurve(const RunRecord &record, std::size_t points) {
     const std::vector<TimedStepLoss> &steps = record.steps;
     const std::size_t size = std::max<std::size_t>(1, (steps.size() + points - 1) / points);
+    const std::int64_t perEpoch = stepsPerEpochOf(record);
     OrderedJson curve = OrderedJson::array();
     for (std::size_t start = 0; start < steps.size(); start += size) {
         const std::size_t end = std::min(steps.size(), start + size);
         double x = 0.0, sum = 0.0;
         std::size_t finite = 0;
         for (std::size_t i = start; i < end; ++i) {
-            x += epochPosition(steps[i], record.started.stepsPerEpoch);
+            x += epochPosition(steps[i], perEpoch);
             if (std::isfinite(steps[i].loss)) {
                 sum += steps[i].loss;
                 ++finite;
@@ -153,7 +153,7 @@ ReportAnswer reportAnswer(const RunSet &runs, const RunGroups &groups) {
     if (groups.groups.empty() || groups.baseline < 0)
         return {"How fast does training run here?", "No run was compared: no answer."};
     const RunGroup &base = groups.groups[static_cast<std::size_t>(groups.baseline)];
-    const std::string &model = runs.run(base.runs.front()).record.model;
+    const std::string model = trainedName(runs.run(base.runs.front()).record);
     const int other = fastestOther(groups);
     if (other < 0) {
         const GroupStats &s = base.stats;

@@ -142,6 +142,8 @@ private:
         case RunEventKind::Epoch:
             if (m_program.channel)
                 measureBetweenEpochs(&event.epoch);
+            if (m_imagesPerEpoch == 0.0 && event.epoch.trainImages > 0) // a script's, counted
+                m_imagesPerEpoch = static_cast<double>(event.epoch.trainImages);
             m_outcome.epochs.push_back(event.epoch);
             m_observer.onEpochFinished(event.epoch);
             return false;

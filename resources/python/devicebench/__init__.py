@@ -2,10 +2,10 @@
 """DeviceBench's module for your own training script (docs/YOUR-SCRIPT.md).
 
     import devicebench
-    run = devicebench.run(model=net, batch_size=128)   # or model="my-resnet"
+    run = devicebench.run(model=net, batch_size=128, lr=optimizer)  # all optional
     for epoch in run.epochs(10):                        # one timed epoch each
         for x, y in loader:
-            ...; run.step(loss)                          # the step's loss, a tensor
+            ...; run.step(loss, images=x)                # the step's loss; its batch
         run.test(loss=test_loss, accuracy=acc)           # optional
 
 Run by DeviceBench (`devicebench-cli run --workload script --script FILE`), it reads the run's
@@ -23,7 +23,6 @@ does nothing: the epochs are counted, nothing is timed, fetched or written.
 Python 3.8+, the standard library and torch (1.13 or later).
 """
 import atexit
-import hashlib
 import json
 import math
 import os
@@ -33,6 +32,9 @@ import signal
 import sys
 import time
 import traceback
+
+from ._described import (_count, _file_sha256, _images_of, _learning_rate, _local_files,
+                         _script_path, _unwrap)
 
 __all__ = ["run", "Run", "Stopped", "Diverged", "CHANNEL_VARIABLE", "SETTINGS_VARIABLE"]
 
@@ -120,23 +122,6 @@ class _State:
 
 def _on_signal(signum, _frame):
     _State.signal = signal.Signals(signum).name
-
-
-def _script_path():
-    main = sys.modules.get("__main__")
-    path = getattr(main, "__file__", None) or (sys.argv[0] if sys.argv else "")
-    return os.path.abspath(path) if path else ""
-
-
-def _file_sha256(path):
-    digest = hashlib.sha256()
-    try:
-        with open(path, "rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                digest.update(block)
-    except OSError:
-        return ""
-    return digest.hexdigest()
 
 
 def _last_traceback_lines(kind, error, tb):
@@ -248,13 +233,14 @@ def _number(value, what):
     return float(value)
 
 
-def run(model=None, batch_size=None):
+def run(model=None, batch_size=None, lr=None):
     """The run of this script: one per process (a second call returns the first). `model`:
-    the model's name (str) or the torch.nn.Module itself (its class name, and its trainable
-    parameter count kept in the record); `batch_size`: images per step, kept in the record
-    and used for images per second."""
+    the model's name (str) or the torch.nn.Module itself (the class it wraps, if any, named:
+    DataParallel, DistributedDataParallel, torch.compile; its trainable parameters counted);
+    `batch_size`: images per step as the script sets it; `lr`: the learning rate, a number or
+    the optimizer (its first group's rate at the start). What is not given is "not stated"."""
     if _State.run is None:
-        _State.run = Run(model, batch_size)
+        _State.run = Run(model, batch_size, lr)
     return _State.run
 
 
@@ -264,7 +250,7 @@ _connect()  # at import: a script that never calls run() still ends its run sayi
 class Run:
     """One timed run. Use devicebench.run(), not this class, so that a script has one."""
 
-    def __init__(self, model=None, batch_size=None):
+    def __init__(self, model=None, batch_size=None, lr=None):
         import torch
         self._torch = torch
         self.channel = _connect()
@@ -278,12 +264,14 @@ class Run:
         self.fetch_interval = max(1, int(settings.get("lossFetchInterval", 50)))
         self.asked_epochs = settings.get("epochs")
         self.target = settings.get("targetAccuracy")  # percent; the loop ends when reached
-        self.batch_size = batch_size
-        self.model_name, self.parameters = "", 0
+        self.batch_size = _count(batch_size, "devicebench.run(batch_size=)")
+        self.lr = _learning_rate(lr)
+        self.model_name, self.wrapper, self.parameters = "", "", 0
         self.set_model(model)
         self.epoch_count, self.done, self.started, self.epoch = 0, 0, False, 0
         self.reached = False  # the target accuracy was reached: the run ends finished
         self._step, self._pending, self._epoch_losses = 0, [], []
+        self._epoch_steps, self._epoch_images = 0, 0  # images None: a step without a count
         self._test = (None, None)
         if self.active:
             if self.threads > 0:
@@ -292,14 +280,16 @@ class Run:
             self.channel.take("the set-up")
 
     def set_model(self, model):
-        """The model's name (str) or module (name and trainable parameter count)."""
+        """The model's name (str) or module (what it wraps named, trainable parameters)."""
         if model is None:
             return
         if isinstance(model, str):
             self.model_name = model
             return
-        self.model_name = self.model_name or type(model).__name__  # a name given stays
-        self.parameters = sum(p.numel() for p in model.parameters() if p.requires_grad)
+        inner, wrappers = _unwrap(model)
+        self.model_name = self.model_name or type(inner).__name__  # a name given stays
+        self.wrapper = ", ".join(wrappers)
+        self.parameters = sum(p.numel() for p in inner.parameters() if p.requires_grad)
 
     def epochs(self, count):
         """Yields 1..count, each a timed epoch. Under DeviceBench the run's own epoch count
@@ -317,6 +307,7 @@ class Run:
         for epoch in range(1, self.epoch_count + 1):
             self.channel.take("epoch %d" % epoch)
             self.epoch, self._epoch_losses, self._test = epoch, [], (None, None)
+            self._epoch_steps, self._epoch_images = 0, 0
             started_unix = time.time()
             self._synchronize()
             began = time.perf_counter()
@@ -326,8 +317,10 @@ class Run:
             if self._finish_epoch(epoch, seconds, started_unix):
                 return  # the run's target accuracy reached: no further epoch
 
-    def step(self, loss):
-        """One training step's loss: a one-element tensor (kept on the device) or a number."""
+    def step(self, loss, images=None):
+        """One training step's loss: a one-element tensor (kept on the device) or a number.
+        `images`: the images the step trained on, a count or the batch itself (its first
+        dimension); without it, the batch_size given to run(), else not counted."""
         if not self.active:
             return
         if _State.signal:
@@ -343,7 +336,11 @@ class Run:
         elif isinstance(loss, bool) or not isinstance(loss, (int, float)):
             raise TypeError("run.step(loss): the loss must be a number or a one-element "
                             "tensor, got %s" % type(loss).__name__)
+        seen = _images_of(images) if images is not None else self.batch_size
+        self._epoch_images = None if seen is None or self._epoch_images is None else \
+            self._epoch_images + seen
         self._step += 1
+        self._epoch_steps += 1
         self._pending.append((self._step, loss))
         if len(self._pending) >= self.fetch_interval:
             self._fetch()
@@ -401,7 +398,8 @@ class Run:
             "dataDescription": "the script's own data (%s)" % os.path.basename(script),
             "synthetic": False, "modelParameters": self.parameters,
             "multiplyAddsPerImage": 0, "modelName": self.model_name,
-            "batchSize": int(self.batch_size or 0)},
+            "modelWrapper": self.wrapper, "batchSize": int(self.batch_size or 0),
+            "learningRate": self.lr, "scriptFiles": _local_files(script)},
             "program": {
                 "python": platform.python_version(), "pythonExecutable": sys.executable,
                 "torch": torch.__version__,
@@ -424,12 +422,13 @@ class Run:
         if accuracy is not None and not 0.0 <= accuracy <= 1.0:
             raise ValueError("run.test(accuracy=) must be a fraction from 0 to 1 (got %r)"
                              % accuracy)
-        images = len(self._epoch_losses) * int(self.batch_size or 0)
+        images = self._epoch_images
         self.done = epoch
         self.channel.emit({"event": "epoch", "epoch": {
             "epoch": epoch, "seconds": seconds, "warmup": epoch <= self.warmup_epochs,
             "trainLoss": train_loss, "testLoss": test_loss, "testAccuracy": accuracy,
             "imagesPerSecond": images / seconds if images and seconds > 0 else None,
+            "steps": self._epoch_steps, "trainImages": images,
             "startedUnixSeconds": started_unix}})
         if test_loss is not None and not math.isfinite(test_loss):
             raise Diverged("test loss became %s in epoch %d" % (test_loss, epoch))

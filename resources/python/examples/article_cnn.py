@@ -39,7 +39,8 @@ def main():
     args = parse_arguments(batch_size=64, lr=0.01)
     train_x, train_y, test_x, test_y = read_cifar10(args.data_dir, args.train_images,
                                                     args.test_images)
-    run = devicebench.run(model="article-cnn", batch_size=args.batch_size)  # DEVICEBENCH
+    run = devicebench.run(model="article-cnn", batch_size=args.batch_size,  # DEVICEBENCH
+                          lr=args.lr)
     device = torch.device(run.device)  # DEVICEBENCH (it also seeded torch: run.seed)
     tx = TX().to(device)
     run.set_model(tx)
@@ -52,7 +53,7 @@ def main():
             optimizer.zero_grad()
             loss.backward()
             optimizer.step()
-            run.step(loss)  # DEVICEBENCH
+            run.step(loss, images=imgs)  # DEVICEBENCH
         with torch.no_grad():
             loss_images, correct = 0, 0
             for img, target in batches(test_x, test_y, args.batch_size):

@@ -26,7 +26,7 @@ def main():
                                                     args.test_images)
     train_x, test_x = (train_x - MEAN) / STD, (test_x - MEAN) / STD
     model = torchvision.models.resnet18(num_classes=10)
-    run = devicebench.run(model=model, batch_size=args.batch_size)
+    run = devicebench.run(model=model, batch_size=args.batch_size, lr=args.lr)
     device = torch.device(run.device)
     model = model.to(device)
     loss_function = nn.CrossEntropyLoss()
@@ -40,7 +40,7 @@ def main():
             optimizer.zero_grad(set_to_none=True)
             loss.backward()
             optimizer.step()
-            run.step(loss)
+            run.step(loss, images=x)
         schedule.step()
         model.eval()
         with torch.no_grad():

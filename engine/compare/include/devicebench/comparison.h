@@ -115,8 +115,17 @@ std::string deviceKind(const RunRecord &record);
 std::string backendLabel(const std::string &backend);
 
 // The model and image size where they are not the article's: " · resnet18", " · 64 px", both,
-// or "" for small-cnn at 32 x 32. UTF-8.
+// or "" for small-cnn at 32 x 32; a script run's scriptWorkText: " · train.py: ResNet". UTF-8.
 std::string modelLabel(const RunRecord &record);
+
+// What a script run trained, as a person knows it: the file name of `script` (a path), then
+// the model as the script named it and the wrapper it ran in, from `started` ("train.py: ResNet
+// in DataParallel"; "train.py" when the script named no model). UTF-8.
+std::string scriptWorkText(const std::string &script, const RunStarted &started);
+
+// What a run trained, in a sentence: the model's name ("small-cnn"), or a script run's
+// scriptWorkText ("train.py: ResNet in DataParallel"). UTF-8, shown safely (displayText).
+std::string trainedName(const RunRecord &record);
 
 // Achieved throughput in GFLOP/s: (trainImages x 6 + testImages x 2) x multiplyAddsPerImage /
 // stable mean / 1e9 (docs/MEASURING.md says why 6 and 2). NaN when the record does not know

@@ -171,6 +171,10 @@ struct PublishedBeside {
     int baselineRow = -1; // index into rows when a published row is the baseline, else -1
 };
 
+// Whether published rows belong beside the store's runs: not when every run is a user's own
+// script, whose work (its model, data and loop) is not the rows' work. True when empty.
+bool publishedBelongsBeside(const RunSet &store);
+
 // Never a published baseline unless chosen: `publishedBaseline` -1 keeps the store's baseline
 // (none when the store is empty); 0, 1, ... makes that row (counted over all sets' rows, in
 // order) the baseline. Throws std::out_of_range for a row that does not exist.

@@ -11,6 +11,7 @@
 #include <limits>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace devicebench {
@@ -237,6 +238,11 @@ struct EpochResult {
     // The test pass's part of `seconds` (the evaluation); NaN: not measured (older records,
     // a script that does not time it). Last, so that positional initialisers keep their order.
     double testSeconds = std::numeric_limits<double>::quiet_NaN();
+    // A script run's: the training steps the epoch took and the training images those steps
+    // saw, as counted (a short last batch counted short). -1: not counted (older records, and
+    // the engine's runs, whose epochs are RunStarted's stepsPerEpoch and trainImages).
+    std::int64_t steps = -1;
+    std::int64_t trainImages = -1;
 };
 
 // One process of a data-parallel job: where it ran and its shard of the data.
@@ -280,7 +286,8 @@ struct RunStarted {
     int threads = 0;        // intra-op threads actually in use
     std::int64_t trainImages = 0;
     std::int64_t testImages = 0;
-    std::int64_t stepsPerEpoch = 0; // training steps per epoch (ceil(trainImages / batchSize))
+    std::int64_t stepsPerEpoch = 0; // training steps per epoch (ceil(trainImages / batchSize));
+                                    // a script run's: its first epoch's, 0 until that ended
     std::string dataDescription;    // data folder, or "synthetic data (accuracy is meaningless)"
     bool synthetic = false;
     // Seconds the device took to start (the first CUDA start: context creation, a tiny
@@ -305,10 +312,19 @@ struct RunStarted {
     // The canary before epoch 1 (CanaryTime): what every epoch's canary is held against. Not
     // measured in records written before the canary existed.
     CanaryTime canary{};
-    // Script runs: the model's name and the images per step as the script gave them to
-    // devicebench.run() ("" and 0 when it did not, and in every other run).
+    // Script runs: the model's name, the wrapper it was trained in ("DataParallel",
+    // "torch.compile"; "" for none), the images per step and the learning rate as the script
+    // gave them to devicebench.run() ("", "", 0 and NaN when it did not, and in every other run).
     std::string modelName;
+    std::string modelWrapper;
     std::int64_t batchSize = 0;
+    double learningRate = std::numeric_limits<double>::quiet_NaN();
+    // Script runs: the files of the script's own folder (and below) that it had imported when
+    // its first epoch began, other than the script: (path relative to that folder, sha256 of
+    // the content in hex), sorted by path. What two runs of one script ran differs when these
+    // do. `scriptFilesRecorded` false: not recorded (older records, other runs).
+    std::vector<std::pair<std::string, std::string>> scriptFiles;
+    bool scriptFilesRecorded = false;
 };
 
 enum class RunStatus { Finished, Cancelled, Diverged, Failed };

@@ -94,6 +94,15 @@ struct RunRecord {
 // null and read back as NaN).
 std::string toJson(const RunRecord &record);
 
+// Appends `epoch` to the record. A run whose steps per epoch were not known when it started
+// (a script's) takes its first counted epoch's steps and training images as its own.
+void addEpoch(RunRecord &record, const EpochResult &epoch);
+
+// The steps per epoch to place a record's steps by (an axis in epochs): started.stepsPerEpoch,
+// or while that is not known (a script's first epoch, live) the steps recorded so far, so that
+// they fill the epoch they are in. At least 1.
+std::int64_t stepsPerEpochOf(const RunRecord &record);
+
 // Parses a record. `source` names the file in errors. Throws RecordError when the text is not
 // JSON, truncated, of another schema version (older or newer: says which), misses a field,
 // has a field of the wrong type, or a number that is NaN/inf where a finite one is required;
