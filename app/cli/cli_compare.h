@@ -4,8 +4,7 @@
 #pragma once
 
 #include "cli_command.h"
-#include "cli_cost.h"
-#include "cli_published.h"
+#include "cli_compare_options.h"
 
 #include <iosfwd>
 #include <string>
@@ -13,31 +12,8 @@
 
 namespace devicebench::cli {
 
-struct CompareOptions {
-    std::vector<std::string> records; // run record files (docs/run-record.md)
-    std::string csvPath;  // per-epoch CSV; the summary goes beside it as FILE-summary.csv
-    std::string pngPath;  // the comparison picture
-    std::string htmlPath; // the HTML report (report -o); empty: none
-    std::string htmlFlag = "--html"; // how messages name htmlPath (report: "-o")
-    int baseline = 0;                // 1-based position in `records` (when baselineGiven)
-    bool baselineGiven = false;      // false: the slowest run is the baseline
-    int warmupEpochs = -1;           // warm-up epochs for every run; -1 = each run's own
-    bool json = false;               // as RunOptions::json
-    bool runs = false;               // --runs: the runs one by one after the groups
-    PublishedOptions published;      // --published: the published results beside the runs
-    CostOptions cost;                // --price-per-hour, --price-per-kwh, --prices
-};
-
 // Adds the `compare` subcommand, its options and its action to `app`.
 CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
-
-// compare's options (records, --csv, --png, --baseline, --warmup-epochs, --runs, --json, the
-// published and cost options) into `options` on `command`; `report` has them too. Returns the
-// --baseline option, which finishCompareOptions reads after the parse.
-CLI::Option *addCompareOptions(CLI::App &command, CompareOptions &options);
-
-// What the parse leaves to derive: baselineGiven, and published.show set by any published flag.
-void finishCompareOptions(CompareOptions &options, const CLI::Option &baselineOption);
 
 // Loads every record (a bad one: "skipped <file>: <reason>" on `err`, the others load),
 // prints the groups of repeated runs (run_groups.h: label, runs, n, mean of the stable means

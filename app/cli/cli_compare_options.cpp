@@ -1,10 +1,7 @@
 // SPDX-License-Identifier: MIT
-// `devicebench-cli compare`'s options and subcommand (cli_compare.h); `report` shares the
-// options (cli_report.h).
-#include "cli_compare.h"
+// `devicebench-cli compare`'s and `report`'s options (cli_compare_options.h).
+#include "cli_compare_options.h"
 #include "cli_support.h"
-
-#include <memory>
 
 namespace devicebench::cli {
 
@@ -40,18 +37,6 @@ void finishCompareOptions(CompareOptions &options, const CLI::Option &baselineOp
     options.baselineGiven = baselineOption.count() > 0;
     options.published.show = options.published.show || !options.published.extraDir.empty() ||
                              options.published.baselineGiven;
-}
-
-CLI::App *addCompareCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
-    auto options = std::make_shared<CompareOptions>(); // kept by the callback
-    auto *compare = app.add_subcommand(
-        "compare", "Compare run records (made here or elsewhere): table, PNG and CSV");
-    const CLI::Option *baselineOption = addCompareOptions(*compare, *options);
-    setAction(*compare, chosen, [options, baselineOption, &context] {
-        finishCompareOptions(*options, *baselineOption);
-        return compareCommand(*options, context.out, context.err);
-    });
-    return compare;
 }
 
 } // namespace devicebench::cli

@@ -6,7 +6,7 @@
 #include "cli_json.h"
 #include "cli_phases.h"
 #include "cli_published.h"
-#include "cli_report.h"
+#include "cli_report_file.h"
 #include "cli_support.h"
 #include "cli_train_child.h"
 

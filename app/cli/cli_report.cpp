@@ -1,15 +1,12 @@
 // SPDX-License-Identifier: MIT
-// `devicebench-cli report RECORD... -o FILE` and the report's checks (cli_report.h).
+// `devicebench-cli report RECORD... -o FILE` (cli_report.h).
 #include "cli_report.h"
 #include "cli_compare.h"
-#include "cli_support.h"
-
-#include "devicebench/html_report.h"
 
 #include <memory>
-#include <ostream>
 
 namespace devicebench::cli {
+
 CLI::App *addReportCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
     auto options = std::make_shared<CompareOptions>(); // kept by the callback
     auto *report = app.add_subcommand(
@@ -24,20 +21,6 @@ CLI::App *addReportCommand(CLI::App &app, const CommandContext &context, Command
         return compareCommand(*options, context.out, context.err);
     });
     return report;
-}
-
-bool writeReportFile(const std::string &path, const RunSet &runs,
-                     const std::vector<PublishedSet> *sets, const PublishedBeside *beside,
-                     std::ostream &out, std::ostream &err, std::vector<std::string> *written) {
-    try {
-        writeHtmlReport(path, runs, sets, beside);
-    } catch (const ReportError &e) {
-        err << "devicebench-cli: error: " << e.what() << "\n";
-        return false;
-    }
-    out << "wrote " << path << "\n";
-    written->push_back(path);
-    return true;
 }
 
 } // namespace devicebench::cli

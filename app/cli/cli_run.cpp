@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
-// `devicebench-cli run`: its options into checked runs, which cli_planned_runs.h runs.
+// `devicebench-cli run`: its options into checked runs, which cli_planned_runs.h runs, or this
+// process's rank of a data-parallel job (cli_distributed.h).
 #include "cli_run.h"
+#include "cli_distributed.h"
 #include "cli_planned_runs.h"
-#include "cli_report.h"
 #include "cli_support.h"
 
 #include "devicebench/csv_export.h"
@@ -12,6 +13,7 @@
 #include "devicebench/recorded_run.h"
 #include "devicebench/trainer.h"
 
+#include <memory>
 #include <ostream>
 #include <stdexcept>
 #include <string>
@@ -140,6 +142,62 @@ int runCommand(RunOptions options, std::ostream &stdOut, std::ostream &err,
     if (runs.empty())
         return kExitUsage;
     return runPlanned(options, runs, "run", "", stdOut, err, stopRequested);
+}
+
+namespace {
+
+// The run in this process, or, with WORLD_SIZE and RANK set (torchrun, Slurm, `launch`), this
+// process's rank of a data-parallel job.
+int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &context) {
+    LaunchEnvironment environment;
+    try {
+        environment = readLaunchEnvironment();
+    } catch (const DistributedError &e) {
+        context.err << "devicebench-cli: error: " << e.what() << "\n";
+        return kExitUsage;
+    }
+    if (!environment.present &&
+        (options.globalBatchSize > 0 || !options.backend.empty() || run.count("--timeout") > 0)) {
+        context.err << "devicebench-cli: error: --global-batch-size, --backend and --timeout are "
+                       "for a rank of a data-parallel job (WORLD_SIZE and RANK set: use `launch`, "
+                       "torchrun or Slurm)\n";
+        return kExitUsage;
+    }
+    if (environment.present && !trainsInEngineLoop(workloadRow(options.base.workload))) {
+        context.err << "devicebench-cli: error: --workload " << toString(options.base.workload)
+                    << " trains in one process; a rank of a data-parallel job trains "
+                    << workloadChoices(trainsInEngineLoop) << " only\n";
+        return kExitUsage;
+    }
+    if (environment.present && options.interleave) {
+        context.err << "devicebench-cli: error: --interleave alternates runs of this process; a "
+                       "rank of a data-parallel job is one run (leave --interleave out)\n";
+        return kExitUsage;
+    }
+    if (environment.present)
+        return distributedRunCommand(std::move(options), environment, context.out, context.err,
+                                     context.stopRequested);
+    return runCommand(std::move(options), context.out, context.err, context.stopRequested);
+}
+
+} // namespace
+
+CLI::App *addRunCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
+    auto *run = app.add_subcommand(
+        "run", "Train a model (default: the article's small-cnn) and time each epoch; with "
+               "WORLD_SIZE and RANK set (launch, torchrun, Slurm), as one rank of a "
+               "data-parallel job (docs/DISTRIBUTED.md)");
+    auto args = std::make_shared<RunArguments>(); // kept by the callback
+    declareRunOptions(*run, *args);
+    addDistributedRunOptions(*run, args->options);
+    setAction(*run, chosen, [run, args, &context] {
+        if (const std::string problem = finishRunOptions(*run, *args); !problem.empty()) {
+            context.err << "devicebench-cli: error: " << problem << "\n";
+            return static_cast<int>(kExitUsage);
+        }
+        return runOrJoin(*run, std::move(args->options), context);
+    });
+    return run;
 }
 
 } // namespace devicebench::cli

@@ -32,8 +32,7 @@ int checkRunOptions(RunOptions &options, std::ostream &err);
 bool checkRunConfig(RunConfig *config, std::ostream &err);
 
 // Adds the `run` subcommand, its options and its action (the runs here, or this process's rank
-// of a data-parallel job when WORLD_SIZE and RANK are set) to `app`. Defined in
-// cli_run_options.cpp.
+// of a data-parallel job when WORLD_SIZE and RANK are set) to `app`.
 CLI::App *addRunCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen);
 
 } // namespace devicebench::cli

@@ -1,13 +1,12 @@
 // SPDX-License-Identifier: MIT
-// `devicebench-cli run`'s command line: its options into RunOptions, and which run it is (one
-// process, or a rank of a data-parallel job).
-#include "cli_distributed.h"
-#include "cli_run.h"
+// `devicebench-cli run`'s command line: its options into RunOptions (cli_run_options.h).
+#include "cli_run_options.h"
 #include "cli_support.h"
 
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <initializer_list>
 #include <iterator>
 #include <memory>
 #include <ostream>
@@ -16,16 +15,6 @@
 
 namespace devicebench::cli {
 namespace {
-
-// RunOptions and the values that are finished after CLI11 (finishRunOptions).
-struct RunArguments {
-    RunOptions options;
-    std::vector<std::string> threads{"0"}; // split and parsed after CLI11, see splitList
-    std::string workload = "faithful";
-    std::string precision = "fp32";
-    std::string tf32 = "default";
-    double targetAccuracy = 0.0; // RunConfig::targetAccuracy when --target-accuracy is given
-};
 
 // --workload's help: each workload's name and what it trains, from its row.
 std::string workloadHelp() {
@@ -169,28 +158,37 @@ void declareOutputOptions(CLI::App &run, RunOptions &options) {
     addCostOptions(run, options.cost);
 }
 
-// Every option of `run`, in --help's order, into `args`.
-void declareRunOptions(CLI::App &run, RunArguments &args) {
-    declareTrainingOptions(run, args);
-    declareMeasuringOptions(run, args.options.base);
-    declareSchedulingOptions(run, args.options);
-    declareOutputOptions(run, args.options);
-    addDistributedRunOptions(run, args.options);
-}
-
-// A recipe workload (the speedrun) trains its own network at its own learning rate: --model,
-// --image-size and --lr are refused with it; its batch size, target and precision are the
-// recipe's unless given. "" or the problem.
-std::string applyRecipeDefaults(const CLI::App &run, RunOptions &options) {
-    const WorkloadRow &row = workloadRow(options.base.workload);
-    if (!row.recipe())
-        return {};
+// The flags of `flags` given on the command line, as "--a, --b"; "" when none, else
+// `problem` of them.
+template <typename Problem>
+std::string givenFlags(const CLI::App &run, std::initializer_list<const char *> flags,
+                       Problem problem) {
     std::string given;
-    for (const char *flag : {"--model", "--image-size", "--lr"})
+    for (const char *flag : flags)
         if (run.count(flag) > 0)
             given += (given.empty() ? "" : ", ") + std::string(flag);
-    if (!given.empty())
-        return recipeFlagsProblem(row, given);
+    return given.empty() ? given : problem(given);
+}
+
+// A user's script trains what it trains: --model, --image-size, --batch-size and --lr are
+// refused with it. A recipe workload (the speedrun) trains its own network at its own learning
+// rate: --model, --image-size and --lr are refused with it; its batch size, target and
+// precision are the recipe's unless given. "" or the problem.
+std::string applyRecipeDefaults(const CLI::App &run, RunOptions &options) {
+    const WorkloadRow &row = workloadRow(options.base.workload);
+    if (row.userScript())
+        return givenFlags(run, {"--model", "--image-size", "--batch-size", "--lr"}, [](auto given) {
+            return given + ": your script trains its own model at its own batch size and "
+                           "learning rate (tell them to devicebench.run(), docs/YOUR-SCRIPT.md); "
+                           "give them to the script with --script-arg";
+        });
+    if (!row.recipe())
+        return {};
+    if (std::string problem =
+            givenFlags(run, {"--model", "--image-size", "--lr"},
+                       [&](auto given) { return recipeFlagsProblem(row, given); });
+        !problem.empty())
+        return problem;
     options.base.model = row.recipeModel;
     if (run.count("--batch-size") == 0)
         options.base.batchSize = row.defaultBatchSize;
@@ -200,9 +198,15 @@ std::string applyRecipeDefaults(const CLI::App &run, RunOptions &options) {
     return {};
 }
 
-// After parsing: the lists split and parsed, the workload and precision, --warmup-epochs's
-// default. Returns
-// "" or the problem.
+} // namespace
+
+void declareRunOptions(CLI::App &run, RunArguments &args) {
+    declareTrainingOptions(run, args);
+    declareMeasuringOptions(run, args.options.base);
+    declareSchedulingOptions(run, args.options);
+    declareOutputOptions(run, args.options);
+}
+
 std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
     RunOptions &options = args.options;
     options.dataDirGiven = run.count("--data-dir") > 0;
@@ -236,63 +240,10 @@ std::string finishRunOptions(const CLI::App &run, RunArguments &args) {
     return {};
 }
 
-// The run in this process, or, with WORLD_SIZE and RANK set (torchrun, Slurm, `launch`), this
-// process's rank of a data-parallel job.
-int runOrJoin(const CLI::App &run, RunOptions options, const CommandContext &context) {
-    LaunchEnvironment environment;
-    try {
-        environment = readLaunchEnvironment();
-    } catch (const DistributedError &e) {
-        context.err << "devicebench-cli: error: " << e.what() << "\n";
-        return kExitUsage;
-    }
-    if (!environment.present &&
-        (options.globalBatchSize > 0 || !options.backend.empty() || run.count("--timeout") > 0)) {
-        context.err << "devicebench-cli: error: --global-batch-size, --backend and --timeout are "
-                       "for a rank of a data-parallel job (WORLD_SIZE and RANK set: use `launch`, "
-                       "torchrun or Slurm)\n";
-        return kExitUsage;
-    }
-    if (environment.present && !trainsInEngineLoop(workloadRow(options.base.workload))) {
-        context.err << "devicebench-cli: error: --workload " << toString(options.base.workload)
-                    << " trains in one process; a rank of a data-parallel job trains "
-                    << workloadChoices(trainsInEngineLoop) << " only\n";
-        return kExitUsage;
-    }
-    if (environment.present && options.interleave) {
-        context.err << "devicebench-cli: error: --interleave alternates runs of this process; a "
-                       "rank of a data-parallel job is one run (leave --interleave out)\n";
-        return kExitUsage;
-    }
-    if (environment.present)
-        return distributedRunCommand(std::move(options), environment, context.out, context.err,
-                                     context.stopRequested);
-    return runCommand(std::move(options), context.out, context.err, context.stopRequested);
-}
-
-} // namespace
-
 std::string recipeFlagsProblem(const WorkloadRow &row, const std::string &given) {
     return given + ": workload " + row.name + " trains its own network (" + row.recipeModel +
            ", 32 px) with its own learning-rate schedule (docs/SPEEDRUN.md); leave " + given +
            " out";
-}
-
-CLI::App *addRunCommand(CLI::App &app, const CommandContext &context, CommandAction &chosen) {
-    auto *run = app.add_subcommand(
-        "run", "Train a model (default: the article's small-cnn) and time each epoch; with "
-               "WORLD_SIZE and RANK set (launch, torchrun, Slurm), as one rank of a "
-               "data-parallel job (docs/DISTRIBUTED.md)");
-    auto args = std::make_shared<RunArguments>(); // kept by the callback
-    declareRunOptions(*run, *args);
-    setAction(*run, chosen, [run, args, &context] {
-        if (const std::string problem = finishRunOptions(*run, *args); !problem.empty()) {
-            context.err << "devicebench-cli: error: " << problem << "\n";
-            return static_cast<int>(kExitUsage);
-        }
-        return runOrJoin(*run, std::move(args->options), context);
-    });
-    return run;
 }
 
 } // namespace devicebench::cli

@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // What `run` and `reproduce` are asked for: the runs (devices x thread counts over one base
-// configuration) and their outputs, as the options of `run` fill it (cli_run_options.cpp) and
-// reproduce builds it. Read by the command (cli_run.h) and by the runner of planned runs
-// (cli_planned_runs.h), which therefore need not include each other.
+// configuration) and their outputs, as the options of `run` fill it (declareRunOptions,
+// finishRunOptions) and reproduce builds it. Read by the command (cli_run.h), the ranks of a job
+// (cli_distributed.h) and the runner of planned runs (cli_planned_runs.h), which therefore need
+// not include each other.
 #pragma once
 
 #include "cli_cost.h"
 #include "cli_published.h"
+
+#include <CLI/CLI.hpp>
 
 #include "devicebench/run_types.h"
 #include "devicebench/workloads.h"
@@ -49,6 +52,24 @@ struct RunOptions {
     // reproduce: the first run, the article's script, which the rows are like for like with.
     int baselineRun = 0;
 };
+
+// RunOptions and the values that are finished after CLI11 (finishRunOptions).
+struct RunArguments {
+    RunOptions options;
+    std::vector<std::string> threads{"0"}; // split and parsed after CLI11, see splitList
+    std::string workload = "faithful";
+    std::string precision = "fp32";
+    std::string tf32 = "default";
+    double targetAccuracy = 0.0; // RunConfig::targetAccuracy when --target-accuracy is given
+};
+
+// Every option of `run` but the data-parallel ones (cli_distributed.h), in --help's order,
+// into `args`.
+void declareRunOptions(CLI::App &run, RunArguments &args);
+
+// After parsing: the lists split and parsed, the workload and precision, the recipe's and the
+// script's refusals, --warmup-epochs's default. "" or the problem (a usage error).
+std::string finishRunOptions(const CLI::App &run, RunArguments &args);
 
 // Why a recipe workload (row.recipe()) refuses `given` ("--model, --lr"): it trains its own
 // network at 32 px with its own learning-rate schedule. The message of `run` and `sweep`.

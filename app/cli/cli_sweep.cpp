@@ -19,6 +19,7 @@
 #include <ostream>
 #include <sstream>
 #include <stdexcept>
+#include <string>
 #include <tuple>
 
 namespace devicebench::cli {

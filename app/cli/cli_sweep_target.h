@@ -4,7 +4,9 @@
 // `run` runs several (cli_planned_runs.h) and ranked by time to target.
 #pragma once
 
-#include "cli_sweep.h"
+#include "cli_sweep_options.h"
+
+#include "devicebench/sweep.h"
 
 #include <atomic>
 #include <iosfwd>

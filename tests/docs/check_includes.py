@@ -6,7 +6,9 @@
 
 1. ui/: window/ may include panels/, sweep/, dialogs/; those and window/ may include store/,
    charts/, export/, theme/; a folder never includes one above it (a rank lower in UI_RANKS).
-2. No header of app/ or ui/ reaches itself through the project's headers (no include cycle).
+2. No header of app/ or ui/ reaches itself through the project's headers (no include cycle),
+   and no unit (a .h and its .cpp) reaches itself through another's: a unit's source that
+   includes the header of a unit whose files include its own header is a loop too.
 3. No LibTorch header (<torch/...>, <ATen/...>, <c10/...>) outside engine/, bench/ and tests/.
 Prints what it found and exits 1 on any finding; "includes: N files, every arrow points down"."""
 import os
@@ -23,7 +25,7 @@ def sources(root, top):
     for folder, _, files in os.walk(os.path.join(root, top)):
         for name in files:
             if name.endswith((".h", ".cpp")):
-                yield os.path.join(folder, name)
+                yield os.path.normpath(os.path.join(folder, name))  # as resolve() gives them
 
 
 def includes(path):
@@ -75,6 +77,41 @@ def cycle_findings(root):
             yield from visit(node, [node])
 
 
+def unit_findings(root):
+    """Loops between units of app/ and ui/: a unit is a header and its source (folder/stem); unit
+    A depends on B when a file of A includes B's header."""
+    graph, why = {}, {}
+    for top in ("app", "ui"):
+        for path in sources(root, top):
+            unit = os.path.splitext(path)[0]
+            graph.setdefault(unit, set())
+            for kind, name in includes(path):
+                target = resolve(root, path, name) if kind == '"' else None
+                if not target or not target.endswith(".h"):
+                    continue
+                other = os.path.splitext(target)[0]
+                if other != unit:
+                    graph[unit].add(other)
+                    why.setdefault((unit, other), (path, target))
+    state = {}
+
+    def visit(node, trail):
+        state[node] = "open"
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == "open":
+                loop = trail[trail.index(nxt):] + [nxt]
+                steps = ["%s includes %s" % tuple(os.path.relpath(p, root) for p in why[(a, b)])
+                         for a, b in zip(loop, loop[1:])]
+                yield "include loop between units: " + "; ".join(steps)
+            elif nxt not in state:
+                yield from visit(nxt, trail + [nxt])
+        state[node] = "done"
+
+    for node in sorted(graph):
+        if node not in state:
+            yield from visit(node, [node])
+
+
 def torch_findings(root):
     for top in ("app", "ui"):
         for path in sources(root, top):
@@ -86,7 +123,8 @@ def torch_findings(root):
 
 def main():
     root = sys.argv[1] if len(sys.argv) > 1 else "."
-    findings = list(ui_findings(root)) + list(cycle_findings(root)) + list(torch_findings(root))
+    findings = (list(ui_findings(root)) + list(cycle_findings(root)) + list(unit_findings(root)) +
+                list(torch_findings(root)))
     for finding in findings:
         print("includes: " + finding)
     if findings:

@@ -1,8 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include "charts/chart_math.h"
 
-#include "charts/charts.h" // decimateMinMax
-
 #include <algorithm>
 #include <cmath>
 
@@ -110,6 +108,38 @@ std::vector<int> findCoincidingCurves(const std::vector<const std::vector<double
             }
         }
     }
+    return out;
+}
+
+QList<QPointF> decimateMinMax(const QList<QPointF> &points, int maxPoints) {
+    maxPoints = std::max(4, maxPoints);
+    const qsizetype n = points.size();
+    if (n <= maxPoints)
+        return points;
+
+    QList<QPointF> out;
+    out.reserve(maxPoints);
+    out.append(points.front());
+    const qsizetype interior = n - 2; // points[1 .. n-2]
+    const qsizetype buckets = (maxPoints - 2) / 2;
+    for (qsizetype b = 0; b < buckets; ++b) {
+        const qsizetype begin = 1 + b * interior / buckets;
+        const qsizetype end = 1 + (b + 1) * interior / buckets;
+        if (begin >= end)
+            continue;
+        qsizetype lo = begin;
+        qsizetype hi = begin;
+        for (qsizetype i = begin + 1; i < end; ++i) {
+            if (points[i].y() < points[lo].y())
+                lo = i;
+            if (points[i].y() > points[hi].y())
+                hi = i;
+        }
+        out.append(points[std::min(lo, hi)]);
+        if (lo != hi)
+            out.append(points[std::max(lo, hi)]);
+    }
+    out.append(points.back());
     return out;
 }
 

@@ -52,7 +52,7 @@ struct IndexRange {
 IndexRange visibleIndexRange(const QList<QPointF> &points, double xMin, double xMax);
 
 // The points to draw for the visible x range: the visibleIndexRange() slice, reduced with
-// decimateMinMax (charts.h) to at most `maxPoints`. A zoomed-in range with at most `maxPoints`
+// decimateMinMax (below) to at most `maxPoints`. A zoomed-in range with at most `maxPoints`
 // points in it is drawn with every point (every step).
 QList<QPointF> decimateVisible(const QList<QPointF> &points, double xMin, double xMax,
                                int maxPoints);
@@ -66,5 +66,11 @@ QList<QPointF> decimateVisible(const QList<QPointF> &points, double xMin, double
 // in the worst case; a curve that differs stops at its first differing value.
 std::vector<int> findCoincidingCurves(const std::vector<const std::vector<double> *> &curves,
                                       double tolerance);
+
+// Min/max bucket decimation of a polyline ordered by x. Returns `points` unchanged when it has
+// at most `maxPoints` points; otherwise the first point, then for each of (maxPoints-2)/2
+// equal-count buckets of the interior its min-y and max-y points in x order, then the last
+// point, so at most `maxPoints` points and every spike stays visible. maxPoints < 4 counts as 4.
+QList<QPointF> decimateMinMax(const QList<QPointF> &points, int maxPoints);
 
 } // namespace devicebench

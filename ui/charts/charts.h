@@ -46,12 +46,6 @@ struct StoredRun;
 // Most points drawn per run and series; the store keeps every point.
 inline constexpr int kMaxDrawnPoints = 2000;
 
-// Min/max bucket decimation of a polyline ordered by x. Returns `points` unchanged when it has
-// at most `maxPoints` points; otherwise the first point, then for each of (maxPoints-2)/2
-// equal-count buckets of the interior its min-y and max-y points in x order, then the last
-// point, so at most `maxPoints` points and every spike stays visible. maxPoints < 4 counts as 4.
-QList<QPointF> decimateMinMax(const QList<QPointF> &points, int maxPoints);
-
 // Sets `chart`'s title to `title` in bold, its font `scale` times the chart's title font size
 // (both charts' titles).
 void styleChartTitle(QChart *chart, const QString &title, double scale);

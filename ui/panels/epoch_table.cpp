@@ -52,13 +52,6 @@ std::vector<EpochRowRef> epochRows(const RunStore &store) {
     return rows;
 }
 
-QString differencesText(const StoredRun &run, const QString &separator) {
-    QStringList fields;
-    for (const std::string &field : run.differences)
-        fields.append(QString::fromStdString(field));
-    return fields.join(separator);
-}
-
 EpochCsvRow epochCsvRow(const StoredRun &run, const EpochResult &epoch) {
     const bool warmup = run.isWarmup(epoch.epoch);
     return {run.record, epoch, run.label.toStdString(), run.state, warmup, run.differences};

@@ -3,6 +3,8 @@
 // (kEpochTableColumns) whose values are the per-epoch CSV's (csv_columns.h), shown for reading.
 #pragma once
 
+#include "panels/epoch_columns.h"
+
 #include "devicebench/csv_columns.h"
 
 #include <QAbstractTableModel>
@@ -16,27 +18,6 @@ namespace devicebench {
 class RunStore;
 struct StoredRun;
 struct EpochResult;
-
-// What a column is, for its tooltip (epoch_table_tips.h), its colour and tests.
-enum class EpochColumn {
-    Run,             // run label; its colour as decoration
-    Comparable,      // "baseline", "yes" or "no: <fields>" against the baseline
-    Device,          // canonical device ("cpu", "cuda:0")
-    Threads,         // intra-op threads in use
-    Epoch,           // from 1
-    Seconds,         // wall time of training + test pass; "⚠ 1.23" when the epoch was not the
-                     // device's alone (a busy machine, or one that changed speed)
-    Warmup,          // "yes" or ""
-    TrainLoss,       // nats
-    TestLoss,        // nats
-    TestAccuracy,    // percent
-    ImagesPerSecond, // (train + test images) / seconds
-    CpuCores,        // mean CPU cores the run's processes kept busy (EpochSystem)
-    PeakMemory,      // their peak resident memory: "812 MiB", "1.25 GiB"
-    Energy,          // the epoch's energy: "850 J", "12.3 kJ"; "n/a" when not measured
-    SpeedChanged,    // the machine's speed changed (the canary, machine_drift.h): "canary +22 %"
-    Contended,       // the epoch ran on a busy machine (contention.h): "yes" or ""
-};
 
 // How a cell shows its CSV column's value. A number that is not known or not finite reads "–".
 enum class CellDisplay {
@@ -106,9 +87,6 @@ struct EpochRowRef {
 
 // Every row of the store, runs in store order, epochs in order.
 std::vector<EpochRowRef> epochRows(const RunStore &store);
-
-// The workload fields in which `run` differs from the baseline, joined by `separator`.
-QString differencesText(const StoredRun &run, const QString &separator);
 
 // What the per-epoch CSV's line of `run`'s `epoch` is made from, for the window's run: its
 // cells are those of the exported file (epochCsvColumn(name).cell(row)).

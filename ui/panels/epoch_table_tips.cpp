@@ -3,6 +3,8 @@
 
 #include "store/run_store.h"
 
+#include "devicebench/run_types.h"
+
 #include "devicebench/contention.h"
 #include "devicebench/machine_drift.h"
 #include "devicebench/system_metrics.h"
@@ -11,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 
 namespace devicebench {
 
@@ -143,6 +146,13 @@ QVariant systemToolTip(const EpochSystem &system, const SamplingInfo &sampling,
 }
 
 } // namespace
+
+QString differencesText(const StoredRun &run, const QString &separator) {
+    QStringList fields;
+    for (const std::string &field : run.differences)
+        fields.append(QString::fromStdString(field));
+    return fields.join(separator);
+}
 
 QVariant epochCellToolTip(const StoredRun &run, const EpochResult &epoch, EpochColumn column) {
     switch (column) {
