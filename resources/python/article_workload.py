@@ -768,27 +768,12 @@ def close_writer(s, args):
             shutil.rmtree(s.logdir, ignore_errors=True)
 
 
-def _die_with_parent():
-    """Linux: SIGTERM when DeviceBench dies (even killed), so the run stops at its next step
-    rather than training on as an orphan."""
-    parent = os.getppid()
-    try:
-        import ctypes
-        PR_SET_PDEATHSIG = 1
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, int(signal.SIGTERM), 0, 0, 0)
-    except (OSError, AttributeError):
-        return
-    if os.getppid() != parent:  # it died before prctl took effect
-        Stop.requested = "SIGTERM"
-
-
 def main(argv):
     if "--check" in argv:
         Stop.phase = "check"
     # Each way a run is asked to end: kill, Ctrl-C, a closed terminal, Ctrl-\\.
     for stop in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP, signal.SIGQUIT):
         signal.signal(stop, _on_signal)
-    _die_with_parent()
     try:
         args = parse_args(argv)
     except ValueError as error:

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <thread>
 #include <vector>
@@ -130,22 +131,11 @@ bool torchImports() {
 TEST_F(ScriptCli, TheConsoleSaysWhatTheScriptTrainsNotTheEnginesDefaults) {
     if (!torchImports())
         GTEST_SKIP() << testPython() << " cannot import torch";
-    const std::string script = write("wrapped.py", R"(import torch, devicebench
-class TinyNet(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = torch.nn.Linear(4, 2)
-    def forward(self, x):
-        return self.fc(x)
-net = torch.nn.DataParallel(TinyNet())
-optimizer = torch.optim.SGD(net.parameters(), lr=0.05)
-run = devicebench.run(model=net, batch_size=8, lr=optimizer)
-data = torch.randn(20, 4)
-for epoch in run.epochs(2):
-    for start in range(0, 20, 8):
-        x = data[start:start + 8]
-        run.step(net(x).square().mean().detach(), images=x)
-)");
+    std::ifstream in(fs::path(DEVICEBENCH_REPO_DIR) / "tests" / "support" / "wrapped_tiny_net.py");
+    std::stringstream text;
+    text << in.rdbuf();
+    const std::string script = write("wrapped.py", text.str());
+
     const auto r = runCli({"run", "--workload", "script", "--script", script, "--python",
                            testPython(), "--epochs", "2"});
     ASSERT_EQ(r.exitCode, 0) << r.err;

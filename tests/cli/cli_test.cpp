@@ -2,6 +2,7 @@
 // devicebench-cli as a user runs it: a child process, its exit code, its output and files.
 #include "cifar_files.h"
 #include "process_support.h"
+#include "stop_signals.h"
 
 #include "devicebench/csv_columns.h"
 #include "devicebench/run_record.h"
@@ -575,12 +576,7 @@ TEST(CliRecord, RunKilledWithSigkillDuringEpoch3LeavesARecordWithEpochs1And2) {
         << "no temporary file left";
 }
 
-// Each signal that ends a program in a person's hands, and the words the record says it with.
-struct StopSignal {
-    int number;
-    const char *name;
-    const char *cause; // in the record's reason: "stopped by <cause> during epoch N"
-};
+using devicebench::testing::StopSignal; // each signal, and the words its record says
 
 class CliStopSignal : public ::testing::TestWithParam<StopSignal> {};
 
@@ -606,13 +602,8 @@ TEST_P(CliStopSignal, EndsTheRunWithACancelledRecordThatSaysWhichAndNoOrphan) {
     EXPECT_LT(r.epochs.size(), 5u);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Signals, CliStopSignal,
-    ::testing::Values(StopSignal{SIGINT, "Sigint", "the user"},
-                      StopSignal{SIGTERM, "Sigterm", "SIGTERM (asked to end)"},
-                      StopSignal{SIGHUP, "Sighup", "SIGHUP (the terminal closed)"},
-                      StopSignal{SIGQUIT, "Sigquit", "SIGQUIT (Ctrl-\\)"}),
-    [](const ::testing::TestParamInfo<StopSignal> &p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Signals, CliStopSignal, devicebench::testing::stopSignals(),
+                         devicebench::testing::stopSignalName);
 
 TEST(CliRecord, RecordFlagWritesTheFinishedRunAndSaysWhere) {
     TempDir dir;

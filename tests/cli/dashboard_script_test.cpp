@@ -5,6 +5,7 @@
 // a child process.
 #include "cifar_files.h"
 #include "process_support.h"
+#include "stop_signals.h"
 
 #include "devicebench/run_record.h"
 
@@ -251,12 +252,7 @@ TEST(DashboardScript, AnUnknownPrecisionOrFp16OnTheCpuIsRefusedBeforeTheWindowOp
     EXPECT_NE(fp16.err().find("fp16 is CUDA only"), std::string::npos) << fp16.err();
 }
 
-// A signal that ends a program in a person's hands, and the words the record says it with.
-struct StopSignal {
-    int number;
-    const char *name;
-    const char *cause; // in the record's reason: "stopped by <cause> during ..."
-};
+using devicebench::testing::StopSignal; // each signal, and the words its record says
 
 class DashboardStopSignal : public ::testing::TestWithParam<StopSignal> {};
 
@@ -288,10 +284,5 @@ TEST_P(DashboardStopSignal, DuringARunWritesACancelledRecordExportsWhatFinishedA
         << d.err();
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Signals, DashboardStopSignal,
-    ::testing::Values(StopSignal{SIGINT, "Sigint", "the user"},
-                      StopSignal{SIGTERM, "Sigterm", "SIGTERM (asked to end)"},
-                      StopSignal{SIGHUP, "Sighup", "SIGHUP (the terminal closed)"},
-                      StopSignal{SIGQUIT, "Sigquit", "SIGQUIT (Ctrl-\\)"}),
-    [](const ::testing::TestParamInfo<StopSignal> &p) { return std::string(p.param.name); });
+INSTANTIATE_TEST_SUITE_P(Signals, DashboardStopSignal, devicebench::testing::stopSignals(),
+                         devicebench::testing::stopSignalName);

@@ -53,21 +53,16 @@ def resolve(root, path, name):
     return None
 
 
-def cycle_findings(root):
-    graph = {}
-    for top in ("app", "ui"):
-        for path in sources(root, top):
-            if path.endswith(".h"):
-                graph[path] = [t for k, n in includes(path) if k == '"'
-                               for t in [resolve(root, path, n)] if t and t.endswith(".h")]
+def loops(graph):
+    """Each loop a depth-first walk of `graph` (node -> the nodes it points to) closes, as the
+    list of its nodes with the first repeated at the end."""
     state = {}
 
     def visit(node, trail):
         state[node] = "open"
-        for nxt in graph.get(node, []):
+        for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == "open":
-                loop = trail[trail.index(nxt):] + [nxt]
-                yield "include cycle: " + " -> ".join(os.path.relpath(p, root) for p in loop)
+                yield trail[trail.index(nxt):] + [nxt]
             elif nxt not in state:
                 yield from visit(nxt, trail + [nxt])
         state[node] = "done"
@@ -75,6 +70,17 @@ def cycle_findings(root):
     for node in sorted(graph):
         if node not in state:
             yield from visit(node, [node])
+
+
+def cycle_findings(root):
+    graph = {}
+    for top in ("app", "ui"):
+        for path in sources(root, top):
+            if path.endswith(".h"):
+                graph[path] = [t for k, n in includes(path) if k == '"'
+                               for t in [resolve(root, path, n)] if t and t.endswith(".h")]
+    for loop in loops(graph):
+        yield "include cycle: " + " -> ".join(os.path.relpath(p, root) for p in loop)
 
 
 def unit_findings(root):
@@ -93,23 +99,10 @@ def unit_findings(root):
                 if other != unit:
                     graph[unit].add(other)
                     why.setdefault((unit, other), (path, target))
-    state = {}
-
-    def visit(node, trail):
-        state[node] = "open"
-        for nxt in sorted(graph.get(node, ())):
-            if state.get(nxt) == "open":
-                loop = trail[trail.index(nxt):] + [nxt]
-                steps = ["%s includes %s" % tuple(os.path.relpath(p, root) for p in why[(a, b)])
-                         for a, b in zip(loop, loop[1:])]
-                yield "include loop between units: " + "; ".join(steps)
-            elif nxt not in state:
-                yield from visit(nxt, trail + [nxt])
-        state[node] = "done"
-
-    for node in sorted(graph):
-        if node not in state:
-            yield from visit(node, [node])
+    for loop in loops(graph):
+        steps = ["%s includes %s" % tuple(os.path.relpath(p, root) for p in why[(a, b)])
+                 for a, b in zip(loop, loop[1:])]
+        yield "include loop between units: " + "; ".join(steps)
 
 
 def torch_findings(root):

@@ -160,33 +160,18 @@ TEST_F(ScriptRun, RecordSaysWhatRanWithEveryStepACanaryAndALoadPerEpoch) {
     EXPECT_EQ(workloadDifferences(record, other), std::vector<std::string>{"script arguments"});
 }
 
-// A script as many are written: a wrapped model, the optimizer's rate, 20 images in batches
-// of 8 (a short last batch of 4), each step's batch given to the module.
-constexpr const char *kWrappedScript = R"(import torch
-import devicebench
-class TinyNet(torch.nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.fc = torch.nn.Linear(4, 2)
-    def forward(self, x):
-        return self.fc(x)
-net = torch.nn.DataParallel(TinyNet())
-optimizer = torch.optim.SGD(net.parameters(), lr=0.05)
-run = devicebench.run(model=net, batch_size=8, lr=optimizer)
-data = torch.randn(20, 4)
-for epoch in run.epochs(3):
-    for start in range(0, 20, 8):
-        x = data[start:start + 8]
-        loss = net(x).square().mean()
-        optimizer.zero_grad()
-        loss.backward()
-        optimizer.step()
-        run.step(loss, images=x)
-)";
+// A script as many are written (tests/support/wrapped_tiny_net.py says how).
+std::string wrappedScript() {
+    std::ifstream in(std::string(DEVICEBENCH_SOURCE_RESOURCES) +
+                     "/../tests/support/wrapped_tiny_net.py");
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
 
 TEST_F(ScriptRun, ItsModelBatchAndRateAreTheScriptsAndItsStepsAndImagesAreCounted) {
     SKIP_WITHOUT_TORCH();
-    script(kWrappedScript);
+    script(wrappedScript());
     std::atomic<bool> stop{false};
     const RecordedRun r = run(stop); // the request holds batch size 64 and rate 0.01
     ASSERT_EQ(r.outcome.status, RunStatus::Finished) << r.outcome.reason;
