@@ -5,6 +5,7 @@
 // read the same way; its name in labels; the published rows kept away from runs that are all
 // scripts'.
 #include "devicebench/comparison.h"
+#include "devicebench/csv_export.h"
 #include "devicebench/published.h"
 #include "devicebench/run_record.h"
 #include "devicebench/run_set.h"
@@ -131,6 +132,12 @@ TEST(ScriptRecord, WhatTheScriptDidNotStateIsWrittenAsNotStated) {
     EXPECT_FALSE(json.at("started").contains("learningRate"));
     const RunRecord back = parseRunRecord(json.dump(), "runs/script.json");
     EXPECT_TRUE(std::isnan(back.config.learningRate));
+    RunSet set;
+    set.addRun(1, back);
+    const std::string csv = groupsCsv(set);
+    const std::string row = csv.substr(csv.find('\n') + 1);
+    EXPECT_NE(row.find(",32,,fp32,script,"), std::string::npos)
+        << "image size 32, batch size empty, not 0: " << row;
     // Two such runs of one script differ in nothing the script did not state.
     EXPECT_TRUE(workloadDifferences(r, back).empty());
 }

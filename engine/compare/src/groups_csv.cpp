@@ -57,7 +57,10 @@ CsvColumns<GroupRow> sharedColumns() {
         {"cpu_model", [](const GroupRow &x) { return x.r.fingerprint.cpuModel; }},
         {"model", [](const GroupRow &x) { return x.r.model; }},
         {"image_size", [](const GroupRow &x) { return std::to_string(x.r.config.imageSize); }},
-        {"batch_size", [](const GroupRow &x) { return std::to_string(x.r.config.batchSize); }},
+        {"batch_size", // empty: a script that did not state its batch size
+         [](const GroupRow &x) {
+             return x.r.config.batchSize > 0 ? std::to_string(x.r.config.batchSize) : "";
+         }},
         {"precision", [](const GroupRow &x) { return detail::precisionName(x.r); }},
         {"workload", [](const GroupRow &x) { return x.r.workload; }},
         {"epochs", [](const GroupRow &x) { return std::to_string(x.r.config.epochs); }},
